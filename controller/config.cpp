@@ -1,0 +1,342 @@
+#include "controller/config.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <type_traits>
+
+namespace ssdtlm {
+namespace {
+
+using nlohmann::json;
+
+// One declared parameter: key, meaning, a setter that converts and range-checks a JSON value, and
+// a getter for the resolved config.
+struct Param {
+  std::string key;
+  std::string meaning;
+  std::function<void(SsdConfig&, const json&, const std::string& where)> set;
+  std::function<json(const SsdConfig&)> get;
+};
+
+[[noreturn]] void fail(const std::string& where, const std::string& key, const std::string& msg) {
+  throw ConfigError(where + ": key '" + key + "': " + msg);
+}
+
+template <typename T, typename Acc>
+Param num(std::string key, Acc acc, double lo, double hi, std::string meaning) {
+  std::ostringstream m;
+  m << meaning << " [" << lo << ", " << hi << "]";
+  return Param{key, m.str(),
+               [=](SsdConfig& c, const json& v, const std::string& where) {
+                 if (!v.is_number()) fail(where, key, "expected a number, got " + v.dump());
+                 double d = v.get<double>();
+                 if (std::is_integral<T>::value && d != std::floor(d))
+                   fail(where, key, "expected an integer, got " + v.dump());
+                 if (!(d >= lo && d <= hi)) {
+                   std::ostringstream os;
+                   os << "value " << v.dump() << " out of range [" << lo << ", " << hi << "]";
+                   fail(where, key, os.str());
+                 }
+                 acc(c) = static_cast<T>(d);
+               },
+               [=](const SsdConfig& c) { return json(acc(const_cast<SsdConfig&>(c))); }};
+}
+
+template <typename Acc>
+Param flag(std::string key, Acc acc, std::string meaning) {
+  return Param{key, meaning,
+               [=](SsdConfig& c, const json& v, const std::string& where) {
+                 if (!v.is_boolean()) fail(where, key, "expected true or false, got " + v.dump());
+                 acc(c) = v.get<bool>();
+               },
+               [=](const SsdConfig& c) { return json(acc(const_cast<SsdConfig&>(c))); }};
+}
+
+template <typename Acc>
+Param choice(std::string key, Acc acc, std::vector<std::string> allowed, std::string meaning) {
+  std::string alts;
+  for (const auto& a : allowed) alts += (alts.empty() ? "" : "|") + a;
+  return Param{key, meaning + ": " + alts,
+               [=](SsdConfig& c, const json& v, const std::string& where) {
+                 if (!v.is_string()) fail(where, key, "expected a string, got " + v.dump());
+                 std::string s = v.get<std::string>();
+                 for (const auto& a : allowed)
+                   if (a == s) {
+                     acc(c) = s;
+                     return;
+                   }
+                 fail(where, key, "'" + s + "' is not one of " + alts);
+               },
+               [=](const SsdConfig& c) { return json(acc(const_cast<SsdConfig&>(c))); }};
+}
+
+template <typename Acc>
+Param list(std::string key, Acc acc, double lo, double hi, std::string meaning) {
+  return Param{key, meaning,
+               [=](SsdConfig& c, const json& v, const std::string& where) {
+                 if (!v.is_array() || v.empty() || v.size() > 4)
+                   fail(where, key, "expected an array of 1 to 4 numbers, got " + v.dump());
+                 std::vector<double> out;
+                 for (const auto& e : v) {
+                   if (!e.is_number()) fail(where, key, "expected numbers, got " + e.dump());
+                   double d = e.get<double>();
+                   if (!(d >= lo && d <= hi))
+                     fail(where, key, "value " + e.dump() + " out of range");
+                   out.push_back(d);
+                 }
+                 acc(c) = out;
+               },
+               [=](const SsdConfig& c) { return json(acc(const_cast<SsdConfig&>(c))); }};
+}
+
+#define FIELD(expr) [](SsdConfig & c) -> auto& { return c.expr; }
+
+const std::vector<Param>& params() {
+  static const std::vector<Param> p = {
+      {"preset", "name of the preset this configuration started from",
+       [](SsdConfig& c, const json& v, const std::string& w) {
+         if (!v.is_string()) fail(w, "preset", "expected a string");
+         c.preset = v.get<std::string>();
+       },
+       [](const SsdConfig& c) { return json(c.preset); }},
+      {"nand.cell", "cell type: SLC|MLC|TLC|QLC",
+       [](SsdConfig& c, const json& v, const std::string& w) {
+         if (!v.is_string() || !nand::parse_cell_type(v.get<std::string>(), c.geo.cell))
+           fail(w, "nand.cell", "expected SLC|MLC|TLC|QLC, got " + v.dump());
+       },
+       [](const SsdConfig& c) { return json(nand::to_string(c.geo.cell)); }},
+      num<uint32_t>("nand.channels", FIELD(geo.channels), 1, 64, "flash channels"),
+      num<uint32_t>("nand.chips_per_channel", FIELD(geo.chips_per_channel), 1, 64,
+                    "chips (chip enables) per channel"),
+      num<uint32_t>("nand.dies_per_chip", FIELD(geo.dies_per_chip), 1, 16, "dies per chip"),
+      num<uint32_t>("nand.planes_per_die", FIELD(geo.planes_per_die), 1, 8, "planes per die"),
+      num<uint32_t>("nand.blocks_per_plane", FIELD(geo.blocks_per_plane), 4, 1 << 20,
+                    "blocks per plane"),
+      num<uint32_t>("nand.pages_per_block", FIELD(geo.pages_per_block), 1, 1 << 16,
+                    "pages per block (a multiple of the bits per cell)"),
+      num<uint32_t>("nand.page_size", FIELD(geo.page_size), 512, 1 << 20, "page size, bytes"),
+      num<uint32_t>("nand.sector_size", FIELD(geo.sector_size), 512, 1 << 20,
+                    "sector (mapping unit inside a page), bytes"),
+      choice("nand.program_mode", FIELD(program_mode), {"one_shot", "per_page"},
+             "one_shot: full-sequence program of a word line; per_page: page by page"),
+      list("nand.read_us", FIELD(read_us), 0.001, 1e6, "read latency per page type (LSB first), us"),
+      list("nand.program_us", FIELD(program_us), 0.001, 1e7,
+           "one_shot: [word-line program latency]; per_page: per page type (LSB first), us"),
+      num<double>("nand.erase_us", FIELD(erase_us), 0.001, 1e7, "block erase latency, us"),
+      num<uint32_t>("nand.erase_limit", FIELD(erase_limit), 1, 1e7,
+                    "rated P/E cycles; blocks beyond it are reported as worn out"),
+      flag("nand.multi_plane", FIELD(multi_plane),
+           "merge same-type operations on different planes of a die into one multi-plane operation"),
+      num<double>("channel.rate_mt_s", FIELD(channel_rate_mt_s), 1, 1e5,
+                  "ONFI data rate on the 8-bit bus, MT/s (= MB/s)"),
+      num<uint32_t>("channel.cmd_addr_cycles", FIELD(channel_cmd_addr_cycles), 0, 1000,
+                    "command + address cycles per operation and plane"),
+      num<double>("channel.cycle_ns", FIELD(channel_cycle_ns), 0, 1000,
+                  "duration of one command/address cycle, ns"),
+      num<uint32_t>("host.queues", FIELD(host_queues), 1, 1024, "NVMe I/O queue pairs"),
+      num<uint32_t>("host.queue_depth", FIELD(host_queue_depth), 1, 65536,
+                    "entries per submission queue"),
+      num<double>("host.pcie_mb_s", FIELD(host_pcie_mb_s), 1, 1e6,
+                  "PCIe payload bandwidth per direction, MB/s"),
+      num<double>("host.cmd_overhead_ns", FIELD(host_cmd_overhead_ns), 0, 1e7,
+                  "per-command link overhead (SQ fetch, CQ post, interrupt), ns"),
+      num<double>("dram.bandwidth_mb_s", FIELD(dram_bandwidth_mb_s), 1, 1e7, "DRAM bandwidth, MB/s"),
+      num<double>("dram.latency_ns", FIELD(dram_latency_ns), 0, 1e6, "DRAM access latency, ns"),
+      num<double>("dram.size_mib", FIELD(dram_size_mib), 1, 1 << 20,
+                  "DRAM capacity (data cache + mapping table must fit), MiB"),
+      num<double>("controller.clock_mhz", FIELD(ctrl_clock_mhz), 1, 1e4, "controller clock, MHz"),
+      num<uint32_t>("controller.cmd_cycles", FIELD(ctrl_cmd_cycles), 0, 1e8,
+                    "firmware cycles per host command"),
+      num<uint32_t>("controller.page_cycles", FIELD(ctrl_page_cycles), 0, 1e8,
+                    "firmware cycles per page of a host command"),
+      flag("controller.read_priority", FIELD(read_priority),
+           "reads are dispatched before queued programs and erases at a die"),
+      num<double>("cache.size_mib", FIELD(cache_mib), 0, 1 << 16, "DRAM write-back data cache, MiB"),
+      num<uint32_t>("cache.flush_headroom_units", FIELD(cache_flush_headroom_units), 0, 1 << 20,
+                    "program units flushed ahead of demand (0 = evict on demand, as SSDsim)"),
+      choice("fsp.grouper", FIELD(fsp_grouper), {"baseline"},
+             "how evicted cache pages are grouped into program units"),
+      num<double>("ftl.overprovisioning", FIELD(overprovisioning), 0.0, 0.9,
+                  "fraction of the physical pages hidden from the host"),
+      num<double>("ftl.gc_threshold", FIELD(gc_threshold), 0.0, 0.9,
+                  "GC starts when a plane's free blocks fall below this fraction of its blocks"),
+      flag("ftl.gc_copyback", FIELD(gc_copyback), "GC moves use on-die copyback (no bus transfer)"),
+      choice("gc.policy", FIELD(gc_policy), {"greedy"}, "GC scheduler"),
+      num<uint32_t>("ftl.wl_threshold", FIELD(wl_threshold), 0, 1e7,
+                    "static wear leveling when a plane's erase-count spread exceeds this (0 = off)"),
+      choice("ftl.unmapped_reads", FIELD(unmapped_reads), {"prefill", "zero"},
+             "reads of never-written addresses: prefill them in FTL state, or zero-fill"),
+      num<uint64_t>("sim.seed", FIELD(seed), 0, 1.8e19, "random seed"),
+      num<double>("sim.sample_interval_ms", FIELD(sample_interval_ms), 0.001, 1e9,
+                  "time-series sampling period (simulated), ms"),
+  };
+  return p;
+}
+#undef FIELD
+
+const Param* find_param(const std::string& key) {
+  for (const auto& p : params())
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+// Flattens nested objects into dotted keys; arrays and scalars are leaves.
+void flatten(const json& j, const std::string& prefix, std::vector<std::pair<std::string, json>>& out) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
+    if (it.value().is_object())
+      flatten(it.value(), key, out);
+    else
+      out.emplace_back(key, it.value());
+  }
+}
+
+nand::Tick us_to_ps(double us) { return static_cast<nand::Tick>(std::llround(us * 1e6)); }
+
+bool file_exists(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+void SsdConfig::set(const std::string& key, const json& value, const std::string& source) {
+  const Param* p = find_param(key);
+  if (!p) throw ConfigError(source + ": unknown key '" + key + "'");
+  p->set(*this, value, source);
+}
+
+void SsdConfig::apply_json(const json& j, const std::string& source) {
+  if (!j.is_object()) throw ConfigError(source + ": expected a JSON object at the top level");
+  std::vector<std::pair<std::string, json>> kv;
+  flatten(j, "", kv);
+  for (const auto& [k, v] : kv) {
+    if (!k.empty() && k[0] == '_') continue;  // "_comment" style annotations
+    if (k.find("._") != std::string::npos) continue;
+    set(k, v, source);
+  }
+}
+
+void SsdConfig::apply_file(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw ConfigError(path + ": cannot open config file");
+  json j;
+  try {
+    j = json::parse(f, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    // e.byte gives the offset; turn it into a line number for the message.
+    std::ifstream g(path);
+    std::string text((std::istreambuf_iterator<char>(g)), std::istreambuf_iterator<char>());
+    size_t line = 1;
+    for (size_t i = 0; i < text.size() && i + 1 < e.byte; ++i)
+      if (text[i] == '\n') ++line;
+    throw ConfigError(path + ":" + std::to_string(line) + ": JSON syntax error: " + e.what());
+  }
+  apply_json(j, path);
+}
+
+void SsdConfig::finalize() {
+  const std::string where = "config";
+  if (std::string e = geo.validate(); !e.empty()) throw ConfigError(where + ": " + e);
+  const int bits = geo.bits();
+  array.program_mode = program_mode == "per_page" ? nand::ProgramMode::PerPage
+                                                  : nand::ProgramMode::OneShot;
+  if (read_us.size() != static_cast<size_t>(bits))
+    throw ConfigError(where + ": key 'nand.read_us': needs " + std::to_string(bits) +
+                      " values (one per page type of " + nand::to_string(geo.cell) + ")");
+  size_t want_prog = array.program_mode == nand::ProgramMode::OneShot ? 1 : bits;
+  if (program_us.size() != want_prog)
+    throw ConfigError(where + ": key 'nand.program_us': needs " + std::to_string(want_prog) +
+                      " value(s) for program_mode " + program_mode);
+  array.read = {};
+  array.program = {};
+  for (int t = 0; t < bits; ++t) array.read[t] = us_to_ps(read_us[t]);
+  for (size_t t = 0; t < want_prog; ++t) array.program[t] = us_to_ps(program_us[t]);
+  array.erase = us_to_ps(erase_us);
+  bus.bytes_per_us = static_cast<uint64_t>(std::llround(channel_rate_mt_s));
+  bus.cmd_addr_cycles = channel_cmd_addr_cycles;
+  bus.cycle = static_cast<nand::Tick>(std::llround(channel_cycle_ns * 1000));
+  ctrl_cycle = static_cast<nand::Tick>(std::llround(1e6 / ctrl_clock_mhz));
+  if (cache_pages() > 0 && cache_pages() < static_cast<uint64_t>(unit_pages()))
+    throw ConfigError(where + ": key 'cache.size_mib': the cache must hold at least one program unit (" +
+                      std::to_string(unit_pages() * geo.page_size) + " bytes)");
+  const double blocks_reserved = gc_threshold * geo.blocks_per_plane;
+  if (blocks_reserved + 2 > geo.blocks_per_plane * (1.0 - overprovisioning))
+    throw ConfigError(where + ": key 'ftl.gc_threshold': leaves no room for data with ftl.overprovisioning " +
+                      std::to_string(overprovisioning));
+  if (overprovisioning * geo.blocks_per_plane < blocks_reserved + 2)
+    throw ConfigError(where + ": key 'ftl.overprovisioning': must exceed the GC threshold by at least two blocks per plane "
+                      "(otherwise GC can find no victim with invalid pages)");
+  // DRAM must hold the data cache and the fully cached mapping table (4 bytes per logical page).
+  double need_mib = cache_mib + logical_pages() * 4.0 / (1024 * 1024);
+  if (need_mib > dram_size_mib)
+    throw ConfigError(where + ": key 'dram.size_mib': " + std::to_string(dram_size_mib) +
+                      " MiB cannot hold the cache and the mapping table (" +
+                      std::to_string(need_mib) + " MiB)");
+}
+
+uint64_t SsdConfig::cache_pages() const {
+  return static_cast<uint64_t>(cache_mib * 1024 * 1024) / geo.page_size;
+}
+
+uint64_t SsdConfig::logical_pages() const {
+  return static_cast<uint64_t>(static_cast<double>(geo.pages()) * (1.0 - overprovisioning));
+}
+
+json SsdConfig::to_json() const {
+  json out = json::object();
+  for (const auto& p : params()) {
+    json* node = &out;
+    std::string key = p.key;
+    size_t pos;
+    while ((pos = key.find('.')) != std::string::npos) {
+      node = &(*node)[key.substr(0, pos)];
+      key = key.substr(pos + 1);
+    }
+    (*node)[key] = p.get(*this);
+  }
+  return out;
+}
+
+std::string SsdConfig::describe_keys() {
+  SsdConfig def;
+  std::ostringstream os;
+  for (const auto& p : params())
+    os << p.key << " = " << p.get(def).dump() << "  -- " << p.meaning << "\n";
+  return os.str();
+}
+
+std::string find_preset(const std::string& name) {
+  if (name.find('/') != std::string::npos || (name.size() > 5 && name.rfind(".json") == name.size() - 5)) {
+    if (file_exists(name)) return name;
+    throw ConfigError(name + ": preset file not found");
+  }
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("SSDTLM_CONFIG_DIR")) dirs.push_back(env);
+#ifdef SSDTLM_SOURCE_CONFIG_DIR
+  dirs.push_back(SSDTLM_SOURCE_CONFIG_DIR);
+#endif
+  char exe[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    std::string d(exe);
+    d = d.substr(0, d.rfind('/'));
+    dirs.push_back(d + "/../configs");
+    dirs.push_back(d + "/../../configs");
+    dirs.push_back(d + "/../share/ssdtlm/configs");
+  }
+  dirs.push_back("configs");
+  for (const auto& d : dirs) {
+    std::string p = d + "/" + name + ".json";
+    if (file_exists(p)) return p;
+  }
+  throw ConfigError("preset '" + name + "': not found (looked for configs/" + name + ".json)");
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,90 @@
+// SSD configuration: every parameter declared once with its key, default, range and meaning.
+// Presets (configs/*.json, JSON with comments) and override files set values by dotted or nested
+// keys; an unknown key or an out-of-range value is an error naming the key and the file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "nand/geometry.h"
+#include "nand/timing.h"
+
+namespace ssdtlm {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct SsdConfig {
+  std::string preset = "qlc-fsp";
+  nand::Geometry geo;
+  std::string program_mode = "one_shot";        // one_shot | per_page
+  std::vector<double> read_us{90, 120, 150, 180};  // per page type
+  std::vector<double> program_us{1300};         // one_shot: [tPROG]; per_page: per page type
+  double erase_us = 10000;
+  uint32_t erase_limit = 500;
+  bool multi_plane = true;
+
+  double channel_rate_mt_s = 800;   // ONFI NV-DDR2/3 class bus, 8 bit wide
+  uint32_t channel_cmd_addr_cycles = 7;
+  double channel_cycle_ns = 10;
+
+  uint32_t host_queues = 8;          // NVMe I/O submission/completion queue pairs
+  uint32_t host_queue_depth = 64;    // entries per submission queue
+  double host_pcie_mb_s = 3938;      // PCIe 3.0 x4 payload bandwidth per direction
+  double host_cmd_overhead_ns = 1000;  // SQ entry fetch + doorbell + CQ entry + interrupt
+
+  double dram_bandwidth_mb_s = 12800;  // DDR4-1600 x 64 bit
+  double dram_latency_ns = 50;
+  double dram_size_mib = 1024;
+
+  double ctrl_clock_mhz = 500;
+  uint32_t ctrl_cmd_cycles = 500;    // firmware cycles per host command
+  uint32_t ctrl_page_cycles = 50;    // firmware cycles per page of a command (FTL lookup)
+  bool read_priority = true;         // reads bypass queued programs/erases at a die
+
+  double cache_mib = 8;
+  uint32_t cache_flush_headroom_units = 0;  // program units flushed ahead of demand
+  std::string fsp_grouper = "baseline";
+
+  double overprovisioning = 0.10;
+  double gc_threshold = 0.05;        // fraction of a plane's blocks that must stay free
+  bool gc_copyback = false;          // GC moves stay inside the die (no bus transfer)
+  std::string gc_policy = "greedy";
+  uint32_t wl_threshold = 50;        // static WL when max - min erase count in a plane exceeds this
+  std::string unmapped_reads = "prefill";  // prefill | zero
+
+  uint64_t seed = 1;
+  double sample_interval_ms = 100;   // CSV time-series period (simulated time)
+
+  // Derived timing (filled by finalize()).
+  nand::ArrayTiming array;
+  nand::BusTiming bus;
+  nand::Tick ctrl_cycle = 0;
+
+  uint64_t cache_pages() const;
+  uint64_t logical_pages() const;  // host-visible pages: physical * (1 - overprovisioning)
+  int unit_pages() const {         // pages per program unit
+    return array.program_mode == nand::ProgramMode::OneShot ? geo.bits() : 1;
+  }
+
+  // Loaders. `source` names the file in error messages.
+  void apply_json(const nlohmann::json& j, const std::string& source);
+  void apply_file(const std::string& path);
+  void set(const std::string& key, const nlohmann::json& value, const std::string& source);
+  // Validates ranges and cross-field rules, computes derived timing. Throws ConfigError.
+  void finalize();
+  nlohmann::json to_json() const;  // fully resolved config, nested by key
+  static std::string describe_keys();  // one line per key: key, default, range, meaning
+};
+
+// Locates a preset by name (configs/NAME.json next to the source tree or the executable) or path.
+std::string find_preset(const std::string& name_or_path);
+
+}  // namespace ssdtlm

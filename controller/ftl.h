@@ -1,0 +1,168 @@
+// Page-level FTL state: logical-to-physical map, physical-to-logical reverse map, block states,
+// per-plane free pools and active blocks, greedy victim buckets, erase/read counters.
+// Timing-free: the controller core drives it and charges the flash operations separately.
+//
+// Memory grows with what is written, not with the drive's capacity: the L2P map is paged
+// (chunks allocated on first touch) and a block's reverse map exists only while it holds data.
+// Fully preconditioned, the state costs 4 B per logical page + 4 B per physical page + a fixed
+// per-block record.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "nand/geometry.h"
+
+namespace ssdtlm {
+
+using Lpn = uint32_t;  // logical page number (page-size units)
+constexpr Lpn kNoLpn = 0xffffffffu;
+using nand::kNoPpn;
+using nand::Ppn;
+
+// A dense array of T indexed by uint32, allocated in chunks on first write.
+template <typename T>
+class PagedArray {
+ public:
+  static constexpr uint32_t kShift = 16;
+  static constexpr uint32_t kChunk = 1u << kShift;
+  PagedArray(uint64_t size, T fill) : fill_(fill), chunks_((size + kChunk - 1) / kChunk) {}
+  T get(uint32_t i) const {
+    const auto& c = chunks_[i >> kShift];
+    return c ? c[i & (kChunk - 1)] : fill_;
+  }
+  T& at(uint32_t i) {
+    auto& c = chunks_[i >> kShift];
+    if (!c) {
+      c.reset(new T[kChunk]);
+      std::fill(c.get(), c.get() + kChunk, fill_);
+      ++allocated_;
+    }
+    return c[i & (kChunk - 1)];
+  }
+  uint64_t bytes() const { return allocated_ * kChunk * sizeof(T) + chunks_.size() * sizeof(void*); }
+
+ private:
+  T fill_;
+  std::vector<std::unique_ptr<T[]>> chunks_;
+  uint64_t allocated_ = 0;
+};
+
+enum class BlockState : uint8_t { Free, Active, Full, Victim };
+
+struct BlockInfo {
+  uint32_t valid = 0;        // valid (mapped) pages
+  uint32_t write_ptr = 0;    // next page to allocate
+  uint32_t inflight = 0;     // allocated pages whose program has not completed
+  uint32_t erase_count = 0;
+  uint32_t read_count = 0;   // reads since the last erase (read disturb)
+  int32_t prev = -1, next = -1;  // victim-bucket links (index within plane)
+  BlockState state = BlockState::Free;
+  bool in_bucket = false;
+};
+
+struct FtlCounters {
+  uint64_t host_page_writes = 0;  // pages programmed for the host (cache flushes)
+  uint64_t gc_page_writes = 0;    // pages programmed by GC / WL moves
+  uint64_t padding_pages = 0;     // dummy pages that filled incomplete program units
+  uint64_t erases = 0;
+};
+
+class Ftl {
+ public:
+  Ftl(const nand::Geometry& geo, uint64_t logical_pages, uint32_t gc_free_blocks_threshold);
+
+  const nand::Geometry& geo() const { return geo_; }
+  uint64_t logical_pages() const { return logical_pages_; }
+
+  // --- mapping ---
+  Ppn lookup(Lpn lpn) const { return l2p_.get(lpn); }
+  Lpn reverse(Ppn ppn) const;
+  // The program of an allocated page completed. With lpn != kNoLpn the page becomes lpn's
+  // location (its previous location becomes invalid); with kNoLpn it holds no valid data
+  // (padding, or a GC copy overtaken by a newer write).
+  void commit(Ppn ppn, Lpn lpn);
+  // Drops the mapping of lpn (trim); its old page becomes invalid.
+  void unmap(Lpn lpn);
+  bool is_valid(Ppn ppn) const;
+
+  // --- allocation ---
+  // Allocates `n` consecutive pages (n divides the word-line size or equals it) in the plane's
+  // active block, opening a new block from the free pool when needed. kNoPpn when the plane has
+  // no free page. The pages count as in flight until commit().
+  Ppn allocate(uint32_t plane, uint32_t n);
+  bool can_allocate(uint32_t plane) const;
+  // Round-robin plane cursor for dynamic allocation, skipping planes that cannot allocate.
+  // Returns planes() when no plane can.
+  uint32_t next_plane();
+
+  // --- blocks ---
+  const BlockInfo& block(uint64_t b) const { return blocks_[b]; }
+  uint32_t free_blocks(uint32_t plane) const { return planes_[plane].free_count; }
+  uint64_t total_free_blocks() const { return total_free_; }
+  bool below_gc_threshold(uint32_t plane) const {
+    return planes_[plane].free_count < gc_threshold_blocks_;
+  }
+  uint32_t gc_threshold_blocks() const { return gc_threshold_blocks_; }
+  // Greedy victim: the full block of the plane with the fewest valid pages (amortised O(1)).
+  // Returns -1 when the plane has no candidate. The block leaves the candidate set.
+  int64_t take_victim(uint32_t plane);
+  // Takes a specific block (wear leveling). False if it is not a full, idle block.
+  bool take_block(uint64_t b);
+  // Returns a victim that was taken but not erased to the candidate set.
+  void release_victim(uint64_t b);
+  // Valid pages of a block from page `from` on: fills `out` with up to `max` ppns, returns the
+  // page index to continue from (pages_per_block when done).
+  uint32_t collect_valid(uint64_t b, uint32_t from, uint32_t max, std::vector<Ppn>& out) const;
+  void erase(uint64_t b);  // block must hold no valid page
+  void count_read(Ppn ppn) { ++blocks_[geo_.block_of(ppn)].read_count; }
+  // The full block of a plane with the lowest erase count (static wear leveling), or -1.
+  int64_t coldest_block(uint32_t plane) const;
+  uint32_t min_erase_count(uint32_t plane) const;
+  uint32_t max_erase_count() const { return max_erase_; }
+
+  // --- preconditioning (timing-free) ---
+  // Writes lpns [0, n) sequentially, then `overwrites` random lpns among them (GC as needed).
+  void precondition(uint64_t n, uint64_t overwrites, std::mt19937_64& rng);
+  // Maps one lpn directly (prefill of never-written read addresses). False if no space.
+  bool fill(Lpn lpn);
+
+  FtlCounters& counters() { return counters_; }
+  const FtlCounters& counters() const { return counters_; }
+  uint64_t state_bytes() const;  // bytes of mapping and block state now allocated
+  uint64_t mapped_pages() const { return mapped_; }
+
+ private:
+  struct PlaneState {
+    std::vector<uint32_t> free_ring;  // FIFO of free blocks (index within plane)
+    uint32_t free_head = 0, free_count = 0;
+    int64_t active = -1;             // global block id
+    std::vector<int32_t> bucket_head;  // by valid count
+    uint32_t min_hint = 0;
+  };
+
+  void bucket_insert(uint64_t b);
+  void bucket_remove(uint64_t b);
+  void maybe_close(uint64_t b);  // full and nothing in flight -> victim candidate
+  void invalidate(Ppn ppn);
+  uint32_t* p2l_of(uint64_t b, bool create);
+  void gc_instant(uint32_t plane);  // precondition-time GC without timing
+
+  nand::Geometry geo_;
+  uint64_t logical_pages_;
+  uint32_t gc_threshold_blocks_;
+  PagedArray<Ppn> l2p_;
+  std::vector<BlockInfo> blocks_;
+  std::vector<std::unique_ptr<uint32_t[]>> p2l_;  // per block, allocated while it holds data
+  std::vector<std::unique_ptr<uint32_t[]>> p2l_pool_;
+  std::vector<PlaneState> planes_;
+  uint32_t plane_cursor_ = 0;
+  uint64_t total_free_ = 0;
+  uint64_t mapped_ = 0;
+  uint32_t max_erase_ = 0;
+  FtlCounters counters_;
+};
+
+}  // namespace ssdtlm

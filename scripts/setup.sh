@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Idempotent setup for a fresh Debian 12 (bookworm) machine: installs what the base image lacks.
+# Usage: scripts/setup.sh            (as root, or with sudo available)
+set -euo pipefail
+
+PKGS=(
+  build-essential cmake ninja-build pkg-config
+  libgtest-dev googletest
+  libsystemc-dev           # SystemC 2.3.4 (+ TLM-2.0), built for C++17
+  verilator                # 5.006: RTL co-simulation of the RL decision units
+  yosys                    # 0.23: hardware cost of the RL decision units
+  nlohmann-json3-dev       # JSON configs and results
+  libcli11-dev             # command-line parsing
+  zlib1g-dev libbz2-dev libzstd-dev   # transparent .gz/.bz2/.zst traces
+  clang clang-format libclang-rt-14-dev   # libFuzzer targets, style check
+  python3 python3-matplotlib python3-yaml  # plots and experiment scripts
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PKGS[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "setup: need root to install: ${missing[*]}" >&2; exit 1; fi
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,82 @@
+#include "controller/rl/backend.h"
+
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace ssdtlm::rl {
+
+void Backend::save_table(std::ostream& os) {
+  const auto& c = config().core;
+  std::vector<int32_t> row(c.actions);
+  os << "ssdtlm-qtable 1\nstates " << c.states << " actions " << c.actions << " q_width "
+     << c.q_width << " q_frac " << c.q_frac << " shadow " << (c.shadow ? 1 : 0) << "\n";
+  for (int t = 0; t < (c.shadow ? 2 : 1); ++t)
+    for (uint32_t s = 0; s < c.states; ++s) {
+      read_row(s, t == 1, row.data());
+      for (uint32_t a = 0; a < c.actions; ++a) os << (a ? " " : "") << row[a];
+      os << "\n";
+    }
+}
+
+void Backend::load_table(std::istream& is) {
+  QCore img(config().core);
+  img.load(is);
+  const auto& c = config().core;
+  std::vector<int32_t> row(c.actions);
+  for (uint32_t s = 0; s < c.states; ++s) {
+    img.read_row(s, false, row.data());
+    write_row(s, row.data());
+  }
+  if (c.shadow) {
+    // write_row sets both tables (the RTL write port does): a distinct shadow cannot be loaded.
+    bool differs = false;
+    std::vector<int32_t> r2(c.actions);
+    for (uint32_t s = 0; s < c.states && !differs; ++s) {
+      img.read_row(s, false, row.data());
+      img.read_row(s, true, r2.data());
+      differs = row != r2;
+    }
+    if (differs)
+      throw std::runtime_error(
+          "rl: loading a table whose shadow differs from its active table is not supported");
+  }
+}
+
+CppBackend::CppBackend(const UnitConfig& cfg) : cfg_(cfg), core_(cfg.core), rwd_(cfg.reward) {}
+
+Decision CppBackend::decide(uint32_t state, uint32_t mask) {
+  Decision d = core_.decide(state, mask);
+  account(d.cycles);
+  return d;
+}
+uint32_t CppBackend::update(const UpdateOp& op) {
+  return account(core_.update(op));
+}
+uint32_t CppBackend::end_episode() {
+  return account(core_.end_episode());
+}
+RewardResult CppBackend::reward(uint64_t sample) {
+  if (!cfg_.has_reward) throw std::logic_error("rl: unit " + cfg_.name + " has no reward unit");
+  RewardResult r = rwd_.observe(sample);
+  account(r.cycles);
+  return r;
+}
+uint32_t CppBackend::write_row(uint32_t state, const int32_t* row) {
+  return account(core_.write_row(state, row));
+}
+uint32_t CppBackend::read_row(uint32_t state, bool shadow, int32_t* row) {
+  return account(core_.read_row(state, shadow, row));
+}
+uint32_t CppBackend::seed(uint32_t s) {
+  return account(core_.seed(s));
+}
+
+std::unique_ptr<Backend> make_cpp_backend(const UnitConfig& cfg) {
+  return std::make_unique<CppBackend>(cfg);
+}
+BackendFactory cpp_backend_factory() {
+  return [](const UnitConfig& c) { return make_cpp_backend(c); };
+}
+
+}  // namespace ssdtlm::rl

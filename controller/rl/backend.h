@@ -1,0 +1,87 @@
+// Backends of an RL decision unit: the same operations served by the C++ golden model (`cpp`)
+// or by the Verilated RTL (`rtl`, controller/rl/rtl_backend.h, library ssdtlm_rl_cosim).
+// Every operation returns the controller clock cycles it took; both backends return identical
+// results and cycle counts (tests/rl/test_cosim_equivalence.cpp).
+//
+// A policy unit (FSP grouper, GC scheduler, ...) owns a Backend, built by a BackendFactory that
+// the testbench chooses from --rl-backend; plain-C++ code never depends on the RTL library.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "controller/rl/qcore.h"
+#include "controller/rl/reward.h"
+
+namespace ssdtlm::rl {
+
+struct UnitConfig {
+  std::string name = "generic";  // selects the RTL variant (fsp, gc, rr, slc, ...)
+  QCoreConfig core;
+  RewardConfig reward;
+  bool has_reward = true;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual const char* kind() const = 0;  // "cpp" or "rtl"
+  virtual const UnitConfig& config() const = 0;
+
+  virtual Decision decide(uint32_t state, uint32_t mask = kAllActions) = 0;
+  virtual uint32_t update(const UpdateOp& op) = 0;
+  virtual uint32_t end_episode() = 0;
+  virtual RewardResult reward(uint64_t sample) = 0;
+  virtual uint32_t write_row(uint32_t state, const int32_t* row) = 0;
+  virtual uint32_t read_row(uint32_t state, bool shadow, int32_t* row) = 0;
+  virtual uint32_t seed(uint32_t s) = 0;
+
+  // Total clock cycles spent in all operations (the RTL model is clocked only then).
+  uint64_t cycles() const { return cycles_; }
+  uint64_t operations() const { return ops_; }
+
+  // Table transfer through read_row/write_row (works for both backends).
+  void save_table(std::ostream& os);
+  void load_table(std::istream& is);
+
+ protected:
+  uint32_t account(uint32_t c) {
+    cycles_ += c;
+    ++ops_;
+    return c;
+  }
+
+ private:
+  uint64_t cycles_ = 0, ops_ = 0;
+};
+
+using BackendFactory = std::function<std::unique_ptr<Backend>(const UnitConfig&)>;
+
+std::unique_ptr<Backend> make_cpp_backend(const UnitConfig& cfg);
+BackendFactory cpp_backend_factory();
+
+// The C++ backend, with direct access to the golden model.
+class CppBackend final : public Backend {
+ public:
+  explicit CppBackend(const UnitConfig& cfg);
+  const char* kind() const override { return "cpp"; }
+  const UnitConfig& config() const override { return cfg_; }
+  Decision decide(uint32_t state, uint32_t mask) override;
+  uint32_t update(const UpdateOp& op) override;
+  uint32_t end_episode() override;
+  RewardResult reward(uint64_t sample) override;
+  uint32_t write_row(uint32_t state, const int32_t* row) override;
+  uint32_t read_row(uint32_t state, bool shadow, int32_t* row) override;
+  uint32_t seed(uint32_t s) override;
+  QCore& core() { return core_; }
+  PercentileReward& reward_unit() { return rwd_; }
+
+ private:
+  UnitConfig cfg_;
+  QCore core_;
+  PercentileReward rwd_;
+};
+
+}  // namespace ssdtlm::rl

@@ -1,0 +1,136 @@
+// The tabular Q-learning core: the golden model of controller/rtl/qrl_core.sv, bit-exact and
+// cycle-exact with it (every operation returns the clock cycles the RTL takes for it).
+//
+// Semantics (docs/rl.md has the full description):
+//  * Q values: signed two's complement, q_width bits with q_frac fraction bits (default Q8.8),
+//    saturating. alpha and gamma are unsigned constants with coef_frac fraction bits.
+//  * update: Q(s,a) <- sat(round(((2^K - A) * Q(s,a) * 2^K + A * r * 2^K + (A*G) * Q') / 2^(2K)))
+//    with K = coef_frac, A = alpha_fx, G = gamma_fx, Q' = Q(s',a') or max_a' Q(s',a') over the
+//    allowed actions of s', rounding = half up (floor(x + 1/2)); one rounding per update.
+//  * decide: draw a 32-bit word w from the LFSR (one draw per decision, always);
+//    zeta = w[31:16]; explore iff zeta < eps, eps = eps_high (Q0.16) for the first
+//    eps_high_decisions decisions after seeding, eps_low afterwards. Exploration picks the k-th
+//    allowed action, k = (w[15:0] * n_allowed) >> 16; exploitation picks the allowed action with
+//    the largest active Q value, lowest index on ties.
+//  * masks: bit i set = action i allowed. A mask with no allowed action among [0, actions) is
+//    treated as all-allowed.
+//  * shadow table (optional): decide reads the active table; update reads and writes the shadow
+//    table; at each episode boundary (every episode_len decisions, or end_episode()) the shadow
+//    table is copied into the active one. Without a shadow table there is a single table.
+//  * No heap allocation after construction.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "controller/rl/lfsr.h"
+
+namespace ssdtlm::rl {
+
+constexpr uint32_t kAllActions = 0xFFFFFFFFu;
+
+struct QCoreConfig {
+  uint32_t states = 1;
+  uint32_t actions = 1;  // 1..16 (the RTL mask width)
+  int q_width = 16;      // 8..24 bits, sign included
+  int q_frac = 8;        // fraction bits (only used by the real <-> fixed conversions)
+  int coef_frac = 8;     // K: fraction bits of alpha and gamma (1..12)
+  double alpha = 0.3;    // rounded to coef_frac bits, half away from zero
+  double gamma = 0.8;
+  double eps_high = 0.80;  // rounded to 1/65536 (max 65535/65536)
+  double eps_low = 0.01;
+  uint32_t eps_high_decisions = 1000;  // < 2^24
+  bool shadow = false;
+  uint32_t episode_len = 0;  // decisions per episode (shadow only, < 2^16); 0 = manual only
+  uint32_t seed = Lfsr32::kDefaultSeed;
+
+  uint32_t alpha_fx() const;
+  uint32_t gamma_fx() const;
+  uint32_t eps_high_fx() const;
+  uint32_t eps_low_fx() const;
+  // Throws std::invalid_argument naming the offending field.
+  void validate() const;
+};
+
+struct Decision {
+  uint32_t action = 0;
+  bool explored = false;
+  uint32_t cycles = 0;  // clock cycles of the RTL twin, episode copy included
+};
+
+struct UpdateOp {
+  uint32_t state = 0;
+  uint32_t action = 0;
+  int32_t reward = 0;  // Q format (q_frac fraction bits), saturated to q_width bits
+  uint32_t next_state = 0;
+  uint32_t next_action = 0;          // used when !next_max
+  uint32_t next_mask = kAllActions;  // used when next_max
+  bool next_max = false;             // Q' = max over allowed actions of next_state (Q-learning)
+};
+
+class QCore {
+ public:
+  // Cycle model of the RTL (docs/rl.md, "Handshake timing").
+  static constexpr uint32_t kDecideCycles = 2;
+  static constexpr uint32_t kUpdateCycles = 3;
+  static constexpr uint32_t kWriteRowCycles = 1;
+  static constexpr uint32_t kReadRowCycles = 2;
+  static constexpr uint32_t kSeedCycles = 1;
+
+  explicit QCore(const QCoreConfig& cfg);
+
+  const QCoreConfig& config() const { return cfg_; }
+
+  Decision decide(uint32_t state, uint32_t mask = kAllActions);
+  uint32_t update(const UpdateOp& op);  // returns cycles
+  uint32_t end_episode();               // copy shadow -> active now; returns cycles
+  // Writes a row (actions values) into the active table and the shadow table.
+  uint32_t write_row(uint32_t state, const int32_t* row);
+  uint32_t read_row(uint32_t state, bool shadow, int32_t* row) const;
+  // Loads the LFSR (0 -> default seed) and clears the decision and episode counters.
+  uint32_t seed(uint32_t s);
+
+  int32_t q(uint32_t state, uint32_t action, bool shadow = false) const;
+  // Greedy action of the active (or shadow) table among the allowed ones.
+  uint32_t argmax(uint32_t state, uint32_t mask = kAllActions, bool shadow = false) const;
+
+  uint64_t decisions() const { return decisions_; }
+  uint64_t explorations() const { return explorations_; }
+  uint64_t episodes() const { return episodes_; }  // completed episode copies
+  uint64_t updates() const { return updates_; }
+  uint32_t lfsr_state() const { return lfsr_.state(); }
+  uint32_t episode_position() const { return ep_cnt_; }
+  uint32_t current_eps_fx() const;
+  size_t table_bytes() const;  // memory of the table(s) in hardware: states*actions*q_width/8 (*2)
+
+  // The single fixed-point update step (pure function, shared by tests and the reward docs).
+  static int32_t update_value(int32_t q, int32_t reward, int32_t q_next, uint32_t alpha_fx,
+                              uint32_t gamma_fx, int coef_frac, int q_width);
+  // Index of the k-th (0-based) set bit of mask (k < popcount(mask)).
+  static uint32_t kth_allowed(uint32_t mask, uint32_t k);
+
+  // Text format "ssdtlm-qtable 1", dimensions, then the active and (if any) shadow rows.
+  void save(std::ostream& os) const;
+  // Throws std::runtime_error on a format or dimension mismatch; loads both tables.
+  void load(std::istream& is);
+  void save_file(const std::string& path) const;
+  void load_file(const std::string& path);
+
+ private:
+  uint32_t norm_mask(uint32_t mask) const;
+  const int32_t* row(uint32_t state, bool shadow) const;
+  int32_t* row(uint32_t state, bool shadow);
+  void copy_shadow();
+
+  QCoreConfig cfg_;
+  uint32_t alpha_fx_, gamma_fx_, eps_hi_, eps_lo_, all_mask_;
+  std::vector<int32_t> active_, shadow_;
+  Lfsr32 lfsr_;
+  uint32_t dec_cnt_ = 0;  // saturates at eps_high_decisions (the RTL counter)
+  uint32_t ep_cnt_ = 0;
+  uint64_t decisions_ = 0, explorations_ = 0, episodes_ = 0, updates_ = 0;
+};
+
+}  // namespace ssdtlm::rl

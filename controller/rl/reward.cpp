@@ -1,0 +1,101 @@
+#include "controller/rl/reward.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "controller/rl/fixed.h"
+
+namespace ssdtlm::rl {
+
+std::array<int32_t, 4> RewardConfig::values_fx() const {
+  std::array<int32_t, 4> v{};
+  for (int i = 0; i < 4; ++i) v[i] = to_fixed(values[i], q_frac, q_width);
+  return v;
+}
+
+void RewardConfig::validate() const {
+  auto bad = [](const std::string& w) { throw std::invalid_argument("rl reward: " + w); };
+  if (in_width < 8 || in_width > 32) bad("in_width must be in 8..32");
+  if (sub_bits < 0 || sub_bits > 4) bad("sub_bits must be in 0..4");
+  if (period < 1 || period > (1u << 14)) bad("period must be in 1..16384");
+  if (!(pct[0] <= pct[1] && pct[1] <= pct[2] && pct[2] <= 100 && pct[0] >= 1))
+    bad("percentiles must be increasing in 1..100");
+  if (age_limit < 1 || age_limit > (1u << 15)) bad("age_limit must be in 1..32768");
+  if (q_width < 8 || q_width > 24 || q_frac < 0 || q_frac >= q_width) bad("bad Q format");
+}
+
+PercentileReward::PercentileReward(const RewardConfig& cfg) : cfg_(cfg) {
+  cfg_.validate();
+  val_ = cfg_.values_fx();
+  hist_.assign(cfg_.bins(), 0);
+  thr_.fill(cfg_.bins());
+}
+
+void PercentileReward::set_values(const std::array<double, 4>& v) {
+  cfg_.values = v;
+  val_ = cfg_.values_fx();
+}
+
+uint32_t PercentileReward::bin_of(uint64_t sample) const {
+  const uint64_t maxv = cfg_.in_width == 32 ? 0xFFFFFFFFull : ((1ull << cfg_.in_width) - 1);
+  const uint32_t x = static_cast<uint32_t>(std::min(sample, maxv));
+  const int sb = cfg_.sub_bits;
+  if (x < (1u << sb)) return x;         // exact bins
+  const int e = 31 - __builtin_clz(x);  // e >= sb
+  const uint32_t sub = (x >> (e - sb)) & ((1u << sb) - 1u);
+  return (static_cast<uint32_t>(e - sb + 1) << sb) | sub;
+}
+
+uint64_t PercentileReward::bin_lower_bound(uint32_t bin) const {
+  const int sb = cfg_.sub_bits;
+  const uint32_t hi = bin >> sb, sub = bin & ((1u << sb) - 1u);
+  if (hi == 0) return bin;  // exact bins
+  const uint32_t e = hi + static_cast<uint32_t>(sb) - 1;
+  return (uint64_t{1} << e) | (uint64_t{sub} << (e - sb));
+}
+
+int32_t PercentileReward::classify(uint64_t sample) const {
+  const uint32_t b = bin_of(sample);
+  return b < thr_[0] ? val_[0] : b < thr_[1] ? val_[1] : b < thr_[2] ? val_[2] : val_[3];
+}
+
+RewardResult PercentileReward::observe(uint64_t sample) {
+  RewardResult r;
+  r.bin = bin_of(sample);
+  r.reward = classify(sample);
+  r.cycles = kObserveCycles;
+  if (hist_[r.bin] < 0xFFFFu) ++hist_[r.bin];  // 16-bit counters (cannot saturate: see age_limit)
+  ++total_;
+  ++samples_;
+  if (++since_scan_ == cfg_.period) {
+    since_scan_ = 0;
+    scan();
+    r.cycles += cfg_.bins() + 1;
+  }
+  return r;
+}
+
+void PercentileReward::scan() {
+  const uint64_t n = total_;
+  const bool age = total_ >= cfg_.age_limit;
+  uint64_t cum = 0;
+  uint32_t new_total = 0;
+  std::array<bool, 3> found{false, false, false};
+  std::array<uint32_t, 3> t = thr_;
+  for (uint32_t b = 0; b < hist_.size(); ++b) {
+    cum += hist_[b];
+    for (int i = 0; i < 3; ++i)
+      if (!found[i] && cum * 100 >= uint64_t{cfg_.pct[i]} * n) {
+        found[i] = true;
+        t[i] = b;
+      }
+    if (age) hist_[b] >>= 1;
+    new_total += hist_[b];
+  }
+  thr_ = t;
+  if (age) total_ = new_total;
+  ++scans_;
+}
+
+}  // namespace ssdtlm::rl

@@ -1,0 +1,630 @@
+// The trace source: line reader + format parser + junk accounting (Reader), and the
+// transformation pipeline on top of it (Pipeline). See docs/traces.md for the order of stages.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <queue>
+
+#include "traces/formats.h"
+#include "traces/input.h"
+#include "traces/options.h"
+
+namespace ssdtlm::traces {
+
+namespace {
+
+constexpr size_t kJunkExamples = 5;
+constexpr uint64_t kJunkWindow = 1000;  // "mostly junk" is judged on the first 1000 lines
+constexpr size_t kSniffLines = 200;
+
+struct Item {
+  int64_t t = 0;  // ns relative to the first record of the file (may be negative before ordering)
+  uint64_t offset = 0;
+  uint32_t size = 0;
+  uint32_t device = 0;
+  bool is_read = false;
+  uint64_t line = 0;
+};
+
+std::string loc(const std::string& name, uint64_t line) {
+  return name + ":" + std::to_string(line);
+}
+
+// Parses lines into Items: junk skipping and counting, header and comment lines, time base.
+class Reader {
+ public:
+  Reader(std::unique_ptr<ByteStream> in, std::string name, const TraceOptions& opt)
+      : lines_(std::move(in)), name_(std::move(name)), strict_(opt.strict) {
+    ctx_.blkparse_event = opt.blkparse_event.empty() ? 'Q' : opt.blkparse_event[0];
+    if (opt.format == "auto") {
+      sniff();
+      sniffed_ = true;
+    } else if (!parse_format_name(opt.format, format_)) {
+      throw TraceError("--format: unknown trace format '" + opt.format + "'");
+    }
+    ns_per_unit_ = format_info(format_).ns_per_unit;
+  }
+
+  Format format() const { return format_; }
+  bool sniffed() const { return sniffed_; }
+  const std::string& name() const { return name_; }
+
+  void rewind() {
+    lines_.rewind();
+    have_base_ = false;
+    considered_ = junk_ = header_ = comment_ = skipped_ = zero_ = salvaged_ = records_ = 0;
+    junk_examples_.clear();
+    checked_window_ = false;
+  }
+
+  bool next(Item& it) {
+    std::string_view line;
+    while (lines_.next(line)) {
+      uint64_t ln = lines_.line_number();
+      if (lines_.last_truncated()) {
+        LineError e;
+        e.field = "line";
+        e.problem = "longer than 1 MiB";
+        on_junk(ln, e);
+        continue;
+      }
+      // Blank and comment lines.
+      size_t b = 0;
+      while (b < line.size() && (line[b] == ' ' || line[b] == '\t')) ++b;
+      if (b == line.size()) continue;
+      if (line[b] == '#') {
+        ++comment_;
+        continue;
+      }
+      ++considered_;
+      bool salvaged = false;
+      if (std::memchr(line.data(), '\0', line.size())) {
+        // Binary padding (e.g. a tar header glued to the first record): keep what follows the
+        // last NUL byte if it is a record.
+        size_t last = line.rfind('\0');
+        line = line.substr(last + 1);
+        salvaged = true;
+      }
+      RawRecord r;
+      LineError e;
+      LineStatus st = parse_line(format_, line, ctx_, r, e);
+      if (st == LineStatus::kSkip) {
+        ++skipped_;
+        check_window();
+        continue;
+      }
+      if (st == LineStatus::kJunk) {
+        if (salvaged) {
+          e.field = "line";
+          e.problem = "binary data (NUL bytes)";
+          e.value = {};
+        }
+        if (considered_ == 1 && records_ == 0 && !salvaged && is_alpha(line[b])) {
+          ++header_;  // a header line such as "Timestamp,Response,IOType,LUN,Offset,Size"
+          continue;
+        }
+        on_junk(ln, e);
+        continue;
+      }
+      if (r.size == 0) {
+        ++zero_;
+        check_window();
+        continue;
+      }
+      if (r.size > UINT32_MAX) {
+        e.field = "size";
+        e.problem = "larger than 4 GiB";
+        e.value = {};
+        on_junk(ln, e);
+        continue;
+      }
+      if (!have_base_) {
+        base_ = r.time;
+        have_base_ = true;
+      }
+      int64_t d, ns;
+      if (__builtin_sub_overflow(r.time, base_, &d) ||
+          __builtin_mul_overflow(d, ns_per_unit_, &ns)) {
+        e.field = "time";
+        e.problem = "out of range (more than 292 years from the first record)";
+        e.value = {};
+        on_junk(ln, e);
+        continue;
+      }
+      uint64_t end;
+      if (__builtin_add_overflow(r.offset, r.size, &end)) {
+        e.field = "offset";
+        e.problem = "offset + size overflows 64 bits";
+        e.value = {};
+        on_junk(ln, e);
+        continue;
+      }
+      if (salvaged) ++salvaged_;
+      ++records_;
+      check_window();
+      it.t = ns;
+      it.offset = r.offset;
+      it.size = static_cast<uint32_t>(r.size);
+      it.device = r.device;
+      it.is_read = r.is_read;
+      it.line = ln;
+      return true;
+    }
+    // End of file: judge the whole (short) file.
+    if (!checked_window_ && considered_ > 0 && junk_ * 2 > considered_) mostly_junk();
+    if (records_ == 0) {
+      std::string msg = name_ + ": no " + format_info(format_).name + " records";
+      if (!junk_examples_.empty()) msg += "; first bad line: " + junk_examples_[0].second;
+      throw TraceError(msg);
+    }
+    return false;
+  }
+
+  void describe(nlohmann::json& j) const {
+    j["format"] = format_info(format_).name;
+    j["format_sniffed"] = sniffed_;
+    j["compression"] = compression_name(lines_.compression());
+    j["lines"] = lines_.line_number();
+    j["records_parsed"] = records_;
+    j["junk_lines"] = junk_;
+    nlohmann::json ex = nlohmann::json::array();
+    for (const auto& e : junk_examples_) ex.push_back({{"line", e.first}, {"message", e.second}});
+    j["junk_examples"] = ex;
+    j["header_lines"] = header_;
+    j["comment_lines"] = comment_;
+    j["skipped_events"] = skipped_;
+    j["zero_size_skipped"] = zero_;
+    j["salvaged_lines"] = salvaged_;
+  }
+
+ private:
+  static bool is_alpha(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+
+  void on_junk(uint64_t ln, const LineError& e) {
+    std::string msg = loc(name_, ln) + ": " + describe_error(e);
+    if (strict_) throw TraceError(msg + " (--strict)");
+    ++junk_;
+    if (junk_examples_.size() < kJunkExamples) junk_examples_.emplace_back(ln, msg);
+    check_window();
+  }
+  void check_window() {
+    if (!checked_window_ && considered_ >= kJunkWindow) {
+      checked_window_ = true;
+      if (junk_ * 2 > considered_) mostly_junk();
+    }
+  }
+  [[noreturn]] void mostly_junk() const {
+    std::string msg = name_ + ": not a " + std::string(format_info(format_).name) +
+                      " trace: " + std::to_string(junk_) + " of the first " +
+                      std::to_string(considered_) + " lines are not valid records";
+    if (!junk_examples_.empty()) msg += "; first: " + junk_examples_[0].second;
+    throw TraceError(msg);
+  }
+
+  void sniff() {
+    std::vector<std::string> sample;
+    std::string_view line;
+    while (sample.size() < kSniffLines && lines_.next(line)) {
+      if (lines_.last_truncated()) continue;
+      size_t nul = line.rfind('\0');
+      if (nul != std::string_view::npos) line = line.substr(nul + 1);
+      size_t b = 0;
+      while (b < line.size() && (line[b] == ' ' || line[b] == '\t')) ++b;
+      if (b == line.size() || line[b] == '#') continue;
+      sample.emplace_back(line);
+    }
+    lines_.rewind();
+    std::string why;
+    if (sample.empty()) throw TraceError(name_ + ": empty trace (no non-blank lines)");
+    if (!sniff_format(sample, ctx_, format_, why)) throw TraceError(name_ + ": " + why);
+  }
+
+  LineReader lines_;
+  std::string name_;
+  bool strict_;
+  ParseContext ctx_;
+  Format format_ = Format::kMsrc;
+  bool sniffed_ = false;
+  int64_t ns_per_unit_ = 1;
+  bool have_base_ = false;
+  int64_t base_ = 0;
+  uint64_t considered_ = 0, junk_ = 0, header_ = 0, comment_ = 0, skipped_ = 0, zero_ = 0,
+           salvaged_ = 0, records_ = 0;
+  bool checked_window_ = false;
+  std::vector<std::pair<uint64_t, std::string>> junk_examples_;
+};
+
+struct LaterFirst {
+  bool operator()(const std::pair<Item, uint64_t>& a, const std::pair<Item, uint64_t>& b) const {
+    if (a.first.t != b.first.t) return a.first.t > b.first.t;
+    return a.second > b.second;  // stable: file order among equal times
+  }
+};
+
+class Pipeline : public TraceSource {
+ public:
+  Pipeline(std::function<std::unique_ptr<ByteStream>()> open, std::string name,
+           const TraceOptions& opt, uint64_t capacity)
+      : open_(std::move(open)), name_(std::move(name)), opt_(opt), capacity_(capacity) {
+    validate_trace_options(opt);
+    reader_ = std::make_unique<Reader>(open_(), name_, opt_);
+    mode_ = opt_.unsorted == "sort" ? Mode::kSort
+                                    : (opt_.unsorted == "clamp" ? Mode::kClamp : Mode::kError);
+    device_set_ = opt_.devices;
+    std::sort(device_set_.begin(), device_set_.end());
+    if (opt_.map_devices) build_device_map();
+    start_ns_ = static_cast<int64_t>(std::llround(opt_.start_s * 1e9));
+    dur_ns_ = static_cast<int64_t>(std::llround(opt_.duration_s * 1e9));
+    reset_pass_state();
+  }
+
+  bool next(TraceRecord& rec) override {
+    if (opt_.max_requests && emitted_ >= opt_.max_requests) {
+      truncated_ = truncated_ || has_more();
+      return false;
+    }
+    if (repeat_left_ > 0) {
+      --repeat_left_;
+      ++repeat_added_;
+      rec = last_;
+      ++emitted_;
+      return true;
+    }
+    for (;;) {
+      Item it;
+      if (!next_in_pass(it)) {
+        if (pass_ + 1 >= opt_.loop || pass_count_ == 0) return false;
+        // Next loop pass: same addresses, continuing in time.
+        int64_t gap = pass_count_ > 1 ? pass_last_t_ / static_cast<int64_t>(pass_count_ - 1) : 0;
+        if (gap <= 0) gap = 1000000;  // 1 ms between passes of a one-request trace
+        period_ = pass_last_t_ + gap;
+        ++pass_;
+        time_shift_ += period_;
+        reader_->rewind();
+        reset_pass_state();
+        continue;
+      }
+      rec.time_ns = static_cast<uint64_t>(it.t + time_shift_);
+      rec.offset = it.offset;
+      rec.size = it.size;
+      rec.device = it.device;
+      rec.is_read = it.is_read;
+      last_ = rec;
+      if (rec.is_read && opt_.read_repeat > 1) repeat_left_ = opt_.read_repeat - 1;
+      ++emitted_;
+      return true;
+    }
+  }
+
+  void rewind() override {
+    reader_->rewind();
+    pass_ = 0;
+    time_shift_ = 0;
+    emitted_ = 0;
+    repeat_left_ = 0;
+    repeat_added_ = 0;
+    truncated_ = false;
+    dropped_device_ = out_of_order_ = clamped_ = window_dropped_ = folded_ = rejected_ = 0;
+    reset_pass_state();
+  }
+
+  nlohmann::json describe() const override {
+    nlohmann::json j;
+    j["path"] = name_;
+    reader_->describe(j);
+    j["requests"] = emitted_;
+    nlohmann::json t = nlohmann::json::object();
+    if (!opt_.devices.empty())
+      t["device_filter"] = {{"devices", opt_.devices}, {"dropped", dropped_device_}};
+    nlohmann::json u = {{"mode", opt_.unsorted}, {"out_of_order", out_of_order_}};
+    if (opt_.unsorted == "sort") {
+      u["window"] = opt_.sort_window;
+      u["clamped_beyond_window"] = clamped_;
+    } else if (opt_.unsorted == "clamp") {
+      u["clamped"] = clamped_;
+    }
+    t["unsorted"] = u;
+    if (opt_.start_s > 0 || opt_.duration_s > 0)
+      t["time_window"] = {
+          {"start_s", opt_.start_s}, {"duration_s", opt_.duration_s}, {"dropped", window_dropped_}};
+    if (opt_.map_devices) t["map_devices"] = map_json_;
+    if (capacity_ > 0)
+      t["fold"] = {{"mode", opt_.fold},
+                   {"capacity_bytes", capacity_},
+                   {"folded", folded_},
+                   {"rejected", rejected_}};
+    if (opt_.speed != 1.0) t["speed"] = opt_.speed;
+    if (opt_.read_repeat > 1)
+      t["read_repeat"] = {{"factor", opt_.read_repeat}, {"added_reads", repeat_added_}};
+    if (opt_.loop > 1) t["loop"] = {{"count", opt_.loop}, {"passes_started", pass_ + 1}};
+    if (opt_.max_requests)
+      t["max_requests"] = {{"limit", opt_.max_requests}, {"truncated", truncated_}};
+    j["transformations"] = t;
+    return j;
+  }
+
+ private:
+  bool has_more() {
+    // Whether anything was left when --max-requests stopped the stream (cheap: one lookahead).
+    if (repeat_left_ > 0) return true;
+    if (peeked_) return true;
+    Item it;
+    if (next_in_pass(it)) {
+      peek_ = it;
+      peeked_ = true;
+      return true;
+    }
+    return pass_ + 1 < opt_.loop;
+  }
+
+  void reset_pass_state() {
+    heap_ = decltype(heap_)();
+    reader_eof_ = false;
+    seq_ = 0;
+    have_max_ = false;
+    max_t_ = 0;
+    have_last_out_ = false;
+    last_out_t_ = 0;
+    have_t0_ = false;
+    t0_ = 0;
+    have_origin_ = false;
+    origin_ = 0;
+    window_done_ = false;
+    pass_count_ = 0;
+    pass_last_t_ = 0;
+    peeked_ = false;
+  }
+
+  // Reader + device filter.
+  bool next_filtered(Item& it) {
+    while (reader_->next(it)) {
+      if (!device_set_.empty() &&
+          !std::binary_search(device_set_.begin(), device_set_.end(), it.device)) {
+        ++dropped_device_;
+        continue;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // + time ordering.
+  bool next_ordered(Item& it) {
+    if (mode_ == Mode::kSort) {
+      while (!reader_eof_ && heap_.size() <= opt_.sort_window) {
+        Item x;
+        if (!next_filtered(x)) {
+          reader_eof_ = true;
+          break;
+        }
+        note_order(x);
+        heap_.emplace(x, seq_++);
+      }
+      if (heap_.empty()) return false;
+      it = heap_.top().first;
+      heap_.pop();
+    } else {
+      if (!next_filtered(it)) return false;
+      note_order(it);
+      if (mode_ == Mode::kError && have_last_out_ && it.t < last_out_t_)
+        throw TraceError(loc(name_, it.line) +
+                         ": field 'time': earlier than the previous record "
+                         "(use --unsorted sort or clamp)");
+    }
+    if (have_last_out_ && it.t < last_out_t_) {
+      it.t = last_out_t_;
+      ++clamped_;
+    }
+    have_last_out_ = true;
+    last_out_t_ = it.t;
+    return true;
+  }
+
+  void note_order(const Item& x) {
+    if (have_max_ && x.t < max_t_) ++out_of_order_;
+    if (!have_max_ || x.t > max_t_) max_t_ = x.t;
+    have_max_ = true;
+  }
+
+  // + start/duration, map, fold, speed. Times relative to the first kept record.
+  bool next_in_pass(Item& it) {
+    if (peeked_) {
+      it = peek_;
+      peeked_ = false;
+      return true;
+    }
+    for (;;) {
+      if (window_done_) return false;
+      if (!next_ordered(it)) return false;
+      if (!have_t0_) {
+        t0_ = it.t;
+        have_t0_ = true;
+      }
+      int64_t rel = it.t - t0_;
+      if (rel < start_ns_) {
+        ++window_dropped_;
+        continue;
+      }
+      if (dur_ns_ > 0 && rel - start_ns_ >= dur_ns_) {
+        window_done_ = true;  // ordered: nothing later can be inside the window
+        ++window_dropped_;
+        return false;
+      }
+      if (opt_.map_devices) {
+        auto m = device_base_.find(it.device);
+        if (m != device_base_.end()) it.offset += m->second;
+      }
+      if (capacity_ > 0 && it.offset + it.size > capacity_) {
+        if (opt_.fold == "reject") {
+          ++rejected_;
+          continue;
+        }
+        if (opt_.fold == "modulo") {
+          if (it.size > capacity_)
+            throw TraceError(loc(name_, it.line) + ": field 'size': " + std::to_string(it.size) +
+                             " bytes is larger than the device capacity");
+          it.offset %= capacity_;
+          if (it.offset + it.size > capacity_) it.offset = (capacity_ - it.size) & ~uint64_t{511};
+          ++folded_;
+        } else {
+          throw TraceError(loc(name_, it.line) + ": field 'offset': " + std::to_string(it.offset) +
+                           " + size " + std::to_string(it.size) +
+                           " is beyond the device capacity of " + std::to_string(capacity_) +
+                           " bytes (use --fold modulo|reject, --device or --map-devices)");
+        }
+      }
+      if (!have_origin_) {
+        origin_ = it.t;
+        have_origin_ = true;
+      }
+      int64_t t = it.t - origin_;
+      if (opt_.speed != 1.0)
+        t = static_cast<int64_t>(std::llround(static_cast<double>(t) / opt_.speed));
+      it.t = t;
+      ++pass_count_;
+      pass_last_t_ = t;
+      return true;
+    }
+  }
+
+  void build_device_map() {
+    Reader r(open_(), name_, opt_);
+    std::map<uint32_t, uint64_t> extent;
+    Item it;
+    while (r.next(it)) {
+      if (!device_set_.empty() &&
+          !std::binary_search(device_set_.begin(), device_set_.end(), it.device))
+        continue;
+      uint64_t end = it.offset + it.size;
+      uint64_t& e = extent[it.device];
+      if (end > e) e = end;
+    }
+    const uint64_t align = 1 << 20;
+    uint64_t base = 0;
+    nlohmann::json layout = nlohmann::json::array();
+    for (const auto& [dev, ext] : extent) {
+      device_base_[dev] = base;
+      if (extent.size() <= 64)
+        layout.push_back({{"device", dev}, {"base_bytes", base}, {"extent_bytes", ext}});
+      base += (ext + align - 1) / align * align;
+    }
+    map_json_ = {{"mode", "packed"}, {"devices", extent.size()}, {"total_bytes", base}};
+    if (extent.size() <= 64) map_json_["layout"] = layout;
+  }
+
+  std::function<std::unique_ptr<ByteStream>()> open_;
+  std::string name_;
+  TraceOptions opt_;
+  uint64_t capacity_;
+  std::unique_ptr<Reader> reader_;
+  enum class Mode { kSort, kClamp, kError } mode_ = Mode::kSort;
+  std::vector<uint32_t> device_set_;
+  std::map<uint32_t, uint64_t> device_base_;
+  nlohmann::json map_json_;
+  int64_t start_ns_ = 0, dur_ns_ = 0;
+
+  std::priority_queue<std::pair<Item, uint64_t>, std::vector<std::pair<Item, uint64_t>>, LaterFirst>
+      heap_;
+  bool reader_eof_ = false;
+  uint64_t seq_ = 0;
+  bool have_max_ = false;
+  int64_t max_t_ = 0;
+  bool have_last_out_ = false;
+  int64_t last_out_t_ = 0;
+  bool have_t0_ = false;
+  int64_t t0_ = 0;
+  bool have_origin_ = false;
+  int64_t origin_ = 0;
+  bool window_done_ = false;
+  Item peek_;
+  bool peeked_ = false;
+
+  uint32_t pass_ = 0;
+  uint64_t pass_count_ = 0;
+  int64_t pass_last_t_ = 0;
+  int64_t period_ = 0;
+  int64_t time_shift_ = 0;
+  uint64_t emitted_ = 0;
+  uint32_t repeat_left_ = 0;
+  uint64_t repeat_added_ = 0;
+  TraceRecord last_;
+  bool truncated_ = false;
+  uint64_t dropped_device_ = 0, out_of_order_ = 0, clamped_ = 0, window_dropped_ = 0, folded_ = 0,
+           rejected_ = 0;
+};
+
+}  // namespace
+
+void validate_trace_options(const TraceOptions& opt) {
+  Format f;
+  if (opt.format != "auto" && !parse_format_name(opt.format, f))
+    throw TraceError("--format: unknown trace format '" + opt.format + "'");
+  if (opt.unsorted != "sort" && opt.unsorted != "clamp" && opt.unsorted != "error")
+    throw TraceError("--unsorted: must be sort, clamp or error, not '" + opt.unsorted + "'");
+  if (opt.fold != "error" && opt.fold != "modulo" && opt.fold != "reject")
+    throw TraceError("--fold: must be error, modulo or reject, not '" + opt.fold + "'");
+  if (!(opt.speed > 0) || !std::isfinite(opt.speed))
+    throw TraceError("--speed: must be a positive number");
+  if (opt.read_repeat < 1) throw TraceError("--read-repeat: must be at least 1");
+  if (opt.loop < 1) throw TraceError("--loop: must be at least 1");
+  if (!(opt.start_s >= 0) || !std::isfinite(opt.start_s) || opt.start_s > 1e9)
+    throw TraceError("--start: must be >= 0 seconds");
+  if (!(opt.duration_s >= 0) || !std::isfinite(opt.duration_s) || opt.duration_s > 1e9)
+    throw TraceError("--duration: must be >= 0 seconds");
+  if (opt.blkparse_event.size() != 1)
+    throw TraceError("--blkparse-event: must be one action letter (Q, D, C, ...)");
+  if (opt.sort_window < 1 || opt.sort_window > (uint64_t{1} << 28))
+    throw TraceError("--sort-window: must be in 1..268435456");
+}
+
+void add_trace_options(CLI::App& app, TraceOptions& opt) {
+  std::string formats = "auto";
+  for (const auto& f : all_formats()) formats += std::string("|") + f.name;
+  app.add_option("--format", opt.format, "trace format: " + formats)->capture_default_str();
+  app.add_flag("--strict", opt.strict, "any malformed line is an error (default: skip and count)");
+  app.add_option("--blkparse-event", opt.blkparse_event,
+                 "blkparse action taken as the request arrival")
+      ->capture_default_str();
+  app.add_option("--device", opt.devices, "keep only this device/volume/ASU/LUN id (repeatable)");
+  app.add_option("--unsorted", opt.unsorted,
+                 "out-of-order timestamps: sort (bounded window, then clamp), clamp, error")
+      ->capture_default_str();
+  app.add_option("--sort-window", opt.sort_window, "records a late record may move back over")
+      ->capture_default_str();
+  app.add_option("--start", opt.start_s, "skip the first S seconds of the trace")
+      ->capture_default_str();
+  app.add_option("--duration", opt.duration_s, "keep S seconds after --start (0 = all)")
+      ->capture_default_str();
+  app.add_flag("--map-devices", opt.map_devices,
+               "give each device its own LBA range (packed in device-id order)");
+  app.add_option("--fold", opt.fold,
+                 "addresses beyond the capacity: error, modulo (fold), reject (drop)")
+      ->capture_default_str();
+  app.add_option("--speed", opt.speed, "time scaling: arrival times divided by X")
+      ->capture_default_str();
+  app.add_option("--read-repeat", opt.read_repeat, "issue each read N times (read amplification)")
+      ->capture_default_str();
+  app.add_option("--loop", opt.loop, "replay the trace N times, continuing in time")
+      ->capture_default_str();
+  app.add_option("--max-requests", opt.max_requests, "stop after N requests (0 = all)")
+      ->capture_default_str();
+}
+
+std::unique_ptr<TraceSource> open_trace(const TraceOptions& opt, uint64_t capacity_bytes) {
+  if (opt.path.empty()) throw TraceError("no trace file given");
+  std::string path = opt.path;
+  auto open = [path]() { return open_file_stream(path); };
+  return std::make_unique<Pipeline>(open, path, opt, capacity_bytes);
+}
+
+std::unique_ptr<TraceSource> open_trace_memory(const TraceOptions& opt, std::string data,
+                                               const std::string& name, uint64_t capacity_bytes) {
+  auto shared = std::make_shared<std::string>(std::move(data));
+  auto open = [shared, name]() { return open_memory_stream(*shared, name); };
+  return std::make_unique<Pipeline>(open, name, opt, capacity_bytes);
+}
+
+}  // namespace ssdtlm::traces

@@ -81,18 +81,18 @@ void Ftl::unmap(Lpn lpn) {
   slot = kNoPpn;
 }
 
-bool Ftl::can_allocate(uint32_t plane) const {
+bool Ftl::can_allocate(uint32_t plane, uint32_t reserve) const {
   const PlaneState& ps = planes_[plane];
   if (ps.active >= 0 && blocks_[ps.active].write_ptr < geo_.pages_per_block) return true;
-  return ps.free_count > 0;
+  return ps.free_count > reserve;
 }
 
-uint32_t Ftl::next_plane() {
+uint32_t Ftl::next_plane(uint32_t reserve) {
   const uint32_t n = geo_.planes();
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t p = plane_cursor_;
     plane_cursor_ = plane_cursor_ + 1 == n ? 0 : plane_cursor_ + 1;
-    if (can_allocate(p)) return p;
+    if (can_allocate(p, reserve)) return p;
   }
   return n;
 }

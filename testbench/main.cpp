@@ -1,5 +1,8 @@
 // ssdtlm: command dispatch. Each subcommand lives in its own file (testbench/*_cmd.cpp).
+#include <systemc>
+
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -18,7 +21,14 @@ void usage(FILE* f) {
 }
 }  // namespace
 
+// main() silences SystemC's banner (stdout is for results) and enters the kernel, which calls
+// sc_main() with the same arguments.
 int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
+
+int sc_main(int argc, char** argv) {
   if (argc < 2) {
     usage(stderr);
     return 2;

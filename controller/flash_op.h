@@ -1,0 +1,62 @@
+// Flash operations exchanged between the controller core and the flash channels, and host
+// commands exchanged between the host interface and the controller core. Both are pooled by
+// their owners and travel inside TLM generic payloads as extensions.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "controller/ftl.h"
+#include "nand/geometry.h"
+
+namespace ssdtlm {
+
+using nand::Tick;
+
+enum class FlashKind : uint8_t { Read, Program, Erase };
+
+// Dispatch class at a die: lower runs first. Class 0 is foreground GC (greedy GC is blocking:
+// its operations go before any host operation queued at the die); class 1 host reads when
+// controller.read_priority is set; class 2 everything else in arrival order.
+enum : uint8_t { kPrioGc = 0, kPrioRead = 1, kPrioNormal = 2, kPrioClasses = 3 };
+
+enum class OpOwner : uint8_t { HostRead, FlushRmw, FlushProgram, GcRead, GcProgram, GcErase };
+
+struct FlashOp {
+  // What the channel executes.
+  FlashKind kind = FlashKind::Read;
+  uint8_t prio = kPrioNormal;
+  bool no_transfer = false;  // copyback: data stays in the die's page register
+  uint32_t channel = 0;
+  uint32_t die = 0;          // die within the channel
+  uint32_t plane = 0;        // global plane index
+  uint32_t plane_in_die = 0;
+  Ppn ppn = kNoPpn;          // first page (read, program) or first page of the block (erase)
+  uint32_t npages = 1;
+  // Filled by the channel.
+  Tick t_submit = 0, t_start = 0, t_done = 0;
+  // Continuation, owned by the controller core.
+  OpOwner owner = OpOwner::HostRead;
+  void* ctx = nullptr;  // HostCmd*, flush job, GC job...
+  uint32_t aux = 0;
+  Lpn lpn = kNoLpn;
+  uint32_t mask = 0;    // sectors this read must deliver from flash
+  std::vector<uint32_t> expect;  // integrity: expected sector versions at lookup time
+  // Multi-plane companion chain, managed by the channel.
+  FlashOp* next_in_group = nullptr;
+};
+
+struct HostCmd {
+  uint64_t id = 0;
+  Tick arrival = 0;   // when the request entered the host queue (trace time or issue time)
+  Tick submitted = 0; // when the controller received it
+  uint64_t offset = 0;
+  uint32_t size = 0;
+  bool is_read = false;
+  // Controller state.
+  uint32_t pending = 0;
+  Tick ready = 0;     // data ready in DRAM (read) / absorbed (write)
+  void* user = nullptr;  // owner's payload
+};
+
+}  // namespace ssdtlm

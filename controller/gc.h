@@ -1,0 +1,79 @@
+// GC scheduler interface and the page-level greedy policy.
+//
+// The controller core owns the GC engine (per plane: victim, valid-page moves through the flash
+// timing path in full program units, erase). A GcPolicy decides *when* the engine runs and how
+// much it does per step; issue 6's policies (LazyRTGC, idle-time predictors, RL partial GC) plug
+// in here through the same hooks.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "controller/flash_op.h"
+
+namespace ssdtlm {
+
+// What a GC policy can ask of the engine.
+class GcEngine {
+ public:
+  virtual ~GcEngine() = default;
+  virtual uint32_t planes() const = 0;
+  virtual uint32_t free_blocks(uint32_t plane) const = 0;
+  virtual uint32_t threshold_blocks() const = 0;  // ftl.gc_threshold x blocks per plane
+  virtual bool gc_active(uint32_t plane) const = 0;
+  // Picks the greedy victim and starts moving it. copies = valid pages to move in this step
+  // (UINT32_MAX: all, then erase). prio: dispatch class of the GC operations. False when the
+  // plane has no victim.
+  virtual bool gc_start(uint32_t plane, uint32_t copies, uint8_t prio) = 0;
+  // Continues the current victim: `copies` more page moves, or its erase once it holds no valid
+  // page. No-op when no GC is active on the plane.
+  virtual void gc_step(uint32_t plane, uint32_t copies) = 0;
+};
+
+class GcPolicy {
+ public:
+  virtual ~GcPolicy() = default;
+  virtual const char* name() const = 0;
+  virtual void attach(GcEngine* engine) { engine_ = engine; }
+  // A plane's free-block count changed (a block was opened or erased).
+  virtual void on_free_blocks(uint32_t /*plane*/) {}
+  // The current GC step (or the whole GC) on a plane finished.
+  virtual void on_gc_idle(uint32_t /*plane*/) {}
+  // A host request was served (issue 6: partial GC after serving a request).
+  virtual void on_request_served(const HostCmd& /*cmd*/, Tick /*latency*/) {}
+
+ protected:
+  GcEngine* engine_ = nullptr;
+};
+
+// Page-level greedy GC: when a plane's free blocks fall below the threshold, the victim with the
+// fewest valid pages is collected whole (all moves, then the erase) as foreground work that runs
+// before any host operation queued at the die; repeated while the plane stays below threshold.
+class GreedyGc : public GcPolicy {
+ public:
+  const char* name() const override { return "greedy"; }
+  void on_free_blocks(uint32_t plane) override { maybe_start(plane); }
+  void on_gc_idle(uint32_t plane) override { maybe_start(plane); }
+
+ private:
+  void maybe_start(uint32_t plane);
+};
+
+std::unique_ptr<GcPolicy> make_gc_policy(const std::string& name);
+
+// Static wear leveling: after an erase in a plane, when the erased block's count exceeds the
+// plane's minimum by more than `threshold`, the coldest full block (lowest erase count, holding
+// static data) is moved and erased so that it rejoins the free pool.
+class WearLeveler {
+ public:
+  WearLeveler(uint32_t planes, uint32_t threshold) : threshold_(threshold), min_(planes, 0) {}
+  // Returns the block to migrate, or -1.
+  int64_t after_erase(const Ftl& ftl, uint32_t plane, uint64_t erased_block);
+
+ private:
+  uint32_t threshold_;
+  std::vector<uint32_t> min_;  // cached lower bound of the plane's minimum erase count
+};
+
+}  // namespace ssdtlm

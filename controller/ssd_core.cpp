@@ -1,0 +1,665 @@
+#include "controller/ssd_core.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <random>
+
+namespace ssdtlm {
+
+namespace {
+// Host allocations leave this many free blocks per plane to the GC engine, so that a plane
+// under GC can always take the pages it moves.
+constexpr uint32_t kGcReserveBlocks = 2;
+}  // namespace
+
+ControllerCore::ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
+    : cfg_(cfg),
+      geo_(cfg.geo),
+      env_(env),
+      integrity_(integrity),
+      spp_(cfg.geo.sectors_per_page()),
+      unit_(cfg.unit_pages()),
+      ftl_(cfg.geo, cfg.logical_pages(),
+           static_cast<uint32_t>(cfg.gc_threshold * cfg.geo.blocks_per_plane + 0.5)),
+      cache_(std::max<uint64_t>(cfg.cache_pages(), cfg.unit_pages()), cfg.geo.sectors_per_page(),
+             integrity),
+      grouper_(make_fsp_grouper(cfg.fsp_grouper)),
+      gc_policy_(make_gc_policy(cfg.gc_policy)),
+      wl_(cfg.geo.planes(), cfg.wl_threshold),
+      inflight_lpn_(256),
+      block_reads_(256),
+      gc_(cfg.geo.planes()),
+      golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
+      flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
+  gc_policy_->attach(this);
+}
+
+ControllerCore::~ControllerCore() = default;
+
+// ---------------------------------------------------------------------------------------------
+// Preparation
+
+void ControllerCore::precondition(double fraction, double random_fraction) {
+  std::mt19937_64 rng(cfg_.seed);
+  uint64_t n = static_cast<uint64_t>(fraction * static_cast<double>(ftl_.logical_pages()));
+  uint64_t over = static_cast<uint64_t>(random_fraction * static_cast<double>(n));
+  ftl_.precondition(n, over, rng);
+}
+
+void ControllerCore::prefill(Lpn lpn) {
+  if (lpn >= ftl_.logical_pages() || ftl_.lookup(lpn) != kNoPpn) return;
+  if (cfg_.unmapped_reads == "prefill" && ftl_.fill(lpn)) ++ctr_.prefilled_pages;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flash op pool
+
+FlashOp* ControllerCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio,
+                                OpOwner owner) {
+  FlashOp* op;
+  if (op_free_.empty()) {
+    op_pool_.push_back(std::make_unique<FlashOp>());
+    op = op_pool_.back().get();
+    if (integrity_) op->expect.assign(spp_, 0);
+  } else {
+    op = op_free_.back();
+    op_free_.pop_back();
+  }
+  const uint64_t block = geo_.block_of(ppn);
+  const uint32_t plane = geo_.plane_of_block(block);
+  op->kind = kind;
+  op->prio = prio;
+  op->no_transfer = false;
+  op->plane = plane;
+  op->channel = geo_.channel_of_plane(plane);
+  op->die = geo_.die_in_channel_of_plane(plane);
+  op->plane_in_die = geo_.plane_in_die_of_plane(plane);
+  op->ppn = ppn;
+  op->npages = npages;
+  op->owner = owner;
+  op->ctx = nullptr;
+  op->aux = 0;
+  op->lpn = kNoLpn;
+  op->mask = 0;
+  op->next_in_group = nullptr;
+  return op;
+}
+
+void ControllerCore::free_op(FlashOp* op) { op_free_.push_back(op); }
+
+void ControllerCore::submit(FlashOp* op) { env_.submit(op); }
+
+void ControllerCore::read_started(Ppn ppn) {
+  const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
+  uint32_t* n = block_reads_.find(b);
+  if (n)
+    ++*n;
+  else
+    block_reads_.put(b, 1);
+  ftl_.count_read(ppn);
+}
+
+void ControllerCore::read_finished(Ppn ppn) {
+  const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
+  uint32_t* n = block_reads_.find(b);
+  assert(n && *n > 0);
+  if (--*n == 0) {
+    block_reads_.erase(b);
+    // A GC erase may be waiting for the last read of its victim.
+    const uint32_t plane = geo_.plane_of_block(b);
+    GcJob& j = gc_[plane];
+    if (j.active && j.erase_requested && !j.erase_issued && j.victim == int64_t(b))
+      gc_maybe_erase(plane);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host path
+
+template <typename F>
+void ControllerCore::for_each_piece(const HostCmd* c, F&& f) {
+  const uint64_t ssz = geo_.sector_size;
+  const uint64_t first_sector = c->offset / ssz;
+  const uint64_t end_sector = (c->offset + c->size + ssz - 1) / ssz;
+  uint64_t s = first_sector;
+  while (s < end_sector) {
+    uint64_t lpn64 = s / spp_;
+    uint32_t first = static_cast<uint32_t>(s % spp_);
+    uint32_t last = static_cast<uint32_t>(std::min<uint64_t>(end_sector - lpn64 * spp_, spp_));
+    uint32_t mask = (last >= 32 ? 0xffffffffu : ((1u << last) - 1)) & ~((1u << first) - 1);
+    if (lpn64 >= ftl_.logical_pages()) {
+      ++ctr_.out_of_range;
+      lpn64 %= ftl_.logical_pages();
+    }
+    f(static_cast<Lpn>(lpn64), mask);
+    s = (s / spp_ + 1) * spp_;
+  }
+}
+
+void ControllerCore::on_host_cmd(HostCmd* c) {
+  c->submitted = env_.now();
+  const uint64_t pages = (c->offset % geo_.page_size + c->size + geo_.page_size - 1) / geo_.page_size;
+  const Tick fw = cfg_.ctrl_cycle * (cfg_.ctrl_cmd_cycles + pages * cfg_.ctrl_page_cycles);
+  env_.timer(env_.now() + fw, kTimerCmd, c);
+}
+
+void ControllerCore::on_timer(uint32_t kind, void* ctx) {
+  if (kind == kTimerCmd) start_cmd(static_cast<HostCmd*>(ctx));
+}
+
+void ControllerCore::start_cmd(HostCmd* c) {
+  if (c->is_read) {
+    ++ctr_.host_reads;
+    ctr_.bytes_read += c->size;
+    do_read(c);
+  } else {
+    ++ctr_.host_writes;
+    ctr_.bytes_written += c->size;
+    do_write(c);
+  }
+}
+
+void ControllerCore::check_sector(Lpn lpn, uint32_t sector, uint32_t got, uint32_t want,
+                                  const char* where) {
+  ++ctr_.checked_reads;
+  if (got == want) return;
+  ++ctr_.mismatches;
+  if (ctr_.mismatch_examples.size() < 10) {
+    uint64_t lba = (uint64_t(lpn) * spp_ + sector) * geo_.sector_size / 512;
+    ctr_.mismatch_examples.push_back("LBA " + std::to_string(lba) + " (lpn " + std::to_string(lpn) +
+                                     " sector " + std::to_string(sector) + "): read version " +
+                                     std::to_string(got) + ", expected " + std::to_string(want) +
+                                     " (" + where + ")");
+  }
+}
+
+void ControllerCore::do_read(HostCmd* c) {
+  c->pending = 1;  // guard while pieces are issued
+  for_each_piece(c, [&](Lpn lpn, uint32_t mask) {
+    const int32_t s = cache_.find(lpn);
+    uint32_t cached = 0;
+    if (s >= 0) {
+      const WriteCache::Entry& e = cache_.entry(s);
+      cached = e.mask & mask;
+      if (integrity_) {
+        for (uint32_t i = 0; i < spp_; ++i)
+          if (cached >> i & 1)
+            check_sector(lpn, i, cache_.versions(s)[i], golden_.get(lsn_of(lpn, i)), "cache");
+      }
+      if (cached == mask) {
+        ++ctr_.cache_read_hits;
+        if (e.state == WriteCache::State::Resident) cache_.touch(s);
+        grouper_->on_host_read(lpn, -1, true);
+        return;
+      }
+    }
+    ++ctr_.cache_read_misses;
+    const uint32_t need = mask & ~cached;
+    const Ppn ppn = ftl_.lookup(lpn);
+    if (ppn == kNoPpn) {
+      ++ctr_.unmapped_reads;
+      if (integrity_)
+        for (uint32_t i = 0; i < spp_; ++i)
+          if (need >> i & 1) check_sector(lpn, i, 0, golden_.get(lsn_of(lpn, i)), "unmapped");
+      grouper_->on_host_read(lpn, -1, false);
+      return;
+    }
+    FlashOp* op = new_op(FlashKind::Read, ppn, 1, cfg_.read_priority ? kPrioRead : kPrioNormal,
+                         OpOwner::HostRead);
+    op->ctx = c;
+    op->lpn = lpn;
+    op->mask = need;
+    if (integrity_)
+      for (uint32_t i = 0; i < spp_; ++i) op->expect[i] = golden_.get(lsn_of(lpn, i));
+    read_started(ppn);
+    ++c->pending;
+    submit(op);
+  });
+  if (--c->pending == 0) finish_cmd(c);
+}
+
+void ControllerCore::finish_cmd(HostCmd* c) {
+  // Data staged through the DRAM buffer on its way to or from the host.
+  c->ready = env_.dram(c->size);
+  env_.host_done(c, c->ready);
+}
+
+void ControllerCore::do_write(HostCmd* c) {
+  c->pending = 1;
+  for_each_piece(c, [&](Lpn lpn, uint32_t mask) {
+    const int32_t s = cache_.find(lpn);
+    if (s >= 0 && cache_.entry(s).state == WriteCache::State::Resident)
+      ++ctr_.cache_write_hits;
+    else
+      ++ctr_.cache_write_misses;
+    // Pages are accepted in arrival order: behind any page already waiting for a slot.
+    if (waitq_.empty() && accept_write(c, lpn, mask)) return;
+    ++ctr_.write_waits;
+    ++c->pending;
+    waitq_.push_back(Piece{c, lpn, mask});
+  });
+  if (--c->pending == 0) finish_cmd(c);
+  pump_evictions();
+}
+
+bool ControllerCore::accept_write(HostCmd* c, Lpn lpn, uint32_t mask) {
+  int32_t s = cache_.find(lpn);
+  if (s < 0 || cache_.entry(s).state != WriteCache::State::Resident) {
+    if (cache_.free_slots() == 0) return false;
+    s = cache_.insert(lpn, true);
+  } else {
+    cache_.touch(s);
+  }
+  WriteCache::Entry& e = cache_.entry(s);
+  e.mask |= mask;
+  e.dirty = true;
+  e.req_bytes = c->size;
+  if (integrity_) {
+    for (uint32_t i = 0; i < spp_; ++i)
+      if (mask >> i & 1) {
+        const uint32_t v = ++version_;
+        golden_.at(lsn_of(lpn, i)) = v;
+        cache_.versions(s)[i] = v;
+      }
+  }
+  grouper_->on_host_write(lpn, c->size);
+  return true;
+}
+
+void ControllerCore::drain_waitq() {
+  while (!waitq_.empty()) {
+    Piece& p = waitq_.front();
+    if (!accept_write(p.cmd, p.lpn, p.mask)) break;
+    HostCmd* c = p.cmd;
+    waitq_.pop_front();
+    if (--c->pending == 0) finish_cmd(c);
+  }
+  pump_evictions();
+}
+
+void ControllerCore::pump_evictions() {
+  // On demand: enough units in flight to free a slot for every waiting page.
+  while (waitq_.size() > cache_.flushing() && cache_.resident() > 0)
+    if (!evict_unit()) return;
+  // Optional headroom: keep `flush_headroom_units` units' worth of slots free or being freed.
+  const uint64_t headroom = uint64_t(cfg_.cache_flush_headroom_units) * unit_;
+  while (headroom > 0 && cache_.free_slots() + cache_.flushing() < headroom &&
+         cache_.resident() >= static_cast<uint64_t>(unit_))
+    if (!evict_unit()) return;
+}
+
+bool ControllerCore::evict_unit() {
+  int32_t sel[4];
+  const int n = grouper_->select(cache_, unit_, sel);
+  if (n <= 0) return false;
+  FlushJob* job;
+  if (job_free_.empty()) {
+    job_pool_.push_back(std::make_unique<FlushJob>());
+    job = job_pool_.back().get();
+  } else {
+    job = job_free_.back();
+    job_free_.pop_back();
+  }
+  job->n = n;
+  job->pending_reads = 0;
+  job->seq = ++flush_seq_;
+  job->ppn = kNoPpn;
+  ++flushes_inflight_;
+  for (int i = 0; i < n; ++i) {
+    const int32_t s = sel[i];
+    job->slots[i] = s;
+    job->lpns[i] = cache_.entry(s).lpn;
+    cache_.begin_flush(s);
+    InflightLpn* rec = inflight_lpn_.find(job->lpns[i]);
+    if (!rec) rec = &inflight_lpn_.put(job->lpns[i], InflightLpn{});
+    ++rec->inflight;
+  }
+  // Partial pages: read the rest of the page from flash before programming (read-modify-write).
+  for (int i = 0; i < n; ++i) {
+    WriteCache::Entry& e = cache_.entry(job->slots[i]);
+    if (e.mask == cache_.full_mask()) continue;
+    const Ppn old = ftl_.lookup(e.lpn);
+    if (old == kNoPpn) {
+      e.mask = cache_.full_mask();  // never written: the rest is zeros (version 0)
+      continue;
+    }
+    FlashOp* op = new_op(FlashKind::Read, old, 1, cfg_.read_priority ? kPrioRead : kPrioNormal,
+                         OpOwner::FlushRmw);
+    op->ctx = job;
+    op->aux = static_cast<uint32_t>(i);
+    op->lpn = e.lpn;
+    op->mask = cache_.full_mask() & ~e.mask;
+    read_started(old);
+    ++job->pending_reads;
+    ++ctr_.rmw_reads;
+    submit(op);
+  }
+  if (job->pending_reads == 0) issue_flush_program(job);
+  return true;
+}
+
+void ControllerCore::issue_flush_program(FlushJob* job) {
+  // Host data avoid the last free blocks of a plane (kept for GC moves).
+  const uint32_t plane = ftl_.next_plane(kGcReserveBlocks);
+  if (plane == geo_.planes()) {
+    blocked_.push_back(job);
+    return;
+  }
+  const uint32_t free_before = ftl_.free_blocks(plane);
+  const Ppn ppn = ftl_.allocate(plane, unit_);
+  assert(ppn != kNoPpn);
+  job->ppn = ppn;
+  if (integrity_) {
+    for (int i = 0; i < job->n; ++i) {
+      const uint32_t* v = cache_.versions(job->slots[i]);
+      for (uint32_t k = 0; k < spp_; ++k) flash_data_.at(psn_of(ppn + i, k)) = v[k];
+    }
+  }
+  FlashOp* op = new_op(FlashKind::Program, ppn, unit_, kPrioNormal, OpOwner::FlushProgram);
+  op->ctx = job;
+  ++ctr_.programs;
+  ctr_.host_pages_programmed += job->n;
+  ctr_.padding_pages += unit_ - job->n;
+  submit(op);
+  if (ftl_.free_blocks(plane) != free_before) gc_policy_->on_free_blocks(plane);
+}
+
+void ControllerCore::flush_program_done(FlashOp* op) {
+  FlushJob* job = static_cast<FlushJob*>(op->ctx);
+  Lpn lpns[4];
+  for (int i = 0; i < unit_; ++i) {
+    if (i >= job->n) {
+      ftl_.commit(job->ppn + i, kNoLpn);
+      lpns[i] = kNoLpn;
+      continue;
+    }
+    const Lpn lpn = job->lpns[i];
+    lpns[i] = lpn;
+    InflightLpn* rec = inflight_lpn_.find(lpn);
+    assert(rec);
+    // Flushes of one lpn may complete out of order: only a newer copy replaces the mapping.
+    if (job->seq > rec->newest_committed) {
+      ftl_.commit(job->ppn + i, lpn);
+      rec->newest_committed = job->seq;
+    } else {
+      ftl_.commit(job->ppn + i, kNoLpn);
+    }
+    if (--rec->inflight == 0) inflight_lpn_.erase(lpn);
+    cache_.end_flush(job->slots[i]);
+  }
+  grouper_->on_unit_programmed(lpns, unit_);
+  job_free_.push_back(job);
+  --flushes_inflight_;
+  drain_waitq();
+}
+
+void ControllerCore::retry_blocked() {
+  while (!blocked_.empty()) {
+    FlushJob* job = blocked_.front();
+    blocked_.pop_front();
+    const size_t before = blocked_.size();
+    issue_flush_program(job);
+    if (blocked_.size() > before) {  // still no room: it went to the back; restore the order
+      blocked_.pop_back();
+      blocked_.push_front(job);
+      return;
+    }
+  }
+}
+
+bool ControllerCore::idle() const {
+  if (flushes_inflight_ > 0 || !waitq_.empty() || ops_in_flight() > 0) return false;
+  for (const GcJob& j : gc_)
+    if (j.active) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flash completions
+
+void ControllerCore::on_flash_done(FlashOp* op) {
+  switch (op->owner) {
+    case OpOwner::HostRead: {
+      HostCmd* c = static_cast<HostCmd*>(op->ctx);
+      const int type = geo_.page_type_of(geo_.page_of(op->ppn));
+      ++ctr_.host_reads_by_type[type];
+      if (integrity_)
+        for (uint32_t i = 0; i < spp_; ++i)
+          if (op->mask >> i & 1)
+            check_sector(op->lpn, i, flash_data_.get(psn_of(op->ppn, i)), op->expect[i], "flash");
+      grouper_->on_host_read(op->lpn, type, false);
+      read_finished(op->ppn);
+      free_op(op);
+      if (--c->pending == 0) finish_cmd(c);
+      return;
+    }
+    case OpOwner::FlushRmw: {
+      FlushJob* job = static_cast<FlushJob*>(op->ctx);
+      const int32_t s = job->slots[op->aux];
+      if (integrity_) {
+        uint32_t* v = cache_.versions(s);
+        for (uint32_t i = 0; i < spp_; ++i)
+          if (op->mask >> i & 1) v[i] = flash_data_.get(psn_of(op->ppn, i));
+      }
+      cache_.entry(s).mask = cache_.full_mask();
+      read_finished(op->ppn);
+      free_op(op);
+      if (--job->pending_reads == 0) issue_flush_program(job);
+      return;
+    }
+    case OpOwner::FlushProgram:
+      flush_program_done(op);
+      free_op(op);
+      return;
+    case OpOwner::GcRead:
+      gc_read_done(op);
+      return;
+    case OpOwner::GcProgram:
+      gc_program_done(op);
+      return;
+    case OpOwner::GcErase:
+      gc_erase_done(op);
+      return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// GC engine
+
+bool ControllerCore::gc_start(uint32_t plane, uint32_t copies, uint8_t prio) {
+  if (gc_[plane].active) return false;
+  const int64_t v = ftl_.take_victim(plane);
+  if (v < 0) return false;
+  return gc_begin(plane, v, copies, prio, 0);
+}
+
+bool ControllerCore::gc_begin(uint32_t plane, int64_t victim, uint32_t copies, uint8_t prio,
+                              uint8_t cause) {
+  GcJob& j = gc_[plane];
+  j.active = true;
+  j.prio = prio;
+  j.cause = cause;
+  j.victim = victim;
+  j.scan = 0;
+  j.scan_done = false;
+  j.budget = copies;
+  j.reads_inflight = j.programs_inflight = 0;
+  j.erase_issued = j.erase_requested = false;
+  j.buf.clear();
+  j.buf_ver.clear();
+  if (cause == 0)
+    ++ctr_.gc_runs;
+  else
+    ++ctr_.wl_runs;
+  gc_continue(plane);
+  return true;
+}
+
+void ControllerCore::gc_step(uint32_t plane, uint32_t copies) {
+  GcJob& j = gc_[plane];
+  if (!j.active) return;
+  j.budget = copies;
+  gc_continue(plane);
+}
+
+void ControllerCore::gc_continue(uint32_t plane) {
+  GcJob& j = gc_[plane];
+  static thread_local std::vector<Ppn> valid;
+  while (!j.scan_done && j.budget > 0) {
+    valid.clear();
+    const uint32_t want = std::min<uint32_t>(j.budget, 64);
+    j.scan = ftl_.collect_valid(static_cast<uint64_t>(j.victim), j.scan, want, valid);
+    if (j.scan >= geo_.pages_per_block) j.scan_done = true;
+    for (Ppn src : valid) {
+      FlashOp* op = new_op(FlashKind::Read, src, 1, j.prio, OpOwner::GcRead);
+      op->no_transfer = cfg_.gc_copyback;
+      op->lpn = ftl_.reverse(src);
+      read_started(src);
+      ++j.reads_inflight;
+      ++ctr_.gc_reads;
+      if (j.budget != UINT32_MAX) --j.budget;
+      submit(op);
+    }
+  }
+  gc_maybe_erase(plane);
+}
+
+void ControllerCore::gc_read_done(FlashOp* op) {
+  const uint32_t plane = op->plane;
+  GcJob& j = gc_[plane];
+  --j.reads_inflight;
+  // A page overwritten since the scan needs no move.
+  if (ftl_.lookup(op->lpn) == op->ppn) {
+    j.buf.push_back(GcMove{op->lpn, op->ppn});
+    if (integrity_)
+      for (uint32_t i = 0; i < spp_; ++i) j.buf_ver.push_back(flash_data_.get(psn_of(op->ppn, i)));
+  }
+  read_finished(op->ppn);
+  free_op(op);
+  while (j.buf.size() >= static_cast<size_t>(unit_)) gc_program(plane, false);
+  if (j.scan_done && j.reads_inflight == 0 && !j.buf.empty()) gc_program(plane, true);
+  gc_maybe_erase(plane);
+}
+
+void ControllerCore::gc_program(uint32_t plane, bool pad) {
+  GcJob& j = gc_[plane];
+  // Drop moves whose page was overwritten while buffered.
+  size_t w = 0;
+  for (size_t r = 0; r < j.buf.size(); ++r) {
+    if (ftl_.lookup(j.buf[r].lpn) != j.buf[r].src) continue;
+    if (w != r) {
+      j.buf[w] = j.buf[r];
+      if (integrity_)
+        std::copy_n(j.buf_ver.begin() + r * spp_, spp_, j.buf_ver.begin() + w * spp_);
+    }
+    ++w;
+  }
+  j.buf.resize(w);
+  if (integrity_) j.buf_ver.resize(w * spp_);
+  if (j.buf.empty() || (!pad && j.buf.size() < static_cast<size_t>(unit_))) return;
+  const int n = std::min<int>(unit_, static_cast<int>(j.buf.size()));
+  const uint32_t free_before = ftl_.free_blocks(plane);
+  const Ppn dst = ftl_.allocate(plane, unit_);
+  if (dst == kNoPpn) {
+    // No room even in the GC reserve: the plane is full of valid data (over-filled logical
+    // space). Give the victim back; the policy will retry after the next erase elsewhere.
+    return;
+  }
+  GcUnit* u;
+  if (gcu_free_.empty()) {
+    gcu_pool_.push_back(std::make_unique<GcUnit>());
+    u = gcu_pool_.back().get();
+  } else {
+    u = gcu_free_.back();
+    gcu_free_.pop_back();
+  }
+  u->plane = plane;
+  u->n = n;
+  u->dst = dst;
+  for (int i = 0; i < n; ++i) u->moves[i] = j.buf[i];
+  if (integrity_) {
+    for (int i = 0; i < n; ++i)
+      for (uint32_t k = 0; k < spp_; ++k) flash_data_.at(psn_of(dst + i, k)) = j.buf_ver[i * spp_ + k];
+    j.buf_ver.erase(j.buf_ver.begin(), j.buf_ver.begin() + n * spp_);
+  }
+  j.buf.erase(j.buf.begin(), j.buf.begin() + n);
+  FlashOp* op = new_op(FlashKind::Program, dst, unit_, j.prio, OpOwner::GcProgram);
+  op->no_transfer = cfg_.gc_copyback;
+  op->ctx = u;
+  ++j.programs_inflight;
+  ++ctr_.programs;
+  ctr_.gc_pages_programmed += n;
+  ctr_.padding_pages += unit_ - n;
+  submit(op);
+  if (ftl_.free_blocks(plane) != free_before) gc_policy_->on_free_blocks(plane);
+}
+
+void ControllerCore::gc_program_done(FlashOp* op) {
+  GcUnit* u = static_cast<GcUnit*>(op->ctx);
+  const uint32_t plane = u->plane;
+  GcJob& j = gc_[plane];
+  for (int i = 0; i < unit_; ++i) {
+    if (i < u->n && ftl_.lookup(u->moves[i].lpn) == u->moves[i].src) {
+      ftl_.commit(u->dst + i, u->moves[i].lpn);
+      ++ctr_.gc_page_moves;
+    } else {
+      ftl_.commit(u->dst + i, kNoLpn);
+    }
+  }
+  gcu_free_.push_back(u);
+  free_op(op);
+  --j.programs_inflight;
+  gc_maybe_erase(plane);
+}
+
+void ControllerCore::gc_maybe_erase(uint32_t plane) {
+  GcJob& j = gc_[plane];
+  if (!j.active || j.erase_issued) return;
+  if (!j.scan_done || j.reads_inflight > 0 || !j.buf.empty() || j.programs_inflight > 0) {
+    // Step finished with the victim not yet empty: hand control back to the policy.
+    if (j.budget == 0 && j.reads_inflight == 0 && j.programs_inflight == 0 && !j.scan_done)
+      gc_policy_->on_gc_idle(plane);
+    return;
+  }
+  j.erase_requested = true;
+  const uint64_t v = static_cast<uint64_t>(j.victim);
+  if (ftl_.block(v).valid != 0) return;  // cannot happen: moves are committed before this
+  if (block_reads_.find(static_cast<uint32_t>(v))) return;  // wait for reads of the victim
+  j.erase_issued = true;
+  FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(v, 0), 1, j.prio, OpOwner::GcErase);
+  submit(op);
+}
+
+void ControllerCore::gc_erase_done(FlashOp* op) {
+  const uint32_t plane = op->plane;
+  GcJob& j = gc_[plane];
+  const uint64_t v = static_cast<uint64_t>(j.victim);
+  if (integrity_)
+    for (uint32_t p = 0; p < ftl_.block(v).write_ptr; ++p)
+      for (uint32_t k = 0; k < spp_; ++k) flash_data_.at(psn_of(geo_.ppn_of(v, p), k)) = 0;
+  ftl_.erase(v);
+  if (j.cause == 0)
+    ++ctr_.erases_gc;
+  else
+    ++ctr_.erases_wl;
+  free_op(op);
+  j.active = false;
+  j.victim = -1;
+  retry_blocked();
+  // Static wear leveling gets the engine first; otherwise the policy decides what comes next.
+  const int64_t cold = wl_.after_erase(ftl_, plane, v);
+  if (cold >= 0 && ftl_.take_block(static_cast<uint64_t>(cold))) {
+    gc_begin(plane, cold, UINT32_MAX, kPrioGc, 1);
+    return;
+  }
+  gc_policy_->on_free_blocks(plane);
+  if (!j.active) gc_policy_->on_gc_idle(plane);
+}
+
+uint64_t ControllerCore::state_bytes() const {
+  return ftl_.state_bytes() + cache_.capacity() * sizeof(WriteCache::Entry) +
+         op_pool_.size() * sizeof(FlashOp);
+}
+
+}  // namespace ssdtlm

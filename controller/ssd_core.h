@@ -1,0 +1,191 @@
+// The controller core: host command processing, DRAM write-back cache with FSP grouping,
+// page-level FTL, GC engine and wear leveling, data-integrity checking. Plain C++ driven by an
+// environment (CoreEnv) that supplies time, timers, DRAM timing and the flash channels; the
+// SystemC controller module (models/ssd_controller.h) is that environment, and unit tests can
+// provide their own.
+//
+// Path of a request (docs/architecture.md):
+//   on_host_cmd -> firmware latency timer -> read: cache lookup, else flash read per page
+//                                          -> write: pages into the cache (or wait for a slot)
+//   cache full -> FspGrouper::select -> flush job (read-modify-write reads) -> program unit
+//   allocation opens blocks -> GcPolicy::on_free_blocks -> GC engine moves pages, erases
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "controller/config.h"
+#include "controller/flash_op.h"
+#include "controller/fsp_grouper.h"
+#include "controller/ftl.h"
+#include "controller/gc.h"
+#include "controller/stats.h"
+#include "controller/write_cache.h"
+
+namespace ssdtlm {
+
+class CoreEnv {
+ public:
+  virtual ~CoreEnv() = default;
+  virtual Tick now() const = 0;
+  virtual void submit(FlashOp* op) = 0;                   // to the flash channels, at now()
+  virtual void timer(Tick at, uint32_t kind, void* ctx) = 0;  // calls ControllerCore::on_timer
+  virtual Tick dram(uint64_t bytes) = 0;                  // DRAM access from now; completion
+  virtual void host_done(HostCmd* cmd, Tick at) = 0;      // command's data ready at `at`
+};
+
+class ControllerCore : public GcEngine {
+ public:
+  ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrity);
+  ~ControllerCore() override;
+
+  // --- before the replay ---
+  void precondition(double fraction, double random_fraction);
+  // Marks lpn as read by the trace before any write: prefilled in FTL state (the default) or
+  // counted as a zero-fill read later.
+  void prefill(Lpn lpn);
+
+  // --- from the environment ---
+  void on_host_cmd(HostCmd* cmd);
+  void on_flash_done(FlashOp* op);
+  void on_timer(uint32_t kind, void* ctx);
+
+  // --- GcEngine ---
+  uint32_t planes() const override { return cfg_.geo.planes(); }
+  uint32_t free_blocks(uint32_t plane) const override { return ftl_.free_blocks(plane); }
+  uint32_t threshold_blocks() const override { return ftl_.gc_threshold_blocks(); }
+  bool gc_active(uint32_t plane) const override { return gc_[plane].active; }
+  bool gc_start(uint32_t plane, uint32_t copies, uint8_t prio) override;
+  void gc_step(uint32_t plane, uint32_t copies) override;
+
+  // --- inspection ---
+  const Ftl& ftl() const { return ftl_; }
+  const WriteCache& cache() const { return cache_; }
+  const SimCounters& counters() const { return ctr_; }
+  SimCounters& counters() { return ctr_; }
+  uint64_t ops_in_flight() const { return op_pool_.size() - op_free_.size(); }
+  uint64_t pages_waiting() const { return waitq_.size(); }
+  uint64_t state_bytes() const;
+  const SsdConfig& config() const { return cfg_; }
+  FspGrouper& grouper() { return *grouper_; }
+  GcPolicy& gc_policy() { return *gc_policy_; }
+  // Outstanding work that keeps the drive busy after the last host request (flushes, GC).
+  bool idle() const;
+
+  enum TimerKind : uint32_t { kTimerCmd = 1 };
+
+ private:
+  struct Piece {
+    HostCmd* cmd;
+    Lpn lpn;
+    uint32_t mask;
+  };
+  struct FlushJob {
+    int n = 0;
+    int32_t slots[4];
+    Lpn lpns[4];
+    uint64_t seq = 0;
+    uint32_t pending_reads = 0;
+    Ppn ppn = kNoPpn;
+  };
+  struct InflightLpn {
+    uint64_t newest_committed = 0;
+    uint32_t inflight = 0;
+  };
+  struct GcMove {
+    Lpn lpn;
+    Ppn src;
+  };
+  struct GcUnit {  // one GC program unit in flight
+    uint32_t plane = 0;
+    int n = 0;
+    GcMove moves[4];
+    Ppn dst = kNoPpn;
+  };
+  struct GcJob {
+    bool active = false;
+    uint8_t prio = kPrioGc;
+    uint8_t cause = 0;  // 0 gc, 1 wear leveling
+    int64_t victim = -1;
+    uint32_t scan = 0;
+    bool scan_done = false;
+    uint32_t budget = 0;  // page moves still allowed in this step
+    uint32_t reads_inflight = 0, programs_inflight = 0;
+    bool erase_issued = false, erase_requested = false;
+    std::vector<GcMove> buf;       // read, waiting to be programmed
+    std::vector<uint32_t> buf_ver;  // integrity: their sector versions
+  };
+
+  // host path
+  void start_cmd(HostCmd* c);
+  void do_read(HostCmd* c);
+  void do_write(HostCmd* c);
+  bool accept_write(HostCmd* c, Lpn lpn, uint32_t mask);
+  void finish_cmd(HostCmd* c);
+  void drain_waitq();
+  void pump_evictions();
+  bool evict_unit();
+  void issue_flush_program(FlushJob* job);
+  void flush_program_done(FlashOp* op);
+  void retry_blocked();
+  template <typename F>
+  void for_each_piece(const HostCmd* c, F&& f);
+
+  // GC engine
+  void gc_continue(uint32_t plane);
+  void gc_program(uint32_t plane, bool pad);
+  void gc_maybe_erase(uint32_t plane);
+  void gc_read_done(FlashOp* op);
+  void gc_program_done(FlashOp* op);
+  void gc_erase_done(FlashOp* op);
+  bool gc_begin(uint32_t plane, int64_t victim, uint32_t copies, uint8_t prio, uint8_t cause);
+
+  // flash ops
+  FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, OpOwner owner);
+  void free_op(FlashOp* op);
+  void submit(FlashOp* op);
+  void read_started(Ppn ppn);
+  void read_finished(Ppn ppn);
+
+  // integrity
+  uint32_t lsn_of(Lpn lpn, uint32_t sector) const { return lpn * spp_ + sector; }
+  uint32_t psn_of(Ppn ppn, uint32_t sector) const { return ppn * spp_ + sector; }
+  void check_sector(Lpn lpn, uint32_t sector, uint32_t got, uint32_t want, const char* where);
+
+  const SsdConfig& cfg_;
+  const nand::Geometry& geo_;
+  CoreEnv& env_;
+  const bool integrity_;
+  const uint32_t spp_;
+  const int unit_;
+  Ftl ftl_;
+  WriteCache cache_;
+  std::unique_ptr<FspGrouper> grouper_;
+  std::unique_ptr<GcPolicy> gc_policy_;
+  WearLeveler wl_;
+  SimCounters ctr_;
+
+  std::vector<std::unique_ptr<FlashOp>> op_pool_;
+  std::vector<FlashOp*> op_free_;
+  std::vector<std::unique_ptr<FlushJob>> job_pool_;
+  std::vector<FlushJob*> job_free_;
+  std::vector<std::unique_ptr<GcUnit>> gcu_pool_;
+  std::vector<GcUnit*> gcu_free_;
+  std::deque<Piece> waitq_;
+  std::deque<FlushJob*> blocked_;
+  FlatMap<InflightLpn> inflight_lpn_;
+  FlatMap<uint32_t> block_reads_;  // block -> reads in flight (erase waits for them)
+  std::vector<GcJob> gc_;
+  uint64_t flush_seq_ = 0;
+  uint64_t flushes_inflight_ = 0;
+
+  // integrity state (allocated on touch)
+  uint32_t version_ = 0;
+  PagedArray<uint32_t> golden_;      // by logical sector
+  PagedArray<uint32_t> flash_data_;  // by physical sector
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,45 @@
+#include "controller/stats.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ssdtlm {
+
+void LatencyHistogram::merge(const LatencyHistogram& o) {
+  for (uint32_t i = 0; i < kBuckets; ++i) buckets_[i] += o.buckets_[i];
+  count_ += o.count_;
+  sum_ += o.sum_;
+  max_ = std::max(max_, o.max_);
+  min_ = std::min(min_, o.min_);
+}
+
+uint64_t LatencyHistogram::percentile(double q) const {
+  if (count_ == 0) return 0;
+  q = std::clamp(q, 0.0, 1.0);
+  uint64_t rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(count_)));
+  if (rank == 0) rank = 1;
+  uint64_t seen = 0;
+  for (uint32_t i = 0; i < kBuckets; ++i) {
+    seen += buckets_[i];
+    if (seen >= rank) return std::min(upper_edge(i), max_);
+  }
+  return max_;
+}
+
+nlohmann::json latency_json_us(const LatencyHistogram& h) {
+  auto us = [](uint64_t ps) { return static_cast<double>(ps) / 1e6; };
+  nlohmann::json j;
+  j["count"] = h.count();
+  j["mean"] = h.mean() / 1e6;
+  j["p50"] = us(h.percentile(0.50));
+  j["p90"] = us(h.percentile(0.90));
+  j["p99"] = us(h.percentile(0.99));
+  j["p99_9"] = us(h.percentile(0.999));
+  j["p99_99"] = us(h.percentile(0.9999));
+  j["p99_999"] = us(h.percentile(0.99999));
+  j["p99_9999"] = us(h.percentile(0.999999));
+  j["max"] = us(h.max());
+  return j;
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,90 @@
+// Statistics primitives: a log-linear latency histogram with a bounded relative error and the
+// counters the controller and the timing shell keep. Plain C++.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ssdtlm {
+
+// Latency histogram over non-negative integer values (picoseconds here). Values below 2^kSubBits
+// are exact; larger values fall into buckets [m*2^e, (m+1)*2^e) with 2^kSubBits sub-buckets per
+// power of two, so the upper edge of a bucket is within 2^-kSubBits = 0.78% of any value in it.
+// Percentiles report the bucket's upper edge clamped to the observed maximum: the reported
+// value v_r and the exact order statistic v satisfy v <= v_r <= v * (1 + 2^-kSubBits).
+class LatencyHistogram {
+ public:
+  static constexpr int kSubBits = 7;
+  static constexpr double kRelativeError = 1.0 / (1 << kSubBits);
+
+  void add(uint64_t v) {
+    ++buckets_[index(v)];
+    ++count_;
+    sum_ += static_cast<double>(v);
+    if (v > max_) max_ = v;
+    if (v < min_) min_ = v;
+  }
+  void merge(const LatencyHistogram& o);
+  uint64_t count() const { return count_; }
+  double mean() const { return count_ ? sum_ / count_ : 0.0; }
+  uint64_t max() const { return count_ ? max_ : 0; }
+  uint64_t min() const { return count_ ? min_ : 0; }
+  // q in [0, 1]: the smallest recorded value v such that at least q*count values are <= v
+  // (within the stated error bound).
+  uint64_t percentile(double q) const;
+
+  static uint32_t index(uint64_t v) {
+    if (v < (1u << kSubBits)) return static_cast<uint32_t>(v);
+    int e = 63 - __builtin_clzll(v) - kSubBits;  // shift so the top kSubBits+1 bits remain
+    uint64_t m = v >> e;                          // in [2^kSubBits, 2^(kSubBits+1))
+    return static_cast<uint32_t>(((e + 1) << kSubBits) + (m - (1u << kSubBits)));
+  }
+  static uint64_t upper_edge(uint32_t idx) {  // largest value mapped to idx
+    if (idx < (1u << kSubBits)) return idx;
+    uint32_t e = (idx >> kSubBits) - 1;
+    uint64_t m = (idx & ((1u << kSubBits) - 1)) + (1u << kSubBits);
+    return ((m + 1) << e) - 1;
+  }
+
+ private:
+  static constexpr uint32_t kBuckets = (64 - kSubBits + 1) << kSubBits;
+  std::array<uint64_t, kBuckets> buckets_{};
+  uint64_t count_ = 0;
+  double sum_ = 0;
+  uint64_t max_ = 0;
+  uint64_t min_ = ~0ull;
+};
+
+// The result JSON's latency block, in microseconds.
+nlohmann::json latency_json_us(const LatencyHistogram& h);
+
+struct SimCounters {
+  // host side
+  uint64_t host_reads = 0, host_writes = 0;
+  uint64_t bytes_read = 0, bytes_written = 0;
+  uint64_t out_of_range = 0;      // pieces folded into the logical space by the controller
+  // cache (per page touched)
+  uint64_t cache_read_hits = 0, cache_read_misses = 0;
+  uint64_t cache_write_hits = 0, cache_write_misses = 0;
+  uint64_t write_waits = 0;       // write pages that waited for a free cache slot
+  // flash
+  std::array<uint64_t, 4> host_reads_by_type{};  // host-initiated flash page reads per page type
+  uint64_t rmw_reads = 0;         // reads completing partial pages before a flush
+  uint64_t gc_reads = 0;
+  uint64_t programs = 0;          // program operations (units)
+  uint64_t host_pages_programmed = 0, gc_pages_programmed = 0, padding_pages = 0;
+  uint64_t gc_page_moves = 0;
+  uint64_t erases_gc = 0, erases_wl = 0, erases_rr = 0;
+  uint64_t gc_runs = 0, wl_runs = 0;
+  uint64_t unmapped_reads = 0;    // zero-filled reads of never-written pages (ftl.unmapped_reads=zero)
+  uint64_t prefilled_pages = 0;   // never-written read pages prefilled before the replay
+  // integrity
+  uint64_t checked_reads = 0, mismatches = 0;
+  std::vector<std::string> mismatch_examples;
+};
+
+}  // namespace ssdtlm

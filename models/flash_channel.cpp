@@ -1,0 +1,173 @@
+#include "models/flash_channel.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace ssdtlm::models {
+
+using OpPool = PayloadPool<FlashOpExt>;
+
+FlashChannel::FlashChannel(sc_core::sc_module_name name, const SsdConfig& cfg, uint32_t index)
+    : sc_module(name),
+      tsock("tsock"),
+      cfg_(cfg),
+      index_(index),
+      dies_(cfg.geo.dies_per_channel()),
+      busy_(cfg.geo.dies_per_channel(), 0),
+      q_(ev_) {
+  tsock.register_nb_transport_fw(this, &FlashChannel::nb_transport_fw);
+  SC_HAS_PROCESS(FlashChannel);
+  SC_METHOD(process);
+  sensitive << ev_;
+  dont_initialize();
+}
+
+tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                                 sc_core::sc_time& /*delay*/) {
+  if (ph != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP: nothing to do
+  FlashOp* op = OpPool::of(gp);
+  assert(op->channel == index_);
+  op->t_submit = now_ps();
+  Die& die = dies_[op->die];
+  die.q[op->prio].push_back(&gp);
+  if (die.phase == Phase::Idle && !die.completing) dispatch(op->die);
+  ph = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void FlashChannel::process() {
+  events_ += q_.run([this](const Ev& e) {
+    if (e.kind == 0)
+      on_bus_done(e.die);
+    else
+      on_array_done(e.die);
+  });
+}
+
+void FlashChannel::dispatch(uint32_t d) {
+  Die& die = dies_[d];
+  int cls = 0;
+  while (cls < kPrioClasses && die.q[cls].empty()) ++cls;
+  if (cls == kPrioClasses) return;
+  auto& q = die.q[cls];
+  tlm::tlm_generic_payload* head = q.front();
+  q.pop_front();
+  FlashOp* h = OpPool::of(*head);
+  die.group[0] = head;
+  die.n = 1;
+  // Multi-plane: same kind, other planes of this die, same class; the first such op per plane.
+  if (cfg_.multi_plane && cfg_.geo.planes_per_die > 1) {
+    uint32_t planes_used = 1u << h->plane_in_die;
+    for (auto it = q.begin(); it != q.end() && die.n < int(cfg_.geo.planes_per_die);) {
+      FlashOp* o = OpPool::of(**it);
+      if (o->kind == h->kind && !(planes_used >> o->plane_in_die & 1) &&
+          o->no_transfer == h->no_transfer) {
+        planes_used |= 1u << o->plane_in_die;
+        die.group[die.n++] = *it;
+        it = q.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  const Tick now = now_ps();
+  die.since = now;
+  for (int i = 0; i < die.n; ++i) OpPool::of(*die.group[i])->t_start = now;
+  die.phase = Phase::CmdOrIn;
+  request_bus(d);
+}
+
+Tick FlashChannel::bus_time(const Die& die) const {
+  const FlashOp* h = OpPool::of(*die.group[0]);
+  const uint64_t n = static_cast<uint64_t>(die.n);
+  if (die.phase == Phase::CmdOrIn) {
+    Tick t = n * cfg_.bus.cmd_time();
+    if (h->kind == FlashKind::Program && !h->no_transfer)
+      t += cfg_.bus.xfer_time(n * h->npages * cfg_.geo.page_size);
+    return t;
+  }
+  // Data out of a read.
+  return cfg_.bus.xfer_time(n * h->npages * cfg_.geo.page_size);
+}
+
+Tick FlashChannel::array_time(const Die& die) const {
+  const FlashOp* h = OpPool::of(*die.group[0]);
+  Tick t = 0;
+  for (int i = 0; i < die.n; ++i) {
+    const FlashOp* o = OpPool::of(*die.group[i]);
+    const int type = cfg_.geo.page_type_of(cfg_.geo.page_of(o->ppn));
+    Tick ti = 0;
+    switch (h->kind) {
+      case FlashKind::Read: ti = cfg_.array.read_time(type); break;
+      case FlashKind::Program: ti = cfg_.array.program_time(type, static_cast<int>(o->npages)); break;
+      case FlashKind::Erase: ti = cfg_.array.erase; break;
+    }
+    t = std::max(t, ti);
+  }
+  return t;
+}
+
+void FlashChannel::request_bus(uint32_t d) {
+  if (!bus_busy_)
+    grant_bus(d);
+  else
+    bus_wait_.push_back(d);
+}
+
+void FlashChannel::grant_bus(uint32_t d) {
+  bus_busy_ = true;
+  const Tick dur = bus_time(dies_[d]);
+  bus_busy_total_ += dur;
+  q_.schedule(now_ps() + dur, Ev{d, 0});
+}
+
+void FlashChannel::on_bus_done(uint32_t d) {
+  bus_busy_ = false;
+  Die& die = dies_[d];
+  if (die.phase == Phase::CmdOrIn) {
+    die.phase = Phase::Array;
+    q_.schedule(now_ps() + array_time(die), Ev{d, 1});
+  } else {
+    complete(d);
+  }
+  if (!bus_busy_ && !bus_wait_.empty()) {
+    uint32_t next = bus_wait_.front();
+    bus_wait_.pop_front();
+    grant_bus(next);
+  }
+}
+
+void FlashChannel::on_array_done(uint32_t d) {
+  Die& die = dies_[d];
+  const FlashOp* h = OpPool::of(*die.group[0]);
+  if (h->kind == FlashKind::Read && !h->no_transfer) {
+    die.phase = Phase::Out;
+    request_bus(d);
+  } else {
+    complete(d);
+  }
+}
+
+void FlashChannel::complete(uint32_t d) {
+  Die& die = dies_[d];
+  const Tick now = now_ps();
+  busy_[d] += now - die.since;
+  tlm::tlm_generic_payload* group[8];
+  const int n = die.n;
+  std::copy(die.group, die.group + n, group);
+  die.n = 0;
+  die.phase = Phase::Idle;
+  die.completing = true;
+  for (int i = 0; i < n; ++i) {
+    FlashOp* op = OpPool::of(*group[i]);
+    op->t_done = now;
+    group[i]->set_response_status(tlm::TLM_OK_RESPONSE);
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+    tsock->nb_transport_bw(*group[i], ph, zero);
+  }
+  die.completing = false;
+  dispatch(d);
+}
+
+}  // namespace ssdtlm::models

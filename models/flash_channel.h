@@ -1,0 +1,81 @@
+// One flash channel: an ONFI-style bus shared by the dies (chips x dies) attached to it, and the
+// dies' array operations. TLM-2.0 target: the controller sends a FlashOp with BEGIN_REQ (the
+// channel answers END_REQ at once and queues the op at its die); the channel returns BEGIN_RESP
+// when the operation completes.
+//
+// Timing of one operation (multi-plane: n planes of one die merged into one operation):
+//   read:    bus[cmd x n] -> tR (slowest page type of the group) -> bus[xfer(page x n)]
+//   program: bus[cmd x n + xfer(unit bytes x n)] -> tPROG
+//   erase:   bus[cmd x n] -> tBERS
+// A die holds one operation from dispatch to completion; the bus is held only for its phases,
+// granted in request order, so array operations of different dies overlap and only bus phases
+// serialise. At a die, queued operations dispatch by class (GC, reads, the rest), FIFO within a
+// class. A completion is reported to the controller before the die picks its next operation, so
+// work the controller chains on it (GC, program after read) competes on equal terms.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <deque>
+#include <vector>
+
+#include "controller/config.h"
+#include "controller/flash_op.h"
+#include "models/payload.h"
+#include "models/timed_queue.h"
+
+namespace ssdtlm::models {
+
+class FlashChannel : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<FlashChannel> tsock;
+
+  FlashChannel(sc_core::sc_module_name name, const SsdConfig& cfg, uint32_t index);
+
+  // Busy time of each die of this channel (dispatch to completion), ps.
+  const std::vector<Tick>& die_busy() const { return busy_; }
+  Tick bus_busy() const { return bus_busy_total_; }
+  uint64_t events() const { return events_; }
+
+ private:
+  enum class Phase : uint8_t { Idle, CmdOrIn, Array, Out };
+  struct Die {
+    std::deque<tlm::tlm_generic_payload*> q[kPrioClasses];
+    tlm::tlm_generic_payload* group[8] = {};
+    int n = 0;
+    Phase phase = Phase::Idle;
+    bool completing = false;
+    Tick since = 0;
+  };
+  struct Ev {
+    uint32_t die;
+    uint8_t kind;  // 0 bus phase done, 1 array done
+  };
+
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                     sc_core::sc_time& delay);
+  void process();
+  void dispatch(uint32_t d);
+  void request_bus(uint32_t d);
+  void grant_bus(uint32_t d);
+  void on_bus_done(uint32_t d);
+  void on_array_done(uint32_t d);
+  void complete(uint32_t d);
+  Tick bus_time(const Die& die) const;
+  Tick array_time(const Die& die) const;
+
+  const SsdConfig& cfg_;
+  const uint32_t index_;
+  std::vector<Die> dies_;
+  std::deque<uint32_t> bus_wait_;
+  bool bus_busy_ = false;
+  Tick bus_busy_total_ = 0;
+  std::vector<Tick> busy_;
+  sc_core::sc_event ev_;
+  TimedQueue<Ev> q_;
+  uint64_t events_ = 0;
+};
+
+}  // namespace ssdtlm::models

@@ -1,0 +1,177 @@
+#include "models/host_interface.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ssdtlm::models {
+
+HostInterface::HostInterface(sc_core::sc_module_name name, const SsdConfig& cfg,
+                             traces::TraceSource& src, const HostOptions& opt)
+    : sc_module(name),
+      isock("isock"),
+      cfg_(cfg),
+      src_(src),
+      opt_(opt),
+      capacity_(uint64_t(cfg.host_queues) * cfg.host_queue_depth),
+      bytes_per_us_(static_cast<uint64_t>(std::llround(cfg.host_pcie_mb_s))),
+      cmd_overhead_(static_cast<Tick>(std::llround(cfg.host_cmd_overhead_ns * 1000))),
+      q_(ev_) {
+  if (opt_.closed_loop_qd > 0 && opt_.closed_loop_qd < capacity_) capacity_ = opt_.closed_loop_qd;
+  isock.register_nb_transport_bw(this, &HostInterface::nb_transport_bw);
+  SC_HAS_PROCESS(HostInterface);
+  SC_METHOD(process);
+  sensitive << ev_;
+  dont_initialize();
+}
+
+Tick HostInterface::link_time(uint64_t bytes) const {
+  return (bytes * nand::kPsPerUs + bytes_per_us_ / 2) / bytes_per_us_;
+}
+
+HostCmd* HostInterface::new_cmd() {
+  HostCmd* c;
+  if (free_cmds_.empty()) {
+    cmds_.push_back(std::make_unique<HostCmd>());
+    c = cmds_.back().get();
+    c->user = nullptr;
+  } else {
+    c = free_cmds_.back();
+    free_cmds_.pop_back();
+  }
+  return c;
+}
+
+void HostInterface::start_of_simulation() {
+  wall_start_ = wall_last_ = std::chrono::steady_clock::now();
+  pull();
+}
+
+// Open loop: fetch the next record and schedule its arrival. Closed loop: let requests enter
+// while fewer than QD are outstanding.
+void HostInterface::pull() {
+  if (opt_.closed_loop_qd > 0) {
+    traces::TraceRecord r;
+    while (!src_done_ && outstanding_ + backlog_.size() < opt_.closed_loop_qd) {
+      if (!src_.next(r)) {
+        src_done_ = true;
+        break;
+      }
+      enter(r);
+    }
+    try_submit();
+    return;
+  }
+  if (src_done_) return;
+  if (!src_.next(next_)) {
+    src_done_ = true;
+    return;
+  }
+  have_next_ = true;
+  const Tick t = std::max<Tick>(next_.time_ns * nand::kPsPerNs, now_ps());
+  q_.schedule(t, Ev{kArrival, nullptr});
+}
+
+void HostInterface::enter(const traces::TraceRecord& r) {
+  HostCmd* c = new_cmd();
+  c->id = next_id_++;
+  c->arrival = now_ps();
+  c->offset = r.offset;
+  c->size = r.size;
+  c->is_read = r.is_read;
+  c->pending = 0;
+  backlog_.push_back(c);
+}
+
+void HostInterface::try_submit() {
+  while (outstanding_ < capacity_ && !backlog_.empty()) {
+    HostCmd* c = backlog_.front();
+    backlog_.pop_front();
+    ++outstanding_;
+    ++issued_;
+    const Tick start = std::max(now_ps(), h2d_free_);
+    const Tick dur = cmd_overhead_ + (c->is_read ? 0 : link_time(c->size));
+    h2d_free_ = start + dur;
+    h2d_busy_ += dur;
+    q_.schedule(h2d_free_, Ev{kDeliver, c});
+  }
+}
+
+void HostInterface::process() {
+  events_ += q_.run([this](const Ev& e) {
+    switch (e.kind) {
+      case kArrival:
+        have_next_ = false;
+        enter(next_);
+        try_submit();
+        pull();
+        break;
+      case kDeliver: {
+        tlm::tlm_generic_payload* gp = gp_pool_.acquire(e.cmd);
+        e.cmd->user = gp;
+        gp->set_command(e.cmd->is_read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+        gp->set_address(e.cmd->offset);
+        gp->set_data_length(e.cmd->size);
+        tlm::tlm_phase ph = tlm::BEGIN_REQ;
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        isock->nb_transport_fw(*gp, ph, delay);
+        break;
+      }
+      case kComplete:
+        complete(e.cmd);
+        break;
+    }
+  });
+}
+
+tlm::tlm_sync_enum HostInterface::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                                  sc_core::sc_time& delay) {
+  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  HostCmd* c = PayloadPool<HostCmdExt>::of(gp);
+  const Tick ready = now_ps() + delay.value();
+  Tick done = ready;
+  if (c->is_read) {
+    // Read data cross the link in completion order.
+    const Tick start = std::max(ready, d2h_free_);
+    const Tick dur = link_time(c->size);
+    d2h_free_ = start + dur;
+    d2h_busy_ += dur;
+    done = d2h_free_;
+  }
+  q_.schedule(done, Ev{kComplete, c});
+  return tlm::TLM_COMPLETED;
+}
+
+void HostInterface::complete(HostCmd* c) {
+  const Tick now = now_ps();
+  const Tick lat = now - c->arrival;
+  (c->is_read ? read_ : write_).add(lat);
+  all_.add(lat);
+  ++completed_;
+  --outstanding_;
+  last_done_ = now;
+  static_cast<tlm::tlm_generic_payload*>(c->user)->release();
+  c->user = nullptr;
+  free_cmds_.push_back(c);
+  if (on_completion) on_completion(now);
+  if (opt_.progress && (completed_ & 4095) == 0) progress(false);
+  try_submit();
+  if (opt_.closed_loop_qd > 0) pull();
+}
+
+void HostInterface::progress(bool final) {
+  auto t = std::chrono::steady_clock::now();
+  if (!final && t - wall_last_ < std::chrono::seconds(1)) return;
+  wall_last_ = t;
+  double wall = std::chrono::duration<double>(t - wall_start_).count();
+  double rate = wall > 0 ? completed_ / wall : 0;
+  if (opt_.expected_requests)
+    std::fprintf(stderr, "\r[ssdtlm] %llu/%llu requests (%.0f%%)  sim %.3f s  wall %.1f s  %.0f req/s ",
+                 (unsigned long long)completed_, (unsigned long long)opt_.expected_requests,
+                 100.0 * completed_ / opt_.expected_requests, now_ps() / 1e12, wall, rate);
+  else
+    std::fprintf(stderr, "\r[ssdtlm] %llu requests  sim %.3f s  wall %.1f s  %.0f req/s ",
+                 (unsigned long long)completed_, now_ps() / 1e12, wall, rate);
+  std::fflush(stderr);
+}
+
+}  // namespace ssdtlm::models

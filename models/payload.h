@@ -1,0 +1,63 @@
+// TLM-2.0 plumbing shared by the models: extensions that carry a FlashOp or a HostCmd inside a
+// generic payload, and a memory manager that recycles payloads (no allocation per transaction
+// once the pool has grown to the peak number in flight).
+#pragma once
+
+#include <tlm>
+
+#include <memory>
+#include <vector>
+
+#include "controller/flash_op.h"
+
+namespace ssdtlm::models {
+
+template <typename T>
+struct PtrExtension : tlm::tlm_extension<PtrExtension<T>> {
+  T* ptr = nullptr;
+  tlm::tlm_extension_base* clone() const override {
+    auto* e = new PtrExtension<T>;
+    e->ptr = ptr;
+    return e;
+  }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    ptr = static_cast<const PtrExtension<T>&>(other).ptr;
+  }
+};
+using FlashOpExt = PtrExtension<FlashOp>;
+using HostCmdExt = PtrExtension<HostCmd>;
+
+// Pool of payloads, each created once with an extension of type Ext attached.
+template <typename Ext>
+class PayloadPool : public tlm::tlm_mm_interface {
+ public:
+  tlm::tlm_generic_payload* acquire(decltype(Ext::ptr) ptr) {
+    tlm::tlm_generic_payload* gp;
+    if (free_.empty()) {
+      all_.push_back(std::make_unique<tlm::tlm_generic_payload>(this));
+      gp = all_.back().get();
+      gp->set_extension(new Ext);
+    } else {
+      gp = free_.back();
+      free_.pop_back();
+    }
+    gp->acquire();
+    gp->template get_extension<Ext>()->ptr = ptr;
+    gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    return gp;
+  }
+  void free(tlm::tlm_generic_payload* gp) override { free_.push_back(gp); }
+  static decltype(Ext::ptr) of(tlm::tlm_generic_payload& gp) {
+    return gp.template get_extension<Ext>()->ptr;
+  }
+  size_t allocated() const { return all_.size(); }
+  ~PayloadPool() override {
+    for (auto& gp : all_) gp->free_all_extensions();
+  }
+
+ private:
+  std::vector<std::unique_ptr<tlm::tlm_generic_payload>> all_;
+  std::vector<tlm::tlm_generic_payload*> free_;
+};
+
+}  // namespace ssdtlm::models

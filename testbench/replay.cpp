@@ -1,0 +1,310 @@
+#include "testbench/replay.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "controller/config.h"
+#include "models/ssd.h"
+#include "testbench/commands.h"
+
+namespace ssdtlm::tb {
+namespace {
+
+using nlohmann::json;
+
+double peak_rss_mib() {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss / 1024.0;
+}
+
+// Writes the CSV time series: one row per sample_interval of simulated time.
+class Sampler {
+ public:
+  Sampler(const std::string& path, const SsdConfig& cfg, models::Ssd& ssd)
+      : ssd_(ssd), period_(static_cast<Tick>(cfg.sample_interval_ms * nand::kPsPerMs)) {
+    if (path.empty()) return;
+    f_.open(path);
+    if (!f_) throw ConfigError(path + ": cannot write the CSV time series");
+    f_ << "time_ms,completed,reads,writes,read_lat_mean_us,write_lat_mean_us,free_blocks,"
+          "cache_resident,cache_flushing,programs,gc_page_moves,erases,host_queue\n";
+    next_ = period_;
+  }
+  void sample(Tick now, bool final = false) {
+    if (!f_.is_open() || (!final && now < next_)) return;
+    const auto& c = ssd_.ctrl.core().counters();
+    const auto& h = ssd_.host;
+    const auto& r = h.read_latency();
+    const auto& w = h.write_latency();
+    double rl = r.count() > last_rc_ ? (r.mean() * r.count() - last_rsum_) / (r.count() - last_rc_) : 0;
+    double wl = w.count() > last_wc_ ? (w.mean() * w.count() - last_wsum_) / (w.count() - last_wc_) : 0;
+    f_ << (final ? now : next_) / 1e9 << ',' << h.completed() << ',' << r.count() - last_rc_ << ','
+       << w.count() - last_wc_ << ',' << rl / 1e6 << ',' << wl / 1e6 << ','
+       << ssd_.ctrl.core().ftl().total_free_blocks() << ',' << ssd_.ctrl.core().cache().resident()
+       << ',' << ssd_.ctrl.core().cache().flushing() << ',' << c.programs << ',' << c.gc_page_moves
+       << ',' << c.erases_gc + c.erases_wl + c.erases_rr << ',' << h.outstanding() << '\n';
+    last_rc_ = r.count();
+    last_wc_ = w.count();
+    last_rsum_ = r.mean() * r.count();
+    last_wsum_ = w.mean() * w.count();
+    while (next_ <= now) next_ += period_;
+  }
+
+ private:
+  models::Ssd& ssd_;
+  Tick period_;
+  Tick next_ = 0;
+  std::ofstream f_;
+  uint64_t last_rc_ = 0, last_wc_ = 0;
+  double last_rsum_ = 0, last_wsum_ = 0;
+};
+
+// Pre-pass over the trace: pages read before the trace ever writes them.
+uint64_t prefill_unwritten(traces::TraceSource& src, ControllerCore& core, const SsdConfig& cfg) {
+  const uint64_t logical = cfg.logical_pages();
+  PagedArray<uint64_t> written((logical + 63) / 64, 0);
+  traces::TraceRecord r;
+  uint64_t n = 0;
+  const uint64_t ps = cfg.geo.page_size;
+  while (src.next(r)) {
+    ++n;
+    const uint64_t first = r.offset / ps, last = (r.offset + r.size - 1) / ps;
+    for (uint64_t p = first; p <= last; ++p) {
+      const uint64_t lpn = p % logical;
+      const uint32_t w = static_cast<uint32_t>(lpn / 64);
+      const uint64_t bit = 1ull << (lpn % 64);
+      if (r.is_read) {
+        if (!(written.get(w) & bit)) core.prefill(static_cast<Lpn>(lpn));
+      } else {
+        written.at(w) |= bit;
+      }
+    }
+  }
+  src.rewind();
+  return n;
+}
+
+}  // namespace
+
+json run_replay(const RunOptions& opt) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  SsdConfig cfg;
+  cfg.apply_file(find_preset(opt.preset));
+  for (const auto& f : opt.config_files) cfg.apply_file(f);
+  for (const auto& s : opt.sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos) throw ConfigError("--set '" + s + "': expected key=value");
+    const std::string key = s.substr(0, eq), val = s.substr(eq + 1);
+    json v = json::parse(val, nullptr, false);
+    if (v.is_discarded()) v = val;  // bare strings
+    cfg.set(key, v, "--set");
+  }
+  if (opt.cache_mb) cfg.set("cache.size_mib", *opt.cache_mb, "--cache-mb");
+  cfg.finalize();
+  if (opt.precondition < 0 || opt.precondition > 1)
+    throw ConfigError("--precondition: expected a fraction in [0, 1]");
+  if (opt.precondition_random < 0 || opt.precondition_random > 100)
+    throw ConfigError("--precondition-random: expected a fraction in [0, 100]");
+
+  const uint64_t logical_bytes = cfg.logical_pages() * cfg.geo.page_size;
+  auto src = traces::open_trace(opt.trace, logical_bytes);
+
+  models::HostOptions hopt;
+  hopt.closed_loop_qd = opt.closed_loop;
+  hopt.progress = opt.progress == 1 || (opt.progress == -1 && isatty(2));
+  models::Ssd ssd("ssd", cfg, *src, hopt, opt.integrity);
+  ControllerCore& core = ssd.ctrl.core();
+
+  const auto t_pre0 = std::chrono::steady_clock::now();
+  core.precondition(opt.precondition, opt.precondition_random);
+  uint64_t requests = 0;
+  if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, core, cfg);
+  ssd.host.set_expected_requests(requests);
+  const double pre_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pre0).count();
+
+  Sampler sampler(opt.out_csv, cfg, ssd);
+  ssd.host.on_completion = [&](Tick now) { sampler.sample(now); };
+
+  const auto t_sim0 = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const double sim_wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sim0).count();
+  ssd.host.finish_progress();
+  const Tick end = ssd.host.last_completion();
+  sampler.sample(end, true);
+
+  // ---- result ----
+  const SimCounters& c = core.counters();
+  const auto& geo = cfg.geo;
+  json r;
+  r["tool"] = {{"name", "ssdtlm"}, {"version", version()}};
+  r["config"] = cfg.to_json();
+  r["trace"] = src->describe();
+  const double sim_s = static_cast<double>(end) / 1e12;
+  const uint64_t nreq = ssd.host.completed();
+  r["host"] = {{"requests", nreq},
+               {"reads", c.host_reads},
+               {"writes", c.host_writes},
+               {"bytes_read", c.bytes_read},
+               {"bytes_written", c.bytes_written},
+               {"sim_time_s", sim_s},
+               {"iops", sim_s > 0 ? nreq / sim_s : 0.0},
+               {"bandwidth_mib_s", sim_s > 0 ? (c.bytes_read + c.bytes_written) / sim_s / 1048576.0 : 0.0},
+               {"closed_loop_qd", opt.closed_loop},
+               {"out_of_range_pages", c.out_of_range},
+               {"pcie_busy_fraction",
+                {{"h2d", end ? double(ssd.host.pcie_h2d_busy()) / end : 0.0},
+                 {"d2h", end ? double(ssd.host.pcie_d2h_busy()) / end : 0.0}}}};
+  r["latency_us"] = {{"read", latency_json_us(ssd.host.read_latency())},
+                     {"write", latency_json_us(ssd.host.write_latency())},
+                     {"all", latency_json_us(ssd.host.all_latency())}};
+  r["latency_us"]["error_bound"] = LatencyHistogram::kRelativeError;
+
+  json by_type = json::object();
+  for (int t = 0; t < geo.bits(); ++t)
+    by_type[nand::page_type_name(geo.cell, t)] = c.host_reads_by_type[t];
+  const uint64_t pages_programmed = c.host_pages_programmed + c.gc_pages_programmed + c.padding_pages;
+  uint64_t worn = 0;
+  for (uint64_t b = 0; b < geo.blocks(); ++b)
+    if (core.ftl().block(b).erase_count >= cfg.erase_limit) ++worn;
+  std::vector<double> die_busy;
+  double busy_sum = 0, busy_max = 0;
+  json chan_busy = json::array();
+  for (const auto& ch : ssd.channels) {
+    for (Tick t : ch->die_busy()) {
+      double f = end ? double(t) / end : 0;
+      die_busy.push_back(f);
+      busy_sum += f;
+      busy_max = std::max(busy_max, f);
+    }
+    chan_busy.push_back(end ? double(ch->bus_busy()) / end : 0.0);
+  }
+  r["flash"] = {
+      {"reads_by_page_type", by_type},
+      {"host_reads", c.host_reads_by_type[0] + c.host_reads_by_type[1] + c.host_reads_by_type[2] +
+                         c.host_reads_by_type[3]},
+      {"rmw_reads", c.rmw_reads},
+      {"gc_reads", c.gc_reads},
+      {"programs", c.programs},
+      {"pages_programmed", pages_programmed},
+      {"host_pages_programmed", c.host_pages_programmed},
+      {"gc_pages_programmed", c.gc_pages_programmed},
+      {"padding_pages", c.padding_pages + core.ftl().counters().padding_pages},
+      {"gc_page_moves", c.gc_page_moves},
+      {"gc_runs", c.gc_runs},
+      {"wl_runs", c.wl_runs},
+      {"waf", c.bytes_written ? double(pages_programmed) * geo.page_size / c.bytes_written : 0.0},
+      {"erases", {{"gc", c.erases_gc}, {"wear_leveling", c.erases_wl}, {"read_refresh", c.erases_rr}}},
+      {"max_erase_count", core.ftl().max_erase_count()},
+      {"worn_out_blocks", worn},
+      {"free_blocks_end", core.ftl().total_free_blocks()},
+      {"die_busy_fraction",
+       {{"mean", die_busy.empty() ? 0 : busy_sum / die_busy.size()}, {"max", busy_max},
+        {"per_die", die_busy}}},
+      {"channel_busy_fraction", chan_busy}};
+  auto ratio = [](uint64_t a, uint64_t b) { return a + b ? double(a) / double(a + b) : 0.0; };
+  r["cache"] = {{"read_hit_ratio", ratio(c.cache_read_hits, c.cache_read_misses)},
+                {"write_hit_ratio", ratio(c.cache_write_hits, c.cache_write_misses)},
+                {"read_hits", c.cache_read_hits},
+                {"read_misses", c.cache_read_misses},
+                {"write_hits", c.cache_write_hits},
+                {"write_misses", c.cache_write_misses},
+                {"write_waits", c.write_waits},
+                {"pages", core.cache().capacity()},
+                {"grouper", core.grouper().name()}};
+  r["integrity"] = {{"enabled", opt.integrity},
+                    {"checked_reads", c.checked_reads},
+                    {"mismatches", c.mismatches},
+                    {"examples", c.mismatch_examples}};
+  r["unwritten_reads"] = {{"mode", cfg.unmapped_reads},
+                          {"prefilled_pages", c.prefilled_pages},
+                          {"zero_filled_reads", c.unmapped_reads}};
+  r["precondition"] = {{"fraction", opt.precondition},
+                       {"random_overwrites", opt.precondition_random},
+                       {"mapped_pages", core.ftl().mapped_pages()}};
+  const uint64_t events = ssd.events();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  r["sim"] = {{"wall_s", wall},
+              {"replay_wall_s", sim_wall},
+              {"setup_wall_s", pre_s},
+              {"events", events},
+              {"events_per_request", nreq ? double(events) / nreq : 0.0},
+              {"requests_per_wall_s", sim_wall > 0 ? nreq / sim_wall : 0.0},
+              {"peak_rss_mib", peak_rss_mib()},
+              {"state_bytes", core.state_bytes()},
+              {"state_bytes_per_physical_page", double(core.state_bytes()) / geo.pages()}};
+  if (!core.idle()) r["sim"]["unfinished_work"] = true;
+  return r;
+}
+
+std::string summary_text(const json& r) {
+  std::ostringstream os;
+  char buf[512];
+  const auto& h = r["host"];
+  const auto& cfg = r["config"];
+  std::snprintf(buf, sizeof buf, "ssdtlm %s  preset %s  trace %s (%s)\n",
+                r["tool"]["version"].get<std::string>().c_str(),
+                cfg["preset"].get<std::string>().c_str(),
+                r["trace"].value("path", std::string("?")).c_str(),
+                r["trace"].value("format", std::string("?")).c_str());
+  os << buf;
+  std::snprintf(buf, sizeof buf,
+                "requests %llu (%llu reads, %llu writes)  simulated %.3f s  %.0f IOPS  %.1f MiB/s\n",
+                (unsigned long long)h["requests"].get<uint64_t>(),
+                (unsigned long long)h["reads"].get<uint64_t>(),
+                (unsigned long long)h["writes"].get<uint64_t>(), h["sim_time_s"].get<double>(),
+                h["iops"].get<double>(), h["bandwidth_mib_s"].get<double>());
+  os << buf;
+  os << "latency (us)      mean       p50       p99     p99.9    p99.99       max\n";
+  for (const char* k : {"read", "write", "all"}) {
+    const auto& l = r["latency_us"][k];
+    std::snprintf(buf, sizeof buf, "  %-6s %11.1f %9.1f %9.1f %9.1f %9.1f %9.1f  (n=%llu)\n", k,
+                  l["mean"].get<double>(), l["p50"].get<double>(), l["p99"].get<double>(),
+                  l["p99_9"].get<double>(), l["p99_99"].get<double>(), l["max"].get<double>(),
+                  (unsigned long long)l["count"].get<uint64_t>());
+    os << buf;
+  }
+  const auto& f = r["flash"];
+  os << "flash reads by page type:";
+  nand::CellType cell = nand::CellType::QLC;
+  nand::parse_cell_type(cfg["nand"]["cell"].get<std::string>(), cell);
+  for (int t = 0; t < nand::bits_per_cell(cell); ++t) {
+    const char* name = nand::page_type_name(cell, t);
+    os << ' ' << name << '=' << f["reads_by_page_type"].value(name, uint64_t(0));
+  }
+  os << '\n';
+  std::snprintf(buf, sizeof buf,
+                "programs %llu  GC moves %llu  erases gc/wl/rr %llu/%llu/%llu  WAF %.3f\n",
+                (unsigned long long)f["programs"].get<uint64_t>(),
+                (unsigned long long)f["gc_page_moves"].get<uint64_t>(),
+                (unsigned long long)f["erases"]["gc"].get<uint64_t>(),
+                (unsigned long long)f["erases"]["wear_leveling"].get<uint64_t>(),
+                (unsigned long long)f["erases"]["read_refresh"].get<uint64_t>(),
+                f["waf"].get<double>());
+  os << buf;
+  std::snprintf(buf, sizeof buf, "cache hit ratio read %.3f write %.3f   unwritten reads: %s\n",
+                r["cache"]["read_hit_ratio"].get<double>(),
+                r["cache"]["write_hit_ratio"].get<double>(),
+                r["unwritten_reads"]["mode"] == "prefill"
+                    ? (std::to_string(r["unwritten_reads"]["prefilled_pages"].get<uint64_t>()) +
+                       " pages prefilled").c_str()
+                    : (std::to_string(r["unwritten_reads"]["zero_filled_reads"].get<uint64_t>()) +
+                       " zero-filled").c_str());
+  os << buf;
+  if (r["integrity"]["enabled"].get<bool>())
+    os << "integrity: " << r["integrity"]["checked_reads"].get<uint64_t>() << " sectors checked, "
+       << r["integrity"]["mismatches"].get<uint64_t>() << " mismatches\n";
+  std::snprintf(buf, sizeof buf, "wall %.2f s (replay %.2f s, %.0f req/s, %.1f events/req)  peak RSS %.0f MiB\n",
+                r["sim"]["wall_s"].get<double>(), r["sim"]["replay_wall_s"].get<double>(),
+                r["sim"]["requests_per_wall_s"].get<double>(),
+                r["sim"]["events_per_request"].get<double>(), r["sim"]["peak_rss_mib"].get<double>());
+  os << buf;
+  return os.str();
+}
+
+}  // namespace ssdtlm::tb

@@ -1,0 +1,38 @@
+// One replay: configuration, trace, the SystemC model, statistics and the result JSON.
+// `ssdtlm run` parses options into RunOptions and calls run_replay().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "traces/options.h"
+
+namespace ssdtlm::tb {
+
+struct RunOptions {
+  std::string preset = "qlc-fsp";
+  traces::TraceOptions trace;
+  std::optional<double> cache_mb;
+  double precondition = 0;         // fraction of the logical space filled before the replay
+  double precondition_random = 0;  // random overwrites after the fill, as a fraction of it
+  bool integrity = false;
+  std::vector<std::string> config_files;  // applied in order
+  std::vector<std::string> sets;          // key=value overrides (JSON values), applied last
+  std::string out_json;
+  std::string out_csv;
+  uint32_t closed_loop = 0;
+  int progress = -1;  // -1 auto (stderr is a terminal), 0 off, 1 on
+  bool quiet = false;  // no summary on stdout
+};
+
+// Runs the replay; returns the result JSON. Throws ConfigError / TraceError on bad input.
+nlohmann::json run_replay(const RunOptions& opt);
+
+// The short human summary printed on stdout.
+std::string summary_text(const nlohmann::json& result);
+
+}  // namespace ssdtlm::tb

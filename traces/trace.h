@@ -1,24 +1,25 @@
 // Trace records and the streaming source interface shared by `run`, `trace-stats` and `gen`.
 // Contract between the trace toolkit (traces/) and the replay driver (testbench/):
-//   - a TraceSource yields TraceRecords in replay order (after the transformations in TraceOptions);
-//   - every error (missing file, malformed line in a file that is mostly junk, bad option) is thrown
+//   - a TraceSource yields TraceRecords in replay order (after the transformations in
+//   TraceOptions);
+//   - every error (missing file, malformed line in a file that is mostly junk, bad option) is
+//   thrown
 //     as TraceError, whose what() names the file, the line and the field.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace ssdtlm::traces {
 
 struct TraceRecord {
-  uint64_t time_ns = 0;      // arrival time, relative to the first record (ns)
-  uint64_t offset = 0;       // byte offset on the (mapped) device
-  uint32_t size = 0;         // bytes (> 0)
-  uint32_t device = 0;       // device / volume / ASU / LUN id as in the file
+  uint64_t time_ns = 0;  // arrival time, relative to the first record (ns)
+  uint64_t offset = 0;   // byte offset on the (mapped) device
+  uint32_t size = 0;     // bytes (> 0)
+  uint32_t device = 0;   // device / volume / ASU / LUN id as in the file
   bool is_read = false;
 };
 

@@ -1,0 +1,224 @@
+// Transformations: each on a hand-written MQSim trace (arrival_ns device lba size type) with
+// hand-computed results, and each recorded in describe()["transformations"].
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+
+#include "tests/traces/test_util.h"
+
+namespace ssdtlm::traces {
+namespace {
+
+using test::parse;
+
+std::vector<uint64_t> times(const std::vector<TraceRecord>& v) {
+  std::vector<uint64_t> t;
+  for (const auto& r : v) t.push_back(r.time_ns);
+  return t;
+}
+
+TEST(Transform, DeviceFilter) {
+  TraceOptions o;
+  o.devices = {1};
+  nlohmann::json d;
+  auto v = parse("100 0 0 8 1\n200 1 8 8 1\n300 2 16 8 0\n450 1 24 8 0\n", "mqsim", &d, o);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 250}));  // relative to the first kept record
+  EXPECT_EQ(v[1].offset, 24u * 512);
+  EXPECT_EQ(d["transformations"]["device_filter"]["dropped"], 2);
+}
+
+const char* kUnsorted = "0 0 0 8 1\n300 0 8 8 1\n100 0 16 8 1\n200 0 24 8 1\n";
+
+TEST(Transform, UnsortedSortIsTheDefault) {
+  nlohmann::json d;
+  auto v = parse(kUnsorted, "mqsim", &d);
+  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 100, 200, 300}));
+  EXPECT_EQ(v[1].offset, 16u * 512);  // records move with their times
+  EXPECT_EQ(d["transformations"]["unsorted"]["mode"], "sort");
+  EXPECT_EQ(d["transformations"]["unsorted"]["out_of_order"], 2);
+  EXPECT_EQ(d["transformations"]["unsorted"]["clamped_beyond_window"], 0);
+}
+
+TEST(Transform, SortWindowThenClamp) {
+  TraceOptions o;
+  o.sort_window = 1;
+  nlohmann::json d;
+  auto v = parse("0 0 0 8 1\n300 0 8 8 1\n200 0 16 8 1\n100 0 24 8 1\n", "mqsim", &d, o);
+  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 200, 200, 300}));
+  EXPECT_EQ(d["transformations"]["unsorted"]["clamped_beyond_window"], 1);
+}
+
+TEST(Transform, UnsortedClamp) {
+  TraceOptions o;
+  o.unsorted = "clamp";
+  nlohmann::json d;
+  auto v = parse(kUnsorted, "mqsim", &d, o);
+  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 300, 300, 300}));
+  EXPECT_EQ(v[1].offset, 8u * 512);  // file order kept
+  EXPECT_EQ(d["transformations"]["unsorted"]["clamped"], 2);
+}
+
+TEST(Transform, UnsortedErrorNamesTheLine) {
+  TraceOptions o;
+  o.unsorted = "error";
+  try {
+    parse(kUnsorted, "mqsim", nullptr, o);
+    FAIL();
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.txt:3: field 'time'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Transform, StartAndDuration) {
+  std::string t;
+  for (int i = 0; i < 10; ++i)
+    t += std::to_string(i) + "000000000 0 " + std::to_string(i) + " 8 1\n";
+  TraceOptions o;
+  o.start_s = 2;
+  o.duration_s = 3;
+  nlohmann::json d;
+  auto v = parse(t, "mqsim", &d, o);
+  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 1000000000, 2000000000}));
+  EXPECT_EQ(v[0].offset, 2u * 512);
+  EXPECT_EQ(d["transformations"]["time_window"]["dropped"], 3);  // 0 s, 1 s, and the 5 s record
+}
+
+TEST(Transform, MapDevicesPacked) {
+  TraceOptions o;
+  o.map_devices = true;
+  nlohmann::json d;
+  // device 0 reaches 1 MiB + 4 KiB -> its range is 2 MiB; device 5 starts there.
+  auto v = parse("0 0 2048 8 0\n1 5 0 8 0\n2 5 100 8 1\n", "mqsim", &d, o);
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].offset, 2048u * 512);
+  EXPECT_EQ(v[1].offset, 2u << 20);
+  EXPECT_EQ(v[2].offset, (2u << 20) + 100 * 512);
+  EXPECT_EQ(v[2].device, 5u);
+  auto m = d["transformations"]["map_devices"];
+  EXPECT_EQ(m["devices"], 2);
+  EXPECT_EQ(m["total_bytes"], 3u << 20);
+  EXPECT_EQ(m["layout"][1]["base_bytes"], 2u << 20);
+}
+
+const uint64_t kMiB = 1 << 20;
+
+TEST(Transform, FoldModulo) {
+  TraceOptions o;
+  o.fold = "modulo";
+  nlohmann::json d;
+  // 1.5 MiB -> 0.5 MiB; (1 MiB - 2 KiB) + 4 KiB crosses the end -> last 4 KiB of the device.
+  auto v = parse("0 0 3072 8 0\n1 0 2044 8 0\n2 0 0 8 0\n", "mqsim", &d, o, kMiB);
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].offset, kMiB / 2);
+  EXPECT_EQ(v[1].offset, kMiB - 4096);
+  EXPECT_EQ(v[2].offset, 0u);
+  EXPECT_EQ(d["transformations"]["fold"]["folded"], 2);
+  EXPECT_EQ(d["transformations"]["fold"]["capacity_bytes"], kMiB);
+}
+
+TEST(Transform, FoldReject) {
+  TraceOptions o;
+  o.fold = "reject";
+  nlohmann::json d;
+  auto v = parse("0 0 3072 8 0\n1 0 2044 8 0\n2 0 0 8 0\n", "mqsim", &d, o, kMiB);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].time_ns, 0u);  // time origin = first kept record
+  EXPECT_EQ(d["transformations"]["fold"]["rejected"], 2);
+}
+
+TEST(Transform, OutOfRangeIsAnErrorByDefault) {
+  try {
+    parse("0 0 0 8 0\n1 0 3072 8 0\n", "mqsim", nullptr, TraceOptions(), kMiB);
+    FAIL();
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.txt:2: field 'offset': 1572864 + size 4096 is beyond"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Transform, Speed) {
+  TraceOptions o;
+  o.speed = 4;
+  nlohmann::json d;
+  auto v = parse("1000 0 0 8 1\n2000 0 0 8 1\n9000 0 0 8 1\n", "mqsim", &d, o);
+  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 250, 2000}));
+  EXPECT_EQ(d["transformations"]["speed"], 4.0);
+}
+
+TEST(Transform, ReadRepeat) {
+  TraceOptions o;
+  o.read_repeat = 3;
+  nlohmann::json d;
+  auto v = parse("0 0 0 8 1\n10 0 8 8 0\n20 0 16 8 1\n", "mqsim", &d, o);
+  ASSERT_EQ(v.size(), 7u);  // 2 reads x 3 + 1 write
+  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 0, 0, 10, 20, 20, 20}));
+  EXPECT_FALSE(v[3].is_read);
+  EXPECT_EQ(v[6].offset, 16u * 512);
+  EXPECT_EQ(d["transformations"]["read_repeat"]["added_reads"], 4);
+}
+
+TEST(Transform, LoopContinuesInTime) {
+  TraceOptions o;
+  o.loop = 2;
+  nlohmann::json d;
+  auto v = parse("0 0 0 8 0\n1000 0 8 8 0\n3000 0 16 8 1\n", "mqsim", &d, o);
+  // period = last time (3000) + mean gap (3000 / 2)
+  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 1000, 3000, 4500, 5500, 7500}));
+  EXPECT_EQ(v[4].offset, 8u * 512);  // same addresses
+  EXPECT_EQ(d["transformations"]["loop"]["count"], 2);
+}
+
+TEST(Transform, MaxRequestsAndRewind) {
+  TraceOptions o;
+  o.max_requests = 2;
+  o.format = "mqsim";
+  auto src = open_trace_memory(o, "0 0 0 8 0\n1 0 8 8 0\n2 0 16 8 1\n", "t.txt", 0);
+  auto v = test::read_all(*src);
+  EXPECT_EQ(v.size(), 2u);
+  auto d = src->describe();
+  EXPECT_EQ(d["transformations"]["max_requests"]["truncated"], true);
+  EXPECT_EQ(d["requests"], 2);
+  src->rewind();
+  EXPECT_EQ(test::read_all(*src).size(), 2u);
+}
+
+TEST(Transform, Composition) {
+  // device filter + read-repeat + loop + max-requests together.
+  TraceOptions o;
+  o.devices = {1};
+  o.read_repeat = 2;
+  o.loop = 3;
+  o.max_requests = 5;
+  auto v = parse("0 1 0 8 1\n5 0 8 8 1\n10 1 16 8 0\n", "mqsim", nullptr, o);
+  // pass 1: R(0) R(0) W(10); pass 2 starts at 10 + 10: R(20) R(20) -> limit reached
+  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 0, 10, 20, 20}));
+}
+
+TEST(Transform, OptionsAreRegisteredOnTheCli) {
+  CLI::App app;
+  TraceOptions o;
+  add_trace_options(app, o);
+  const char* argv[] = {
+      "x",       "--format", "msrc", "--device",      "3",  "--device",   "4",     "--fold",
+      "modulo",  "--speed",  "2.5",  "--read-repeat", "15", "--loop",     "2",     "--max-requests",
+      "9",       "--start",  "1.5",  "--duration",    "10", "--unsorted", "clamp", "--map-devices",
+      "--strict"};
+  app.parse(int(sizeof argv / sizeof *argv), const_cast<char**>(argv));
+  EXPECT_EQ(o.format, "msrc");
+  EXPECT_EQ(o.devices, (std::vector<uint32_t>{3, 4}));
+  EXPECT_EQ(o.fold, "modulo");
+  EXPECT_EQ(o.speed, 2.5);
+  EXPECT_EQ(o.read_repeat, 15u);
+  EXPECT_EQ(o.loop, 2u);
+  EXPECT_EQ(o.max_requests, 9u);
+  EXPECT_EQ(o.start_s, 1.5);
+  EXPECT_EQ(o.duration_s, 10);
+  EXPECT_EQ(o.unsorted, "clamp");
+  EXPECT_TRUE(o.map_devices);
+  EXPECT_TRUE(o.strict);
+}
+
+}  // namespace
+}  // namespace ssdtlm::traces

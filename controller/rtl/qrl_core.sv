@@ -1,0 +1,441 @@
+// Tabular Q-learning core: q-table(s) behind qrl_ram_1r1w, LFSR exploration, masked argmax,
+// fixed-point update, optional shadow table with episode copy. Bit- and cycle-exact twin of
+// controller/rl/qcore.{h,cpp}; timing and semantics in docs/rl.md.
+//
+// One operation is accepted per clock edge (priority: management > update > decide); every port
+// uses a valid/ready handshake on the request side and a one-cycle response pulse:
+//   decide : accepted at edge X (RAM read), result at edge X+1           -> 2 cycles, pipelined
+//            (a new decide can be accepted at X+1: one decision per cycle)
+//            an episode-closing decide then copies shadow -> active: + States cycles
+//   update : X reads Q(s', .), X+1 reads Q(s, .), X+2 writes Q(s, a)       -> 3 cycles
+//   mgmt   : COPY States+1 (1 without shadow), WRITE 1, READ 2 (pipelined), SEED 1 cycles
+// After reset the tables are cleared, one row per cycle (idle_o low meanwhile).
+module qrl_core #(
+  parameter int unsigned States = 128,
+  parameter int unsigned Actions = 4,
+  parameter int unsigned QW = 16,
+  parameter int unsigned KF = 8,
+  parameter int unsigned Alpha = 77,
+  parameter int unsigned Gamma = 205,
+  parameter bit Shadow = 1'b0,
+  parameter int unsigned StW = (States > 1) ? $clog2(States) : 1,
+  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
+  parameter int unsigned RowW = Actions * QW
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // configuration (quasi-static)
+  input  logic [      15:0] cfg_eps_hi_i,
+  input  logic [      15:0] cfg_eps_lo_i,
+  input  logic [      23:0] cfg_eps_n_i,
+  input  logic [      15:0] cfg_episode_len_i,
+  // decide
+  input  logic              dec_valid_i,
+  output logic              dec_ready_o,
+  input  logic [   StW-1:0] dec_state_i,
+  input  logic [Actions-1:0] dec_mask_i,
+  output logic              dec_rsp_valid_o,
+  output logic [  ActW-1:0] dec_action_o,
+  output logic              dec_explored_o,
+  // update
+  input  logic              upd_valid_i,
+  output logic              upd_ready_o,
+  input  logic [   StW-1:0] upd_state_i,
+  input  logic [  ActW-1:0] upd_action_i,
+  input  logic [    QW-1:0] upd_reward_i,
+  input  logic [   StW-1:0] upd_next_state_i,
+  input  logic [  ActW-1:0] upd_next_action_i,
+  input  logic              upd_next_max_i,
+  input  logic [Actions-1:0] upd_next_mask_i,
+  output logic              upd_done_o,
+  // management: 0 COPY shadow->active, 1 WRITE row (both tables), 2 READ row, 3 SEED
+  input  logic              mgt_valid_i,
+  output logic              mgt_ready_o,
+  input  logic [       1:0] mgt_op_i,
+  input  logic [   StW-1:0] mgt_state_i,
+  input  logic              mgt_shadow_i,
+  input  logic [  RowW-1:0] mgt_row_i,
+  input  logic [      31:0] mgt_seed_i,
+  output logic              mgt_rsp_valid_o,
+  output logic [  RowW-1:0] mgt_row_o,
+  output logic              idle_o
+);
+  localparam logic [1:0] OpCopy = 2'd0;
+  localparam logic [1:0] OpWrite = 2'd1;
+  localparam logic [1:0] OpRead = 2'd2;
+  localparam logic [1:0] OpSeed = 2'd3;
+  localparam logic [StW-1:0] LastState = StW'(States - 1);
+  localparam int unsigned CntW = StW + 1;
+  localparam logic [CntW-1:0] StatesCnt = CntW'(States);
+
+  typedef enum logic [2:0] {
+    StClear,
+    StIdle,
+    StUpdRdS,
+    StUpdWr,
+    StCopy
+  } state_e;
+
+  state_e st_d, st_q;
+
+  // ---------------------------------------------------------------- arbitration
+  logic busy, acc_mgt, acc_upd, acc_dec;
+  logic copy_pend_d, copy_pend_q;
+  assign busy = (st_q != StIdle) || copy_pend_q;
+  assign mgt_ready_o = !busy;
+  assign upd_ready_o = !busy && !mgt_valid_i;
+  assign dec_ready_o = !busy && !mgt_valid_i && !upd_valid_i;
+  assign acc_mgt = mgt_valid_i && mgt_ready_o;
+  assign acc_upd = upd_valid_i && upd_ready_o;
+  assign acc_dec = dec_valid_i && dec_ready_o;
+
+  // ---------------------------------------------------------------- RAMs
+  logic act_re, act_we, sh_re, sh_we;
+  logic [StW-1:0] act_raddr, act_waddr, sh_raddr, sh_waddr;
+  logic [RowW-1:0] act_rdata, act_wdata, sh_rdata, sh_wdata;
+
+  qrl_ram_1r1w #(
+    .Depth(States),
+    .Width(RowW),
+    .AddrW(StW)
+  ) u_active (
+    .clk_i  (clk_i),
+    .re_i   (act_re),
+    .raddr_i(act_raddr),
+    .rdata_o(act_rdata),
+    .we_i   (act_we),
+    .waddr_i(act_waddr),
+    .wdata_i(act_wdata)
+  );
+
+  // The table the updates work on: the shadow table, or the only table.
+  logic [RowW-1:0] upd_rdata;
+  if (Shadow) begin : g_shadow
+    qrl_ram_1r1w #(
+      .Depth(States),
+      .Width(RowW),
+      .AddrW(StW)
+    ) u_shadow (
+      .clk_i  (clk_i),
+      .re_i   (sh_re),
+      .raddr_i(sh_raddr),
+      .rdata_o(sh_rdata),
+      .we_i   (sh_we),
+      .waddr_i(sh_waddr),
+      .wdata_i(sh_wdata)
+    );
+    assign upd_rdata = sh_rdata;
+  end else begin : g_no_shadow
+    assign sh_rdata = '0;
+    assign upd_rdata = act_rdata;
+    logic unused_sh;
+    assign unused_sh = ^{sh_re, sh_we, sh_raddr, sh_waddr, sh_wdata};
+  end
+
+  // ---------------------------------------------------------------- counters, LFSR
+  logic [23:0] dec_cnt_d, dec_cnt_q;
+  logic [15:0] ep_cnt_d, ep_cnt_q;
+  logic [CntW-1:0] cnt_d, cnt_q;  // clear / copy row counter
+  logic [31:0] lfsr_word;
+
+  qrl_lfsr u_lfsr (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .en_i      (acc_dec),
+    .load_i    (acc_mgt && (mgt_op_i == OpSeed)),
+    .load_val_i(mgt_seed_i),
+    .word_o    (lfsr_word)
+  );
+
+  // ---------------------------------------------------------------- decide pipeline
+  logic d1_valid_q;
+  logic [Actions-1:0] d1_mask_q;
+  logic [31:0] d1_word_q;
+  logic [15:0] d1_eps_q;
+  logic [ActW-1:0] greedy_idx, pick_idx;
+  logic [QW-1:0] best_val;
+  logic [RowW-1:0] amax_row;
+  logic [Actions-1:0] amax_mask;
+  logic rsp_valid_q, rsp_explored_q;
+  logic [ActW-1:0] rsp_action_q;
+  logic d1_explore;
+
+  // Update registers
+  logic [StW-1:0] u_s_q;
+  logic [ActW-1:0] u_a_q, u_na_q;
+  logic [QW-1:0] u_r_q, qn_q, q_old, q_new;
+  logic u_max_q;
+  logic [Actions-1:0] u_mask_q;
+  logic [RowW-1:0] upd_row;
+
+  // Management read
+  logic m1_valid_q, m1_shadow_q, mrsp_valid_q;
+  logic [RowW-1:0] mrow_q;
+
+  // The argmax serves the decide stage (active table) and the update's Q(s', .) stage.
+  assign amax_row = (st_q == StUpdRdS) ? upd_rdata : act_rdata;
+  assign amax_mask = (st_q == StUpdRdS) ? u_mask_q : d1_mask_q;
+
+  qrl_argmax #(
+    .Actions(Actions),
+    .QW     (QW),
+    .ActW   (ActW)
+  ) u_argmax (
+    .row_i (amax_row),
+    .mask_i(amax_mask),
+    .idx_o (greedy_idx),
+    .val_o (best_val)
+  );
+
+  qrl_pick #(
+    .Actions(Actions),
+    .ActW   (ActW)
+  ) u_pick (
+    .mask_i(d1_mask_q),
+    .rnd_i (d1_word_q[15:0]),
+    .idx_o (pick_idx)
+  );
+
+  assign d1_explore = d1_word_q[31:16] < d1_eps_q;
+
+  assign q_old = upd_rdata[u_a_q*QW+:QW];
+
+  qrl_qupdate #(
+    .QW   (QW),
+    .KF   (KF),
+    .Alpha(Alpha),
+    .Gamma(Gamma)
+  ) u_qupdate (
+    .q_i (q_old),
+    .r_i (u_r_q),
+    .qn_i(qn_q),
+    .q_o (q_new)
+  );
+
+  always_comb begin
+    upd_row = upd_rdata;
+    upd_row[u_a_q*QW+:QW] = q_new;
+  end
+
+  // ---------------------------------------------------------------- control
+  logic ep_close;
+  assign ep_close = Shadow && (cfg_episode_len_i != 16'h0) && (ep_cnt_q + 16'h1 == cfg_episode_len_i);
+
+  always_comb begin
+    st_d = st_q;
+    cnt_d = cnt_q;
+    copy_pend_d = copy_pend_q;
+    dec_cnt_d = dec_cnt_q;
+    ep_cnt_d = ep_cnt_q;
+    act_re = 1'b0;
+    act_raddr = dec_state_i;
+    act_we = 1'b0;
+    act_waddr = mgt_state_i;
+    act_wdata = mgt_row_i;
+    sh_re = 1'b0;
+    sh_raddr = upd_next_state_i;
+    sh_we = 1'b0;
+    sh_waddr = mgt_state_i;
+    sh_wdata = mgt_row_i;
+
+    unique case (st_q)
+      StClear: begin
+        act_we = 1'b1;
+        act_waddr = cnt_q[StW-1:0];
+        act_wdata = '0;
+        sh_we = Shadow;
+        sh_waddr = cnt_q[StW-1:0];
+        sh_wdata = '0;
+        cnt_d = cnt_q + 1'b1;
+        if (cnt_q[StW-1:0] == LastState) begin
+          st_d = StIdle;
+          cnt_d = '0;
+        end
+      end
+      StIdle: begin
+        if (copy_pend_q) begin
+          // First step of the episode copy requested by the previous decide.
+          copy_pend_d = 1'b0;
+          sh_re = 1'b1;
+          sh_raddr = '0;
+          cnt_d = CntW'(1);
+          st_d = StCopy;
+        end else if (acc_mgt) begin
+          unique case (mgt_op_i)
+            OpCopy: begin
+              ep_cnt_d = '0;
+              if (Shadow) begin
+                sh_re = 1'b1;
+                sh_raddr = '0;
+                cnt_d = CntW'(1);
+                st_d = StCopy;
+              end
+            end
+            OpWrite: begin
+              act_we = 1'b1;
+              sh_we = Shadow;
+            end
+            OpRead: begin
+              if (Shadow && mgt_shadow_i) begin
+                sh_re = 1'b1;
+                sh_raddr = mgt_state_i;
+              end else begin
+                act_re = 1'b1;
+                act_raddr = mgt_state_i;
+              end
+            end
+            default: begin  // OpSeed
+              dec_cnt_d = '0;
+              ep_cnt_d = '0;
+            end
+          endcase
+        end else if (acc_upd) begin
+          if (Shadow) begin
+            sh_re = 1'b1;
+            sh_raddr = upd_next_state_i;
+          end else begin
+            act_re = 1'b1;
+            act_raddr = upd_next_state_i;
+          end
+          st_d = StUpdRdS;
+        end else if (acc_dec) begin
+          act_re = 1'b1;
+          act_raddr = dec_state_i;
+          if (dec_cnt_q < cfg_eps_n_i) begin
+            dec_cnt_d = dec_cnt_q + 24'h1;
+          end
+          if (Shadow && (cfg_episode_len_i != 16'h0)) begin
+            if (ep_close) begin
+              ep_cnt_d = '0;
+              copy_pend_d = 1'b1;
+            end else begin
+              ep_cnt_d = ep_cnt_q + 16'h1;
+            end
+          end
+        end
+      end
+      StUpdRdS: begin
+        if (Shadow) begin
+          sh_re = 1'b1;
+          sh_raddr = u_s_q;
+        end else begin
+          act_re = 1'b1;
+          act_raddr = u_s_q;
+        end
+        st_d = StUpdWr;
+      end
+      StUpdWr: begin
+        if (Shadow) begin
+          sh_we = 1'b1;
+          sh_waddr = u_s_q;
+          sh_wdata = upd_row;
+        end else begin
+          act_we = 1'b1;
+          act_waddr = u_s_q;
+          act_wdata = upd_row;
+        end
+        st_d = StIdle;
+      end
+      StCopy: begin
+        // Read shadow row cnt (while cnt < States), write active row cnt-1.
+        if (cnt_q < StatesCnt) begin
+          sh_re = 1'b1;
+          sh_raddr = cnt_q[StW-1:0];
+        end
+        act_we = 1'b1;
+        act_waddr = StW'(cnt_q - 1'b1);
+        act_wdata = sh_rdata;
+        cnt_d = cnt_q + 1'b1;
+        if (cnt_q == StatesCnt) begin
+          st_d = StIdle;
+          cnt_d = '0;
+        end
+      end
+      default: st_d = StIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= StClear;
+      cnt_q <= '0;
+      copy_pend_q <= 1'b0;
+      dec_cnt_q <= '0;
+      ep_cnt_q <= '0;
+      d1_valid_q <= 1'b0;
+      d1_mask_q <= '0;
+      d1_word_q <= '0;
+      d1_eps_q <= '0;
+      rsp_valid_q <= 1'b0;
+      rsp_explored_q <= 1'b0;
+      rsp_action_q <= '0;
+      u_s_q <= '0;
+      u_a_q <= '0;
+      u_na_q <= '0;
+      u_r_q <= '0;
+      u_max_q <= 1'b0;
+      u_mask_q <= '0;
+      qn_q <= '0;
+      m1_valid_q <= 1'b0;
+      m1_shadow_q <= 1'b0;
+      mrsp_valid_q <= 1'b0;
+      mrow_q <= '0;
+    end else begin
+      st_q <= st_d;
+      cnt_q <= cnt_d;
+      copy_pend_q <= copy_pend_d;
+      dec_cnt_q <= dec_cnt_d;
+      ep_cnt_q <= ep_cnt_d;
+      // decide: stage 1 registers the request, stage 2 the result
+      d1_valid_q <= acc_dec;
+      if (acc_dec) begin
+        d1_mask_q <= (dec_mask_i == '0) ? {Actions{1'b1}} : dec_mask_i;
+        d1_word_q <= lfsr_word;
+        d1_eps_q <= (dec_cnt_q < cfg_eps_n_i) ? cfg_eps_hi_i : cfg_eps_lo_i;
+      end
+      rsp_valid_q <= d1_valid_q;
+      if (d1_valid_q) begin
+        rsp_explored_q <= d1_explore;
+        rsp_action_q <= d1_explore ? pick_idx : greedy_idx;
+      end
+      // update
+      if (acc_upd) begin
+        u_s_q <= upd_state_i;
+        u_a_q <= upd_action_i;
+        u_na_q <= upd_next_action_i;
+        u_r_q <= upd_reward_i;
+        u_max_q <= upd_next_max_i;
+        u_mask_q <= (upd_next_mask_i == '0) ? {Actions{1'b1}} : upd_next_mask_i;
+      end
+      if (st_q == StUpdRdS) begin
+        qn_q <= u_max_q ? best_val : upd_rdata[u_na_q*QW+:QW];
+      end
+      // management read
+      m1_valid_q <= acc_mgt && (mgt_op_i == OpRead);
+      if (acc_mgt) begin
+        m1_shadow_q <= Shadow && mgt_shadow_i;
+      end
+      mrsp_valid_q <= m1_valid_q;
+      if (m1_valid_q) begin
+        mrow_q <= m1_shadow_q ? sh_rdata : act_rdata;
+      end
+    end
+  end
+
+  logic upd_done_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      upd_done_q <= 1'b0;
+    end else begin
+      upd_done_q <= (st_q == StUpdWr);
+    end
+  end
+
+  assign dec_rsp_valid_o = rsp_valid_q;
+  assign dec_action_o = rsp_action_q;
+  assign dec_explored_o = rsp_explored_q;
+  assign upd_done_o = upd_done_q;
+  assign mgt_rsp_valid_o = mrsp_valid_q;
+  assign mgt_row_o = mrow_q;
+  assign idle_o = (st_q == StIdle) && !copy_pend_q && !d1_valid_q && !m1_valid_q;
+endmodule

@@ -1,0 +1,31 @@
+// RAM wrapper: one synchronous read port (registered data, read-first), one write port.
+// Every q-table and histogram goes through this module so that synthesis maps it to RAM
+// (iCE40 SB_RAM40_4K) and the ASIC cost flow can black-box it and count its bits separately.
+// No reset: contents are cleared by the users' clear sequences after reset.
+module qrl_ram_1r1w #(
+  parameter int unsigned Depth = 128,
+  parameter int unsigned Width = 16,
+  parameter int unsigned AddrW = (Depth > 1) ? $clog2(Depth) : 1
+) (
+  input  logic             clk_i,
+  input  logic             re_i,
+  input  logic [AddrW-1:0] raddr_i,
+  output logic [Width-1:0] rdata_o,
+  input  logic             we_i,
+  input  logic [AddrW-1:0] waddr_i,
+  input  logic [Width-1:0] wdata_i
+);
+  logic [Width-1:0] mem_q[Depth];
+
+  always_ff @(posedge clk_i) begin
+    if (we_i) begin
+      mem_q[waddr_i] <= wdata_i;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (re_i) begin
+      rdata_o <= mem_q[raddr_i];
+    end
+  end
+endmodule

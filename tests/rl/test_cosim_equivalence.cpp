@@ -1,0 +1,200 @@
+// C++ golden model vs Verilated RTL: identical actions, rewards, cycle counts and final tables
+// under random operation streams (random states, masks, rewards, episode boundaries).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "controller/rl/rtl_backend.h"
+
+using namespace ssdtlm::rl;
+
+namespace {
+
+UnitConfig unit(const char* name, uint32_t eps_n, uint32_t episode_len) {
+  for (const auto& v : rtl_variants()) {
+    if (std::string(v.name) != name) continue;
+    UnitConfig u;
+    u.name = name;
+    u.core = rtl_core_config(v);
+    u.core.eps_high_decisions = eps_n;
+    u.core.episode_len = episode_len;
+    u.core.seed = 0xC0FFEEu;
+    u.reward = rtl_reward_config();
+    u.has_reward = v.has_reward;
+    return u;
+  }
+  throw std::runtime_error("no variant");
+}
+
+// Runs `ops` random operations on both backends, comparing every result.
+void equivalence(const UnitConfig& u, int ops, uint32_t rng_seed) {
+  auto cpp = make_cpp_backend(u);
+  auto rtl = make_rtl_backend(u);
+  std::mt19937_64 rng(rng_seed);
+  const uint32_t S = u.core.states, A = u.core.actions;
+  const uint32_t full = (1u << A) - 1u;
+  auto rand_mask = [&]() -> uint32_t {
+    switch (rng() % 4) {
+      case 0:
+        return kAllActions;
+      case 1:
+        return 0;  // empty = all allowed
+      case 2:
+        return full & ~(full << (A / 2));  // erase-style: upper actions masked
+      default:
+        return static_cast<uint32_t>(rng()) & full;  // random (maybe empty)
+    }
+  };
+  // Rewards: mostly the unit's values, sometimes large (saturation), both signs.
+  auto rand_reward = [&]() -> int32_t {
+    switch (rng() % 5) {
+      case 0:
+        return 256;
+      case 1:
+        return 128;
+      case 2:
+        return -256;
+      case 3:
+        return static_cast<int32_t>(rng() % 4000) - 2000;
+      default:
+        return (rng() % 2 ? 1 : -1) * static_cast<int32_t>(rng() % 70000);
+    }
+  };
+  // Response times: log-uniform-ish over 1 ns .. 4 s, with a workload shift halfway.
+  auto rand_sample = [&](int i) -> uint64_t {
+    const int sh = static_cast<int>(rng() % (i < ops / 2 ? 20 : 30));
+    return (rng() & ((1ull << sh) - 1)) | (1ull << sh);
+  };
+  int decides = 0, updates = 0, rewards = 0, episodes = 0;
+  for (int i = 0; i < ops; ++i) {
+    const uint32_t kind = rng() % 100;
+    if (kind < 40) {
+      const uint32_t s = rng() % S, m = rand_mask();
+      const Decision a = cpp->decide(s, m), b = rtl->decide(s, m);
+      ASSERT_EQ(a.action, b.action) << "op " << i << " decide s=" << s << " m=" << m;
+      ASSERT_EQ(a.explored, b.explored) << "op " << i;
+      ASSERT_EQ(a.cycles, b.cycles) << "op " << i;
+      ++decides;
+    } else if (kind < 70) {
+      UpdateOp op;
+      op.state = rng() % S;
+      op.action = rng() % A;
+      op.reward = rand_reward();
+      op.next_state = rng() % S;
+      op.next_action = rng() % A;
+      op.next_max = rng() % 2;
+      op.next_mask = rand_mask();
+      ASSERT_EQ(cpp->update(op), rtl->update(op)) << "op " << i;
+      ++updates;
+    } else if (kind < 99 && u.has_reward) {
+      const uint64_t x = rand_sample(i);
+      const RewardResult a = cpp->reward(x), b = rtl->reward(x);
+      ASSERT_EQ(a.reward, b.reward) << "op " << i << " sample " << x;
+      ASSERT_EQ(a.bin, b.bin) << "op " << i << " sample " << x;
+      ASSERT_EQ(a.cycles, b.cycles) << "op " << i;
+      ++rewards;
+    } else if (kind < 99) {
+      --i;  // no reward unit: draw again
+      continue;
+    } else if (rng() % 4 == 0) {
+      const uint32_t s = static_cast<uint32_t>(rng());
+      ASSERT_EQ(cpp->seed(s), rtl->seed(s));
+    } else {
+      ASSERT_EQ(cpp->end_episode(), rtl->end_episode()) << "op " << i;
+      ++episodes;
+    }
+  }
+  EXPECT_EQ(cpp->cycles(), rtl->cycles());
+  std::vector<int32_t> ra(A), rb(A);
+  for (int t = 0; t < (u.core.shadow ? 2 : 1); ++t)
+    for (uint32_t s = 0; s < S; ++s) {
+      cpp->read_row(s, t == 1, ra.data());
+      rtl->read_row(s, t == 1, rb.data());
+      ASSERT_EQ(ra, rb) << "table " << t << " row " << s;
+    }
+  // The stream must have exercised every operation kind.
+  EXPECT_GT(decides, ops / 3);
+  EXPECT_GT(updates, ops / 4);
+  std::printf("[ %s ] %d ops: %d decides, %d updates, %d rewards, %d episode ends; %llu cycles\n",
+              u.name.c_str(), ops, decides, updates, rewards, episodes,
+              static_cast<unsigned long long>(rtl->cycles()));
+  if (u.has_reward) {
+    EXPECT_GT(rewards, ops / 10);
+  }
+  EXPECT_GT(episodes, 0);
+  auto* c = dynamic_cast<CppBackend*>(cpp.get());
+  EXPECT_GT(c->core().explorations(), 0u);
+  if (u.core.shadow && u.core.episode_len) {
+    EXPECT_GT(c->core().episodes(), static_cast<uint64_t>(episodes));
+  }
+  if (u.has_reward) {
+    EXPECT_EQ(c->reward_unit().scans(), static_cast<uint64_t>(rewards) / 1024);
+    if (rewards > 32768 + 1024) {
+      EXPECT_LT(c->reward_unit().total(), c->reward_unit().samples());  // aging happened
+    }
+  }
+}
+
+}  // namespace
+
+TEST(RlCosim, ReadRefresh80x9Masked200k) {
+  equivalence(unit("rr", 2000, 0), 200000, 1);
+}
+TEST(RlCosim, FspShadow128x4Episodes100k) {
+  equivalence(unit("fsp", 4000, 37), 100000, 2);
+}
+TEST(RlCosim, Gc68x8) {
+  equivalence(unit("gc", 1000, 0), 30000, 3);
+}
+TEST(RlCosim, Slc1296x9) {
+  equivalence(unit("slc", 500, 0), 30000, 4);
+}
+
+TEST(RlCosim, CyclesPerOperation) {
+  auto rtl = make_rtl_backend(unit("fsp", 10, 5));
+  const Decision d = rtl->decide(3, kAllActions);
+  EXPECT_EQ(d.cycles, 2u);
+  UpdateOp op;
+  EXPECT_EQ(rtl->update(op), 3u);
+  EXPECT_EQ(rtl->end_episode(), 128u + 1u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(rtl->decide(0, kAllActions).cycles, 2u);
+  EXPECT_EQ(rtl->decide(0, kAllActions).cycles, 2u);         // 4th decision of the episode
+  EXPECT_EQ(rtl->decide(0, kAllActions).cycles, 2u + 128u);  // 5th: closes it, copies 128 rows
+  EXPECT_EQ(rtl->reward(1000).cycles, 2u);
+  std::vector<int32_t> row(4, 0);
+  EXPECT_EQ(rtl->write_row(1, row.data()), 1u);
+  EXPECT_EQ(rtl->read_row(1, true, row.data()), 2u);
+  EXPECT_EQ(rtl->seed(5), 1u);
+}
+
+TEST(RlCosim, Fig8OnRtl) {
+  auto rtl = make_rtl_backend(unit("rr", 1000, 0));
+  const std::vector<int32_t> s1 = {512, 256, 0, 0, 0, 0, 0, 0, 0};
+  const std::vector<int32_t> s2 = {384, 512, 128, 0, 0, 0, 0, 0, 0};
+  rtl->write_row(1, s1.data());
+  rtl->write_row(2, s2.data());
+  UpdateOp op;
+  op.state = 2;
+  op.action = 1;
+  op.reward = 128;
+  op.next_state = 1;
+  op.next_action = 0;
+  rtl->update(op);
+  std::vector<int32_t> r(9);
+  rtl->read_row(2, false, r.data());
+  EXPECT_EQ(r[1], 520);  // 2.03125
+  EXPECT_EQ(r[0], 384);
+}
+
+TEST(RlCosim, RejectsUnknownShape) {
+  UnitConfig u = unit("rr", 1000, 0);
+  u.core.states = 81;
+  EXPECT_THROW(make_rtl_backend(u), std::invalid_argument);
+  u = unit("rr", 1000, 0);
+  u.core.alpha = 0.5;
+  EXPECT_THROW(make_rtl_backend(u), std::invalid_argument);
+  EXPECT_THROW(backend_factory("fpga"), std::invalid_argument);
+  EXPECT_NO_THROW(backend_factory("cpp")(unit("rr", 1000, 0)));
+}

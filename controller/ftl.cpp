@@ -298,7 +298,9 @@ void Ftl::precondition(uint64_t n, uint64_t overwrites, std::mt19937_64& rng) {
   for (uint64_t i = 0; i < overwrites; ++i) {
     uint32_t plane = next_plane();
     if (plane == geo_.planes()) break;
-    while (below_gc_threshold(plane)) {
+    // Timing-free GC only when the plane is about to run out of blocks (not at the runtime GC
+    // threshold, which may exceed the over-provisioning and would collect at every write).
+    while (free_blocks(plane) <= 2) {
       uint64_t before = free_blocks(plane);
       gc_instant(plane);
       if (free_blocks(plane) <= before) break;

@@ -76,6 +76,7 @@ class MemoryInput : public RawInput {
   }
   void rewind() override { pos_ = 0; }
   const std::string& name() const override { return name_; }
+  size_t size() const { return data_.size(); }
 
  private:
   std::string data_;
@@ -102,6 +103,8 @@ class PlainStream : public ByteStream {
     head_pos_ = 0;
   }
   Compression compression() const override { return Compression::kNone; }
+  size_t size_hint() const override { return hint_; }
+  size_t hint_ = size_t{1} << 20;
 
  private:
   std::unique_ptr<RawInput> in_;
@@ -324,7 +327,8 @@ std::unique_ptr<ByteStream> open_memory_stream(std::string data, const std::stri
   return wrap(std::make_unique<MemoryInput>(std::move(data), name));
 }
 
-LineReader::LineReader(std::unique_ptr<ByteStream> in) : in_(std::move(in)), buf_(kChunk * 4) {}
+LineReader::LineReader(std::unique_ptr<ByteStream> in)
+    : in_(std::move(in)), buf_(in_->size_hint()) {}
 
 bool LineReader::fill() {
   if (eof_) return false;

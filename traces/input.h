@@ -22,6 +22,8 @@ class ByteStream {
   virtual size_t read(char* buf, size_t n) = 0;
   virtual void rewind() = 0;
   virtual Compression compression() const = 0;
+  // Bytes worth buffering at once (small for small in-memory inputs).
+  virtual size_t size_hint() const { return size_t{1} << 20; }
 };
 
 // Opens `path` (throws TraceError naming the file if it cannot be opened).

@@ -8,7 +8,8 @@
 //            (a new decide can be accepted at X+1: one decision per cycle)
 //            an episode-closing decide then copies shadow -> active: + States cycles
 //   update : X reads Q(s', .), X+1 reads Q(s, .), X+2 writes Q(s, a)       -> 3 cycles
-//   mgmt   : COPY States+1 (1 without shadow), WRITE 1, READ 2 (pipelined), SEED 1 cycles
+//   mgmt   : COPY States+1 (1 without shadow), WRITE 1, SEED 1 cycles; READ: row valid with
+//            mgt_rsp_valid_o in the cycle after the accept edge (2 cycles until idle)
 // After reset the tables are cleared, one row per cycle (idle_o low meanwhile).
 module qrl_core #(
   parameter int unsigned States = 128,
@@ -168,9 +169,8 @@ module qrl_core #(
   logic [Actions-1:0] u_mask_q;
   logic [RowW-1:0] upd_row;
 
-  // Management read
-  logic m1_valid_q, m1_shadow_q, mrsp_valid_q;
-  logic [RowW-1:0] mrow_q;
+  // Management read: the row is the RAM's registered output in the cycle after the accept edge.
+  logic m1_valid_q, m1_shadow_q;
 
   // The argmax serves the decide stage (active table) and the update's Q(s', .) stage.
   assign amax_row = (st_q == StUpdRdS) ? upd_rdata : act_rdata;
@@ -198,7 +198,16 @@ module qrl_core #(
 
   assign d1_explore = d1_word_q[31:16] < d1_eps_q;
 
-  assign q_old = upd_rdata[u_a_q*QW+:QW];
+  // Row element selects as AND-OR trees on constant slices (cheaper than shifters).
+  logic [QW-1:0] qn_sel;
+  always_comb begin
+    q_old = '0;
+    qn_sel = '0;
+    for (int unsigned i = 0; i < Actions; i++) begin
+      if (u_a_q == ActW'(i)) q_old = upd_rdata[i*QW+:QW];
+      if (u_na_q == ActW'(i)) qn_sel = upd_rdata[i*QW+:QW];
+    end
+  end
 
   qrl_qupdate #(
     .QW   (QW),
@@ -213,8 +222,9 @@ module qrl_core #(
   );
 
   always_comb begin
-    upd_row = upd_rdata;
-    upd_row[u_a_q*QW+:QW] = q_new;
+    for (int unsigned i = 0; i < Actions; i++) begin
+      upd_row[i*QW+:QW] = (u_a_q == ActW'(i)) ? q_new : upd_rdata[i*QW+:QW];
+    end
   end
 
   // ---------------------------------------------------------------- control
@@ -378,8 +388,6 @@ module qrl_core #(
       qn_q <= '0;
       m1_valid_q <= 1'b0;
       m1_shadow_q <= 1'b0;
-      mrsp_valid_q <= 1'b0;
-      mrow_q <= '0;
     end else begin
       st_q <= st_d;
       cnt_q <= cnt_d;
@@ -408,16 +416,12 @@ module qrl_core #(
         u_mask_q <= (upd_next_mask_i == '0) ? {Actions{1'b1}} : upd_next_mask_i;
       end
       if (st_q == StUpdRdS) begin
-        qn_q <= u_max_q ? best_val : upd_rdata[u_na_q*QW+:QW];
+        qn_q <= u_max_q ? best_val : qn_sel;
       end
       // management read
       m1_valid_q <= acc_mgt && (mgt_op_i == OpRead);
       if (acc_mgt) begin
         m1_shadow_q <= Shadow && mgt_shadow_i;
-      end
-      mrsp_valid_q <= m1_valid_q;
-      if (m1_valid_q) begin
-        mrow_q <= m1_shadow_q ? sh_rdata : act_rdata;
       end
     end
   end
@@ -435,7 +439,7 @@ module qrl_core #(
   assign dec_action_o = rsp_action_q;
   assign dec_explored_o = rsp_explored_q;
   assign upd_done_o = upd_done_q;
-  assign mgt_rsp_valid_o = mrsp_valid_q;
-  assign mgt_row_o = mrow_q;
+  assign mgt_rsp_valid_o = m1_valid_q;
+  assign mgt_row_o = m1_shadow_q ? sh_rdata : act_rdata;
   assign idle_o = (st_q == StIdle) && !copy_pend_q && !d1_valid_q && !m1_valid_q;
 endmodule

@@ -13,20 +13,18 @@ module qrl_qupdate #(
   input  logic [QW-1:0] qn_i,
   output logic [QW-1:0] q_o
 );
+  // Same integer as above, factored to need fewer adders:
+  //   acc = q * 2^2KF + Alpha * ((r - q) * 2^KF + Gamma * qn)
+  // with the constant products written as shift-and-add over the set bits of the constants.
   localparam int unsigned AccW = QW + 2 * KF + 3;
   localparam int unsigned SatW = AccW - 2 * KF;
-  localparam int CqI = ((1 << KF) - Alpha) << KF;
-  localparam int CrI = Alpha << KF;
-  localparam int CnI = Alpha * Gamma;
-  localparam int HalfI = 1 << (2 * KF - 1);
-  localparam logic signed [AccW-1:0] Cq = AccW'(CqI);
-  localparam logic signed [AccW-1:0] Cr = AccW'(CrI);
-  localparam logic signed [AccW-1:0] Cn = AccW'(CnI);
-  localparam logic signed [AccW-1:0] Half = AccW'(HalfI);
+  localparam logic [KF:0] AlphaB = (KF + 1)'(Alpha);
+  localparam logic [KF:0] GammaB = (KF + 1)'(Gamma);
+  localparam logic signed [AccW-1:0] Half = AccW'(1) <<< (2 * KF - 1);
   localparam logic signed [SatW-1:0] QMax = SatW'((1 << (QW - 1)) - 1);
   localparam logic signed [SatW-1:0] QMin = -SatW'(1 << (QW - 1));
 
-  logic signed [AccW-1:0] q_ext, r_ext, qn_ext, acc;
+  logic signed [AccW-1:0] q_ext, r_ext, qn_ext, t, acc;
   logic signed [SatW-1:0] res;
   logic unused_acc;
 
@@ -34,7 +32,14 @@ module qrl_qupdate #(
     q_ext = {{(AccW - QW) {q_i[QW-1]}}, q_i};
     r_ext = {{(AccW - QW) {r_i[QW-1]}}, r_i};
     qn_ext = {{(AccW - QW) {qn_i[QW-1]}}, qn_i};
-    acc = q_ext * Cq + r_ext * Cr + qn_ext * Cn + Half;
+    t = (r_ext - q_ext) <<< KF;
+    for (int unsigned i = 0; i <= KF; i++) begin
+      if (GammaB[i]) t = t + (qn_ext <<< i);
+    end
+    acc = (q_ext <<< (2 * KF)) + Half;
+    for (int unsigned i = 0; i <= KF; i++) begin
+      if (AlphaB[i]) acc = acc + (t <<< i);
+    end
     res = acc[AccW-1:2*KF];
     unused_acc = ^acc[2*KF-1:0];
     if (res > QMax) begin

@@ -295,12 +295,17 @@ void Ftl::precondition(uint64_t n, uint64_t overwrites, std::mt19937_64& rng) {
     if (!fill(static_cast<Lpn>(l))) break;
   if (n == 0) return;
   std::uniform_int_distribution<uint64_t> pick(0, n - 1);
+  const uint64_t spare_blocks =
+      geo_.blocks_per_plane - (logical_pages_ / geo_.planes() + geo_.pages_per_block - 1) / geo_.pages_per_block;
+  const uint32_t target_free = static_cast<uint32_t>(
+      std::max<uint64_t>(3, std::min<uint64_t>(gc_threshold_blocks_, spare_blocks / 2)));
   for (uint64_t i = 0; i < overwrites; ++i) {
     uint32_t plane = next_plane();
     if (plane == geo_.planes()) break;
-    // Timing-free GC only when the plane is about to run out of blocks (not at the runtime GC
-    // threshold, which may exceed the over-provisioning and would collect at every write).
-    while (free_blocks(plane) <= 2) {
+    // Timing-free GC keeps each plane where a running drive would be: at the runtime GC
+    // threshold, capped at half the spare blocks (a threshold above the over-provisioning, as in
+    // the read-disturb paper's setup, would otherwise collect nearly-full blocks at every write).
+    while (free_blocks(plane) < target_free) {
       uint64_t before = free_blocks(plane);
       gc_instant(plane);
       if (free_blocks(plane) <= before) break;

@@ -29,7 +29,7 @@ tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp, t
   assert(op->channel == index_);
   op->t_submit = now_ps();
   Die& die = dies_[op->die];
-  die.q[op->prio].push_back(&gp);
+  die.q[op->prio].push_back(Queued{&gp, op});
   if (die.phase == Phase::Idle && !die.completing) dispatch(op->die);
   ph = tlm::END_REQ;
   return tlm::TLM_UPDATED;
@@ -50,20 +50,24 @@ void FlashChannel::dispatch(uint32_t d) {
   while (cls < kPrioClasses && die.q[cls].empty()) ++cls;
   if (cls == kPrioClasses) return;
   auto& q = die.q[cls];
-  tlm::tlm_generic_payload* head = q.front();
+  const Queued head = q.front();
   q.pop_front();
-  FlashOp* h = OpPool::of(*head);
-  die.group[0] = head;
+  FlashOp* h = head.op;
+  die.group[0] = head.gp;
   die.n = 1;
-  // Multi-plane: same kind, other planes of this die, same class; the first such op per plane.
+  // Multi-plane: same kind, other planes of this die, same class; the first such op per plane
+  // among the next kMergeWindow queued.
   if (cfg_.multi_plane && cfg_.geo.planes_per_die > 1) {
     uint32_t planes_used = 1u << h->plane_in_die;
-    for (auto it = q.begin(); it != q.end() && die.n < int(cfg_.geo.planes_per_die);) {
-      FlashOp* o = OpPool::of(**it);
+    int looked = 0;
+    for (auto it = q.begin(); it != q.end() && die.n < int(cfg_.geo.planes_per_die) &&
+                              looked < kMergeWindow;
+         ++looked) {
+      FlashOp* o = it->op;
       if (o->kind == h->kind && !(planes_used >> o->plane_in_die & 1) &&
           o->no_transfer == h->no_transfer) {
         planes_used |= 1u << o->plane_in_die;
-        die.group[die.n++] = *it;
+        die.group[die.n++] = it->gp;
         it = q.erase(it);
       } else {
         ++it;

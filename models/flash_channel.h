@@ -41,8 +41,15 @@ class FlashChannel : public sc_core::sc_module {
 
  private:
   enum class Phase : uint8_t { Idle, CmdOrIn, Array, Out };
+  struct Queued {
+    tlm::tlm_generic_payload* gp;
+    FlashOp* op;
+  };
+  // Queued operations a multi-plane merge looks at (bounds the dispatch cost when GC queues a
+  // whole victim's reads at once).
+  static constexpr int kMergeWindow = 32;
   struct Die {
-    std::deque<tlm::tlm_generic_payload*> q[kPrioClasses];
+    std::deque<Queued> q[kPrioClasses];
     tlm::tlm_generic_payload* group[8] = {};
     int n = 0;
     Phase phase = Phase::Idle;

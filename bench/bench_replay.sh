@@ -34,11 +34,11 @@ PY
 echo "== issue 2 replay benchmarks ($(date -u +%F), $(nproc) cores) =="
 "$SSDTLM" run --trace "$WL" --cache-mb 8 --quiet --no-progress --out "$OUT/fresh.json"
 fig "qlc-fsp fresh, 8 MiB cache" "$OUT/fresh.json"
-# Aged: 95% of the logical space filled, 10% of it randomly overwritten, so that every plane sits at
+# Aged: the whole logical space filled, 15% of it randomly overwritten, so that every plane sits at
 # the GC threshold and GC runs through the replay.
-"$SSDTLM" run --trace "$WL" --cache-mb 8 --precondition 0.95 --precondition-random 0.1 \
+"$SSDTLM" run --trace "$WL" --cache-mb 8 --precondition 1.0 --precondition-random 0.15 \
   --quiet --no-progress --out "$OUT/aged.json"
-fig "qlc-fsp aged (precondition .95+.1)" "$OUT/aged.json"
+fig "qlc-fsp aged (precondition 1+.15)" "$OUT/aged.json"
 "$SSDTLM" run --trace "$WL" --cache-mb 8 --precondition 1.0 --quiet --no-progress \
   --max-requests 1000 --out "$OUT/full.json"
 fig "qlc-fsp fully preconditioned (state)" "$OUT/full.json"

@@ -34,6 +34,17 @@ Param num(std::string key, Acc acc, double lo, double hi, std::string meaning) {
   return Param{key, m.str(),
                [=](SsdConfig& c, const json& v, const std::string& where) {
                  if (!v.is_number()) fail(where, key, "expected a number, got " + v.dump());
+                 if (std::is_integral<T>::value && v.is_number_unsigned()) {
+                   // Exact for 64-bit values (a double would round seeds above 2^53).
+                   const uint64_t u = v.get<uint64_t>();
+                   if (static_cast<double>(u) < lo || static_cast<double>(u) > hi) {
+                     std::ostringstream os;
+                     os << "value " << v.dump() << " out of range [" << lo << ", " << hi << "]";
+                     fail(where, key, os.str());
+                   }
+                   acc(c) = static_cast<T>(u);
+                   return;
+                 }
                  double d = v.get<double>();
                  if (std::is_integral<T>::value && d != std::floor(d))
                    fail(where, key, "expected an integer, got " + v.dump());

@@ -64,7 +64,8 @@ struct Geometry {
   // block = plane * blocks_per_plane + block_in_plane; ppn = block * pages_per_block + page.
   uint32_t channel_of_plane(uint32_t plane) const { return plane % channels; }
   uint32_t die_in_channel_of_plane(uint32_t plane) const {
-    return (plane / channels) % dies_per_channel();
+    const uint32_t stripe = (plane / channels) % dies_per_channel();  // chip + chips * die
+    return (stripe % chips_per_channel) * dies_per_chip + stripe / chips_per_channel;
   }
   uint32_t plane_in_die_of_plane(uint32_t plane) const {
     return plane / (channels * dies_per_channel());

@@ -235,3 +235,23 @@ TEST(Timing, SaturatedWriteThroughputMatchesTheDieBound) {
   EXPECT_LE(flash_mb_s, bound * 1.0001);
   EXPECT_GE(flash_mb_s, bound * 0.95);
 }
+
+TEST(Timing, SaturatedWriteThroughputMatchesTheChannelBound) {
+  SsdBench b;
+  b.cfg.cache_mib = 2;
+  b.cfg.channel_rate_mt_s = 25;  // a slow bus makes the channels the bottleneck
+  b.cfg.finalize();
+  const uint64_t n = 20000;
+  for (uint64_t i = 0; i < n; ++i) b.src.add(0, i * 8192, 8192, false);
+  b.build(false, 256);
+  sc_core::sc_start();
+  const double sim_s = b.ssd->host.last_completion() / 1e12;
+  // Channel bound: 25 MB/s x 8 channels = 200 MB/s of data in (command cycles add 2 x 70 ns per
+  // 2,621,440 ns transfer of a two-plane unit: 200 MB/s x 2,621,440 / 2,621,580 = 199.99 MB/s).
+  // Die bound: 16 x 65,536 B / (140 + 2,621,440 + 1,300,000 ns) = 267.4 MB/s. Minimum: channels.
+  const double bound = 8 * 65536.0 / ((140 + 2621440) * 1e-9) / 1e6;
+  const double flash_mb_s =
+      b.ssd->ctrl.core().counters().host_pages_programmed * 8192.0 / sim_s / 1e6;
+  EXPECT_LE(flash_mb_s, bound * 1.0001);
+  EXPECT_GE(flash_mb_s, bound * 0.95) << "measured " << flash_mb_s << " MB/s, bound " << bound;
+}

@@ -256,7 +256,8 @@ int64_t Ftl::coldest_block(uint32_t plane) const {
 uint32_t Ftl::min_erase_count(uint32_t plane) const {
   uint32_t m = ~0u;
   const uint64_t base = uint64_t(plane) * geo_.blocks_per_plane;
-  for (uint32_t i = 0; i < geo_.blocks_per_plane; ++i) m = std::min(m, blocks_[base + i].erase_count);
+  for (uint32_t i = 0; i < geo_.blocks_per_plane; ++i)
+    m = std::min(m, blocks_[base + i].erase_count);
   return m;
 }
 
@@ -296,7 +297,8 @@ void Ftl::precondition(uint64_t n, uint64_t overwrites, std::mt19937_64& rng) {
   if (n == 0) return;
   std::uniform_int_distribution<uint64_t> pick(0, n - 1);
   const uint64_t spare_blocks =
-      geo_.blocks_per_plane - (logical_pages_ / geo_.planes() + geo_.pages_per_block - 1) / geo_.pages_per_block;
+      geo_.blocks_per_plane -
+      (logical_pages_ / geo_.planes() + geo_.pages_per_block - 1) / geo_.pages_per_block;
   const uint32_t target_free = static_cast<uint32_t>(
       std::max<uint64_t>(3, std::min<uint64_t>(gc_threshold_blocks_, spare_blocks / 2)));
   for (uint64_t i = 0; i < overwrites; ++i) {

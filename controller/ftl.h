@@ -42,7 +42,9 @@ class PagedArray {
     }
     return c[i & (kChunk - 1)];
   }
-  uint64_t bytes() const { return allocated_ * kChunk * sizeof(T) + chunks_.size() * sizeof(void*); }
+  uint64_t bytes() const {
+    return allocated_ * kChunk * sizeof(T) + chunks_.size() * sizeof(void*);
+  }
 
  private:
   T fill_;
@@ -53,11 +55,11 @@ class PagedArray {
 enum class BlockState : uint8_t { Free, Active, Full, Victim };
 
 struct BlockInfo {
-  uint32_t valid = 0;        // valid (mapped) pages
-  uint32_t write_ptr = 0;    // next page to allocate
-  uint32_t inflight = 0;     // allocated pages whose program has not completed
+  uint32_t valid = 0;      // valid (mapped) pages
+  uint32_t write_ptr = 0;  // next page to allocate
+  uint32_t inflight = 0;   // allocated pages whose program has not completed
   uint32_t erase_count = 0;
-  uint32_t read_count = 0;   // reads since the last erase (read disturb)
+  uint32_t read_count = 0;       // reads since the last erase (read disturb)
   int32_t prev = -1, next = -1;  // victim-bucket links (index within plane)
   BlockState state = BlockState::Free;
   bool in_bucket = false;
@@ -139,7 +141,7 @@ class Ftl {
   struct PlaneState {
     std::vector<uint32_t> free_ring;  // FIFO of free blocks (index within plane)
     uint32_t free_head = 0, free_count = 0;
-    int64_t active = -1;             // global block id
+    int64_t active = -1;               // global block id
     std::vector<int32_t> bucket_head;  // by valid count
     uint32_t min_hint = 0;
   };

@@ -4,10 +4,9 @@
 
 #include <array>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace ssdtlm {
 
@@ -40,7 +39,7 @@ class LatencyHistogram {
   static uint32_t index(uint64_t v) {
     if (v < (1u << kSubBits)) return static_cast<uint32_t>(v);
     int e = 63 - __builtin_clzll(v) - kSubBits;  // shift so the top kSubBits+1 bits remain
-    uint64_t m = v >> e;                          // in [2^kSubBits, 2^(kSubBits+1))
+    uint64_t m = v >> e;                         // in [2^kSubBits, 2^(kSubBits+1))
     return static_cast<uint32_t>(((e + 1) << kSubBits) + (m - (1u << kSubBits)));
   }
   static uint64_t upper_edge(uint32_t idx) {  // largest value mapped to idx
@@ -66,22 +65,23 @@ struct SimCounters {
   // host side
   uint64_t host_reads = 0, host_writes = 0;
   uint64_t bytes_read = 0, bytes_written = 0;
-  uint64_t out_of_range = 0;      // pieces folded into the logical space by the controller
+  uint64_t out_of_range = 0;  // pieces folded into the logical space by the controller
   // cache (per page touched)
   uint64_t cache_read_hits = 0, cache_read_misses = 0;
   uint64_t cache_write_hits = 0, cache_write_misses = 0;
-  uint64_t write_waits = 0;       // write pages that waited for a free cache slot
+  uint64_t write_waits = 0;  // write pages that waited for a free cache slot
   // flash
   std::array<uint64_t, 4> host_reads_by_type{};  // host-initiated flash page reads per page type
-  uint64_t rmw_reads = 0;         // reads completing partial pages before a flush
+  uint64_t rmw_reads = 0;                        // reads completing partial pages before a flush
   uint64_t gc_reads = 0;
-  uint64_t programs = 0;          // program operations (units)
+  uint64_t programs = 0;  // program operations (units)
   uint64_t host_pages_programmed = 0, gc_pages_programmed = 0, padding_pages = 0;
   uint64_t gc_page_moves = 0;
   uint64_t erases_gc = 0, erases_wl = 0, erases_rr = 0;
   uint64_t gc_runs = 0, wl_runs = 0;
-  uint64_t unmapped_reads = 0;    // zero-filled reads of never-written pages (ftl.unmapped_reads=zero)
-  uint64_t prefilled_pages = 0;   // never-written read pages prefilled before the replay
+  uint64_t unmapped_reads =
+      0;  // zero-filled reads of never-written pages (ftl.unmapped_reads=zero)
+  uint64_t prefilled_pages = 0;  // never-written read pages prefilled before the replay
   // integrity
   uint64_t checked_reads = 0, mismatches = 0;
   std::vector<std::string> mismatch_examples;

@@ -15,8 +15,14 @@ WriteCache::WriteCache(uint64_t slots, uint32_t spp, bool keep_versions)
 
 void WriteCache::unlink(int32_t s) {
   Entry& e = entries_[s];
-  if (e.newer >= 0) entries_[e.newer].older = e.older; else head_ = e.older;
-  if (e.older >= 0) entries_[e.older].newer = e.newer; else tail_ = e.newer;
+  if (e.newer >= 0)
+    entries_[e.newer].older = e.older;
+  else
+    head_ = e.older;
+  if (e.older >= 0)
+    entries_[e.older].newer = e.newer;
+  else
+    tail_ = e.newer;
   e.newer = e.older = -1;
 }
 
@@ -24,7 +30,10 @@ void WriteCache::push_head(int32_t s) {
   Entry& e = entries_[s];
   e.newer = -1;
   e.older = head_;
-  if (head_ >= 0) entries_[head_].newer = s; else tail_ = s;
+  if (head_ >= 0)
+    entries_[head_].newer = s;
+  else
+    tail_ = s;
   head_ = s;
 }
 

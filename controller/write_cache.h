@@ -20,9 +20,9 @@ class WriteCache {
   enum class State : uint8_t { Free, Resident, Flushing };
   struct Entry {
     Lpn lpn = kNoLpn;
-    uint32_t mask = 0;     // sectors present
-    int32_t newer = -1;    // towards the MRU head
-    int32_t older = -1;    // towards the LRU tail
+    uint32_t mask = 0;   // sectors present
+    int32_t newer = -1;  // towards the MRU head
+    int32_t older = -1;  // towards the LRU tail
     State state = State::Free;
     bool dirty = false;
     uint32_t req_bytes = 0;  // size of the host request that last wrote it (policy state)

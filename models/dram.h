@@ -4,9 +4,10 @@
 // never calls wait(), so it can be used from SC_METHODs).
 #pragma once
 
+#include <tlm_utils/simple_target_socket.h>
+
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "controller/config.h"
 #include "models/timed_queue.h"

@@ -60,9 +60,8 @@ void FlashChannel::dispatch(uint32_t d) {
   if (cfg_.multi_plane && cfg_.geo.planes_per_die > 1) {
     uint32_t planes_used = 1u << h->plane_in_die;
     int looked = 0;
-    for (auto it = q.begin(); it != q.end() && die.n < int(cfg_.geo.planes_per_die) &&
-                              looked < kMergeWindow;
-         ++looked) {
+    for (auto it = q.begin();
+         it != q.end() && die.n < int(cfg_.geo.planes_per_die) && looked < kMergeWindow; ++looked) {
       FlashOp* o = it->op;
       if (o->kind == h->kind && !(planes_used >> o->plane_in_die & 1) &&
           o->no_transfer == h->no_transfer) {
@@ -102,9 +101,15 @@ Tick FlashChannel::array_time(const Die& die) const {
     const int type = cfg_.geo.page_type_of(cfg_.geo.page_of(o->ppn));
     Tick ti = 0;
     switch (h->kind) {
-      case FlashKind::Read: ti = cfg_.array.read_time(type); break;
-      case FlashKind::Program: ti = cfg_.array.program_time(type, static_cast<int>(o->npages)); break;
-      case FlashKind::Erase: ti = cfg_.array.erase; break;
+      case FlashKind::Read:
+        ti = cfg_.array.read_time(type);
+        break;
+      case FlashKind::Program:
+        ti = cfg_.array.program_time(type, static_cast<int>(o->npages));
+        break;
+      case FlashKind::Erase:
+        ti = cfg_.array.erase;
+        break;
     }
     t = std::max(t, ti);
   }

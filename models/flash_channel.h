@@ -14,11 +14,11 @@
 // work the controller chains on it (GC, program after read) competes on equal terms.
 #pragma once
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
 #include <deque>
+#include <systemc>
+#include <tlm>
 #include <vector>
 
 #include "controller/config.h"

@@ -165,7 +165,8 @@ void HostInterface::progress(bool final) {
   double wall = std::chrono::duration<double>(t - wall_start_).count();
   double rate = wall > 0 ? completed_ / wall : 0;
   if (opt_.expected_requests)
-    std::fprintf(stderr, "\r[ssdtlm] %llu/%llu requests (%.0f%%)  sim %.3f s  wall %.1f s  %.0f req/s ",
+    std::fprintf(stderr,
+                 "\r[ssdtlm] %llu/%llu requests (%.0f%%)  sim %.3f s  wall %.1f s  %.0f req/s ",
                  (unsigned long long)completed_, (unsigned long long)opt_.expected_requests,
                  100.0 * completed_ / opt_.expected_requests, now_ps() / 1e12, wall, rate);
   else

@@ -9,8 +9,6 @@
 // controller has them in DRAM. Latency = completion - entry into the host queue.
 #pragma once
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <chrono>
@@ -18,6 +16,8 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <systemc>
+#include <tlm>
 #include <vector>
 
 #include "controller/config.h"
@@ -30,8 +30,8 @@
 namespace ssdtlm::models {
 
 struct HostOptions {
-  uint32_t closed_loop_qd = 0;  // 0: open loop
-  bool progress = false;        // progress line on stderr
+  uint32_t closed_loop_qd = 0;     // 0: open loop
+  bool progress = false;           // progress line on stderr
   uint64_t expected_requests = 0;  // for the progress line (0: unknown)
 };
 

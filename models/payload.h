@@ -3,9 +3,8 @@
 // once the pool has grown to the peak number in flight).
 #pragma once
 
-#include <tlm>
-
 #include <memory>
+#include <tlm>
 #include <vector>
 
 #include "controller/flash_op.h"

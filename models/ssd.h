@@ -2,9 +2,8 @@
 // Built once per process (SystemC elaborates once).
 #pragma once
 
-#include <systemc>
-
 #include <memory>
+#include <systemc>
 #include <vector>
 
 #include "models/dram.h"

@@ -15,7 +15,8 @@ SsdController::SsdController(sc_core::sc_module_name name, const SsdConfig& cfg,
     std::string n = "flash_isock_" + std::to_string(c);
     flash_isock.push_back(
         std::make_unique<tlm_utils::simple_initiator_socket_tagged<SsdController>>(n.c_str()));
-    flash_isock.back()->register_nb_transport_bw(this, &SsdController::flash_bw, static_cast<int>(c));
+    flash_isock.back()->register_nb_transport_bw(this, &SsdController::flash_bw,
+                                                 static_cast<int>(c));
   }
   dram_gp_.set_command(tlm::TLM_WRITE_COMMAND);
   SC_HAS_PROCESS(SsdController);
@@ -28,7 +29,9 @@ void SsdController::process() {
   events_ += q_.run([this](const Timer& t) { core_.on_timer(t.kind, t.ctx); });
 }
 
-void SsdController::timer(Tick at, uint32_t kind, void* ctx) { q_.schedule(at, Timer{kind, ctx}); }
+void SsdController::timer(Tick at, uint32_t kind, void* ctx) {
+  q_.schedule(at, Timer{kind, ctx});
+}
 
 void SsdController::submit(FlashOp* op) {
   tlm::tlm_generic_payload* gp = op_pool_.acquire(op);

@@ -3,12 +3,12 @@
 // core's timers on a payload event queue served by one SC_METHOD.
 #pragma once
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include <memory>
+#include <systemc>
+#include <tlm>
 #include <vector>
 
 #include "controller/ssd_core.h"
@@ -20,7 +20,8 @@ namespace ssdtlm::models {
 class SsdController : public sc_core::sc_module, public CoreEnv {
  public:
   tlm_utils::simple_target_socket<SsdController> host_tsock;
-  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<SsdController>>> flash_isock;
+  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<SsdController>>>
+      flash_isock;
   tlm_utils::simple_initiator_socket<SsdController> dram_isock;
 
   SsdController(sc_core::sc_module_name name, const SsdConfig& cfg, bool integrity);

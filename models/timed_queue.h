@@ -4,10 +4,9 @@
 // grown to the peak number of pending items.
 #pragma once
 
-#include <systemc>
-
 #include <cstdint>
 #include <queue>
+#include <systemc>
 #include <vector>
 
 #include "nand/geometry.h"
@@ -16,8 +15,12 @@ namespace ssdtlm::models {
 
 using nand::Tick;
 
-inline Tick now_ps() { return sc_core::sc_time_stamp().value(); }
-inline sc_core::sc_time ps(Tick t) { return sc_core::sc_time::from_value(t); }
+inline Tick now_ps() {
+  return sc_core::sc_time_stamp().value();
+}
+inline sc_core::sc_time ps(Tick t) {
+  return sc_core::sc_time::from_value(t);
+}
 
 template <typename Item>
 class TimedQueue {

@@ -4,20 +4,29 @@ namespace ssdtlm::nand {
 
 const char* to_string(CellType c) {
   switch (c) {
-    case CellType::SLC: return "SLC";
-    case CellType::MLC: return "MLC";
-    case CellType::TLC: return "TLC";
-    case CellType::QLC: return "QLC";
+    case CellType::SLC:
+      return "SLC";
+    case CellType::MLC:
+      return "MLC";
+    case CellType::TLC:
+      return "TLC";
+    case CellType::QLC:
+      return "QLC";
   }
   return "?";
 }
 
 bool parse_cell_type(const std::string& s, CellType& out) {
-  if (s == "SLC") out = CellType::SLC;
-  else if (s == "MLC") out = CellType::MLC;
-  else if (s == "TLC") out = CellType::TLC;
-  else if (s == "QLC") out = CellType::QLC;
-  else return false;
+  if (s == "SLC")
+    out = CellType::SLC;
+  else if (s == "MLC")
+    out = CellType::MLC;
+  else if (s == "TLC")
+    out = CellType::TLC;
+  else if (s == "QLC")
+    out = CellType::QLC;
+  else
+    return false;
   return true;
 }
 
@@ -26,10 +35,14 @@ const char* page_type_name(CellType c, int t) {
   static const char* const kTlc[] = {"LSB", "CSB", "MSB"};
   static const char* const kMlc[] = {"LSB", "MSB"};
   switch (c) {
-    case CellType::SLC: return "SLC";
-    case CellType::MLC: return t >= 0 && t < 2 ? kMlc[t] : "?";
-    case CellType::TLC: return t >= 0 && t < 3 ? kTlc[t] : "?";
-    case CellType::QLC: return t >= 0 && t < 4 ? kQlc[t] : "?";
+    case CellType::SLC:
+      return "SLC";
+    case CellType::MLC:
+      return t >= 0 && t < 2 ? kMlc[t] : "?";
+    case CellType::TLC:
+      return t >= 0 && t < 3 ? kTlc[t] : "?";
+    case CellType::QLC:
+      return t >= 0 && t < 4 ? kQlc[t] : "?";
   }
   return "?";
 }

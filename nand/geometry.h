@@ -14,7 +14,9 @@ constexpr Tick kPsPerUs = 1000 * 1000;
 constexpr Tick kPsPerMs = 1000 * 1000 * 1000;
 
 enum class CellType : uint8_t { SLC = 1, MLC = 2, TLC = 3, QLC = 4 };
-inline int bits_per_cell(CellType c) { return static_cast<int>(c); }
+inline int bits_per_cell(CellType c) {
+  return static_cast<int>(c);
+}
 const char* to_string(CellType c);
 bool parse_cell_type(const std::string& s, CellType& out);
 
@@ -60,8 +62,8 @@ struct Geometry {
   // Dense numbering. Planes are numbered channel-first so that consecutive plane indices land on
   // different channels (the striping order of dynamic allocation):
   //   plane = channel + channels * (chip + chips * (die + dies_per_chip * plane_in_die))
-  // A die is identified by (channel, die_in_channel) with die_in_channel = chip * dies_per_chip + die.
-  // block = plane * blocks_per_plane + block_in_plane; ppn = block * pages_per_block + page.
+  // A die is identified by (channel, die_in_channel) with die_in_channel = chip * dies_per_chip +
+  // die. block = plane * blocks_per_plane + block_in_plane; ppn = block * pages_per_block + page.
   uint32_t channel_of_plane(uint32_t plane) const { return plane % channels; }
   uint32_t die_in_channel_of_plane(uint32_t plane) const {
     const uint32_t stripe = (plane / channels) % dies_per_channel();  // chip + chips * die

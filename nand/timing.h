@@ -11,9 +11,10 @@
 namespace ssdtlm::nand {
 
 struct ArrayTiming {
-  std::array<Tick, 4> read{};     // tR per page type (index 0 = LSB)
-  std::array<Tick, 4> program{};  // per_page mode: tPROG per page type; one_shot mode: [0] = tPROG of a word line
-  Tick erase = 0;                 // tBERS
+  std::array<Tick, 4> read{};  // tR per page type (index 0 = LSB)
+  std::array<Tick, 4>
+      program{};   // per_page mode: tPROG per page type; one_shot mode: [0] = tPROG of a word line
+  Tick erase = 0;  // tBERS
   ProgramMode program_mode = ProgramMode::OneShot;
 
   Tick read_time(int page_type) const { return read[page_type]; }
@@ -30,7 +31,7 @@ struct BusTiming {
   // ONFI-style channel: `bytes_per_us` data rate (MT/s on an 8-bit bus = MB/s), a command/address
   // sequence of `cmd_addr_cycles` bus cycles of `cycle` each per operation (and per plane of a
   // multi-plane operation), and the status-poll / turnaround overhead folded into those cycles.
-  uint64_t bytes_per_us = 800;  // 800 MT/s x 8 bit
+  uint64_t bytes_per_us = 800;   // 800 MT/s x 8 bit
   uint32_t cmd_addr_cycles = 7;  // CMD + 5 ADDR + CMD
   Tick cycle = 10 * kPsPerNs;    // tWC
 

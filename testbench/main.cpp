@@ -1,10 +1,9 @@
 // ssdtlm: command dispatch. Each subcommand lives in its own file (testbench/*_cmd.cpp).
-#include <systemc>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <systemc>
 
 #include "testbench/commands.h"
 

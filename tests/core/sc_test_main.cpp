@@ -2,13 +2,13 @@
 // sc_main(), which runs the tests. SystemC warnings and errors fail the test.
 #include <gtest/gtest.h>
 
-#include <systemc>
-
 #include <cstdlib>
+#include <systemc>
 
 int sc_main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING,
+                                          sc_core::SC_DISPLAY | sc_core::SC_THROW);
   return RUN_ALL_TESTS();
 }
 

@@ -2,15 +2,13 @@
 // check, an aged drive under GC and wear leveling, the result JSON's stable keys, and bad input
 // (missing file, garbage trace lines, unknown or out-of-range config keys).
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -66,7 +64,8 @@ class BundledTrace : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BundledTrace, ReplaysWithIntegrityAndNoMismatch) {
   const std::string out = (tmpdir() / (GetParam() + ".json")).string();
-  Result r = sh("run --trace " + kData + GetParam() + " --fold modulo --integrity --quiet --out " + out);
+  Result r =
+      sh("run --trace " + kData + GetParam() + " --fold modulo --integrity --quiet --out " + out);
   ASSERT_EQ(r.code, 0) << r.out;
   json j = load(out);
   EXPECT_TRUE(j["integrity"]["enabled"].get<bool>());
@@ -96,7 +95,8 @@ TEST(Cli, AgedDriveKeepsIntegrityThroughGcAndWearLeveling) {
   const std::string out = (tmpdir() / "aged.json").string();
   Result r = sh("run --trace " + kData + "umass-financial1.ssdsim.gz --config " + cfg +
                 " --fold modulo --precondition 0.9 --precondition-random 1 --loop 5 --integrity "
-                "--quiet --out " + out);
+                "--quiet --out " +
+                out);
   ASSERT_EQ(r.code, 0) << r.out;
   json j = load(out);
   EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
@@ -113,19 +113,40 @@ TEST(Cli, ResultJsonHasTheStableCore) {
   Result r = sh("run --trace " + kData + "msrc-hm0.csv.gz --quiet --out " + out + " --csv " + csv);
   ASSERT_EQ(r.code, 0) << r.out;
   json j = load(out);
-  for (const char* p :
-       {"/tool/name", "/tool/version", "/config", "/trace/path", "/trace/format", "/trace/requests",
-        "/trace/transformations", "/host/requests", "/host/reads", "/host/writes", "/host/iops",
-        "/host/bandwidth_mib_s", "/flash/reads_by_page_type/LSB", "/flash/reads_by_page_type/CLSB",
-        "/flash/reads_by_page_type/CMSB", "/flash/reads_by_page_type/MSB", "/flash/programs",
-        "/flash/gc_page_moves", "/flash/waf", "/flash/erases/gc", "/flash/erases/wear_leveling",
-        "/flash/erases/read_refresh", "/cache/read_hit_ratio", "/cache/write_hit_ratio",
-        "/integrity/enabled", "/integrity/checked_reads", "/integrity/mismatches", "/sim/wall_s",
-        "/sim/events", "/sim/peak_rss_mib"})
+  for (const char* p : {"/tool/name",
+                        "/tool/version",
+                        "/config",
+                        "/trace/path",
+                        "/trace/format",
+                        "/trace/requests",
+                        "/trace/transformations",
+                        "/host/requests",
+                        "/host/reads",
+                        "/host/writes",
+                        "/host/iops",
+                        "/host/bandwidth_mib_s",
+                        "/flash/reads_by_page_type/LSB",
+                        "/flash/reads_by_page_type/CLSB",
+                        "/flash/reads_by_page_type/CMSB",
+                        "/flash/reads_by_page_type/MSB",
+                        "/flash/programs",
+                        "/flash/gc_page_moves",
+                        "/flash/waf",
+                        "/flash/erases/gc",
+                        "/flash/erases/wear_leveling",
+                        "/flash/erases/read_refresh",
+                        "/cache/read_hit_ratio",
+                        "/cache/write_hit_ratio",
+                        "/integrity/enabled",
+                        "/integrity/checked_reads",
+                        "/integrity/mismatches",
+                        "/sim/wall_s",
+                        "/sim/events",
+                        "/sim/peak_rss_mib"})
     EXPECT_TRUE(j.contains(json::json_pointer(p))) << p;
   for (const char* k : {"read", "write", "all"})
-    for (const char* f : {"count", "mean", "p50", "p90", "p99", "p99_9", "p99_99", "p99_999",
-                          "p99_9999", "max"})
+    for (const char* f :
+         {"count", "mean", "p50", "p90", "p99", "p99_9", "p99_99", "p99_999", "p99_9999", "max"})
       EXPECT_TRUE(j["latency_us"][k].contains(f)) << k << "." << f;
   EXPECT_EQ(j["tool"]["name"], "ssdtlm");
   EXPECT_EQ(j["config"]["nand"]["cell"], "QLC");
@@ -137,16 +158,20 @@ TEST(Cli, ResultJsonHasTheStableCore) {
 
 TEST(Cli, TlcPresetReportsTlcPageTypes) {
   const std::string out = (tmpdir() / "tlc.json").string();
-  Result r = sh("run --preset tlc-rr --trace " + kData + "msrc-hm0.csv.gz --fold modulo --quiet --out " + out);
+  Result r = sh("run --preset tlc-rr --trace " + kData +
+                "msrc-hm0.csv.gz --fold modulo --quiet --out " + out);
   ASSERT_EQ(r.code, 0) << r.out;
   json j = load(out);
-  for (const char* t : {"LSB", "CSB", "MSB"}) EXPECT_TRUE(j["flash"]["reads_by_page_type"].contains(t));
+  for (const char* t : {"LSB", "CSB", "MSB"})
+    EXPECT_TRUE(j["flash"]["reads_by_page_type"].contains(t));
 }
 
 TEST(Cli, ClosedLoopAndZeroFillModes) {
   const std::string out = (tmpdir() / "cl.json").string();
-  Result r = sh("run --trace " + kData + "msrc-hm0.csv.gz --closed-loop 4 --set ftl.unmapped_reads=zero "
-                "--integrity --quiet --out " + out);
+  Result r = sh("run --trace " + kData +
+                "msrc-hm0.csv.gz --closed-loop 4 --set ftl.unmapped_reads=zero "
+                "--integrity --quiet --out " +
+                out);
   ASSERT_EQ(r.code, 0) << r.out;
   json j = load(out);
   EXPECT_EQ(j["host"]["closed_loop_qd"].get<uint32_t>(), 4u);

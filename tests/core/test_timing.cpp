@@ -8,13 +8,12 @@
 //   host: 1,000 ns per command, PCIe 3,938 MB/s; firmware 500 + 50/page cycles at 500 MHz
 //   DRAM: 12,800 MB/s, 50 ns latency
 #include <gtest/gtest.h>
-
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cmath>
 #include <map>
+#include <systemc>
+#include <tlm>
 #include <vector>
 
 #include "models/flash_channel.h"
@@ -103,7 +102,8 @@ TEST(Timing, IsolatedReadOfEachPageType) {
   const Tick expect_ns[4] = {70 + 90000 + 10240, 70 + 120000 + 10240, 70 + 150000 + 10240,
                              70 + 180000 + 10240};
   for (size_t i = 0; i < ops.size(); ++i)
-    EXPECT_EQ(b.drv.done[&ops[i]] - Tick(i) * 1000000 * kNs, expect_ns[i] * kNs) << "page type " << i;
+    EXPECT_EQ(b.drv.done[&ops[i]] - Tick(i) * 1000000 * kNs, expect_ns[i] * kNs)
+        << "page type " << i;
 }
 
 TEST(Timing, IsolatedFullSequenceProgramAndErase) {

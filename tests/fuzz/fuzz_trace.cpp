@@ -10,6 +10,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ssdtlm::traces;
   TraceOptions opt;
   opt.format = FUZZ_FORMAT;
+  // A small reorder window: the default (65,536 records) would be allocated per input and
+  // dominate the cost of an execution; the window logic is the same at any size.
+  opt.sort_window = 64;
   uint64_t capacity = 0;
   std::string text(reinterpret_cast<const char*>(data), size);
   if (opt.format == "auto" && size > 0) {

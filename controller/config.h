@@ -57,6 +57,19 @@ struct SsdConfig {
   double gc_threshold = 0.05;        // fraction of a plane's blocks that must stay free
   bool gc_copyback = false;          // GC moves stay inside the die (no bus transfer)
   std::string gc_policy = "greedy";
+  // Partial GC policies (issue 6, docs/gc.md). Free-block counts are per plane.
+  uint32_t gc_t_gc = 10;              // T_GC: rl / predictors decide when free blocks <= this
+  uint32_t gc_t_gc_aggr = 100;        // T^A_GC: aggressive band (T_GC, T^A_GC]
+  uint32_t gc_t_igc = 3;              // intensive GC stops at this many free blocks (rl, predictors)
+  uint32_t gc_intensive_blocks = 1;   // intensive GC starts at this many free blocks
+  uint32_t gc_intensive_copies = 0;   // 0 = ceil(t_erase / (t_read + t_program))
+  uint32_t gc_lazy_trigger_blocks = 2;  // lazy: partial steps when free blocks <= this
+  uint32_t gc_lazy_copies = 0;        // lazy: 0 = floor(t_erase / (t_read + t_program))
+  uint32_t gc_aggr_max_copies = 2;    // copies per action in the aggressive band
+  double gc_victim_invalid_min = 0.6; // aggressive band: victims with at least this invalid share
+  bool gc_predictor_aggressive = true;  // predictors use the aggressive triggers (band, reads)
+  double gc_rl_split_us = 100;        // previous-interval bin split, us
+  uint32_t gc_host_reserve_blocks = 1;  // partial policies: free blocks host writes leave to GC
   uint32_t wl_threshold = 50;        // static WL when max - min erase count in a plane exceeds this
   std::string unmapped_reads = "prefill";  // prefill | zero
 

@@ -56,6 +56,7 @@ struct HostCmd {
   // Controller state.
   uint32_t pending = 0;
   Tick ready = 0;     // data ready in DRAM (read) / absorbed (write)
+  Tick gc_interval = 0;  // GC policies: arrival minus the previous request's arrival
   void* user = nullptr;  // owner's payload
 };
 

@@ -10,7 +10,10 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "controller/flash_op.h"
+#include "controller/rl/backend.h"
 
 namespace ssdtlm {
 
@@ -29,6 +32,34 @@ class GcEngine {
   // Continues the current victim: `copies` more page moves, or its erase once it holds no valid
   // page. No-op when no GC is active on the plane.
   virtual void gc_step(uint32_t plane, uint32_t copies) = 0;
+
+  // --- partial GC (issue 6); defaults keep simple engines (unit-test fakes) working ---
+  virtual Tick now() const { return 0; }
+  // Like gc_start with a partial step, but only takes a victim holding at most `max_valid` valid
+  // pages (else the victim goes back to the candidates and false is returned). The victim is
+  // then collected in steps: every step is `copies` moves, or the erase once the victim holds
+  // no valid page (the erase is a step of its own).
+  virtual bool gc_start_partial(uint32_t plane, uint32_t copies, uint8_t prio,
+                                uint32_t /*max_valid*/) {
+    return gc_start(plane, copies, prio);
+  }
+  // True when a step of the plane's GC is still running (moves or erase in flight).
+  virtual bool gc_step_busy(uint32_t plane) const { return gc_active(plane); }
+  // True when the current victim holds no valid page any more: the next step is its erase.
+  virtual bool gc_victim_empty(uint32_t /*plane*/) const { return false; }
+  // Runs `copies` (0: the erase, when the victim is empty) on the plane `delay` from now: a new
+  // partial victim when none is active (subject to max_valid), else the next step of the current
+  // one. Decision-unit time is charged through `delay`.
+  virtual void gc_schedule(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid,
+                           Tick /*delay*/) {
+    if (gc_active(plane))
+      gc_step(plane, copies);
+    else
+      gc_start_partial(plane, copies, prio, max_valid);
+  }
+  // Host program units are waiting for a free block (writes stall until GC frees one).
+  virtual bool host_blocked() const { return false; }
+  virtual uint32_t pages_per_block() const { return 0; }
 };
 
 class GcPolicy {
@@ -40,8 +71,19 @@ class GcPolicy {
   virtual void on_free_blocks(uint32_t /*plane*/) {}
   // The current GC step (or the whole GC) on a plane finished.
   virtual void on_gc_idle(uint32_t /*plane*/) {}
+  // A host request reached the controller (inter-request interval: cmd.arrival minus the
+  // previous request's arrival).
+  virtual void on_request_arrival(HostCmd& /*cmd*/) {}
   // A host request was served (issue 6: partial GC after serving a request).
   virtual void on_request_served(const HostCmd& /*cmd*/, Tick /*latency*/) {}
+  // Host program units wait for a free block: the policy must make GC progress now.
+  virtual void on_host_blocked() {}
+  // Free blocks per plane that host writes leave to the GC engine's moves.
+  virtual uint32_t host_reserve_blocks() const { return 2; }
+  // RL policies: the decision-unit backend (C++ or RTL) chosen by the testbench.
+  virtual void set_backend_factory(const rl::BackendFactory& /*f*/) {}
+  // Policy-specific figures for the result JSON ("gc" section).
+  virtual nlohmann::json stats() const { return nlohmann::json::object(); }
 
  protected:
   GcEngine* engine_ = nullptr;
@@ -60,7 +102,10 @@ class GreedyGc : public GcPolicy {
   void maybe_start(uint32_t plane);
 };
 
-std::unique_ptr<GcPolicy> make_gc_policy(const std::string& name);
+struct SsdConfig;
+// greedy | lazy | mov10 | mov100 | exp0.1 | exp0.3 | rl | rl-aggr (docs/gc.md). The partial
+// policies read their parameters (gc.*) from cfg; without cfg they use the documented defaults.
+std::unique_ptr<GcPolicy> make_gc_policy(const std::string& name, const SsdConfig* cfg = nullptr);
 
 // Static wear leveling: after an erase in a plane, when the erased block's count exceeds the
 // plane's minimum by more than `threshold`, the coldest full block (lowest erase count, holding

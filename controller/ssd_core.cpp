@@ -7,12 +7,6 @@
 
 namespace ssdtlm {
 
-namespace {
-// Host allocations leave this many free blocks per plane to the GC engine, so that a plane
-// under GC can always take the pages it moves.
-constexpr uint32_t kGcReserveBlocks = 2;
-}  // namespace
-
 ControllerCore::ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
     : cfg_(cfg),
       geo_(cfg.geo),
@@ -25,11 +19,12 @@ ControllerCore::ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrit
       cache_(std::max<uint64_t>(cfg.cache_pages(), cfg.unit_pages()), cfg.geo.sectors_per_page(),
              integrity),
       grouper_(make_fsp_grouper(cfg.fsp_grouper)),
-      gc_policy_(make_gc_policy(cfg.gc_policy)),
+      gc_policy_(make_gc_policy(cfg.gc_policy, &cfg)),
       wl_(cfg.geo.planes(), cfg.wl_threshold),
       inflight_lpn_(256),
       block_reads_(256),
       gc_(cfg.geo.planes()),
+      gc_min_free_(cfg.geo.planes(), cfg.geo.blocks_per_plane),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
   gc_policy_->attach(this);
@@ -139,6 +134,7 @@ void ControllerCore::for_each_piece(const HostCmd* c, F&& f) {
 
 void ControllerCore::on_host_cmd(HostCmd* c) {
   c->submitted = env_.now();
+  gc_policy_->on_request_arrival(*c);
   const uint64_t pages = (c->offset % geo_.page_size + c->size + geo_.page_size - 1) / geo_.page_size;
   const Tick fw = cfg_.ctrl_cycle * (cfg_.ctrl_cmd_cycles + pages * cfg_.ctrl_page_cycles);
   env_.timer(env_.now() + fw, kTimerCmd, c);
@@ -146,6 +142,13 @@ void ControllerCore::on_host_cmd(HostCmd* c) {
 
 void ControllerCore::on_timer(uint32_t kind, void* ctx) {
   if (kind == kTimerCmd) start_cmd(static_cast<HostCmd*>(ctx));
+  if (kind == kTimerGc) {
+    const uint32_t plane = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(ctx));
+    GcJob& j = gc_[plane];
+    if (!j.pending) return;  // an earlier timer already ran the accumulated step
+    j.pending = false;
+    gc_run_step(plane, j.pending_copies, j.pending_prio, j.pending_max_valid);
+  }
 }
 
 void ControllerCore::start_cmd(HostCmd* c) {
@@ -223,6 +226,8 @@ void ControllerCore::finish_cmd(HostCmd* c) {
   // Data staged through the DRAM buffer on its way to or from the host.
   c->ready = env_.dram(c->size);
   env_.host_done(c, c->ready);
+  // Partial GC policies run their step after the request is served.
+  gc_policy_->on_request_served(*c, c->ready - c->arrival);
 }
 
 void ControllerCore::do_write(HostCmd* c) {
@@ -341,9 +346,10 @@ bool ControllerCore::evict_unit() {
 
 void ControllerCore::issue_flush_program(FlushJob* job) {
   // Host data avoid the last free blocks of a plane (kept for GC moves).
-  const uint32_t plane = ftl_.next_plane(kGcReserveBlocks);
+  const uint32_t plane = ftl_.next_plane(gc_policy_->host_reserve_blocks());
   if (plane == geo_.planes()) {
     blocked_.push_back(job);
+    gc_policy_->on_host_blocked();
     return;
   }
   const uint32_t free_before = ftl_.free_blocks(plane);
@@ -362,7 +368,7 @@ void ControllerCore::issue_flush_program(FlushJob* job) {
   ctr_.host_pages_programmed += job->n;
   ctr_.padding_pages += unit_ - job->n;
   submit(op);
-  if (ftl_.free_blocks(plane) != free_before) gc_policy_->on_free_blocks(plane);
+  if (ftl_.free_blocks(plane) != free_before) gc_free_changed(plane);
 }
 
 void ControllerCore::flush_program_done(FlashOp* op) {
@@ -410,8 +416,9 @@ void ControllerCore::retry_blocked() {
 
 bool ControllerCore::idle() const {
   if (flushes_inflight_ > 0 || !waitq_.empty() || ops_in_flight() > 0) return false;
-  for (const GcJob& j : gc_)
-    if (j.active) return false;
+  // A partially collected victim waiting for its next step is not outstanding work.
+  for (uint32_t p = 0; p < geo_.planes(); ++p)
+    if (gc_step_busy(p) || gc_[p].pending) return false;
   return true;
 }
 
@@ -474,10 +481,86 @@ bool ControllerCore::gc_start(uint32_t plane, uint32_t copies, uint8_t prio) {
   return gc_begin(plane, v, copies, prio, 0);
 }
 
+bool ControllerCore::gc_start_partial(uint32_t plane, uint32_t copies, uint8_t prio,
+                                      uint32_t max_valid) {
+  if (gc_[plane].active) return false;
+  const int64_t v = ftl_.take_victim(plane);
+  if (v < 0) return false;
+  if (ftl_.block(static_cast<uint64_t>(v)).valid > max_valid) {
+    ftl_.release_victim(static_cast<uint64_t>(v));  // not worth collecting yet
+    return false;
+  }
+  return gc_begin(plane, v, copies == UINT32_MAX ? UINT32_MAX - 1 : copies, prio, 0);
+}
+
+bool ControllerCore::gc_step_busy(uint32_t plane) const {
+  const GcJob& j = gc_[plane];
+  if (!j.active) return false;
+  if (!j.partial) return true;
+  return j.step_open || j.erase_issued || j.reads_inflight > 0 || j.programs_inflight > 0;
+}
+
+bool ControllerCore::gc_victim_empty(uint32_t plane) const {
+  const GcJob& j = gc_[plane];
+  return j.active && !j.erase_issued && j.scan_done && j.reads_inflight == 0 && j.buf.empty() &&
+         j.programs_inflight == 0;
+}
+
+void ControllerCore::gc_schedule(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid,
+                                 Tick delay) {
+  if (delay == 0) {
+    gc_run_step(plane, copies, prio, max_valid);
+    return;
+  }
+  GcJob& j = gc_[plane];
+  if (j.pending) {
+    j.pending_copies += copies;  // steps decided before the first one started: merged
+  } else {
+    j.pending = true;
+    j.pending_copies = copies;
+  }
+  j.pending_prio = prio;
+  j.pending_max_valid = max_valid;
+  env_.timer(env_.now() + delay, kTimerGc, reinterpret_cast<void*>(static_cast<uintptr_t>(plane)));
+}
+
+void ControllerCore::gc_run_step(uint32_t plane, uint32_t copies, uint8_t prio,
+                                 uint32_t max_valid) {
+  GcJob& j = gc_[plane];
+  if (!j.active) {
+    gc_start_partial(plane, copies, prio, max_valid);
+    return;
+  }
+  if (j.erase_issued) return;
+  if (!j.partial) {  // a whole-victim job (greedy, wear leveling) runs to its end by itself
+    return;
+  }
+  if (copies == 0 && !gc_victim_empty(plane)) return;
+  if (j.step_open) {  // the previous step is still running: this one extends it
+    j.budget += copies;
+    gc_continue(plane);
+    return;
+  }
+  j.prio = prio;
+  j.step_open = true;
+  j.step_moves = 0;
+  j.budget = copies;
+  gc_continue(plane);
+}
+
+void ControllerCore::gc_free_changed(uint32_t plane) {
+  gc_min_free_[plane] = std::min(gc_min_free_[plane], ftl_.free_blocks(plane));
+  gc_policy_->on_free_blocks(plane);
+}
+
 bool ControllerCore::gc_begin(uint32_t plane, int64_t victim, uint32_t copies, uint8_t prio,
                               uint8_t cause) {
   GcJob& j = gc_[plane];
   j.active = true;
+  j.partial = copies != UINT32_MAX;
+  j.erase_step = false;
+  j.step_open = j.partial;
+  j.step_moves = 0;
   j.prio = prio;
   j.cause = cause;
   j.victim = victim;
@@ -499,8 +582,12 @@ bool ControllerCore::gc_begin(uint32_t plane, int64_t victim, uint32_t copies, u
 void ControllerCore::gc_step(uint32_t plane, uint32_t copies) {
   GcJob& j = gc_[plane];
   if (!j.active) return;
-  j.budget = copies;
-  gc_continue(plane);
+  if (!j.partial) {
+    j.budget = copies;
+    gc_continue(plane);
+    return;
+  }
+  gc_run_step(plane, copies, j.prio, UINT32_MAX);
 }
 
 void ControllerCore::gc_continue(uint32_t plane) {
@@ -518,6 +605,7 @@ void ControllerCore::gc_continue(uint32_t plane) {
       read_started(src);
       ++j.reads_inflight;
       ++ctr_.gc_reads;
+      ++j.step_moves;
       if (j.budget != UINT32_MAX) --j.budget;
       submit(op);
     }
@@ -592,7 +680,7 @@ void ControllerCore::gc_program(uint32_t plane, bool pad) {
   ctr_.gc_pages_programmed += n;
   ctr_.padding_pages += unit_ - n;
   submit(op);
-  if (ftl_.free_blocks(plane) != free_before) gc_policy_->on_free_blocks(plane);
+  if (ftl_.free_blocks(plane) != free_before) gc_free_changed(plane);
 }
 
 void ControllerCore::gc_program_done(FlashOp* op) {
@@ -618,9 +706,28 @@ void ControllerCore::gc_maybe_erase(uint32_t plane) {
   if (!j.active || j.erase_issued) return;
   if (!j.scan_done || j.reads_inflight > 0 || !j.buf.empty() || j.programs_inflight > 0) {
     // Step finished with the victim not yet empty: hand control back to the policy.
-    if (j.budget == 0 && j.reads_inflight == 0 && j.programs_inflight == 0 && !j.scan_done)
+    if (j.budget == 0 && j.reads_inflight == 0 && j.programs_inflight == 0 && !j.scan_done) {
+      if (j.partial) {
+        if (!j.step_open) return;  // already reported
+        j.step_open = false;
+        ++gc_copy_steps_;
+      }
       gc_policy_->on_gc_idle(plane);
+    }
     return;
+  }
+  if (j.partial && !j.erase_step) {
+    // The victim holds no valid page. Its erase is a step of its own: a step that found nothing
+    // left to move becomes the erase; a step that moved pages ends here.
+    if (!j.step_open) return;
+    if (j.step_moves > 0) {
+      j.step_open = false;
+      ++gc_copy_steps_;
+      gc_policy_->on_gc_idle(plane);
+      return;
+    }
+    j.erase_step = true;
+    ++gc_erase_steps_;
   }
   j.erase_requested = true;
   const uint64_t v = static_cast<uint64_t>(j.victim);
@@ -653,7 +760,7 @@ void ControllerCore::gc_erase_done(FlashOp* op) {
     gc_begin(plane, cold, UINT32_MAX, kPrioGc, 1);
     return;
   }
-  gc_policy_->on_free_blocks(plane);
+  gc_free_changed(plane);
   if (!j.active) gc_policy_->on_gc_idle(plane);
 }
 

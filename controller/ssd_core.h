@@ -60,6 +60,14 @@ class ControllerCore : public GcEngine {
   bool gc_active(uint32_t plane) const override { return gc_[plane].active; }
   bool gc_start(uint32_t plane, uint32_t copies, uint8_t prio) override;
   void gc_step(uint32_t plane, uint32_t copies) override;
+  Tick now() const override { return env_.now(); }
+  bool gc_start_partial(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid) override;
+  bool gc_step_busy(uint32_t plane) const override;
+  bool gc_victim_empty(uint32_t plane) const override;
+  void gc_schedule(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid,
+                   Tick delay) override;
+  bool host_blocked() const override { return !blocked_.empty(); }
+  uint32_t pages_per_block() const override { return geo_.pages_per_block; }
 
   // --- inspection ---
   const Ftl& ftl() const { return ftl_; }
@@ -72,10 +80,15 @@ class ControllerCore : public GcEngine {
   const SsdConfig& config() const { return cfg_; }
   FspGrouper& grouper() { return *grouper_; }
   GcPolicy& gc_policy() { return *gc_policy_; }
+  // Lowest free-block count each plane reached (GC metrics).
+  const std::vector<uint32_t>& min_free_blocks() const { return gc_min_free_; }
+  // GC steps run: copy steps (by moves issued) and erase steps.
+  uint64_t gc_copy_steps() const { return gc_copy_steps_; }
+  uint64_t gc_erase_steps() const { return gc_erase_steps_; }
   // Outstanding work that keeps the drive busy after the last host request (flushes, GC).
   bool idle() const;
 
-  enum TimerKind : uint32_t { kTimerCmd = 1 };
+  enum TimerKind : uint32_t { kTimerCmd = 1, kTimerGc = 2 };
 
  private:
   struct Piece {
@@ -115,6 +128,14 @@ class ControllerCore : public GcEngine {
     uint32_t budget = 0;  // page moves still allowed in this step
     uint32_t reads_inflight = 0, programs_inflight = 0;
     bool erase_issued = false, erase_requested = false;
+    bool partial = false;      // collected in policy-driven steps; the erase is a step of its own
+    bool erase_step = false;   // partial: a step asked for the erase
+    bool step_open = false;    // partial: a copy step is running (reported idle when it ends)
+    uint32_t step_moves = 0;   // moves issued by the current step
+    // A step scheduled after the decision-unit time (kTimerGc).
+    bool pending = false;
+    uint32_t pending_copies = 0, pending_max_valid = 0;
+    uint8_t pending_prio = kPrioNormal;
     std::vector<GcMove> buf;       // read, waiting to be programmed
     std::vector<uint32_t> buf_ver;  // integrity: their sector versions
   };
@@ -142,6 +163,8 @@ class ControllerCore : public GcEngine {
   void gc_program_done(FlashOp* op);
   void gc_erase_done(FlashOp* op);
   bool gc_begin(uint32_t plane, int64_t victim, uint32_t copies, uint8_t prio, uint8_t cause);
+  void gc_run_step(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid);
+  void gc_free_changed(uint32_t plane);  // records the minimum, tells the policy
 
   // flash ops
   FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, OpOwner owner);
@@ -179,6 +202,8 @@ class ControllerCore : public GcEngine {
   FlatMap<InflightLpn> inflight_lpn_;
   FlatMap<uint32_t> block_reads_;  // block -> reads in flight (erase waits for them)
   std::vector<GcJob> gc_;
+  std::vector<uint32_t> gc_min_free_;
+  uint64_t gc_copy_steps_ = 0, gc_erase_steps_ = 0;
   uint64_t flush_seq_ = 0;
   uint64_t flushes_inflight_ = 0;
 

@@ -32,7 +32,8 @@ class Sampler {
     f_.open(path);
     if (!f_) throw ConfigError(path + ": cannot write the CSV time series");
     f_ << "time_ms,completed,reads,writes,read_lat_mean_us,write_lat_mean_us,free_blocks,"
-          "cache_resident,cache_flushing,programs,gc_page_moves,erases,host_queue\n";
+          "cache_resident,cache_flushing,programs,gc_page_moves,erases,host_queue,"
+          "free_blocks_min_plane\n";
     next_ = period_;
   }
   void sample(Tick now, bool final = false) {
@@ -47,7 +48,8 @@ class Sampler {
        << w.count() - last_wc_ << ',' << rl / 1e6 << ',' << wl / 1e6 << ','
        << ssd_.ctrl.core().ftl().total_free_blocks() << ',' << ssd_.ctrl.core().cache().resident()
        << ',' << ssd_.ctrl.core().cache().flushing() << ',' << c.programs << ',' << c.gc_page_moves
-       << ',' << c.erases_gc + c.erases_wl + c.erases_rr << ',' << h.outstanding() << '\n';
+       << ',' << c.erases_gc + c.erases_wl + c.erases_rr << ',' << h.outstanding() << ','
+       << min_plane_free() << '\n';
     last_rc_ = r.count();
     last_wc_ = w.count();
     last_rsum_ = r.mean() * r.count();
@@ -56,6 +58,13 @@ class Sampler {
   }
 
  private:
+  uint32_t min_plane_free() const {
+    const Ftl& f = ssd_.ctrl.core().ftl();
+    uint32_t m = UINT32_MAX;
+    for (uint32_t p = 0; p < f.geo().planes(); ++p) m = std::min(m, f.free_blocks(p));
+    return m;
+  }
+
   models::Ssd& ssd_;
   Tick period_;
   Tick next_ = 0;
@@ -119,6 +128,7 @@ json run_replay(const RunOptions& opt) {
   hopt.progress = opt.progress == 1 || (opt.progress == -1 && isatty(2));
   models::Ssd ssd("ssd", cfg, *src, hopt, opt.integrity);
   ControllerCore& core = ssd.ctrl.core();
+  if (opt.rl_factory) core.gc_policy().set_backend_factory(opt.rl_factory);
 
   const auto t_pre0 = std::chrono::steady_clock::now();
   core.precondition(opt.precondition, opt.precondition_random);
@@ -227,9 +237,27 @@ json run_replay(const RunOptions& opt) {
   r["precondition"] = {{"fraction", opt.precondition},
                        {"random_overwrites", opt.precondition_random},
                        {"mapped_pages", core.ftl().mapped_pages()}};
+  {
+    // GC section (issue 6): the policy's own figures plus the engine's.
+    json g = core.gc_policy().stats();
+    g["policy"] = core.gc_policy().name();
+    g["engine_copy_steps"] = core.gc_copy_steps();
+    g["engine_erase_steps"] = core.gc_erase_steps();
+    g["erases"] = c.erases_gc;
+    g["min_free_blocks_per_plane"] = core.min_free_blocks();
+    json lat = json::object();
+    for (const char* k : {"read", "write"}) {
+      const auto& l = r["latency_us"][k];
+      lat[k] = {{"mean", l["mean"]}, {"p99", l["p99"]}, {"p99_99", l["p99_99"]},
+                {"p99_9999", l.value("p99_9999", json())}};
+    }
+    g["latency_us"] = lat;
+    r["gc"] = g;
+  }
   const uint64_t events = ssd.events();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   r["sim"] = {{"wall_s", wall},
+              {"rl_backend", opt.rl_backend},
               {"replay_wall_s", sim_wall},
               {"setup_wall_s", pre_s},
               {"events", events},

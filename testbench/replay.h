@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "controller/rl/backend.h"
 #include "traces/options.h"
 
 namespace ssdtlm::tb {
@@ -27,6 +28,10 @@ struct RunOptions {
   uint32_t closed_loop = 0;
   int progress = -1;  // -1 auto (stderr is a terminal), 0 off, 1 on
   bool quiet = false;  // no summary on stdout
+  // RL decision units (--rl-backend): the name goes to the result JSON (sim section), the factory
+  // builds the units (empty: the C++ golden model).
+  std::string rl_backend = "cpp";
+  rl::BackendFactory rl_factory;
 };
 
 // Runs the replay; returns the result JSON. Throws ConfigError / TraceError on bad input.

@@ -9,6 +9,9 @@
 #include "testbench/commands.h"
 #include "testbench/replay.h"
 #include "traces/options.h"
+#ifdef SSDTLM_HAVE_RTL
+#include "controller/rl/rtl_backend.h"
+#endif
 
 namespace ssdtlm::tb {
 
@@ -33,6 +36,14 @@ int run_main(int argc, char** argv) {
                "check that every read returns the newest version written (data-integrity mode)");
   app.add_option("--config", opt.config_files, "JSON override file(s), applied after the preset");
   app.add_option("--set", opt.sets, "override one key: --set nand.erase_us=3500 (JSON value)");
+  std::string gc;
+  app.add_option("--gc", gc,
+                 "GC policy: greedy|lazy|mov10|mov100|exp0.1|exp0.3|rl|rl-aggr "
+                 "(alias of --set gc.policy=NAME)");
+  app.add_option("--rl-backend", opt.rl_backend,
+                 "RL decision units: cpp (golden model) or rtl (Verilated RTL)")
+      ->check(CLI::IsMember({"cpp", "rtl"}))
+      ->capture_default_str();
   app.add_option("--out", opt.out_json, "write the result JSON here");
   app.add_option("--csv", opt.out_csv, "write the time series (CSV) here");
   app.add_option("--closed-loop", opt.closed_loop,
@@ -55,6 +66,15 @@ int run_main(int argc, char** argv) {
     return 2;
   }
   opt.progress = progress_on ? 1 : progress_off ? 0 : -1;
+  if (!gc.empty()) opt.sets.push_back("gc.policy=\"" + gc + "\"");
+  if (opt.rl_backend == "rtl") {
+#ifdef SSDTLM_HAVE_RTL
+    opt.rl_factory = rl::rtl_backend_factory();
+#else
+    std::fprintf(stderr, "ssdtlm run: --rl-backend rtl: built without the RTL (SSDTLM_RTL=OFF)\n");
+    return 2;
+#endif
+  }
   try {
     nlohmann::json r = run_replay(opt);
     if (!opt.out_json.empty()) {

@@ -423,7 +423,7 @@ TEST(GreedyGc, FactoryKnowsGreedyAndRejectsUnknownNames) {
   auto p = make_gc_policy("greedy");
   ASSERT_NE(p, nullptr);
   EXPECT_STREQ(p->name(), "greedy");
-  EXPECT_THROW(make_gc_policy("lazy"), std::invalid_argument);
+  EXPECT_THROW(make_gc_policy("nonesuch"), std::invalid_argument);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -151,7 +151,7 @@ TEST(SsdConfig, OutOfRangeAndWrongTypeValuesNameTheKey) {
       {"nand.program_mode", "\"two_pass\"", "one_shot|per_page"},
       {"nand.program_mode", "1", "string"},
       {"fsp.grouper", "\"lru\"", "baseline"},
-      {"gc.policy", "\"lazy\"", "greedy"},
+      {"gc.policy", "\"lazier\"", "greedy"},
       {"ftl.unmapped_reads", "\"skip\"", "prefill|zero"},
       {"nand.read_us", "[]", "array"},
       {"nand.read_us", "90", "array"},

@@ -1,0 +1,120 @@
+#include "controller/gc/rl_gc.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "controller/config.h"
+
+namespace ssdtlm {
+
+namespace {
+// Upper bounds (ps) of current-interval bins 0..15: 100 us x 10^(i/5), i = 0..15.
+const std::array<Tick, 16>& cur_bounds() {
+  static const std::array<Tick, 16> b = [] {
+    std::array<Tick, 16> v{};
+    for (int i = 0; i < 16; ++i)
+      v[i] = static_cast<Tick>(std::llround(100e6 * std::pow(10.0, i / 5.0)));
+    return v;
+  }();
+  return b;
+}
+}  // namespace
+
+rl::UnitConfig RlGc::unit_config(uint32_t seed) {
+  rl::UnitConfig u;
+  u.name = "gc";
+  u.core.states = kStates;
+  u.core.actions = kActions;
+  u.core.alpha = 0.3;
+  u.core.gamma = 0.8;
+  u.core.eps_high = 0.8;
+  u.core.eps_low = 0.01;
+  u.core.eps_high_decisions = 1000;
+  u.core.seed = seed;
+  u.reward.values = {1.0, 0.5, 0.0, -0.5};
+  return u;
+}
+
+RlGc::RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t seed)
+    : PartialGc(p),
+      aggressive_(aggressive),
+      split_(static_cast<Tick>(std::llround(split_us * 1e6))),
+      seed_(seed),
+      backend_(rl::make_cpp_backend(unit_config(seed))) {
+  p_.aggressive = aggressive;
+  p_.reads_trigger = aggressive;
+}
+
+void RlGc::set_backend_factory(const rl::BackendFactory& f) {
+  backend_ = f(unit_config(seed_));
+}
+
+uint32_t RlGc::cur_bin(Tick interval) {
+  const auto& b = cur_bounds();
+  return static_cast<uint32_t>(std::upper_bound(b.begin(), b.end(), interval) - b.begin());
+}
+
+void RlGc::on_request_served(const HostCmd& cmd, Tick latency) {
+  PartialGc::on_request_served(cmd, latency);
+  last_served_interval_ = cmd.gc_interval;
+}
+
+PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick latency, uint32_t /*plane*/,
+                               Zone /*zone*/) {
+  const uint32_t s = state_of(last_served_interval_ >= split_ ? 1 : 0, cur_bin(cmd.gc_interval),
+                              prev_action_ >= kActions / 2 ? 1 : 0);
+  const rl::Decision d = backend_->decide(s);
+  const uint64_t ns = std::min<uint64_t>(latency / 1000, 0xffffffffull);
+  const rl::RewardResult r = backend_->reward(ns);
+  uint32_t cycles = d.cycles + r.cycles;
+  if (have_prev_) {
+    // Algorithm 1 line 9: this request's reward updates the previous decision's entry.
+    rl::UpdateOp op;
+    op.state = s_prev_;
+    op.action = a_prev_;
+    op.reward = r.reward;
+    op.next_state = s;
+    op.next_action = d.action;
+    cycles += backend_->update(op);
+    updated_[s_prev_ * kActions + a_prev_] = 1;
+    ++updates_;
+  }
+  have_prev_ = true;
+  s_prev_ = s;
+  a_prev_ = d.action;
+  prev_action_ = d.action;
+  visited_[s] = 1;
+  ++actions_[d.action];
+  if (d.explored) ++explorations_;
+  unit_cycles_ += cycles;
+  return Choice{d.action, cycles};
+}
+
+void RlGc::add_stats(nlohmann::json& j) const {
+  uint32_t upd = 0, vis = 0, nonzero = 0;
+  for (uint8_t u : updated_) upd += u;
+  for (uint8_t v : visited_) vis += v;
+  std::array<int32_t, kActions> row{};
+  for (uint32_t s = 0; s < kStates; ++s) {
+    const_cast<rl::Backend&>(*backend_).read_row(s, false, row.data());
+    for (int32_t q : row) nonzero += q != 0;
+  }
+  j["rl"] = {{"states", kStates},
+             {"actions", kActions},
+             {"updates", updates_},
+             {"explorations", explorations_},
+             {"actions_chosen", actions_},
+             {"unit_cycles", unit_cycles_},
+             {"states_visited_fraction", double(vis) / kStates},
+             {"q_entries_updated_fraction", double(upd) / (kStates * kActions)},
+             {"q_entries_nonzero_fraction", double(nonzero) / (kStates * kActions)}};
+}
+
+std::unique_ptr<GcPolicy> make_rl_gc(bool aggressive, const SsdConfig* cfg) {
+  const PartialGcParams p = partial_params(cfg);
+  const double split = cfg ? cfg->gc_rl_split_us : 100.0;
+  const uint32_t seed = cfg ? static_cast<uint32_t>(cfg->seed ^ (cfg->seed >> 32)) : 1;
+  return std::make_unique<RlGc>(p, aggressive, split, seed);
+}
+
+}  // namespace ssdtlm

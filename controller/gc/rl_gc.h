@@ -1,0 +1,65 @@
+// RL-assisted partial GC (GC paper Sections 5.2-5.3, Algorithm 1) on the shared Q-learning unit
+// (rl::Backend: C++ golden model or the Verilated RTL, 68 states x 8 actions).
+//
+// State = previous inter-request interval (2 bins, split at gc.rl_split_us = 100 us)
+//       x current inter-request interval (17 bins: < 100 us, 15 log-spaced bins of 10^0.2 up to
+//         100 ms, >= 100 ms)
+//       x previous action (2 bins: action < 4 or >= 4, i.e. below/above half the largest action)
+//   index = (prev_bin * 17 + cur_bin) * 2 + action_bin.
+// Action a = a valid-page copies after serving the request (0 = none); when the victim is
+// empty, an action a > 0 runs its erase instead. Reward of request k (its response time against
+// the running 70/90/99th percentiles: 1 / 0.5 / 0 / -0.5) updates the entry of the previous
+// decision: Q(S_{k-1}, A_{k-1}) += alpha (r_k + gamma Q(S_k, A_k) - Q(S_{k-1}, A_{k-1})).
+// epsilon 0.8 for the first 1000 decisions, then 0.01; alpha 0.3, gamma 0.8.
+// rl: writes trigger, decisions while free blocks <= T_GC (10). rl-aggr adds the early band
+// (T_GC, T^A_GC = 100] with at most 2 copies per action and victims >= 60% invalid, and
+// read-initiated GC (the step runs after the read is served).
+#pragma once
+
+#include <array>
+#include <memory>
+
+#include "controller/gc/partial.h"
+
+namespace ssdtlm {
+
+class RlGc : public PartialGc {
+ public:
+  static constexpr uint32_t kActions = 8, kCurBins = 17, kStates = 2 * kCurBins * 2;  // 68
+
+  RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t seed);
+  const char* name() const override { return aggressive_ ? "rl-aggr" : "rl"; }
+  void set_backend_factory(const rl::BackendFactory& f) override;
+  void on_request_served(const HostCmd& cmd, Tick latency) override;
+
+  static rl::UnitConfig unit_config(uint32_t seed);
+  // Current-interval bin: 0 below 100 us, 16 from 100 ms, else 1 + floor(5 log10(us / 100)).
+  static uint32_t cur_bin(Tick interval);
+  static uint32_t state_of(uint32_t prev_bin, uint32_t cur_bin, uint32_t action_bin) {
+    return (prev_bin * kCurBins + cur_bin) * 2 + action_bin;
+  }
+  rl::Backend& backend() { return *backend_; }
+  uint64_t updates() const { return updates_; }
+
+ protected:
+  Choice choose(const HostCmd& cmd, Tick latency, uint32_t plane, Zone zone) override;
+  void add_stats(nlohmann::json& j) const override;
+
+ private:
+  bool aggressive_;
+  Tick split_;
+  uint32_t seed_;
+  std::unique_ptr<rl::Backend> backend_;
+  Tick last_served_interval_ = 0;
+  uint32_t prev_action_ = 0;
+  bool have_prev_ = false;
+  uint32_t s_prev_ = 0, a_prev_ = 0;
+  uint64_t updates_ = 0, explorations_ = 0, unit_cycles_ = 0;
+  std::array<uint64_t, kActions> actions_{};
+  std::array<uint8_t, kStates * kActions> updated_{};
+  std::array<uint8_t, kStates> visited_{};
+};
+
+std::unique_ptr<GcPolicy> make_rl_gc(bool aggressive, const SsdConfig* cfg);
+
+}  // namespace ssdtlm

@@ -52,6 +52,7 @@ struct SsdConfig {
   double cache_mib = 8;
   uint32_t cache_flush_headroom_units = 0;  // program units flushed ahead of demand
   std::string fsp_grouper = "baseline";
+  double fsp_window = 0.05;  // candidate window of the FSP groupers: fraction of the cache pages
 
   double overprovisioning = 0.10;
   double gc_threshold = 0.05;        // fraction of a plane's blocks that must stay free

@@ -1,6 +1,7 @@
 #include "controller/ssd_core.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cassert>
 #include <cstring>
 #include <random>
@@ -28,6 +29,7 @@ ControllerCore::ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrit
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
   gc_policy_->attach(this);
+  grouper_->configure(cfg);
 }
 
 ControllerCore::~ControllerCore() = default;
@@ -142,6 +144,10 @@ void ControllerCore::on_host_cmd(HostCmd* c) {
 
 void ControllerCore::on_timer(uint32_t kind, void* ctx) {
   if (kind == kTimerCmd) start_cmd(static_cast<HostCmd*>(ctx));
+  if (kind == kTimerFlushDelay) {  // the FSP decision unit's time has passed
+    FlushJob* job = static_cast<FlushJob*>(ctx);
+    if (--job->pending_reads == 0) issue_flush_program(job);
+  }
   if (kind == kTimerGc) {
     const uint32_t plane = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(ctx));
     GcJob& j = gc_[plane];
@@ -226,6 +232,7 @@ void ControllerCore::finish_cmd(HostCmd* c) {
   // Data staged through the DRAM buffer on its way to or from the host.
   c->ready = env_.dram(c->size);
   env_.host_done(c, c->ready);
+  if (c->is_read) grouper_->on_read_served(*c, c->ready - c->arrival);
   // Partial GC policies run their step after the request is served.
   gc_policy_->on_request_served(*c, c->ready - c->arrival);
 }
@@ -251,7 +258,7 @@ void ControllerCore::do_write(HostCmd* c) {
 bool ControllerCore::accept_write(HostCmd* c, Lpn lpn, uint32_t mask) {
   int32_t s = cache_.find(lpn);
   if (s < 0 || cache_.entry(s).state != WriteCache::State::Resident) {
-    if (cache_.free_slots() == 0) return false;
+    if (cache_.free_slots() == 0 && !drop_clean_tail()) return false;
     s = cache_.insert(lpn, true);
   } else {
     cache_.touch(s);
@@ -272,21 +279,31 @@ bool ControllerCore::accept_write(HostCmd* c, Lpn lpn, uint32_t mask) {
   return true;
 }
 
-void ControllerCore::drain_waitq() {
+bool ControllerCore::accept_waiting() {
+  bool any = false;
   while (!waitq_.empty()) {
     Piece& p = waitq_.front();
     if (!accept_write(p.cmd, p.lpn, p.mask)) break;
     HostCmd* c = p.cmd;
     waitq_.pop_front();
+    any = true;
     if (--c->pending == 0) finish_cmd(c);
   }
+  return any;
+}
+
+void ControllerCore::drain_waitq() {
+  accept_waiting();
   pump_evictions();
 }
 
 void ControllerCore::pump_evictions() {
   // On demand: enough units in flight to free a slot for every waiting page.
-  while (waitq_.size() > cache_.flushing() && cache_.resident() > 0)
+  while (waitq_.size() > cache_.flushing() && cache_.resident() > 0) {
+    // baseline-rw: a clean page at the LRU tail leaves for free.
+    if (grouper_->caches_reads() && accept_waiting()) continue;
     if (!evict_unit()) return;
+  }
   // Optional headroom: keep `flush_headroom_units` units' worth of slots free or being freed.
   const uint64_t headroom = uint64_t(cfg_.cache_flush_headroom_units) * unit_;
   while (headroom > 0 && cache_.free_slots() + cache_.flushing() < headroom &&
@@ -296,8 +313,21 @@ void ControllerCore::pump_evictions() {
 
 bool ControllerCore::evict_unit() {
   int32_t sel[4];
+  Lpn lpns[4];
+  const auto t0 = std::chrono::steady_clock::now();
   const int n = grouper_->select(cache_, unit_, sel);
+  grouper_->stats().select_wall_ns += static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+          .count());
   if (n <= 0) return false;
+  ++grouper_->stats().evictions;
+  for (int i = 0; i < n; ++i) lpns[i] = cache_.entry(sel[i]).lpn;
+  start_flush_job(sel, lpns, n);
+  return true;
+}
+
+ControllerCore::FlushJob* ControllerCore::start_flush_job(const int32_t* slots, const Lpn* lpns,
+                                                          int n) {
   FlushJob* job;
   if (job_free_.empty()) {
     job_pool_.push_back(std::make_unique<FlushJob>());
@@ -312,16 +342,24 @@ bool ControllerCore::evict_unit() {
   job->ppn = kNoPpn;
   ++flushes_inflight_;
   for (int i = 0; i < n; ++i) {
-    const int32_t s = sel[i];
+    const int32_t s = slots[i];
     job->slots[i] = s;
-    job->lpns[i] = cache_.entry(s).lpn;
-    cache_.begin_flush(s);
+    job->lpns[i] = lpns[i];
+    if (s >= 0) cache_.begin_flush(s);
     InflightLpn* rec = inflight_lpn_.find(job->lpns[i]);
     if (!rec) rec = &inflight_lpn_.put(job->lpns[i], InflightLpn{});
     ++rec->inflight;
   }
+  // The FSP decision unit's time (cycles x controller clock) delays the program.
+  const uint64_t cycles = grouper_->take_cycles();
+  if (cycles > 0) {
+    grouper_->stats().unit_cycles += cycles;
+    ++job->pending_reads;
+    env_.timer(env_.now() + cycles * cfg_.ctrl_cycle, kTimerFlushDelay, job);
+  }
   // Partial pages: read the rest of the page from flash before programming (read-modify-write).
   for (int i = 0; i < n; ++i) {
+    if (job->slots[i] < 0) continue;
     WriteCache::Entry& e = cache_.entry(job->slots[i]);
     if (e.mask == cache_.full_mask()) continue;
     const Ppn old = ftl_.lookup(e.lpn);
@@ -341,7 +379,95 @@ bool ControllerCore::evict_unit() {
     submit(op);
   }
   if (job->pending_reads == 0) issue_flush_program(job);
+  return job;
+}
+
+bool ControllerCore::evict_unit_hot(Lpn lpn) {
+  int32_t sel[4];
+  Lpn lpns[4];
+  sel[0] = -1;
+  lpns[0] = lpn;
+  int n = 1;
+  for (int32_t s = cache_.lru_tail(); s >= 0 && n < unit_; s = cache_.entry(s).newer)
+    if (cache_.entry(s).dirty) {
+      sel[n] = s;
+      lpns[n++] = cache_.entry(s).lpn;
+    }
+  FlushJob* job;
+  if (job_free_.empty()) {  // the versions of the hot page go with the job
+    job_pool_.push_back(std::make_unique<FlushJob>());
+    job_free_.push_back(job_pool_.back().get());
+  }
+  job = job_free_.back();
+  if (integrity_) {
+    job->extra_ver.resize(spp_);
+    const Ppn ppn = ftl_.lookup(lpn);
+    for (uint32_t k = 0; k < spp_; ++k) job->extra_ver[k] = flash_data_.get(psn_of(ppn, k));
+  }
+  start_flush_job(sel, lpns, n);
+  ++grouper_->stats().immediate_units;
   return true;
+}
+
+bool ControllerCore::drop_clean_tail() {
+  if (!grouper_->caches_reads()) return false;
+  const int32_t t = cache_.lru_tail();
+  if (t < 0 || cache_.entry(t).dirty) return false;
+  cache_.drop(t);
+  ++grouper_->stats().clean_drops;
+  return true;
+}
+
+void ControllerCore::admit_read(Lpn lpn, Ppn ppn, uint32_t req_bytes) {
+  if (cache_.find(lpn) >= 0 || ftl_.lookup(lpn) != ppn) return;
+  if (cache_.free_slots() == 0 && !drop_clean_tail()) {
+    // The cache is full of dirty data: flush the tail unit so that read data can come in later
+    // (read data displace write data: the paper's extra flushes of Baseline-RW).
+    if (cache_.flushing() == 0 && waitq_.empty()) evict_unit();
+    return;
+  }
+  const int32_t s = cache_.insert(lpn, false);
+  WriteCache::Entry& e = cache_.entry(s);
+  e.mask = cache_.full_mask();
+  e.req_bytes = req_bytes;
+  if (integrity_) {
+    uint32_t* v = cache_.versions(s);
+    for (uint32_t k = 0; k < spp_; ++k) v[k] = flash_data_.get(psn_of(ppn, k));
+  }
+  ++grouper_->stats().read_admissions;
+}
+
+bool ControllerCore::rewrite(Lpn lpn, uint32_t req_bytes) {
+  if (lpn >= ftl_.logical_pages() || cache_.find(lpn) >= 0 || inflight_lpn_.find(lpn)) return false;
+  const Ppn ppn = ftl_.lookup(lpn);
+  if (ppn == kNoPpn || cache_.free_slots() == 0 || !waitq_.empty()) return false;
+  const int32_t s = cache_.insert_tail(lpn, true);
+  WriteCache::Entry& e = cache_.entry(s);
+  e.mask = cache_.full_mask();
+  e.req_bytes = req_bytes;
+  if (integrity_) {
+    uint32_t* v = cache_.versions(s);
+    for (uint32_t k = 0; k < spp_; ++k) v[k] = flash_data_.get(psn_of(ppn, k));
+  }
+  ++grouper_->stats().rewrites;
+  return true;
+}
+
+void ControllerCore::after_flash_read(const FlashOp* op, int type, const HostCmd* c) {
+  const FspRewrite rw = grouper_->rewrite_after_read(op->lpn, type);
+  const bool current = cache_.find(op->lpn) < 0 && ftl_.lookup(op->lpn) == op->ppn;
+  if (rw == FspRewrite::AtTail) {
+    if (!current || !rewrite(op->lpn, c->size)) ++grouper_->stats().rewrites_skipped;
+  } else if (rw == FspRewrite::Immediate) {
+    if (current && !inflight_lpn_.find(op->lpn)) {
+      evict_unit_hot(op->lpn);
+      ++grouper_->stats().rewrites;
+    } else {
+      ++grouper_->stats().rewrites_skipped;
+    }
+  } else if (grouper_->caches_reads()) {
+    admit_read(op->lpn, op->ppn, c->size);
+  }
 }
 
 void ControllerCore::issue_flush_program(FlushJob* job) {
@@ -358,7 +484,8 @@ void ControllerCore::issue_flush_program(FlushJob* job) {
   job->ppn = ppn;
   if (integrity_) {
     for (int i = 0; i < job->n; ++i) {
-      const uint32_t* v = cache_.versions(job->slots[i]);
+      const uint32_t* v =
+          job->slots[i] >= 0 ? cache_.versions(job->slots[i]) : job->extra_ver.data();
       for (uint32_t k = 0; k < spp_; ++k) flash_data_.at(psn_of(ppn + i, k)) = v[k];
     }
   }
@@ -392,7 +519,7 @@ void ControllerCore::flush_program_done(FlashOp* op) {
       ftl_.commit(job->ppn + i, kNoLpn);
     }
     if (--rec->inflight == 0) inflight_lpn_.erase(lpn);
-    cache_.end_flush(job->slots[i]);
+    if (job->slots[i] >= 0) cache_.end_flush(job->slots[i]);
   }
   grouper_->on_unit_programmed(lpns, unit_);
   job_free_.push_back(job);
@@ -436,6 +563,7 @@ void ControllerCore::on_flash_done(FlashOp* op) {
           if (op->mask >> i & 1)
             check_sector(op->lpn, i, flash_data_.get(psn_of(op->ppn, i)), op->expect[i], "flash");
       grouper_->on_host_read(op->lpn, type, false);
+      after_flash_read(op, type, c);
       read_finished(op->ppn);
       free_op(op);
       if (--c->pending == 0) finish_cmd(c);

@@ -88,7 +88,12 @@ class ControllerCore : public GcEngine {
   // Outstanding work that keeps the drive busy after the last host request (flushes, GC).
   bool idle() const;
 
-  enum TimerKind : uint32_t { kTimerCmd = 1, kTimerGc = 2 };
+  // FSP Rewrite module (docs/fsp.md): lpn, absent from the cache, re-enters it as a dirty page
+  // at the LRU tail carrying the data of its current flash copy. Needs a free slot and no write
+  // waiting for one; returns false (nothing done) otherwise.
+  bool rewrite(Lpn lpn, uint32_t req_bytes = 0);
+
+  enum TimerKind : uint32_t { kTimerCmd = 1, kTimerGc = 2, kTimerFlushDelay = 3 };
 
  private:
   struct Piece {
@@ -98,11 +103,12 @@ class ControllerCore : public GcEngine {
   };
   struct FlushJob {
     int n = 0;
-    int32_t slots[4];
+    int32_t slots[4];  // -1: a page programmed from outside the cache (immediate rewrite)
     Lpn lpns[4];
     uint64_t seq = 0;
     uint32_t pending_reads = 0;
     Ppn ppn = kNoPpn;
+    std::vector<uint32_t> extra_ver;  // integrity: versions of the slot -1 page
   };
   struct InflightLpn {
     uint64_t newest_committed = 0;
@@ -149,6 +155,13 @@ class ControllerCore : public GcEngine {
   void drain_waitq();
   void pump_evictions();
   bool evict_unit();
+  // FSP helpers (docs/fsp.md)
+  FlushJob* start_flush_job(const int32_t* slots, const Lpn* lpns, int n);
+  bool evict_unit_hot(Lpn lpn);  // lpn -> LSB + the LRU-tail dirty pages, programmed now
+  bool drop_clean_tail();        // baseline-rw: frees the LRU tail slot if it holds clean data
+  void admit_read(Lpn lpn, Ppn ppn, uint32_t req_bytes);
+  void after_flash_read(const FlashOp* op, int type, const HostCmd* c);
+  bool accept_waiting();
   void issue_flush_program(FlushJob* job);
   void flush_program_done(FlashOp* op);
   void retry_blocked();

@@ -61,6 +61,24 @@ int32_t WriteCache::insert(Lpn lpn, bool dirty) {
   return s;
 }
 
+void WriteCache::push_tail(int32_t s) {
+  Entry& e = entries_[s];
+  e.older = -1;
+  e.newer = tail_;
+  if (tail_ >= 0)
+    entries_[tail_].older = s;
+  else
+    head_ = s;
+  tail_ = s;
+}
+
+int32_t WriteCache::insert_tail(Lpn lpn, bool dirty) {
+  const int32_t s = insert(lpn, dirty);
+  unlink(s);
+  push_tail(s);
+  return s;
+}
+
 void WriteCache::touch(int32_t s) {
   if (head_ == s) return;
   unlink(s);

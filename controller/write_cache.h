@@ -47,6 +47,9 @@ class WriteCache {
   // Takes a free slot for lpn at the MRU head (caller checks free_slots() > 0). If an older copy
   // of lpn is flushing, the new copy inherits its sectors (a DRAM-to-DRAM merge).
   int32_t insert(Lpn lpn, bool dirty);
+  // Like insert, but the page enters at the LRU tail (the FSP Rewrite module: a hot page read
+  // from a slow page re-enters the cache to be regrouped at the next eviction).
+  int32_t insert_tail(Lpn lpn, bool dirty);
   void touch(int32_t s);  // move to MRU
   void begin_flush(int32_t s);
   void end_flush(int32_t s);  // frees the slot
@@ -62,6 +65,7 @@ class WriteCache {
  private:
   void unlink(int32_t s);
   void push_head(int32_t s);
+  void push_tail(int32_t s);
 
   std::vector<Entry> entries_;
   std::vector<int32_t> free_;

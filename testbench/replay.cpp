@@ -11,6 +11,7 @@
 #include "controller/config.h"
 #include "models/ssd.h"
 #include "testbench/commands.h"
+#include "testbench/fsp_result.h"
 
 namespace ssdtlm::tb {
 namespace {
@@ -131,6 +132,7 @@ json run_replay(const RunOptions& opt) {
   if (opt.rl_factory) core.gc_policy().set_backend_factory(opt.rl_factory);
 
   const auto t_pre0 = std::chrono::steady_clock::now();
+  if (opt.rl_factory) core.grouper().set_backend_factory(opt.rl_factory);
   core.precondition(opt.precondition, opt.precondition_random);
   uint64_t requests = 0;
   if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, core, cfg);
@@ -234,6 +236,8 @@ json run_replay(const RunOptions& opt) {
   r["unwritten_reads"] = {{"mode", cfg.unmapped_reads},
                           {"prefilled_pages", c.prefilled_pages},
                           {"zero_filled_reads", c.unmapped_reads}};
+  r["fsp"] = fsp_result_json(core, cfg, sim_wall);
+  if (!opt.fsp_rewards_csv.empty()) write_fsp_rewards_csv(opt.fsp_rewards_csv, core);
   r["precondition"] = {{"fraction", opt.precondition},
                        {"random_overwrites", opt.precondition_random},
                        {"mapped_pages", core.ftl().mapped_pages()}};

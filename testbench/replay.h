@@ -31,6 +31,7 @@ struct RunOptions {
   // RL decision units (--rl-backend): the name goes to the result JSON (sim section), the factory
   // builds the units (empty: the C++ golden model).
   std::string rl_backend = "cpp";
+  std::string fsp_rewards_csv;  // --fsp-rewards: average reward per episode of the RL grouper
   rl::BackendFactory rl_factory;
 };
 

@@ -40,6 +40,13 @@ int run_main(int argc, char** argv) {
   app.add_option("--gc", gc,
                  "GC policy: greedy|lazy|mov10|mov100|exp0.1|exp0.3|rl|rl-aggr "
                  "(alias of --set gc.policy=NAME)");
+  std::string fsp;
+  app.add_option("--fsp", fsp,
+                 "FSP grouper: baseline|baseline-rw|frequency|distance|rl "
+                 "(alias of --set fsp.grouper=NAME)")
+      ->check(CLI::IsMember({"baseline", "baseline-rw", "frequency", "distance", "rl"}));
+  app.add_option("--fsp-rewards", opt.fsp_rewards_csv,
+                 "write the RL grouper's average reward per episode here (CSV)");
   app.add_option("--rl-backend", opt.rl_backend,
                  "RL decision units: cpp (golden model) or rtl (Verilated RTL)")
       ->check(CLI::IsMember({"cpp", "rtl"}))
@@ -67,6 +74,7 @@ int run_main(int argc, char** argv) {
   }
   opt.progress = progress_on ? 1 : progress_off ? 0 : -1;
   if (!gc.empty()) opt.sets.push_back("gc.policy=\"" + gc + "\"");
+  if (!fsp.empty()) opt.sets.push_back("fsp.grouper=\"" + fsp + "\"");
   if (opt.rl_backend == "rtl") {
 #ifdef SSDTLM_HAVE_RTL
     opt.rl_factory = rl::rtl_backend_factory();

@@ -1,0 +1,250 @@
+#include "controller/fsp/rl.h"
+
+#include "controller/config.h"
+#include "controller/fsp/common.h"
+
+namespace ssdtlm {
+
+RlGrouper::RlGrouper(uint32_t seed) : seed_(seed) {
+  prev_.reserve(kEpisodeSteps);
+  cur_.reserve(kEpisodeSteps);
+}
+
+rl::UnitConfig RlGrouper::unit_config(uint32_t seed) {
+  rl::UnitConfig u;
+  u.name = "fsp";
+  u.core.states = kStates;
+  u.core.actions = kActions;
+  u.core.alpha = 0.3;
+  u.core.gamma = 0.8;
+  u.core.eps_high = 0.80;
+  u.core.eps_low = 0.01;
+  u.core.eps_high_decisions = 4 * kEpisodeSteps;
+  u.core.shadow = true;
+  u.core.episode_len = 0;  // episodes end after 1000 steps (placed pages), driven here
+  u.core.seed = seed ? seed : 1;
+  u.reward.values = {1.0, 0.5, 0.0, -1.0};
+  u.has_reward = true;
+  return u;
+}
+
+void RlGrouper::configure(const SsdConfig& cfg) {
+  window_fraction_ = cfg.fsp_window;
+  page_size_ = cfg.geo.page_size;
+  logical_ = cfg.logical_pages();
+  hist_ = PagedArray<uint16_t>(logical_, 0);
+  seed_ = static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32));
+  if (seed_ == 0) seed_ = 1;
+}
+
+void RlGrouper::set_backend_factory(const rl::BackendFactory& f) {
+  factory_ = f;
+  backend_.reset();
+}
+
+rl::Backend& RlGrouper::backend() {
+  if (!backend_)
+    backend_ = factory_ ? factory_(unit_config(seed_)) : rl::make_cpp_backend(unit_config(seed_));
+  return *backend_;
+}
+
+int32_t RlGrouper::type_term(uint32_t type, bool read) {
+  static constexpr int32_t kRead[4] = {256, 128, -128, -256};
+  return read ? kRead[type & 3] : -kRead[type & 3];
+}
+
+bool RlGrouper::short_term(Lpn lpn) const {
+  const uint16_t tag = hist(lpn) >> 6;
+  if (tag == 0) return false;
+  return tag == tag_of(episode_) || (episode_ > 0 && tag == tag_of(episode_ - 1));
+}
+
+uint32_t RlGrouper::state_of(const WriteCache& cache, int32_t slot) const {
+  const WriteCache::Entry& e = cache.entry(slot);
+  const uint16_t h = hist(e.lpn);
+  return encode(fsp::read_bin(h & 7u), short_term(e.lpn), e.req_bytes <= page_size_,
+                e.mask != cache.full_mask(), (h >> 3) & 3u);
+}
+
+int RlGrouper::select(const WriteCache& cache, int unit_pages, int32_t* out) {
+  rl::Backend& be = backend();
+  if (dec_lpn_.size() < cache.capacity()) {
+    dec_lpn_.assign(cache.capacity(), kNoLpn);
+    dec_state_.assign(cache.capacity(), 0);
+    dec_action_.assign(cache.capacity(), 0);
+  }
+  const uint32_t w = fsp::window_pages(cache.capacity(), window_fraction_, unit_pages);
+  if (cand_.size() < w) {
+    cand_.resize(w);
+    cls_.resize(w);
+  }
+  int n = 0;
+  for (int32_t s = cache.lru_tail(); s >= 0 && n < static_cast<int>(w); s = cache.entry(s).newer) {
+    const Lpn lpn = cache.entry(s).lpn;
+    const bool stale = lpn < logical_ && (hist_.get(lpn) & kStale);
+    if (dec_lpn_[s] != lpn || stale) {
+      const uint32_t st = state_of(cache, s);
+      const rl::Decision d = be.decide(st);
+      cycles_ += d.cycles;
+      ++decisions_;
+      ++decided_[d.action & 3];
+      dec_lpn_[s] = lpn;
+      dec_state_[s] = static_cast<uint8_t>(st);
+      dec_action_[s] = static_cast<uint8_t>(d.action);
+      if (stale) hist_.at(lpn) &= static_cast<uint16_t>(~kStale);
+    }
+    cand_[n] = s;
+    const uint32_t a = dec_action_[s];
+    cls_[n] = static_cast<uint8_t>(unit_pages == 4 ? a : a * unit_pages / 4);
+    ++n;
+  }
+  const int m = fsp::group_by_class(cand_.data(), cls_.data(), n, unit_pages, out);
+  for (int i = 0; i < m; ++i) {
+    const int32_t s = out[i];
+    if (dec_action_[s] != i) ++fills_;
+    add_step(cache.entry(s).lpn, dec_state_[s], static_cast<uint32_t>(i));
+    dec_lpn_[s] = kNoLpn;  // the slot is being freed: its decision is spent
+  }
+  return m;
+}
+
+RlGrouper::Step* RlGrouper::step_of(Lpn lpn) {
+  const uint32_t* g = step_index_.find(lpn);
+  if (!g) return nullptr;
+  const uint64_t ep = *g / kEpisodeSteps;
+  const uint32_t t = *g % kEpisodeSteps;
+  if (ep == episode_ && t < cur_.size()) return &cur_[t];
+  if (ep + 1 == episode_ && t < prev_.size()) return &prev_[t];
+  return nullptr;
+}
+
+void RlGrouper::add_step(Lpn lpn, uint32_t state, uint32_t type) {
+  rl::Backend& be = backend();
+  const uint32_t t = static_cast<uint32_t>(steps_ % kEpisodeSteps);
+  Step now;
+  now.lpn = lpn;
+  now.state = static_cast<uint8_t>(state);
+  now.action = static_cast<uint8_t>(type);
+  cur_.push_back(now);
+  if (episode_ > 0 && t < prev_.size()) {
+    // Delayed reward of the step at the same offset of the previous episode.
+    const Step& p = prev_[t];
+    const Step& nx = t + 1 < prev_.size() ? prev_[t + 1] : cur_.front();
+    int32_t r = type_term(p.action, p.read);
+    if (p.read && p.has_rt) r += p.rt;
+    rl::UpdateOp op;
+    op.state = p.state;
+    op.action = p.action;
+    op.reward = r;
+    op.next_state = nx.state;
+    op.next_action = nx.action;
+    cycles_ += be.update(op);
+    ++updates_;
+    reward_sum_ += r;
+    ++reward_n_;
+    ++placed_[p.action & 3];
+    if (p.read) ++placed_read_[p.action & 3];
+  }
+  if (lpn != kNoLpn) {
+    step_index_.put(lpn, static_cast<uint32_t>(steps_));
+    if (lpn < logical_) hist_.at(lpn) |= kStale;
+  }
+  ++steps_;
+  if (t + 1 == kEpisodeSteps) end_episode();
+}
+
+void RlGrouper::end_episode() {
+  rl::Backend& be = backend();
+  cycles_ += be.end_episode();
+  if (episode_ > 0)
+    episode_rewards_.push_back(reward_n_ ? double(reward_sum_) / reward_n_ / 256.0 : 0.0);
+  reward_sum_ = 0;
+  reward_n_ = 0;
+  // Forget the index entries of the episode that leaves the buffers.
+  const uint64_t base = (episode_ > 0 ? episode_ - 1 : 0) * kEpisodeSteps;
+  if (episode_ > 0)
+    for (size_t i = 0; i < prev_.size(); ++i) {
+      const uint32_t* g = step_index_.find(prev_[i].lpn);
+      if (g && *g == static_cast<uint32_t>(base + i)) step_index_.erase(prev_[i].lpn);
+    }
+  prev_.swap(cur_);
+  cur_.clear();
+  ++episode_;
+}
+
+void RlGrouper::on_host_read(Lpn lpn, int page_type, bool /*cache_hit*/) {
+  if (lpn >= logical_) return;
+  uint16_t& h = hist_.at(lpn);
+  const uint16_t c = h & 7u;
+  h = static_cast<uint16_t>((h & ~(7u | (0x3ffu << 6))) | (c < kMaxCount ? c + 1 : c) |
+                            (uint32_t(tag_of(episode_)) << 6));
+  if (page_type >= 0)
+    if (Step* s = step_of(lpn)) s->read = true;
+}
+
+void RlGrouper::on_host_write(Lpn lpn, uint32_t /*request_bytes*/) {
+  if (lpn < logical_) hist_.at(lpn) |= kStale;
+}
+
+void RlGrouper::on_unit_programmed(const Lpn* lpns, int n) {
+  for (int i = 0; i < n; ++i)
+    if (lpns[i] < logical_) {
+      uint16_t& h = hist_.at(lpns[i]);
+      h = static_cast<uint16_t>((h & ~(3u << 3)) | (uint32_t(i & 3) << 3));
+    }
+}
+
+FspRewrite RlGrouper::rewrite_after_read(Lpn lpn, int page_type) {
+  if (page_type < 2 || lpn >= logical_) return FspRewrite::None;
+  if (fsp::read_bin(read_count(lpn)) != 3 || !short_term(lpn)) return FspRewrite::None;
+  ++rewrite_triggers_;
+  hist_.at(lpn) |= kStale;
+  return FspRewrite::AtTail;
+}
+
+void RlGrouper::on_read_served(const HostCmd& cmd, Tick latency) {
+  rl::Backend& be = backend();
+  const uint64_t ns = latency / 1000;
+  const uint64_t per_kib = ns * 1024 / (cmd.size ? cmd.size : 1);
+  const rl::RewardResult rr = be.reward(per_kib);
+  cycles_ += rr.cycles;
+  if (logical_ == 0 || cmd.size == 0) return;
+  const uint64_t first = cmd.offset / page_size_, last = (cmd.offset + cmd.size - 1) / page_size_;
+  for (uint64_t p = first; p <= last; ++p) {
+    Step* s = step_of(static_cast<Lpn>(p % logical_));
+    if (s && s->read) {
+      s->rt = rr.reward;
+      s->has_rt = true;
+    }
+  }
+}
+
+nlohmann::json RlGrouper::policy_stats() const {
+  nlohmann::json j;
+  const rl::UnitConfig u = unit_config(seed_);
+  const uint64_t table_bytes = uint64_t(kStates) * kActions * u.core.q_width / 8 * 2;
+  j["backend"] = backend_ ? backend_->kind() : "none";
+  j["episodes"] = episode_;
+  j["steps"] = steps_;
+  j["decisions"] = decisions_;
+  j["updates"] = updates_;
+  j["rewrite_triggers"] = rewrite_triggers_;
+  j["neighbour_fills"] = fills_;
+  j["unit_cycles"] = backend_ ? backend_->cycles() : 0;
+  j["unit_operations"] = backend_ ? backend_->operations() : 0;
+  j["decided_by_action"] = decided_;
+  j["rewarded_by_type"] = {{"placed", placed_}, {"read_next_episode", placed_read_}};
+  j["memory"] = {
+      {"q_table_bytes",
+       table_bytes},  // active + shadow, Q8.8 (the paper: 4 KB with 4-byte entries)
+      {"history_bits_per_lpn_hw", 6},  // 3-bit saturating count + short-term bit + 2-bit type
+      {"history_bits_per_lpn_model", 16},
+      {"history_bytes_allocated", hist_.bytes()},
+      {"episode_buffer_bytes_model", 2 * kEpisodeSteps * sizeof(Step)},
+      // previous episode: per step LPN (32 bits) + state (7) + type (2) + read (1) + rt (16)
+      {"episode_buffer_bytes_hw", kEpisodeSteps * (32 + 7 + 2 + 1 + 16) / 8},
+      {"decision_bytes_per_cache_slot", sizeof(Lpn) + 2}};
+  return j;
+}
+
+}  // namespace ssdtlm

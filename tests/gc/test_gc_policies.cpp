@@ -1,0 +1,313 @@
+// Partial GC policies against a scripted engine: trigger thresholds, intensive GC start/stop,
+// copies from the die timing, predictor arithmetic, RL state bins and the one-step-delayed
+// q update (GC paper Algorithm 1). Every expected number is worked out by hand in a comment.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "controller/config.h"
+#include "controller/gc.h"
+#include "controller/gc/lazy.h"
+#include "controller/gc/partial.h"
+#include "controller/gc/predictor.h"
+#include "controller/gc/rl_gc.h"
+#include "controller/rl/backend.h"
+
+namespace ssdtlm {
+namespace {
+
+constexpr Tick kUs = 1'000'000;
+
+SsdConfig preset(const char* name) {
+  SsdConfig c;
+  c.apply_file(std::string(SSDTLM_TEST_CONFIG_DIR) + "/" + name + ".json");
+  c.finalize();
+  return c;
+}
+
+class ScriptEngine : public GcEngine {
+ public:
+  struct Sched {
+    uint32_t plane, copies;
+    uint8_t prio;
+    uint32_t max_valid;
+    Tick delay;
+  };
+  explicit ScriptEngine(uint32_t planes) : free(planes, 50), active(planes, false) {}
+  uint32_t planes() const override { return static_cast<uint32_t>(free.size()); }
+  uint32_t free_blocks(uint32_t p) const override { return free[p]; }
+  uint32_t threshold_blocks() const override { return 0; }
+  bool gc_active(uint32_t p) const override { return active[p]; }
+  bool gc_start(uint32_t, uint32_t, uint8_t) override { return false; }
+  void gc_step(uint32_t, uint32_t) override {}
+  bool gc_victim_empty(uint32_t) const override { return empty; }
+  void gc_schedule(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid,
+                   Tick delay) override {
+    log.push_back({plane, copies, prio, max_valid, delay});
+  }
+  uint32_t pages_per_block() const override { return 768; }
+
+  std::vector<uint32_t> free;
+  std::vector<bool> active;
+  bool empty = false;
+  std::vector<Sched> log;
+};
+
+struct Driver {
+  Tick t = 0;
+  uint64_t id = 0;
+  // A request arriving `gap` after the previous one, served after 100 us.
+  void serve(GcPolicy& p, bool read, Tick gap) {
+    HostCmd c;
+    c.id = ++id;
+    t += gap;
+    c.arrival = t;
+    c.is_read = read;
+    p.on_request_arrival(c);
+    p.on_request_served(c, 100 * kUs);
+  }
+};
+
+TEST(GcCopies, FromTheDieTiming) {
+  // 512Gb: t_copy = 60 + 700 = 760 us, t_er = 3500 us: lazy floor(4.6) = 4, intensive ceil = 5.
+  // 128Gb: t_copy = 49 + 600 = 649 us, t_er = 4000 us: floor(6.16) = 6, ceil = 7.
+  const SsdConfig c512 = preset("tlc-gc-512gb"), c128 = preset("tlc-gc-128gb");
+  EXPECT_DOUBLE_EQ(copy_time_us(c512), 760.0);
+  EXPECT_DOUBLE_EQ(copy_time_us(c128), 649.0);
+  EXPECT_EQ(partial_params(&c512).intensive_copies, 5u);
+  EXPECT_EQ(partial_params(&c128).intensive_copies, 7u);
+  auto l512 = make_lazy_gc(&c512);
+  auto l128 = make_lazy_gc(&c128);
+  EXPECT_EQ(static_cast<LazyGc&>(*l512).copies(), 4u);
+  EXPECT_EQ(static_cast<LazyGc&>(*l128).copies(), 6u);
+}
+
+TEST(GcFactory, KnowsEveryPolicy) {
+  const SsdConfig c = preset("tlc-gc-512gb");
+  for (const char* n : {"greedy", "lazy", "mov10", "mov100", "exp0.1", "exp0.3", "rl", "rl-aggr"}) {
+    auto p = make_gc_policy(n, &c);
+    ASSERT_NE(p, nullptr) << n;
+    EXPECT_EQ(std::string(p->name()), n);
+  }
+  EXPECT_THROW(make_gc_policy("lazier", &c), std::invalid_argument);
+}
+
+TEST(LazyGc, TriggerAfterWritesOnlyAndIntensiveAtOneFreeBlock) {
+  const SsdConfig c = preset("tlc-gc-512gb");
+  auto p = make_lazy_gc(&c);
+  ScriptEngine e(2);
+  p->attach(&e);
+  Driver d;
+  e.free = {3, 3};  // above the trigger (2): nothing
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_TRUE(e.log.empty());
+  e.free = {3, 2};  // plane 1 at the trigger: 4 copies on plane 1, after the write
+  d.serve(*p, false, 500 * kUs);
+  ASSERT_EQ(e.log.size(), 1u);
+  EXPECT_EQ(e.log[0].plane, 1u);
+  EXPECT_EQ(e.log[0].copies, 4u);
+  EXPECT_EQ(e.log[0].max_valid, UINT32_MAX);
+  EXPECT_EQ(e.log[0].delay, 0u);
+  d.serve(*p, true, 500 * kUs);  // reads never trigger
+  EXPECT_EQ(e.log.size(), 1u);
+  d.serve(*p, false, 0);  // a zero interval does not stop LazyRTGC
+  EXPECT_EQ(e.log.size(), 2u);
+  e.free = {3, 1};  // one free block: intensive, 5 copies
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_EQ(e.log.back().copies, 5u);
+  EXPECT_TRUE(static_cast<PartialGc&>(*p).intensive(1));
+  e.free = {3, 2};  // LazyRTGC stops intensive GC as soon as N_free > 1
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_EQ(e.log.back().copies, 4u);
+  EXPECT_FALSE(static_cast<PartialGc&>(*p).intensive(1));
+  e.free = {5, 6};
+  e.active = {true, false};  // a started victim gets a step after every write until erased
+  const size_t n = e.log.size();
+  d.serve(*p, false, 500 * kUs);
+  ASSERT_EQ(e.log.size(), n + 1);
+  EXPECT_EQ(e.log.back().plane, 0u);
+  EXPECT_EQ(e.log.back().copies, 4u);
+}
+
+TEST(RlGc, TriggersAtTgcNotAtZeroIntervalNotOnReads) {
+  const SsdConfig c = preset("tlc-gc-512gb");
+  auto p = make_gc_policy("rl", &c);
+  auto& rl = static_cast<RlGc&>(*p);
+  ScriptEngine e(2);
+  p->attach(&e);
+  Driver d;
+  e.free = {11, 11};
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_EQ(rl.decisions(), 0u);
+  e.free = {11, 10};  // T_GC = 10 >= N_free
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_EQ(rl.decisions(), 1u);
+  d.serve(*p, false, 0);  // Algorithm 1 lines 3-5
+  EXPECT_EQ(rl.decisions(), 1u);
+  d.serve(*p, true, 500 * kUs);  // base RL: reads do not trigger
+  EXPECT_EQ(rl.decisions(), 1u);
+  for (const auto& s : e.log) {
+    EXPECT_EQ(s.plane, 1u);
+    EXPECT_LE(s.copies, 7u);
+    EXPECT_EQ(s.max_valid, UINT32_MAX);
+  }
+}
+
+TEST(RlGc, IntensiveFromOneFreeBlockUntilTigc) {
+  const SsdConfig c = preset("tlc-gc-512gb");
+  auto p = make_gc_policy("rl", &c);
+  auto& rl = static_cast<RlGc&>(*p);
+  ScriptEngine e(1);
+  p->attach(&e);
+  Driver d;
+  e.free = {2};
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_FALSE(rl.intensive(0));
+  e.free = {1};
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_TRUE(rl.intensive(0));
+  ASSERT_FALSE(e.log.empty());
+  EXPECT_EQ(e.log.back().copies, 5u);  // the action is ignored
+  e.free = {2};                        // still below T_IGC = 3
+  e.log.clear();
+  d.serve(*p, false, 0);  // intensive GC runs even for a zero interval
+  ASSERT_EQ(e.log.size(), 1u);
+  EXPECT_EQ(e.log.back().copies, 5u);
+  EXPECT_TRUE(rl.intensive(0));
+  e.free = {3};
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_FALSE(rl.intensive(0));
+  EXPECT_EQ(rl.intensive_steps(), 2u);
+}
+
+TEST(RlGc, AggressiveBandCapsCopiesAndFiltersVictimsAndReadsTrigger) {
+  const SsdConfig c = preset("tlc-gc-512gb");
+  auto p = make_gc_policy("rl-aggr", &c);
+  auto& rl = static_cast<RlGc&>(*p);
+  ScriptEngine e(1);
+  p->attach(&e);
+  Driver d;
+  e.free = {101};
+  d.serve(*p, true, 500 * kUs);
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_EQ(rl.decisions(), 0u);
+  e.free = {100};  // T^A_GC: band, reads included
+  for (int i = 0; i < 200; ++i) d.serve(*p, i % 2 == 0, 500 * kUs);
+  EXPECT_EQ(rl.decisions(), 200u);
+  ASSERT_FALSE(e.log.empty());
+  for (const auto& s : e.log) {
+    EXPECT_LE(s.copies, 2u);
+    EXPECT_EQ(s.max_valid, 307u);  // floor(768 x (1 - 0.6))
+  }
+  e.log.clear();
+  e.free = {10};  // at T_GC the cap and the filter are off
+  uint32_t most = 0;
+  for (int i = 0; i < 200; ++i) d.serve(*p, false, 500 * kUs);
+  for (const auto& s : e.log) {
+    most = std::max(most, s.copies);
+    EXPECT_EQ(s.max_valid, UINT32_MAX);
+  }
+  EXPECT_GT(most, 2u);  // epsilon = 0.8: actions above 2 are explored
+}
+
+TEST(RlGc, CurrentIntervalBinsAreLogSpaced) {
+  // Bounds 100 us x 10^(i/5): 100, 158.5, 251.2, 398.1, 631.0 ... 63096, 100000 us.
+  EXPECT_EQ(RlGc::cur_bin(0), 0u);
+  EXPECT_EQ(RlGc::cur_bin(100 * kUs - 1), 0u);
+  EXPECT_EQ(RlGc::cur_bin(100 * kUs), 1u);
+  EXPECT_EQ(RlGc::cur_bin(200 * kUs), 2u);
+  EXPECT_EQ(RlGc::cur_bin(500 * kUs), 4u);
+  EXPECT_EQ(RlGc::cur_bin(1000 * kUs), 6u);
+  EXPECT_EQ(RlGc::cur_bin(99'999 * kUs), 15u);
+  EXPECT_EQ(RlGc::cur_bin(100'000 * kUs), 16u);
+  EXPECT_EQ(RlGc::cur_bin(10'000'000 * kUs), 16u);
+  EXPECT_EQ(RlGc::state_of(1, 16, 1), 67u);
+  EXPECT_EQ(RlGc::kStates, 68u);
+}
+
+TEST(RlGc, RewardOfRequestKUpdatesTheEntryOfRequestKMinus1) {
+  const SsdConfig c = preset("tlc-gc-512gb");
+  auto p = make_gc_policy("rl", &c);
+  auto& rl = static_cast<RlGc&>(*p);
+  auto* cpp = dynamic_cast<rl::CppBackend*>(&rl.backend());
+  ASSERT_NE(cpp, nullptr);
+  ScriptEngine e(1);
+  e.free = {5};
+  p->attach(&e);
+  Driver d;
+  auto all_zero_but = [&](uint32_t s0, uint32_t a0) {
+    for (uint32_t s = 0; s < RlGc::kStates; ++s)
+      for (uint32_t a = 0; a < RlGc::kActions; ++a)
+        if (!(s == s0 && a == a0) && cpp->core().q(s, a) != 0) return false;
+    return true;
+  };
+  // Request 1: interval 500 us -> current bin 4; no previous interval (bin 0), previous action 0.
+  // S1 = (0 x 17 + 4) x 2 + 0 = 8. Decide (2 cycles) + reward (2): no update yet.
+  d.serve(*p, false, 500 * kUs);
+  uint32_t a1 = 99;
+  const nlohmann::json chosen = rl.stats()["rl"]["actions_chosen"];
+  for (uint32_t a = 0; a < RlGc::kActions; ++a)
+    if (chosen[a].get<uint64_t>() == 1) a1 = a;
+  ASSERT_LT(a1, 8u);
+  EXPECT_TRUE(all_zero_but(999, 999));
+  EXPECT_EQ(rl.updates(), 0u);
+  EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 4u);
+  if (a1 > 0) {
+    ASSERT_EQ(e.log.size(), 1u);
+    EXPECT_EQ(e.log[0].copies, a1);
+    EXPECT_EQ(e.log[0].delay, 4u * 2000u);  // 4 cycles at 500 MHz
+  }
+  // Request 2: its reward (before the first percentile scan every sample earns 1.0 = 256)
+  // updates Q(S1, A1) = round((179 x 0 x 256 + 77 x 256 x 256 + 77 x 205 x Q(S2,A2)=0) / 65536)
+  // = 77 (0.30078), and nothing else.
+  d.serve(*p, false, 200 * kUs);
+  EXPECT_EQ(rl.updates(), 1u);
+  EXPECT_EQ(cpp->core().q(8, a1), 77);
+  EXPECT_TRUE(all_zero_but(8, a1));
+  EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 4u + 7u);  // + decide, reward, update
+}
+
+TEST(PredictorGc, MovingAverageAndExponentialSmoothing) {
+  // t_copy = 60 + 700 + 2 x 16384 B / 1000 MB/s = 792.768 us; t_er = 3500 us.
+  const SsdConfig c = preset("tlc-gc-512gb");
+  auto mov = make_gc_policy("mov10", &c);
+  ScriptEngine e(1);
+  e.free = {10};
+  mov->attach(&e);
+  Driver d;
+  for (int i = 0; i < 10; ++i) d.serve(*mov, false, 1600 * kUs);  // mean 1600: floor(2.02) = 2
+  ASSERT_FALSE(e.log.empty());
+  EXPECT_EQ(e.log.back().copies, 2u);
+  EXPECT_DOUBLE_EQ(static_cast<PredictorGc&>(*mov).predicted_us(), 1600.0);
+  for (int i = 0; i < 10; ++i) d.serve(*mov, false, 10000 * kUs);  // floor(12.6) -> max 7
+  EXPECT_EQ(e.log.back().copies, 7u);
+  e.empty = true;  // victim empty: erase only when the prediction covers t_er (10000 >= 3500)
+  d.serve(*mov, false, 10000 * kUs);
+  EXPECT_EQ(e.log.back().copies, 1u);
+  const size_t n = e.log.size();
+  // Intervals of 1000 us: the mean of the last 10 is 10000 - 900 k after k of them, >= 3500
+  // for k <= 7: seven more erase steps, then none.
+  for (int i = 0; i < 10; ++i) d.serve(*mov, false, 1000 * kUs);
+  EXPECT_EQ(e.log.size(), n + 7);
+
+  auto ex = make_gc_policy("exp0.3", &c);
+  ScriptEngine e2(1);
+  e2.free = {10};
+  ex->attach(&e2);
+  Driver d2;
+  d2.serve(*ex, false, 1000 * kUs);  // first sample: 1000 -> floor(1.26) = 1
+  EXPECT_EQ(e2.log.back().copies, 1u);
+  d2.serve(*ex, false, 3000 * kUs);  // 0.3 x 3000 + 0.7 x 1000 = 1600 -> 2
+  EXPECT_DOUBLE_EQ(static_cast<PredictorGc&>(*ex).predicted_us(), 1600.0);
+  EXPECT_EQ(e2.log.back().copies, 2u);
+  e2.free = {50};  // aggressive band (predictors default to it): copies capped at 2
+  for (int i = 0; i < 5; ++i) d2.serve(*ex, true, 20000 * kUs);
+  EXPECT_EQ(e2.log.back().copies, 2u);
+  EXPECT_EQ(e2.log.back().max_valid, 307u);
+}
+
+}  // namespace
+}  // namespace ssdtlm

@@ -294,14 +294,15 @@ bool ControllerCore::accept_waiting() {
 
 void ControllerCore::drain_waitq() {
   accept_waiting();
+  admit_pending();
   pump_evictions();
 }
 
 void ControllerCore::pump_evictions() {
   // On demand: enough units in flight to free a slot for every waiting page.
-  while (waitq_.size() > cache_.flushing() && cache_.resident() > 0) {
+  while (waitq_.size() + admit_count_ > cache_.flushing() && cache_.resident() > 0) {
     // baseline-rw: a clean page at the LRU tail leaves for free.
-    if (grouper_->caches_reads() && accept_waiting()) continue;
+    if (grouper_->caches_reads() && (accept_waiting() || admit_pending())) continue;
     if (!evict_unit()) return;
   }
   // Optional headroom: keep `flush_headroom_units` units' worth of slots free or being freed.
@@ -418,46 +419,80 @@ bool ControllerCore::drop_clean_tail() {
   return true;
 }
 
-void ControllerCore::admit_read(Lpn lpn, Ppn ppn, uint32_t req_bytes) {
-  if (cache_.find(lpn) >= 0 || ftl_.lookup(lpn) != ppn) return;
-  if (cache_.free_slots() == 0 && !drop_clean_tail()) {
-    // The cache is full of dirty data: flush the tail unit so that read data can come in later
-    // (read data displace write data: the paper's extra flushes of Baseline-RW).
-    if (cache_.flushing() == 0 && waitq_.empty()) evict_unit();
-    return;
-  }
-  const int32_t s = cache_.insert(lpn, false);
+bool ControllerCore::insert_from_flash(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite) {
+  const int32_t s = rewrite ? cache_.insert_tail(lpn, true) : cache_.insert(lpn, false);
   WriteCache::Entry& e = cache_.entry(s);
   e.mask = cache_.full_mask();
-  e.req_bytes = req_bytes;
-  if (integrity_) {
+  e.req_bytes = bytes;
+  if (integrity_) {  // the flash copy is the newest data: no cached copy, still mapped there
     uint32_t* v = cache_.versions(s);
     for (uint32_t k = 0; k < spp_; ++k) v[k] = flash_data_.get(psn_of(ppn, k));
   }
-  ++grouper_->stats().read_admissions;
+  if (rewrite)
+    ++grouper_->stats().rewrites;
+  else
+    ++grouper_->stats().read_admissions;
+  return true;
+}
+
+void ControllerCore::admit_read(Lpn lpn, Ppn ppn, uint32_t req_bytes) {
+  if (cache_.find(lpn) >= 0 || ftl_.lookup(lpn) != ppn) return;
+  if (waitq_.empty() && (cache_.free_slots() > 0 || drop_clean_tail())) {
+    insert_from_flash(lpn, ppn, req_bytes, false);
+    return;
+  }
+  // The cache is full of dirty data: the read page waits for a slot, and its demand makes the
+  // tail unit flush (read data displace write data: the paper's extra flushes of Baseline-RW).
+  queue_admit(lpn, ppn, req_bytes, false);
+  pump_evictions();
 }
 
 bool ControllerCore::rewrite(Lpn lpn, uint32_t req_bytes) {
   if (lpn >= ftl_.logical_pages() || cache_.find(lpn) >= 0 || inflight_lpn_.find(lpn)) return false;
   const Ppn ppn = ftl_.lookup(lpn);
   if (ppn == kNoPpn || cache_.free_slots() == 0 || !waitq_.empty()) return false;
-  const int32_t s = cache_.insert_tail(lpn, true);
-  WriteCache::Entry& e = cache_.entry(s);
-  e.mask = cache_.full_mask();
-  e.req_bytes = req_bytes;
-  if (integrity_) {
-    uint32_t* v = cache_.versions(s);
-    for (uint32_t k = 0; k < spp_; ++k) v[k] = flash_data_.get(psn_of(ppn, k));
+  return insert_from_flash(lpn, ppn, req_bytes, true);
+}
+
+void ControllerCore::queue_admit(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite) {
+  if (admit_ring_.empty()) admit_ring_.resize(kAdmitRing);
+  if (admit_count_ == kAdmitRing) {  // full: the oldest gives way
+    if (admit_ring_[admit_head_].rewrite) ++grouper_->stats().rewrites_skipped;
+    admit_head_ = (admit_head_ + 1) % kAdmitRing;
+    --admit_count_;
   }
-  ++grouper_->stats().rewrites;
-  return true;
+  admit_ring_[(admit_head_ + admit_count_) % kAdmitRing] = PendingAdmit{lpn, ppn, bytes, rewrite};
+  ++admit_count_;
+}
+
+bool ControllerCore::admit_pending() {
+  bool any = false;
+  while (admit_count_ > 0 && waitq_.empty()) {
+    const PendingAdmit p = admit_ring_[admit_head_];
+    const bool valid = cache_.find(p.lpn) < 0 && ftl_.lookup(p.lpn) == p.ppn &&
+                       (!p.rewrite || !inflight_lpn_.find(p.lpn));
+    if (valid && cache_.free_slots() == 0 && !drop_clean_tail()) break;
+    admit_head_ = (admit_head_ + 1) % kAdmitRing;
+    --admit_count_;
+    any = true;
+    if (valid)
+      insert_from_flash(p.lpn, p.ppn, p.bytes, p.rewrite);
+    else if (p.rewrite)
+      ++grouper_->stats().rewrites_skipped;  // overwritten or moved meanwhile
+  }
+  return any;
 }
 
 void ControllerCore::after_flash_read(const FlashOp* op, int type, const HostCmd* c) {
   const FspRewrite rw = grouper_->rewrite_after_read(op->lpn, type);
   const bool current = cache_.find(op->lpn) < 0 && ftl_.lookup(op->lpn) == op->ppn;
   if (rw == FspRewrite::AtTail) {
-    if (!current || !rewrite(op->lpn, c->size)) ++grouper_->stats().rewrites_skipped;
+    if (!current || inflight_lpn_.find(op->lpn)) {
+      ++grouper_->stats().rewrites_skipped;
+    } else if (!rewrite(op->lpn, c->size)) {
+      queue_admit(op->lpn, op->ppn, c->size, true);  // re-enters when a slot frees
+      pump_evictions();
+    }
   } else if (rw == FspRewrite::Immediate) {
     if (current && !inflight_lpn_.find(op->lpn)) {
       evict_unit_hot(op->lpn);

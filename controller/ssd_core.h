@@ -162,6 +162,20 @@ class ControllerCore : public GcEngine {
   void admit_read(Lpn lpn, Ppn ppn, uint32_t req_bytes);
   void after_flash_read(const FlashOp* op, int type, const HostCmd* c);
   bool accept_waiting();
+  // Pages waiting for a cache slot outside the host write path: clean read data (baseline-rw)
+  // and rewrites (rl). A bounded ring; each entry is re-validated when a slot frees.
+  struct PendingAdmit {
+    Lpn lpn;
+    Ppn ppn;
+    uint32_t bytes;
+    bool rewrite;
+  };
+  static constexpr uint32_t kAdmitRing = 64;
+  void queue_admit(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite);
+  bool admit_pending();
+  bool insert_from_flash(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite);
+  std::vector<PendingAdmit> admit_ring_;
+  uint32_t admit_head_ = 0, admit_count_ = 0;
   void issue_flush_program(FlushJob* job);
   void flush_program_done(FlashOp* op);
   void retry_blocked();

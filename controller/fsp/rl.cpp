@@ -223,7 +223,6 @@ nlohmann::json RlGrouper::policy_stats() const {
   nlohmann::json j;
   const rl::UnitConfig u = unit_config(seed_);
   const uint64_t table_bytes = uint64_t(kStates) * kActions * u.core.q_width / 8 * 2;
-  j["backend"] = backend_ ? backend_->kind() : "none";
   j["episodes"] = episode_;
   j["steps"] = steps_;
   j["decisions"] = decisions_;

@@ -15,6 +15,16 @@
 namespace ssdtlm::traces {
 
 namespace {
+// Time differences of hostile input may overflow int64 ns (found by fuzz_trace_tencent):
+// saturate instead (a time that far off is then clamped or sorted like any other).
+inline int64_t sat_sub(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) return b < 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+}  // namespace
+
+namespace {
 
 constexpr size_t kJunkExamples = 5;
 constexpr uint64_t kJunkWindow = 1000;  // "mostly junk" is judged on the first 1000 lines
@@ -443,7 +453,7 @@ class Pipeline : public TraceSource {
         t0_ = it.t;
         have_t0_ = true;
       }
-      int64_t rel = it.t - t0_;
+      int64_t rel = sat_sub(it.t, t0_);
       if (rel < start_ns_) {
         ++window_dropped_;
         continue;
@@ -480,7 +490,7 @@ class Pipeline : public TraceSource {
         origin_ = it.t;
         have_origin_ = true;
       }
-      int64_t t = it.t - origin_;
+      int64_t t = sat_sub(it.t, origin_);
       if (opt_.speed != 1.0)
         t = static_cast<int64_t>(std::llround(static_cast<double>(t) / opt_.speed));
       it.t = t;

@@ -104,7 +104,7 @@ class PlainStream : public ByteStream {
   }
   Compression compression() const override { return Compression::kNone; }
   size_t size_hint() const override { return hint_; }
-  size_t hint_ = size_t{1} << 20;
+  size_t hint_ = size_t{1} << 16;  // grows by doubling for longer lines
 
  private:
   std::unique_ptr<RawInput> in_;

@@ -1,8 +1,8 @@
 #include "controller/ssd_core.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cassert>
+#include <chrono>
 #include <cstring>
 #include <random>
 

@@ -132,7 +132,7 @@ for i, t in enumerate(traces):
         r = runs.get((t, c, "rl"))
         if r:
             ys = r["fsp"]["episode_rewards"]
-            ax.plot(range(len(ys)), ys, label=f"{c} MiB", lw=1)
+            ax.plot(range(len(ys)), ys, label=f"{c} MiB", lw=1, marker="o", ms=2)
     ax.set_title(t, fontsize=9)
     ax.set_xlabel("episode (1000 steps)")
     ax.set_ylabel("average reward")

@@ -22,6 +22,11 @@ inline int64_t sat_sub(int64_t a, int64_t b) {
   if (__builtin_sub_overflow(a, b, &r)) return b < 0 ? INT64_MAX : INT64_MIN;
   return r;
 }
+inline int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
 }  // namespace
 
 namespace {
@@ -290,14 +295,14 @@ class Pipeline : public TraceSource {
         // Next loop pass: same addresses, continuing in time.
         int64_t gap = pass_count_ > 1 ? pass_last_t_ / static_cast<int64_t>(pass_count_ - 1) : 0;
         if (gap <= 0) gap = 1000000;  // 1 ms between passes of a one-request trace
-        period_ = pass_last_t_ + gap;
+        period_ = sat_add(pass_last_t_, gap);
         ++pass_;
-        time_shift_ += period_;
+        time_shift_ = sat_add(time_shift_, period_);
         reader_->rewind();
         reset_pass_state();
         continue;
       }
-      rec.time_ns = static_cast<uint64_t>(it.t + time_shift_);
+      rec.time_ns = static_cast<uint64_t>(sat_add(it.t, time_shift_));
       rec.offset = it.offset;
       rec.size = it.size;
       rec.device = it.device;

@@ -212,6 +212,31 @@ const std::vector<Param>& params() {
                     "static wear leveling when a plane's erase-count spread exceeds this (0 = off)"),
       choice("ftl.unmapped_reads", FIELD(unmapped_reads), {"prefill", "zero"},
              "reads of never-written addresses: prefill them in FTL state, or zero-fill"),
+      flag("rd.enabled", FIELD(rd_enabled),
+           "read-disturb RBER model and LDPC retry latency on flash reads (docs/read-disturb.md)"),
+      choice("rd.policy", FIELD(rd_policy), {"none", "baseline", "leveling", "ipr", "ws", "ws+rs"},
+             "read-refresh policy (with rd.enabled)"),
+      num<uint32_t>("rd.hard_threshold", FIELD(rd_hard_threshold), 1, 1e9,
+                    "block reads that trigger an immediate read refresh"),
+      num<uint32_t>("rd.soft_threshold", FIELD(rd_soft_threshold), 1, 1e9,
+                    "block reads that queue a refresh task for idle time (ws+rs)"),
+      num<double>("rd.retry_us", FIELD(rd_retry_us), 0, 1e6,
+                  "extra read latency per LDPC soft-decision level, us"),
+      num<double>("rd.rber_hard", FIELD(rd_rber_hard), 0, 1,
+                  "RBER corrected by hard-decision LDPC (retry level 0)"),
+      num<double>("rd.rber_max", FIELD(rd_rber_max), 0, 1,
+                  "RBER corrected at the last retry level (7); above it a read is uncorrectable"),
+      num<uint32_t>("rd.initial_pe_max", FIELD(rd_initial_pe_max), 0, 1e7,
+                    "model-only prior wear: each block starts at uniform [0, max] P/E cycles"),
+      num<uint32_t>("rd.window", FIELD(rd_window), 1, 1e9, "ws: requests per hot-read mining window"),
+      num<uint32_t>("rd.hot_reads", FIELD(rd_hot_reads), 0, 1e9,
+                    "ws: addresses read more than this often in a window are hot"),
+      num<double>("rd.monitor_fraction", FIELD(rd_monitor_fraction), 0.0, 1.0,
+                  "leveling / ipr: fraction of blocks that may be monitored"),
+      num<double>("rd.shadow_fraction", FIELD(rd_shadow_fraction), 0.0, 1.0,
+                  "leveling: shadow blocks; ipr: hot-read (reprogrammed MLC) blocks, fraction"),
+      num<double>("rd.ipr_limit_factor", FIELD(rd_ipr_limit_factor), 1, 1000,
+                  "ipr: read limit of a reprogrammed MLC block, times the hard threshold"),
       num<uint64_t>("sim.seed", FIELD(seed), 0, 1.8e19, "random seed"),
       num<double>("sim.sample_interval_ms", FIELD(sample_interval_ms), 0.001, 1e9,
                   "time-series sampling period (simulated), ms"),
@@ -310,6 +335,10 @@ void SsdConfig::finalize() {
   // GC at 30% free and 25% over-provisioning: GC then runs whenever a victim has invalid pages).
   if (gc_threshold * geo.blocks_per_plane + 3 > geo.blocks_per_plane)
     throw ConfigError(where + ": key 'ftl.gc_threshold': leaves no block for data");
+  if (rd_soft_threshold > rd_hard_threshold)
+    throw ConfigError(where + ": key 'rd.soft_threshold': above rd.hard_threshold");
+  if (rd_rber_hard > rd_rber_max)
+    throw ConfigError(where + ": key 'rd.rber_hard': above rd.rber_max");
   // DRAM must hold the data cache and the fully cached mapping table (4 bytes per logical page).
   double need_mib = cache_mib + logical_pages() * 4.0 / (1024 * 1024);
   if (need_mib > dram_size_mib)

@@ -73,6 +73,20 @@ struct SsdConfig {
   uint32_t gc_host_reserve_blocks = 1;  // partial policies: free blocks host writes leave to GC
   uint32_t wl_threshold = 50;        // static WL when max - min erase count in a plane exceeds this
   std::string unmapped_reads = "prefill";  // prefill | zero
+  // Read disturb (issue 7, docs/read-disturb.md).
+  bool rd_enabled = false;            // RBER model + LDPC retry latency on every flash read
+  std::string rd_policy = "baseline";  // none | baseline | leveling | ipr | ws | ws+rs
+  uint32_t rd_hard_threshold = 25000;  // reads: refresh at once
+  uint32_t rd_soft_threshold = 24500;  // reads: refresh task queued for idle time (ws+rs)
+  double rd_retry_us = 24;             // extra read time per LDPC soft-decision level
+  double rd_rber_hard = 1.0e-3;        // hard-decision LDPC capability (level 0)
+  double rd_rber_max = 3.9497e-3;      // level-7 capability: beyond it a read is uncorrectable
+  uint32_t rd_initial_pe_max = 0;      // model-only prior wear: uniform [0, max] P/E per block
+  uint32_t rd_window = 8192;           // ws: requests per hot-read mining window
+  uint32_t rd_hot_reads = 2;           // ws: an address read more than this often is hot
+  double rd_monitor_fraction = 0.10;   // leveling / ipr: monitored blocks
+  double rd_shadow_fraction = 0.15;    // leveling: shadow blocks; ipr: hot-read (MLC) blocks
+  double rd_ipr_limit_factor = 10;     // ipr: read limit of a reprogrammed (MLC) block
 
   uint64_t seed = 1;
   double sample_interval_ms = 100;   // CSV time-series period (simulated time)

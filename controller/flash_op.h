@@ -42,6 +42,10 @@ struct FlashOp {
   Lpn lpn = kNoLpn;
   uint32_t mask = 0;    // sectors this read must deliver from flash
   std::vector<uint32_t> expect;  // integrity: expected sector versions at lookup time
+  // Read disturb (issue 7): LDPC soft-decision level of a read and the retry time the channel
+  // adds to tR (set by the controller core when the reliability model is on).
+  uint8_t retry_level = 0;
+  Tick retry_time = 0;
   // Multi-plane companion chain, managed by the channel.
   FlashOp* next_in_group = nullptr;
 };

@@ -104,6 +104,7 @@ class Ftl {
   // --- blocks ---
   const BlockInfo& block(uint64_t b) const { return blocks_[b]; }
   uint32_t free_blocks(uint32_t plane) const { return planes_[plane].free_count; }
+  int64_t active_block(uint32_t plane) const { return planes_[plane].active; }  // -1: none open
   uint64_t total_free_blocks() const { return total_free_; }
   bool below_gc_threshold(uint32_t plane) const {
     return planes_[plane].free_count < gc_threshold_blocks_;

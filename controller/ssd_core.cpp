@@ -1,5 +1,7 @@
 #include "controller/ssd_core.h"
 
+#include "controller/rr/read_disturb.h"
+
 #include <algorithm>
 #include <cassert>
 #include <chrono>
@@ -30,6 +32,7 @@ ControllerCore::ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrit
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
   gc_policy_->attach(this);
   grouper_->configure(cfg);
+  if (cfg.rd_enabled) rd_ = std::make_unique<ReadDisturb>(cfg, *this);
 }
 
 ControllerCore::~ControllerCore() = default;
@@ -85,7 +88,10 @@ FlashOp* ControllerCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_
 
 void ControllerCore::free_op(FlashOp* op) { op_free_.push_back(op); }
 
-void ControllerCore::submit(FlashOp* op) { env_.submit(op); }
+void ControllerCore::submit(FlashOp* op) {
+  if (rd_) rd_->on_submit(*op);  // read disturb: retry level of reads, erases reset counts
+  env_.submit(op);
+}
 
 void ControllerCore::read_started(Ppn ppn) {
   const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
@@ -137,6 +143,7 @@ void ControllerCore::for_each_piece(const HostCmd* c, F&& f) {
 void ControllerCore::on_host_cmd(HostCmd* c) {
   c->submitted = env_.now();
   gc_policy_->on_request_arrival(*c);
+  if (rd_) rd_->on_request_arrival(*c);
   const uint64_t pages = (c->offset % geo_.page_size + c->size + geo_.page_size - 1) / geo_.page_size;
   const Tick fw = cfg_.ctrl_cycle * (cfg_.ctrl_cmd_cycles + pages * cfg_.ctrl_page_cycles);
   env_.timer(env_.now() + fw, kTimerCmd, c);
@@ -235,6 +242,7 @@ void ControllerCore::finish_cmd(HostCmd* c) {
   if (c->is_read) grouper_->on_read_served(*c, c->ready - c->arrival);
   // Partial GC policies run their step after the request is served.
   gc_policy_->on_request_served(*c, c->ready - c->arrival);
+  if (rd_) rd_->on_request_served(*c, c->ready - c->arrival);
 }
 
 void ControllerCore::do_write(HostCmd* c) {
@@ -507,7 +515,9 @@ void ControllerCore::after_flash_read(const FlashOp* op, int type, const HostCmd
 
 void ControllerCore::issue_flush_program(FlushJob* job) {
   // Host data avoid the last free blocks of a plane (kept for GC moves).
-  const uint32_t plane = ftl_.next_plane(gc_policy_->host_reserve_blocks());
+  uint32_t plane = ftl_.next_plane(gc_policy_->host_reserve_blocks());
+  if (rd_ && plane != geo_.planes())  // read-disturb-aware write scheduling (ws)
+    plane = rd_->choose_plane(job->lpns, job->n, plane, gc_policy_->host_reserve_blocks());
   if (plane == geo_.planes()) {
     blocked_.push_back(job);
     gc_policy_->on_host_blocked();
@@ -736,7 +746,7 @@ bool ControllerCore::gc_begin(uint32_t plane, int64_t victim, uint32_t copies, u
   j.buf_ver.clear();
   if (cause == 0)
     ++ctr_.gc_runs;
-  else
+  else if (cause == 1)
     ++ctr_.wl_runs;
   gc_continue(plane);
   return true;
@@ -759,7 +769,9 @@ void ControllerCore::gc_continue(uint32_t plane) {
   while (!j.scan_done && j.budget > 0) {
     valid.clear();
     const uint32_t want = std::min<uint32_t>(j.budget, 64);
-    j.scan = ftl_.collect_valid(static_cast<uint64_t>(j.victim), j.scan, want, valid);
+    j.scan = rd_ && j.cause == kCauseReadRefresh  // refresh: hottest-read pages first
+                 ? rd_->collect(static_cast<uint64_t>(j.victim), j.scan, want, valid)
+                 : ftl_.collect_valid(static_cast<uint64_t>(j.victim), j.scan, want, valid);
     if (j.scan >= geo_.pages_per_block) j.scan_done = true;
     for (Ppn src : valid) {
       FlashOp* op = new_op(FlashKind::Read, src, 1, j.prio, OpOwner::GcRead);
@@ -911,12 +923,18 @@ void ControllerCore::gc_erase_done(FlashOp* op) {
   ftl_.erase(v);
   if (j.cause == 0)
     ++ctr_.erases_gc;
-  else
+  else if (j.cause == 1)
     ++ctr_.erases_wl;
+  else
+    ++ctr_.erases_rr;
   free_op(op);
   j.active = false;
   j.victim = -1;
   retry_blocked();
+  if (rd_ && rd_->on_engine_free(plane)) {  // a hard-threshold read refresh goes first
+    gc_free_changed(plane);
+    return;
+  }
   // Static wear leveling gets the engine first; otherwise the policy decides what comes next.
   const int64_t cold = wl_.after_erase(ftl_, plane, v);
   if (cold >= 0 && ftl_.take_block(static_cast<uint64_t>(cold))) {

@@ -27,6 +27,8 @@
 
 namespace ssdtlm {
 
+class ReadDisturb;  // controller/rr/read_disturb.h (issue 7)
+
 class CoreEnv {
  public:
   virtual ~CoreEnv() = default;
@@ -95,7 +97,12 @@ class ControllerCore : public GcEngine {
 
   enum TimerKind : uint32_t { kTimerCmd = 1, kTimerGc = 2, kTimerFlushDelay = 3 };
 
+  // Read disturb (issue 7): model and read-refresh policy; null unless rd.enabled.
+  ReadDisturb* read_disturb() { return rd_.get(); }
+  const ReadDisturb* read_disturb() const { return rd_.get(); }
+
  private:
+  friend class ReadDisturb;  // drives the GC engine for read-refresh jobs (cause 2)
   struct Piece {
     HostCmd* cmd;
     Lpn lpn;
@@ -238,6 +245,8 @@ class ControllerCore : public GcEngine {
   uint32_t version_ = 0;
   PagedArray<uint32_t> golden_;      // by logical sector
   PagedArray<uint32_t> flash_data_;  // by physical sector
+
+  std::unique_ptr<ReadDisturb> rd_;  // issue 7
 };
 
 }  // namespace ssdtlm

@@ -102,7 +102,7 @@ Tick FlashChannel::array_time(const Die& die) const {
     Tick ti = 0;
     switch (h->kind) {
       case FlashKind::Read:
-        ti = cfg_.array.read_time(type);
+        ti = cfg_.array.read_time(type) + o->retry_time;  // + LDPC retries (issue 7)
         break;
       case FlashKind::Program:
         ti = cfg_.array.program_time(type, static_cast<int>(o->npages));

@@ -12,6 +12,7 @@
 #include "models/ssd.h"
 #include "testbench/commands.h"
 #include "testbench/fsp_result.h"
+#include "testbench/rd_result.h"
 
 namespace ssdtlm::tb {
 namespace {
@@ -133,6 +134,7 @@ json run_replay(const RunOptions& opt) {
 
   const auto t_pre0 = std::chrono::steady_clock::now();
   if (opt.rl_factory) core.grouper().set_backend_factory(opt.rl_factory);
+  if (opt.rl_factory && core.read_disturb()) core.read_disturb()->set_backend_factory(opt.rl_factory);
   core.precondition(opt.precondition, opt.precondition_random);
   uint64_t requests = 0;
   if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, core, cfg);
@@ -258,6 +260,8 @@ json run_replay(const RunOptions& opt) {
     g["latency_us"] = lat;
     r["gc"] = g;
   }
+  if (core.read_disturb())  // issue 7
+    r["read_disturb"] = rd_result_json(core, ssd.host.read_latency(), opt.rr_rewards_csv);
   const uint64_t events = ssd.events();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   r["sim"] = {{"wall_s", wall},

@@ -32,6 +32,7 @@ struct RunOptions {
   // builds the units (empty: the C++ golden model).
   std::string rl_backend = "cpp";
   std::string fsp_rewards_csv;  // --fsp-rewards: average reward per episode of the RL grouper
+  std::string rr_rewards_csv;   // --rr-rewards: average reward per episode of ws+rs (issue 7)
   rl::BackendFactory rl_factory;
 };
 

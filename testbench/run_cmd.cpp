@@ -47,6 +47,13 @@ int run_main(int argc, char** argv) {
       ->check(CLI::IsMember({"baseline", "baseline-rw", "frequency", "distance", "rl"}));
   app.add_option("--fsp-rewards", opt.fsp_rewards_csv,
                  "write the RL grouper's average reward per episode here (CSV)");
+  std::string rr;
+  app.add_option("--rr", rr,
+                 "read-refresh policy: none|baseline|leveling|ipr|ws|ws+rs (alias of --set "
+                 "rd.policy=NAME; also sets rd.enabled=true)")
+      ->check(CLI::IsMember({"none", "baseline", "leveling", "ipr", "ws", "ws+rs"}));
+  app.add_option("--rr-rewards", opt.rr_rewards_csv,
+                 "write the ws+rs agent's average reward per episode here (CSV)");
   app.add_option("--rl-backend", opt.rl_backend,
                  "RL decision units: cpp (golden model) or rtl (Verilated RTL)")
       ->check(CLI::IsMember({"cpp", "rtl"}))
@@ -75,6 +82,10 @@ int run_main(int argc, char** argv) {
   opt.progress = progress_on ? 1 : progress_off ? 0 : -1;
   if (!gc.empty()) opt.sets.push_back("gc.policy=\"" + gc + "\"");
   if (!fsp.empty()) opt.sets.push_back("fsp.grouper=\"" + fsp + "\"");
+  if (!rr.empty()) {
+    opt.sets.push_back("rd.enabled=true");
+    opt.sets.push_back("rd.policy=\"" + rr + "\"");
+  }
   if (opt.rl_backend == "rtl") {
 #ifdef SSDTLM_HAVE_RTL
     opt.rl_factory = rl::rtl_backend_factory();

@@ -1,0 +1,645 @@
+#include "controller/rr/read_disturb.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <random>
+
+#include "controller/config.h"
+#include "controller/ssd_core.h"
+
+namespace ssdtlm {
+
+// ---------------------------------------------------------------------------------------------
+// LpnCounter
+
+LpnCounter::LpnCounter(uint32_t expected) {
+  uint32_t cap = 16;
+  while (cap < expected * 2) cap <<= 1;
+  keys_.assign(cap, 0);
+  counts_.assign(cap, 0);
+  gens_.assign(cap, 0);
+  mask_ = cap - 1;
+}
+
+static inline uint32_t mix(uint32_t k) {
+  k ^= k >> 16;
+  k *= 0x7feb352dU;
+  k ^= k >> 15;
+  k *= 0x846ca68bU;
+  k ^= k >> 16;
+  return k;
+}
+
+uint32_t LpnCounter::add(uint32_t key) {
+  if ((size_ + 1) * 2 > keys_.size()) grow();
+  for (uint32_t i = mix(key) & mask_;; i = (i + 1) & mask_) {
+    if (gens_[i] != gen_) {
+      gens_[i] = gen_;
+      keys_[i] = key;
+      counts_[i] = 1;
+      ++size_;
+      return 1;
+    }
+    if (keys_[i] == key) return ++counts_[i];
+  }
+}
+
+bool LpnCounter::contains(uint32_t key) const {
+  for (uint32_t i = mix(key) & mask_;; i = (i + 1) & mask_) {
+    if (gens_[i] != gen_) return false;
+    if (keys_[i] == key) return true;
+  }
+}
+
+void LpnCounter::grow() {
+  std::vector<uint32_t> k, c;
+  for_each([&](uint32_t key, uint32_t cnt) {
+    k.push_back(key);
+    c.push_back(cnt);
+  });
+  const size_t cap = keys_.size() * 2;
+  keys_.assign(cap, 0);
+  counts_.assign(cap, 0);
+  gens_.assign(cap, 0);
+  mask_ = static_cast<uint32_t>(cap - 1);
+  gen_ = 1;
+  size_ = 0;
+  for (size_t i = 0; i < k.size(); ++i) {
+    add(k[i]);
+    for (uint32_t n = 1; n < c[i]; ++n) add(k[i]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// ReadDisturb
+
+namespace {
+
+ReadDisturb::Policy parse_policy(const std::string& s) {
+  using P = ReadDisturb::Policy;
+  if (s == "none") return P::None;
+  if (s == "leveling") return P::Leveling;
+  if (s == "ipr") return P::Ipr;
+  if (s == "ws") return P::Ws;
+  if (s == "ws+rs") return P::WsRs;
+  return P::Baseline;
+}
+
+rl::UnitConfig rr_unit_config(uint32_t seed) {
+  rl::UnitConfig u;
+  u.name = "rr";
+  u.core.states = ReadDisturb::kStates;
+  u.core.actions = ReadDisturb::kActions;
+  u.core.alpha = 0.3;
+  u.core.gamma = 0.8;
+  u.core.eps_high = 0.8;
+  u.core.eps_low = 0.01;
+  u.core.eps_high_decisions = 1000;
+  u.core.seed = seed;
+  u.reward.values = {1.0, 0.5, 0.0, -1.0};
+  return u;
+}
+
+constexpr Tick kBin = 200 * nand::kPsPerUs;  // 0.2 ms
+
+}  // namespace
+
+ReadDisturb::ReadDisturb(const SsdConfig& cfg, ControllerCore& core)
+    : cfg_(cfg),
+      core_(core),
+      policy_(parse_policy(cfg.rd_policy)),
+      hard_(cfg.rd_hard_threshold),
+      soft_(cfg.rd_soft_threshold),
+      prewear_(cfg.geo.blocks(), 0),
+      flags_(cfg.geo.blocks(), 0),
+      base_(cfg.geo.blocks(), 0),
+      last_hop_(cfg.geo.blocks(), 0),
+      page_reads_(cfg.geo.pages(), 0),
+      order_(cfg.geo.planes()),
+      job_(cfg.geo.planes(), Job::None),
+      job_block_(cfg.geo.planes(), -1),
+      window_(std::max<uint32_t>(1024, cfg.rd_window * 2)),
+      hot_(1024),
+      plane_susc_(cfg.geo.planes() * 2, 0.0),
+      seed_(static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32)) ^ 0x52520000u) {
+  ldpc_.rber_hard = cfg.rd_rber_hard;
+  ldpc_.rber_max = cfg.rd_rber_max;
+  ldpc_.t_retry = static_cast<Tick>(std::llround(cfg.rd_retry_us * 1e6));
+  ldpc_.t_read = cfg.array.read[0];
+  monitor_quota_ = static_cast<uint32_t>(cfg.rd_monitor_fraction * cfg.geo.blocks());
+  mlc_quota_ = static_cast<uint32_t>(cfg.rd_shadow_fraction * cfg.geo.blocks());
+  if (cfg.rd_initial_pe_max > 0) {
+    std::mt19937_64 rng(cfg.seed * 0x9e3779b97f4a7c15ull + 7);
+    std::uniform_int_distribution<uint32_t> d(0, std::min<uint32_t>(cfg.rd_initial_pe_max, 65535));
+    for (auto& w : prewear_) w = static_cast<uint16_t>(d(rng));
+  }
+  for (auto& o : order_) o.reserve(cfg.geo.pages_per_block);
+  if (policy_ == Policy::WsRs) backend_ = rl::make_cpp_backend(rr_unit_config(seed_));
+}
+
+ReadDisturb::~ReadDisturb() = default;
+
+const char* ReadDisturb::policy_name() const {
+  switch (policy_) {
+    case Policy::None:
+      return "none";
+    case Policy::Baseline:
+      return "baseline";
+    case Policy::Leveling:
+      return "leveling";
+    case Policy::Ipr:
+      return "ipr";
+    case Policy::Ws:
+      return "ws";
+    case Policy::WsRs:
+      return "ws+rs";
+  }
+  return "?";
+}
+
+void ReadDisturb::set_backend_factory(const rl::BackendFactory& f) {
+  if (policy_ == Policy::WsRs && f) backend_ = f(rr_unit_config(seed_));
+}
+
+double ReadDisturb::pe_of(uint64_t b) const {
+  return double(core_.ftl_.block(b).erase_count) + prewear_[b];
+}
+
+uint32_t ReadDisturb::effective_reads(uint64_t b) const {
+  return core_.ftl_.block(b).read_count - base_[b];
+}
+
+double ReadDisturb::rber_of(uint64_t b) const {
+  double r = effective_reads(b);
+  if (flags_[b] & kMlc) r /= cfg_.rd_ipr_limit_factor;  // guard Vth levels: 1/10 the disturb
+  return nand::RberTable::rber(pe_of(b), r);
+}
+
+uint32_t ReadDisturb::limit_of(uint64_t b) const {
+  return (flags_[b] & kMlc) ? static_cast<uint32_t>(hard_ * cfg_.rd_ipr_limit_factor) : hard_;
+}
+
+uint32_t ReadDisturb::cur_bin(Tick interval) {
+  return static_cast<uint32_t>(std::min<Tick>(interval / kBin, 9));
+}
+
+// --- hooks -----------------------------------------------------------------------------------
+
+void ReadDisturb::on_submit(FlashOp& op) {
+  op.retry_level = 0;
+  op.retry_time = 0;
+  if (op.kind == FlashKind::Read)
+    count_read(op);
+  else if (op.kind == FlashKind::Erase)
+    block_erased(cfg_.geo.block_of(op.ppn));
+}
+
+void ReadDisturb::count_read(FlashOp& op) {
+  const uint64_t b = cfg_.geo.block_of(op.ppn);
+  const uint16_t pr = page_reads_.get(op.ppn);
+  if (pr != UINT16_MAX) page_reads_.at(op.ppn) = pr + 1;
+  const double rber = rber_of(b);
+  const int lvl = ldpc_.level(rber);
+  op.retry_level = static_cast<uint8_t>(lvl);
+  op.retry_time = ldpc_.retry_time(lvl);
+  retry_time_total_ += op.retry_time;
+  const bool host = op.owner == OpOwner::HostRead;
+  (host ? host_levels_ : other_levels_)[lvl] += 1;
+  (host ? host_rber_sum_ : other_rber_sum_) += rber;
+  if (lvl > nand::LdpcModel::kMaxLevel) ++(host ? unc_host_ : unc_other_);
+  if (policy_ == Policy::None) return;
+
+  const uint32_t eff = effective_reads(b);
+  uint8_t& f = flags_[b];
+  if (eff >= limit_of(b)) {
+    if (!(f & kHard)) {
+      f |= kHard;
+      ++hard_triggers_;
+      urgent_.push_back(static_cast<uint32_t>(b));
+    }
+    return;
+  }
+  if (policy_ == Policy::WsRs && eff >= soft_ && !(f & (kSoft | kHard))) {
+    f |= kSoft;
+    ++soft_tasks_;
+    soft_q_.push_back(static_cast<uint32_t>(b));
+  }
+  if (policy_ == Policy::Leveling) {
+    // [INTERP] baselines.md 5: T1 = 0.5 RR_thr -> monitored (quota 10%); T2 = 0.8 RR_thr -> the
+    // most-read page hops to another block, again every 5% of RR_thr of further reads.
+    if (!(f & kMonitored) && eff >= hard_ / 2 && monitored_ < monitor_quota_) {
+      f |= kMonitored;
+      ++monitored_;
+    }
+    if ((f & kMonitored) && eff >= hard_ / 10 * 8 &&
+        (last_hop_[b] == 0 || eff - last_hop_[b] >= hard_ / 20)) {
+      last_hop_[b] = eff;
+      soft_q_.push_back(static_cast<uint32_t>(b));  // hop request
+    }
+  }
+}
+
+void ReadDisturb::block_erased(uint64_t b) {
+  uint8_t& f = flags_[b];
+  if (f & kMonitored) --monitored_;
+  if (f & kMlc) --mlc_blocks_;
+  f = 0;
+  base_[b] = 0;
+  last_hop_[b] = 0;
+  const Ppn first = cfg_.geo.ppn_of(b, 0);
+  for (uint32_t p = 0; p < cfg_.geo.pages_per_block; ++p)
+    if (page_reads_.get(first + p)) page_reads_.at(first + p) = 0;
+}
+
+void ReadDisturb::on_request_arrival(const HostCmd& c) {
+  if (have_arrival_) {
+    prev_interval_ = cur_interval_;
+    cur_interval_ = c.arrival > last_arrival_ ? c.arrival - last_arrival_ : 0;
+  }
+  have_arrival_ = true;
+  last_arrival_ = c.arrival;
+  ++outstanding_;
+  if (policy_ == Policy::Ws || policy_ == Policy::WsRs) {
+    if (c.is_read && c.size > 0) {
+      const uint64_t ps = cfg_.geo.page_size, logical = cfg_.logical_pages();
+      for (uint64_t p = c.offset / ps; p <= (c.offset + c.size - 1) / ps; ++p)
+        window_.add(static_cast<uint32_t>(p % logical));
+    }
+    if (++window_requests_ >= cfg_.rd_window) mine_window();
+  }
+  poll();
+}
+
+void ReadDisturb::mine_window() {
+  const auto t0 = std::chrono::steady_clock::now();
+  hot_.clear();
+  const uint32_t thr = cfg_.rd_hot_reads;
+  window_.for_each([&](uint32_t k, uint32_t n) {
+    if (n > thr) hot_.insert(k);
+  });
+  window_.clear();
+  window_requests_ = 0;
+  ++windows_;
+  mining_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void ReadDisturb::on_request_served(const HostCmd& /*c*/, Tick latency) {
+  if (outstanding_ > 0) --outstanding_;
+  poll();
+  if (policy_ != Policy::WsRs) return;
+  const rl::RewardResult r = backend_->reward(std::min<uint64_t>(latency / 1000, 0xffffffffull));
+  rl_cycles_ += r.cycles;
+  last_reward_ = r.reward;
+  if (outstanding_ == 0) rl_step(latency);
+}
+
+bool ReadDisturb::on_engine_free(uint32_t plane) {
+  if (job_[plane] != Job::None && !rr_job(plane)) {
+    if (job_[plane] == Job::Partial && partial_jobs_ > 0) --partial_jobs_;
+    job_[plane] = Job::None;
+    job_block_[plane] = -1;
+  }
+  if (!urgent_.empty()) process_urgent(static_cast<int>(plane));
+  return rr_job(plane);
+}
+
+// --- engine access ---------------------------------------------------------------------------
+
+bool ReadDisturb::engine_free(uint32_t p) const {
+  return !core_.gc_[p].active && !core_.gc_[p].pending;
+}
+
+bool ReadDisturb::rr_job(uint32_t p) const {
+  return core_.gc_[p].active && core_.gc_[p].cause == kCauseReadRefresh;
+}
+
+uint32_t ReadDisturb::collect(uint64_t block, uint32_t from, uint32_t max,
+                              std::vector<Ppn>& out) const {
+  const uint32_t p = cfg_.geo.plane_of_block(block);
+  const auto& o = order_[p];
+  uint32_t i = from;
+  uint32_t n = 0;
+  while (i < o.size() && n < max) {
+    const Ppn ppn = o[i++];
+    if (core_.ftl_.is_valid(ppn)) {
+      out.push_back(ppn);
+      ++n;
+    }
+  }
+  return i >= o.size() ? cfg_.geo.pages_per_block : i;
+}
+
+bool ReadDisturb::start_job(uint64_t b, uint32_t copies, uint8_t prio, Job kind, bool msb_only) {
+  const uint32_t p = cfg_.geo.plane_of_block(b);
+  if (!engine_free(p)) return false;
+  if (!core_.ftl_.take_block(b)) return false;
+  auto& o = order_[p];
+  o.clear();
+  core_.ftl_.collect_valid(b, 0, cfg_.geo.pages_per_block, o);
+  if (msb_only) {
+    const int msb = cfg_.geo.bits() - 1;
+    o.erase(
+        std::remove_if(o.begin(), o.end(),
+                       [&](Ppn x) { return cfg_.geo.page_type_of(cfg_.geo.page_of(x)) != msb; }),
+        o.end());
+  }
+  // Hottest-read pages first (ties: page order).
+  std::stable_sort(o.begin(), o.end(),
+                   [&](Ppn a, Ppn c) { return page_reads_.get(a) > page_reads_.get(c); });
+  if (kind == Job::Ipr && o.empty()) {  // nothing to move: reprogram at once
+    core_.ftl_.release_victim(b);
+    flags_[b] = static_cast<uint8_t>((flags_[b] | kMlc) & ~kHard);
+    base_[b] = core_.ftl_.block(b).read_count;
+    ++mlc_blocks_;
+    ++ipr_reprograms_;
+    return true;
+  }
+  job_[p] = kind;
+  job_block_[p] = static_cast<int64_t>(b);
+  if (kind == Job::Ipr || kind == Job::Hop)
+    copies = static_cast<uint32_t>(std::max<size_t>(1, std::min<size_t>(copies, o.size())));
+  core_.gc_begin(p, static_cast<int64_t>(b), copies, prio, kCauseReadRefresh);
+  return true;
+}
+
+void ReadDisturb::make_full(uint32_t p) {
+  auto& j = core_.gc_[p];
+  if (!j.active || j.cause != kCauseReadRefresh || !j.partial) return;
+  if (job_[p] == Job::Partial && partial_jobs_ > 0) --partial_jobs_;
+  job_[p] = Job::Full;
+  ++forced_full_;
+  j.partial = false;
+  j.step_open = false;
+  j.budget = UINT32_MAX;
+  j.prio = kPrioGc;
+  core_.gc_continue(p);
+}
+
+void ReadDisturb::release(uint32_t p) {
+  auto& j = core_.gc_[p];
+  const uint64_t b = static_cast<uint64_t>(j.victim);
+  j.active = false;
+  j.victim = -1;
+  core_.ftl_.release_victim(b);
+  if (job_[p] == Job::Ipr) {
+    // [INTERP] MSB data moved out; the MSB pages are reprogrammed (not timed) and the block
+    // serves as MLC: reads count from zero, 10x the limit, 1/10 the disturb.
+    flags_[b] = static_cast<uint8_t>((flags_[b] | kMlc) & ~kHard);
+    base_[b] = core_.ftl_.block(b).read_count;
+    ++mlc_blocks_;
+    ++ipr_reprograms_;
+  } else {
+    ++hops_;
+  }
+  job_[p] = Job::None;
+  job_block_[p] = -1;
+  core_.gc_policy_->on_gc_idle(p);
+}
+
+void ReadDisturb::process_urgent(int only_plane) {
+  for (size_t n = urgent_.size(); n > 0 && !urgent_.empty(); --n) {
+    const uint32_t b = urgent_.front();
+    urgent_.pop_front();
+    if (!(flags_[b] & kHard)) continue;  // erased (or reprogrammed) since
+    const uint32_t p = cfg_.geo.plane_of_block(b);
+    if (only_plane >= 0 && p != static_cast<uint32_t>(only_plane)) {
+      urgent_.push_back(b);
+      continue;
+    }
+    const auto& j = core_.gc_[p];
+    if (j.active && j.victim == int64_t(b)) {
+      if (j.cause == kCauseReadRefresh && job_[p] == Job::Partial) {
+        make_full(p);
+        continue;
+      }
+      if (j.cause == kCauseReadRefresh && job_[p] == Job::Full) continue;
+      if (j.cause != kCauseReadRefresh) continue;  // GC or WL is collecting it anyway
+      urgent_.push_back(b);                        // a hop / ipr move first
+      continue;
+    }
+    bool started = false;
+    if (policy_ == Policy::Ipr && !(flags_[b] & kMlc) && mlc_blocks_ < mlc_quota_ &&
+        cfg_.geo.bits() >= 3) {
+      started = start_job(b, cfg_.geo.pages_per_block, kPrioGc, Job::Ipr, true);
+    } else {
+      started = start_job(b, UINT32_MAX, kPrioGc, Job::Full);
+      if (started) ++refreshes_full_;
+    }
+    if (!started) urgent_.push_back(b);
+  }
+}
+
+void ReadDisturb::poll() {
+  const uint32_t planes = cfg_.geo.planes();
+  if (policy_ == Policy::Leveling || policy_ == Policy::Ipr) {
+    for (uint32_t p = 0; p < planes; ++p)
+      if ((job_[p] == Job::Hop || job_[p] == Job::Ipr) && rr_job(p) && !core_.gc_step_busy(p))
+        release(p);
+  }
+  if (partial_jobs_ > 0) {
+    // Free-space safety: a partial refresh never holds a plane's engine that GC needs.
+    for (uint32_t p = 0; p < planes; ++p)
+      if (job_[p] == Job::Partial && rr_job(p) &&
+          (core_.ftl_.free_blocks(p) <= 3 || core_.host_blocked()))
+        make_full(p);
+  }
+  if (!urgent_.empty()) process_urgent(-1);
+  if (policy_ == Policy::Leveling) {
+    for (size_t n = soft_q_.size(); n > 0 && !soft_q_.empty(); --n) {
+      const uint32_t b = soft_q_.front();
+      soft_q_.pop_front();
+      if (flags_[b] & kHard || !(flags_[b] & kMonitored)) continue;
+      if (!start_job(b, 1, kPrioNormal, Job::Hop)) soft_q_.push_back(b);
+    }
+  }
+}
+
+// --- ws --------------------------------------------------------------------------------------
+
+uint32_t ReadDisturb::choose_plane(const Lpn* lpns, int n, uint32_t dflt, uint32_t reserve) {
+  if (policy_ != Policy::Ws && policy_ != Policy::WsRs) return dflt;
+  bool hot = false;
+  for (int i = 0; i < n && !hot; ++i) hot = hot_.contains(lpns[i]);
+  (hot ? hot_writes_ : cold_writes_) += 1;
+  const uint32_t planes = cfg_.geo.planes();
+  // Susceptibility of each plane's active block: its RBER now (Eq. 1). A plane without an open
+  // block will open its next free block: unknown, neutral.
+  double* s = plane_susc_.data();
+  double* scratch = s + planes;
+  uint32_t known = 0;
+  for (uint32_t q = 0; q < planes; ++q) {
+    const int64_t a = core_.ftl_.active_block(q);
+    s[q] = a >= 0 ? rber_of(static_cast<uint64_t>(a)) : -1.0;
+    if (a >= 0) scratch[known++] = s[q];
+  }
+  if (known == 0) return dflt;
+  std::nth_element(scratch, scratch + known / 2, scratch + known);
+  const double median = scratch[known / 2];
+  for (uint32_t k = 0; k < planes; ++k) {
+    const uint32_t q = (dflt + k) % planes;
+    const bool match = s[q] < 0 || (hot ? s[q] <= median : s[q] >= median);
+    if (match && core_.ftl_.can_allocate(q, reserve)) {
+      if (q != dflt) ++ws_redirects_;
+      return q;
+    }
+  }
+  return dflt;
+}
+
+// --- ws+rs -----------------------------------------------------------------------------------
+
+uint32_t ReadDisturb::queued_soft() const {
+  uint32_t n = 0;
+  for (uint32_t b : soft_q_) n += (flags_[b] & kSoft) != 0;
+  return n;
+}
+
+uint32_t ReadDisturb::rl_state() const {
+  bool erasable = false;
+  for (uint32_t p = 0; p < cfg_.geo.planes() && !erasable; ++p)
+    erasable = job_[p] == Job::Partial && rr_job(p) && core_.gc_victim_empty(p);
+  return state_index(cur_bin(cur_interval_), prev_interval_ >= kBin, prev_big_, erasable);
+}
+
+uint32_t ReadDisturb::rl_mask() const {
+  const bool erasable = rl_state() >= 40;
+  bool movable = false;
+  for (uint32_t p = 0; p < cfg_.geo.planes() && !movable; ++p)
+    movable = job_[p] == Job::Partial && rr_job(p) && !core_.gc_victim_empty(p) &&
+              !core_.gc_[p].erase_requested;
+  for (size_t i = 0; i < soft_q_.size() && !movable; ++i)
+    movable = (flags_[soft_q_[i]] & kSoft) != 0;
+  if (!erasable) return movable ? kMoveActions : 0;
+  return movable ? rl::kAllActions : kEraseActions;
+}
+
+void ReadDisturb::rl_step(Tick /*latency*/) {
+  const uint32_t mask = rl_mask();
+  if (mask == 0) return;  // nothing to refresh
+  const uint32_t s = rl_state();
+  const rl::Decision d = backend_->decide(s, mask);
+  rl_cycles_ += d.cycles;
+  if (d.explored) ++rl_explored_;
+  if (have_prev_) {
+    rl::UpdateOp op;
+    op.state = s_prev_;
+    op.action = a_prev_;
+    op.reward = last_reward_;
+    op.next_state = s;
+    op.next_action = d.action;
+    rl_cycles_ += backend_->update(op);
+    ++rl_updates_;
+    ep_sum_ += last_reward_ / 256.0;
+    if (++ep_n_ == 1000) {
+      episode_rewards_.push_back(ep_sum_ / ep_n_);
+      ep_sum_ = 0;
+      ep_n_ = 0;
+    }
+  }
+  const uint32_t a = d.action;
+  const uint32_t planes = cfg_.geo.planes();
+  if (a >= 4) {  // erase an emptied refresh victim
+    for (uint32_t p = 0; p < planes; ++p)
+      if (job_[p] == Job::Partial && rr_job(p) && core_.gc_victim_empty(p)) {
+        core_.gc_run_step(p, 0, kPrioNormal, UINT32_MAX);
+        ++partial_erases_;
+        break;
+      }
+  }
+  const uint32_t moves = kMoves[a];
+  if (moves > 0) {
+    bool done = false;
+    for (uint32_t p = 0; p < planes && !done; ++p)
+      if (job_[p] == Job::Partial && rr_job(p) && !core_.gc_victim_empty(p) &&
+          !core_.gc_[p].erase_requested) {
+        core_.gc_run_step(p, moves, kPrioNormal, UINT32_MAX);
+        done = true;
+      }
+    for (size_t n = soft_q_.size(); n > 0 && !done && !soft_q_.empty(); --n) {
+      const uint32_t b = soft_q_.front();
+      soft_q_.pop_front();
+      if (!(flags_[b] & kSoft) || (flags_[b] & kHard)) continue;
+      if (start_job(b, moves, kPrioNormal, Job::Partial)) {
+        ++partial_jobs_;
+        ++refresh_partial_jobs_;
+        done = true;
+      } else {
+        soft_q_.push_back(b);
+      }
+    }
+    if (done) partial_moves_ += moves;
+  }
+  prev_big_ = a >= 4 || moves >= 4;
+  have_prev_ = true;
+  s_prev_ = s;
+  a_prev_ = a;
+  ++rl_actions_[a];
+  ++rl_decisions_;
+}
+
+// --- result ----------------------------------------------------------------------------------
+
+nlohmann::json ReadDisturb::stats(double /*sim_wall_s*/) const {
+  using nlohmann::json;
+  auto reads_json = [](const std::array<uint64_t, kLevels>& lv, double sum, uint64_t unc) {
+    uint64_t n = 0;
+    for (uint64_t x : lv) n += x;
+    json levels = json::array();
+    for (int i = 0; i <= nand::LdpcModel::kMaxLevel; ++i) levels.push_back(lv[i]);
+    double mean_level = 0;
+    for (int i = 0; i < kLevels; ++i) mean_level += double(i) * lv[i];
+    return json{{"count", n},
+                {"mean_rber", n ? sum / n : 0.0},
+                {"retry_levels", levels},
+                {"mean_retry_level", n ? mean_level / n : 0.0},
+                {"uncorrectable", unc}};
+  };
+  json j;
+  j["policy"] = policy_name();
+  j["model"] = {{"rber_hard", ldpc_.rber_hard},
+                {"rber_max", ldpc_.rber_max},
+                {"retry_us", double(ldpc_.t_retry) / 1e6},
+                {"hard_threshold", hard_},
+                {"soft_threshold", soft_},
+                {"initial_pe_max", cfg_.rd_initial_pe_max}};
+  j["host_reads"] = reads_json(host_levels_, host_rber_sum_, unc_host_);
+  j["other_reads"] = reads_json(other_levels_, other_rber_sum_, unc_other_);
+  j["uncorrectable_reads"] = unc_host_ + unc_other_;
+  j["retry_time_ms"] = double(retry_time_total_) / 1e9;
+  j["refresh"] = {{"full", refreshes_full_},
+                  {"partial_jobs", refresh_partial_jobs_},
+                  {"hard_triggers", hard_triggers_},
+                  {"soft_tasks", soft_tasks_},
+                  {"soft_queued_end", queued_soft()},
+                  {"forced_full", forced_full_},
+                  {"partial_moves", partial_moves_},
+                  {"partial_erases", partial_erases_},
+                  {"hops", hops_},
+                  {"ipr_reprograms", ipr_reprograms_},
+                  {"monitored_blocks_end", monitored_},
+                  {"mlc_blocks_end", mlc_blocks_},
+                  {"urgent_waiting_end", urgent_.size()}};
+  j["ws"] = {{"windows", windows_},         {"hot_set_size", hot_.size()},
+             {"mining_s", mining_s_},       {"hot_writes", hot_writes_},
+             {"cold_writes", cold_writes_}, {"redirected_writes", ws_redirects_}};
+  if (backend_) {
+    j["rl"] = {{"backend", backend_->kind()},   {"decisions", rl_decisions_},
+               {"explorations", rl_explored_},  {"updates", rl_updates_},
+               {"actions_chosen", rl_actions_}, {"unit_cycles", rl_cycles_},
+               {"episode_len", 1000},           {"episode_mean_reward", episode_rewards_}};
+  }
+  return j;
+}
+
+void ReadDisturb::write_rewards_csv(const std::string& path) const {
+  std::ofstream f(path);
+  if (!f) throw ConfigError(path + ": cannot write the read-refresh reward CSV");
+  f << "episode,mean_reward\n";
+  for (size_t i = 0; i < episode_rewards_.size(); ++i)
+    f << i + 1 << ',' << episode_rewards_[i] << '\n';
+  if (ep_n_ > 0) f << episode_rewards_.size() + 1 << ',' << ep_sum_ / ep_n_ << '\n';
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,180 @@
+// Read disturb (issue 7, docs/read-disturb.md): the per-read reliability model (RBER, LDPC retry
+// level and latency), per-page read counts, and the read-refresh policies
+//   baseline  full refresh (hottest pages first, then the erase) at the hard threshold
+//   leveling  read leveling: monitored blocks' hottest page hops to another block
+//   ipr       in-place reprogramming TLC -> MLC of read-hot blocks (MSB data moved out)
+//   ws        read-disturb-aware write scheduling (hot-read set mined per window)
+//   ws+rs     ws + RL partial read refresh in idle time (rl::Backend, C++ or RTL)
+// A refresh is a job of the controller core's GC engine with cause kCauseReadRefresh (its erase
+// counts in flash.erases.read_refresh). ControllerCore calls the on_* hooks; this class drives
+// the engine through its private members (friend), so the core's own code stays unchanged.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "controller/flash_op.h"
+#include "controller/ftl.h"
+#include "controller/rl/backend.h"
+#include "nand/reliability.h"
+
+namespace ssdtlm {
+
+class ControllerCore;
+struct SsdConfig;
+
+constexpr uint8_t kCauseReadRefresh = 2;  // GcJob::cause of a read-refresh job
+
+// Open-addressing lpn -> count table cleared in O(1) by a generation stamp (ws mining).
+class LpnCounter {
+ public:
+  explicit LpnCounter(uint32_t expected = 1024);
+  uint32_t add(uint32_t key);  // returns the new count
+  bool contains(uint32_t key) const;
+  void insert(uint32_t key) { add(key); }
+  void clear() {
+    ++gen_;
+    size_ = 0;
+  }
+  uint32_t size() const { return size_; }
+  template <typename F>
+  void for_each(F&& f) const {
+    for (size_t i = 0; i < keys_.size(); ++i)
+      if (gens_[i] == gen_) f(keys_[i], counts_[i]);
+  }
+
+ private:
+  void grow();
+  std::vector<uint32_t> keys_, counts_, gens_;
+  uint32_t gen_ = 1, size_ = 0, mask_ = 0;
+};
+
+class ReadDisturb {
+ public:
+  enum class Policy : uint8_t { None, Baseline, Leveling, Ipr, Ws, WsRs };
+  // ws+rs actions: 1/2/4/8 page moves, erase, erase + 1/2/4/8 moves.
+  static constexpr uint32_t kStates = 80, kActions = 9;
+  static constexpr std::array<uint32_t, kActions> kMoves{1, 2, 4, 8, 0, 1, 2, 4, 8};
+  static constexpr uint32_t kMoveActions = 0x0f;  // mask of actions 0..3 (no erase)
+  static constexpr uint32_t kEraseActions = 0x1f0;
+  static constexpr int kLevels = nand::LdpcModel::kMaxLevel + 2;  // 0..7, uncorrectable
+
+  ReadDisturb(const SsdConfig& cfg, ControllerCore& core);
+  ~ReadDisturb();
+
+  Policy policy() const { return policy_; }
+  const char* policy_name() const;
+  void set_backend_factory(const rl::BackendFactory& f);
+
+  // --- hooks from ControllerCore ---
+  void on_submit(FlashOp& op);  // every flash op: reads get their retry level; erases reset
+  void on_request_arrival(const HostCmd& c);
+  void on_request_served(const HostCmd& c, Tick latency);
+  // The GC engine of `plane` became free after an erase: starts a waiting hard-threshold refresh
+  // there (true) or leaves the engine to the GC policy (false).
+  bool on_engine_free(uint32_t plane);
+  // Next valid pages of a refresh victim in the job's order (hottest first): like
+  // Ftl::collect_valid, `from` being the position in that order.
+  uint32_t collect(uint64_t block, uint32_t from, uint32_t max, std::vector<Ppn>& out) const;
+  // ws: the plane a program unit of these lpns goes to (dflt = the FTL's round-robin choice).
+  uint32_t choose_plane(const Lpn* lpns, int n, uint32_t dflt, uint32_t reserve);
+
+  // --- model, for tests and the result ---
+  double pe_of(uint64_t block) const;
+  uint32_t effective_reads(uint64_t block) const;  // reads since erase (ipr: since reprogram)
+  double rber_of(uint64_t block) const;
+  uint32_t page_reads(Ppn ppn) const { return page_reads_.get(ppn); }
+  const nand::LdpcModel& ldpc() const { return ldpc_; }
+  bool is_mlc(uint64_t block) const { return flags_[block] & kMlc; }
+  bool is_hot(Lpn lpn) const { return hot_.contains(lpn); }
+  uint64_t refreshes() const { return refreshes_full_ + refresh_partial_jobs_; }
+  uint64_t uncorrectable_reads() const { return unc_host_ + unc_other_; }
+  uint32_t queued_soft() const;
+  // ws+rs: the current RL state and action mask (tests), and the decisions taken.
+  uint32_t rl_state() const;
+  uint32_t rl_mask() const;
+  uint64_t rl_decisions() const { return rl_decisions_; }
+  const std::array<uint64_t, kActions>& rl_actions() const { return rl_actions_; }
+  rl::Backend* backend() { return backend_.get(); }
+  static uint32_t state_index(uint32_t cur_bin, bool prev_long, bool prev_big, bool erasable) {
+    return cur_bin + 10 * (prev_long ? 1 : 0) + 20 * (prev_big ? 1 : 0) + 40 * (erasable ? 1 : 0);
+  }
+  static uint32_t cur_bin(Tick interval);  // 0.2 ms bins, 9 = >= 1.8 ms
+
+  nlohmann::json stats(double sim_wall_s) const;
+  void write_rewards_csv(const std::string& path) const;
+
+ private:
+  enum : uint8_t { kSoft = 1, kHard = 2, kMonitored = 4, kMlc = 8 };
+  enum class Job : uint8_t { None, Full, Partial, Hop, Ipr };
+
+  void count_read(FlashOp& op);
+  void block_erased(uint64_t b);
+  uint32_t limit_of(uint64_t b) const;  // hard threshold of the block (ipr: x factor)
+  bool engine_free(uint32_t plane) const;
+  bool rr_job(uint32_t plane) const;
+  // Takes block b and starts a GC-engine job on its plane; `msb_only` for ipr.
+  bool start_job(uint64_t b, uint32_t copies, uint8_t prio, Job kind, bool msb_only = false);
+  void make_full(uint32_t plane);
+  void release(uint32_t plane);  // ends a hop/ipr job without erasing its block
+  void poll();                   // urgent refreshes, finished hops, free-space safety
+  void process_urgent(int only_plane);
+  void rl_step(Tick latency);
+  void mine_window();
+
+  const SsdConfig& cfg_;
+  ControllerCore& core_;
+  Policy policy_;
+  nand::LdpcModel ldpc_;
+  uint32_t hard_, soft_;
+  std::vector<uint16_t> prewear_;
+  std::vector<uint8_t> flags_;
+  std::vector<uint32_t> base_;      // ipr: read count at reprogramming
+  std::vector<uint32_t> last_hop_;  // leveling: read count at the last hop
+  PagedArray<uint16_t> page_reads_;
+  std::vector<std::vector<Ppn>> order_;  // per plane: refresh order of the job's victim
+  std::vector<Job> job_;                 // per plane
+  std::vector<int64_t> job_block_;
+  std::deque<uint32_t> urgent_, soft_q_;
+  uint32_t monitored_ = 0, mlc_blocks_ = 0, monitor_quota_, mlc_quota_;
+
+  // ws
+  LpnCounter window_, hot_;
+  uint64_t window_requests_ = 0, windows_ = 0;
+  double mining_s_ = 0;
+  uint64_t hot_writes_ = 0, cold_writes_ = 0, ws_redirects_ = 0;
+  uint32_t ws_cursor_ = 0;
+  std::vector<double> plane_susc_;
+
+  // ws+rs
+  std::unique_ptr<rl::Backend> backend_;
+  uint32_t seed_;
+  Tick last_arrival_ = 0, cur_interval_ = 0, prev_interval_ = 0;
+  bool have_arrival_ = false;
+  uint64_t outstanding_ = 0;
+  bool have_prev_ = false, prev_big_ = false;
+  uint32_t s_prev_ = 0, a_prev_ = 0;
+  int32_t last_reward_ = 0;
+  uint64_t rl_decisions_ = 0, rl_explored_ = 0, rl_cycles_ = 0, rl_updates_ = 0;
+  std::array<uint64_t, kActions> rl_actions_{};
+  double ep_sum_ = 0;
+  uint32_t ep_n_ = 0;
+  std::vector<double> episode_rewards_;
+  uint32_t partial_jobs_ = 0;
+
+  // statistics
+  std::array<uint64_t, kLevels> host_levels_{}, other_levels_{};
+  double host_rber_sum_ = 0, other_rber_sum_ = 0;
+  uint64_t unc_host_ = 0, unc_other_ = 0;
+  uint64_t refreshes_full_ = 0, refresh_partial_jobs_ = 0, refresh_moves_started_ = 0;
+  uint64_t soft_tasks_ = 0, hard_triggers_ = 0, hops_ = 0, ipr_reprograms_ = 0;
+  uint64_t partial_moves_ = 0, partial_erases_ = 0, forced_full_ = 0;
+  Tick retry_time_total_ = 0;
+};
+
+}  // namespace ssdtlm

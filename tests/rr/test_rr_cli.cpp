@@ -1,0 +1,145 @@
+// End-to-end replays under every read-refresh policy on a small tlc-rr drive with lowered
+// thresholds and read amplification: integrity holds through refreshes, the read_disturb section
+// of the result JSON, --rr as an alias, and identical results from the C++ and RTL agents.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out;
+};
+
+Result sh(const std::string& args) {
+  std::string cmd = std::string(SSDTLM_BIN) + " " + args + " 2>&1";
+  Result r{-1, {}};
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+fs::path dir() {
+  static fs::path d = [] {
+    fs::path p = fs::temp_directory_path() / ("ssdtlm-rr-cli-" + std::to_string(getpid()));
+    fs::create_directories(p);
+    // 1 channel x 2 planes x 64 blocks x 48 pages of 8 KiB; thresholds scaled down 25K -> 600.
+    std::ofstream(p / "small.json") << R"({"nand": {"channels": 1, "chips_per_channel": 1,
+      "planes_per_die": 2, "blocks_per_plane": 64, "pages_per_block": 48},
+      "rd": {"hard_threshold": 600, "soft_threshold": 560, "window": 512},
+      "cache": {"size_mib": 1}, "dram": {"size_mib": 64}})";
+    return p;
+  }();
+  return d;
+}
+
+const std::string& trace() {
+  static std::string t = [] {
+    const std::string path = (dir() / "reads.csv").string();
+    // Read-heavy, concentrated reads on a small footprint, bursts with idle gaps.
+    Result r = sh("gen --out " + path +
+                  " --requests 6000 --read-ratio 0.85 --size 8k --footprint-mib 8 --zipf 1.1 "
+                  "--iops 600 --on-mean-ms 20 --idle-mean-ms 5 --seed 3 --quiet");
+    EXPECT_EQ(r.code, 0) << r.out;
+    return path;
+  }();
+  return t;
+}
+
+json run(const std::string& policy, const std::string& extra = "") {
+  const std::string out = (dir() / ("r-" + policy + extra.substr(0, 0) + ".json")).string();
+  Result r =
+      sh("run --preset tlc-rr --config " + (dir() / "small.json").string() + " --trace " + trace() +
+         " --read-repeat 3 --integrity --rr " + policy + " --quiet --out " + out + " " + extra);
+  EXPECT_EQ(r.code, 0) << policy << ": " << r.out;
+  std::ifstream f(out);
+  return json::parse(f);
+}
+
+class RrPolicy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RrPolicy, IntegrityHoldsThroughRefresh) {
+  const json r = run(GetParam());
+  EXPECT_EQ(r["integrity"]["mismatches"], 0u);
+  EXPECT_GT(r["integrity"]["checked_reads"].get<uint64_t>(), 10000u);
+  const json& rd = r["read_disturb"];
+  ASSERT_TRUE(rd.is_object());
+  EXPECT_EQ(rd["policy"], GetParam());
+  EXPECT_GT(rd["host_reads"]["count"].get<uint64_t>(), 0u);
+  EXPECT_GT(rd["host_reads"]["mean_rber"].get<double>(), 0.5e-3);
+  EXPECT_EQ(rd["host_reads"]["retry_levels"].size(), 8u);
+  // Read refresh happened and its erases are counted apart from GC.
+  EXPECT_GT(r["flash"]["erases"]["read_refresh"].get<uint64_t>() +
+                rd["refresh"]["ipr_reprograms"].get<uint64_t>() +
+                rd["refresh"]["hops"].get<uint64_t>(),
+            0u);
+  EXPECT_FALSE(r["sim"].contains("unfinished_work"));
+}
+
+INSTANTIATE_TEST_SUITE_P(All, RrPolicy,
+                         ::testing::Values("baseline", "leveling", "ipr", "ws", "ws+rs"),
+                         [](const auto& i) {
+                           std::string n = i.param;
+                           for (char& c : n)
+                             if (c == '+') c = '_';
+                           return n;
+                         });
+
+TEST(RrCli, WsRsReportsTheAgentAndRewardCsv) {
+  const std::string csv = (dir() / "rewards.csv").string();
+  const json r = run("ws+rs", "--rr-rewards " + csv);
+  const json& rl = r["read_disturb"]["rl"];
+  EXPECT_GT(rl["decisions"].get<uint64_t>(), 100u);
+  EXPECT_GT(r["read_disturb"]["refresh"]["partial_moves"].get<uint64_t>(), 0u);
+  EXPECT_EQ(rl["backend"], "cpp");
+  std::ifstream f(csv);
+  std::string head;
+  std::getline(f, head);
+  EXPECT_EQ(head, "episode,mean_reward");
+  EXPECT_GT(r["read_disturb"]["ws"]["windows"].get<uint64_t>(), 0u);
+}
+
+TEST(RrCli, ModelOffByDefault) {
+  const std::string out = (dir() / "off.json").string();
+  Result r = sh("run --preset tlc-rr --config " + (dir() / "small.json").string() +
+                " --set rd.enabled=false --trace " + trace() + " --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream f(out);
+  const json j = json::parse(f);
+  EXPECT_FALSE(j.contains("read_disturb"));
+  EXPECT_EQ(j["flash"]["erases"]["read_refresh"], 0u);
+}
+
+TEST(RrCli, RtlAgentMatchesCpp) {
+#ifndef SSDTLM_HAVE_RTL
+  GTEST_SKIP() << "built without the RTL";
+#else
+  json a = run("ws+rs", "--rl-backend cpp");
+  json b = run("ws+rs", "--rl-backend rtl");
+  for (json* j : {&a, &b}) {
+    j->erase("sim");
+    j->erase("fsp");  // wall-clock figures of the grouper
+    (*j)["read_disturb"]["rl"].erase("backend");
+    (*j)["read_disturb"]["ws"].erase("mining_s");
+  }
+  EXPECT_GT(a["read_disturb"]["rl"]["decisions"].get<uint64_t>(), 100u);
+  EXPECT_EQ(a, b);
+#endif
+}
+
+}  // namespace

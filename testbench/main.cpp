@@ -16,6 +16,8 @@ void usage(FILE* f) {
                "  trace-stats  workload statistics of a trace (ssdtlm trace-stats --help)\n"
                "  gen          generate a synthetic workload (ssdtlm gen --help)\n"
                "  hwcost       hardware cost of the RL decision units (ssdtlm hwcost --help)\n"
+               "  sweep        run a sweep spec locally or on Dask (ssdtlm sweep --help)\n"
+               "  report       HTML/Markdown report of a sweep results store (ssdtlm report --help)\n"
                "  version      print the version\n");
 }
 }  // namespace
@@ -40,6 +42,8 @@ int sc_main(int argc, char** argv) {
   if (cmd == "trace-stats") return ssdtlm::tb::trace_stats_main(sub_argc, sub_argv);
   if (cmd == "gen") return ssdtlm::tb::gen_main(sub_argc, sub_argv);
   if (cmd == "hwcost") return ssdtlm::tb::hwcost_main(sub_argc, sub_argv);
+  if (cmd == "sweep") return ssdtlm::tb::sweep_main(sub_argc, sub_argv);
+  if (cmd == "report") return ssdtlm::tb::report_main(sub_argc, sub_argv);
   if (cmd == "version" || cmd == "--version") {
     std::printf("ssdtlm %s\n", ssdtlm::tb::version());
     return 0;

@@ -1,0 +1,1 @@
+"""ssdtlm sweeps: `ssdtlm sweep SPEC` and `ssdtlm report DB` (docs/sweep.md)."""

@@ -1,0 +1,60 @@
+"""Entry point: /usr/bin/python3 -m ssdtlm_sweep sweep|report ... (what `ssdtlm sweep` and
+`ssdtlm report` exec; SSDTLM_BIN names the ssdtlm binary)."""
+import argparse
+import sys
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    prog = "ssdtlm"
+    if not argv or argv[0] not in ("sweep", "report"):
+        print("usage: ssdtlm sweep SPEC [--workers N] [--scheduler ADDR] [--db FILE] [--quick]\n"
+              "       ssdtlm report DB [--html FILE] [--sweep NAME]", file=sys.stderr)
+        return 2
+    cmd, rest = argv[0], argv[1:]
+    if cmd == "sweep":
+        ap = argparse.ArgumentParser(prog=f"{prog} sweep", description=(
+            "Run every `ssdtlm run` of a sweep spec (YAML or JSON; docs/sweep.md) on a local Dask "
+            "cluster (default: all cores), an existing Dask scheduler, or a local pool; results go "
+            "to a SQLite store, one row per run. Unchanged runs are skipped; an interrupted sweep "
+            "resumes when run again."))
+        ap.add_argument("spec", help="sweep spec (.yaml/.yml/.json)")
+        ap.add_argument("--workers", type=int, help="local workers (default: all cores)")
+        ap.add_argument("--scheduler", metavar="ADDR", help="existing Dask scheduler, e.g. tcp://HOST:8786")
+        ap.add_argument("--db", help="results store (default: results/NAME.sqlite beside the spec)")
+        ap.add_argument("--quick", action="store_true", help="smoke-sized version of the sweep (spec quick: section)")
+        ap.add_argument("--backend", choices=["auto", "dask", "pool"], default="auto",
+                        help="auto: Dask when installed, else a local pool (default auto)")
+        ap.add_argument("--skip-failed", action="store_true", help="do not retry runs that failed before")
+        ap.add_argument("--bin", help="ssdtlm binary to run (default: the one that was invoked, $SSDTLM_BIN)")
+        ap.add_argument("--worker-bin", help="ssdtlm path on the workers when it differs from this one")
+        ap.add_argument("--no-binary-hash", action="store_true",
+                        help="identify the binary by its version only (a rebuild does not invalidate runs)")
+        ap.add_argument("--dry-run", action="store_true", help="list the runs and exit")
+        a = ap.parse_args(rest)
+        from . import runner
+        from .spec import SpecError
+        try:
+            return runner.sweep(a.spec, db=a.db, binp=a.bin, workers=a.workers, scheduler=a.scheduler, quick=a.quick,
+                                backend=a.backend, retry_failed=not a.skip_failed, worker_bin=a.worker_bin,
+                                dry_run=a.dry_run, hash_binary=not a.no_binary_hash)
+        except (SpecError, OSError) as e:
+            print(f"ssdtlm sweep: {e}", file=sys.stderr)
+            return 1
+    ap = argparse.ArgumentParser(prog=f"{prog} report", description=(
+        "Report of a results store: Markdown on stdout and, with --html, a static HTML page with "
+        "latency CDFs, normalised bar charts, reward and free-block curves, and tables."))
+    ap.add_argument("db", help="results store written by `ssdtlm sweep`")
+    ap.add_argument("--html", metavar="FILE", help="write the HTML report here")
+    ap.add_argument("--sweep", help="only this sweep of the store")
+    a = ap.parse_args(rest)
+    import os
+    if not os.path.exists(a.db):
+        print(f"ssdtlm report: {a.db}: no such file", file=sys.stderr)
+        return 1
+    from . import report
+    return report.report(a.db, a.html, a.sweep)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

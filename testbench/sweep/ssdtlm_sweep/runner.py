@@ -1,0 +1,243 @@
+"""Run a sweep: input keys, skip-unchanged, execution on Dask (local or remote) or a local pool,
+progress and the results store."""
+import concurrent.futures as cf
+import hashlib
+import json
+import logging
+import os
+import subprocess
+import sys
+import time
+
+from . import spec as specmod
+from . import task as taskmod
+from .store import Store
+
+
+def binary_version(binp):
+    """`ssdtlm version` of the binary: part of every run's input key (with its sha256)."""
+    try:
+        v = subprocess.run([binp, "version"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=60).stdout.decode().strip()
+    except OSError as e:
+        raise SystemExit(f"ssdtlm sweep: cannot run {binp}: {e}")
+    return v.split()[-1] if v else "unknown"
+
+
+def input_key(run, ident, store, outputs):
+    """sha256 over everything that determines a run's result: binary (version + hash), args,
+    the trace's and other input files' contents, requested outputs."""
+    inputs = {"tool_version": ident["tool_version"], "binary_sha256": ident["binary_sha256"]}
+    files = {}
+    if run.trace:
+        if os.path.exists(run.trace):
+            inputs["trace_sha256"] = store.file_hash(run.trace)
+        else:
+            inputs["trace_sha256"] = None
+    for f in run.files:
+        files[f] = store.file_hash(f) if os.path.exists(f) else None
+    blob = json.dumps({"v": 1, "tool": [ident["tool_version"], ident["binary_sha256"]], "args": run.args,
+                       "trace": inputs.get("trace_sha256"), "files": files, "outputs": sorted(outputs)},
+                      sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest(), inputs
+
+
+class Progress:
+    """runs done / failed / remaining and an ETA, on stderr."""
+
+    def __init__(self, total, skipped, stream=sys.stderr, min_interval=1.0):
+        self.total, self.skipped = total, skipped
+        self.done = self.failed = 0
+        self.t0 = time.monotonic()
+        self.stream = stream
+        self.min_interval = min_interval
+        self.last = 0.0
+
+    def line(self):
+        n = self.done + self.failed
+        rem = self.total - n
+        el = time.monotonic() - self.t0
+        eta = f"{el / n * rem:.0f} s" if n else "?"
+        return (f"sweep: {self.done} done, {self.failed} failed, {rem} remaining of {self.total}"
+                f" ({self.skipped} unchanged, skipped); {el:.0f} s elapsed, ETA {eta}")
+
+    def update(self, ok, label=None, error=None, force=False):
+        if ok:
+            self.done += 1
+        else:
+            self.failed += 1
+            first = (error or "").strip().splitlines()
+            print(f"sweep: FAILED {label}: {first[0] if first else ''}", file=self.stream, flush=True)
+        now = time.monotonic()
+        if force or now - self.last >= self.min_interval or self.done + self.failed == self.total:
+            self.last = now
+            print(self.line(), file=self.stream, flush=True)
+
+
+def generate_workloads(spec, binp, store):
+    """`ssdtlm gen` each workload of the spec into spec.workload_dir (kept when unchanged)."""
+    if not spec.workloads:
+        return
+    os.makedirs(spec.workload_dir, exist_ok=True)
+    for name in spec.workloads:
+        args = spec.workload_args(name)
+        path = os.path.join(spec.workload_dir, name + ".csv.gz")
+        stamp = path + ".args.json"
+        want = json.dumps(args)
+        if os.path.exists(path) and os.path.exists(stamp) and open(stamp).read() == want:
+            continue
+        print(f"sweep: generating workload {name}", file=sys.stderr, flush=True)
+        p = subprocess.run([binp] + args + ["--out", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            raise SystemExit(f"ssdtlm sweep: workload {name}: `ssdtlm {' '.join(args)}` failed:\n"
+                             + p.stderr.decode(errors="replace"))
+        with open(stamp, "w") as f:
+            f.write(want)
+
+
+def _dask_client(scheduler, workers):
+    import dask
+    from distributed import Client, LocalCluster
+    import cloudpickle
+    # Ship the task module by value: remote workers need the binary and traces, not this package.
+    try:
+        cloudpickle.register_pickle_by_value(taskmod)
+    except Exception:
+        pass
+    dask.config.set({"distributed.worker.daemon": False,
+                     "distributed.scheduler.allowed-failures": 1,
+                     "distributed.logging.distributed": "error"})
+    if scheduler:
+        client = Client(scheduler, timeout="30s")
+        n = len(client.scheduler_info().get("workers", {}))
+        return client, None, f"dask scheduler {scheduler} ({n} workers)"
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                           dashboard_address=None, silence_logs=logging.ERROR, host="127.0.0.1")
+    client = Client(cluster)
+    return client, cluster, f"dask LocalCluster ({workers} worker processes)"
+
+
+def execute(jobs, on_done, workers, scheduler=None, backend="auto"):
+    """Run task.run_one over jobs, calling on_done(out) in the caller's thread as each finishes.
+    backend: auto (Dask when importable, else a local pool), dask, pool."""
+    if not jobs:
+        return "nothing to run"
+    use_dask = backend == "dask" or scheduler is not None
+    if backend == "auto" and not use_dask:
+        try:
+            import distributed  # noqa: F401
+            use_dask = True
+        except ImportError:
+            use_dask = False
+    if use_dask:
+        try:
+            client, cluster, desc = _dask_client(scheduler, workers)
+        except ImportError as e:
+            if scheduler or backend == "dask":
+                raise SystemExit(f"ssdtlm sweep: Dask distributed is not installed ({e}): apt-get install python3-distributed")
+            use_dask = False
+    if not use_dask:
+        desc = f"local pool ({workers} workers)"
+        print(f"sweep: running {len(jobs)} runs on {desc}", file=sys.stderr, flush=True)
+        with cf.ThreadPoolExecutor(workers) as ex:  # each run is its own ssdtlm process
+            futs = {ex.submit(taskmod.run_one, j): j for j in jobs}
+            try:
+                for f in cf.as_completed(futs):
+                    on_done(f.result())
+            except KeyboardInterrupt:
+                for f in futs:
+                    f.cancel()
+                raise
+        return desc
+    from distributed import as_completed
+    print(f"sweep: running {len(jobs)} runs on {desc}", file=sys.stderr, flush=True)
+    futs = {}
+    try:
+        for j in jobs:
+            f = client.submit(taskmod.run_one, j, key=f"ssdtlm-run-{j['key'][:24]}-{time.time_ns()}", pure=False)
+            futs[f] = j
+        for f in as_completed(list(futs)):
+            j = futs[f]
+            try:
+                out = f.result()
+            except Exception as e:  # lost worker, cancelled task...: recorded as a failed run
+                out = {"key": j["key"], "status": "failed", "error": f"{type(e).__name__}: {e}",
+                       "artifacts": {}, "started_at": None, "finished_at": time.time()}
+            on_done(out)
+    finally:
+        for f in futs:
+            if not f.done():
+                f.cancel()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return desc
+
+
+def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=None, backend="auto",
+          retry_failed=True, worker_bin=None, dry_run=False, hash_binary=True):
+    binp = binp or os.environ.get("SSDTLM_BIN")
+    if not binp or not os.access(binp, os.X_OK):
+        raise SystemExit("ssdtlm sweep: the ssdtlm binary is unknown: run it as `ssdtlm sweep` or set SSDTLM_BIN")
+    binp = os.path.realpath(binp)
+    spec = specmod.load(spec_path, quick=quick)
+    if db is None:
+        db = os.path.join(os.path.dirname(os.path.abspath(spec_path)), "results", spec.name + ".sqlite")
+    store = Store(db)
+    spec.workload_dir = os.path.splitext(os.path.abspath(db))[0] + ".workloads"
+    version = binary_version(binp)
+    ident = {"tool_version": version,
+             "binary_sha256": store.file_hash(binp) if hash_binary else None}
+    if not dry_run:
+        generate_workloads(spec, binp, store)
+    runs = spec.expand()
+    keyed = []
+    for r in runs:
+        k, inputs = input_key(r, ident, store, spec.outputs)
+        keyed.append((r, k, inputs))
+    if dry_run:
+        for r, k, _ in keyed:
+            print(f"{k[:12]}  {r.label}  ::  ssdtlm {' '.join(r.args)}")
+        return 0
+    workers = workers or os.cpu_count() or 1
+    todo, skipped = [], 0
+    for r, k, inputs in keyed:
+        st = store.status(k)
+        if st == "ok" or (st == "failed" and not retry_failed):
+            skipped += 1
+            continue
+        store.add_pending(spec.name, r, k, inputs)
+        todo.append((r, k))
+    store.commit()
+    store.begin_sweep(spec.name, spec.data, os.path.abspath(spec_path), quick, [k for _, k, _ in keyed],
+                      "dask" if (scheduler or backend != "pool") else "pool")
+    print(f"sweep {spec.name}: {len(keyed)} runs, {skipped} unchanged (skipped), {len(todo)} to run -> {db}",
+          file=sys.stderr, flush=True)
+    prog = Progress(len(todo), skipped)
+    by_key = {k: r for r, k in todo}
+    jobs = [{"key": k, "bin": worker_bin or binp, "args": r.args, "outputs": spec.outputs,
+             "timeout_s": spec.timeout_s} for r, k in todo]
+
+    def on_done(out):
+        r = by_key[out["key"]]
+        store.record(out, r)
+        prog.update(out["status"] == "ok", r.label, out.get("error"))
+
+    t0 = time.monotonic()
+    try:
+        execute(jobs, on_done, workers, scheduler, backend)
+    except KeyboardInterrupt:
+        print(f"\nsweep: interrupted; {prog.done} done and {prog.failed} failed are stored, "
+              f"{len(todo) - prog.done - prog.failed} remain: run the same command again to resume",
+              file=sys.stderr, flush=True)
+        store.close()
+        return 130
+    wall = time.monotonic() - t0
+    store.end_sweep(spec.name, wall)
+    rows = store.runs(spec.name)
+    n_ok = sum(1 for x in rows if x["status"] == "ok")
+    n_failed = sum(1 for x in rows if x["status"] == "failed")
+    print(f"sweep {spec.name}: {n_ok} ok, {n_failed} failed of {len(rows)} in {db} ({wall:.1f} s); "
+          f"report: ssdtlm report {db} --html REPORT.html", file=sys.stderr, flush=True)
+    store.close()
+    return 1 if n_failed else 0

@@ -42,6 +42,21 @@ def input_key(run, ident, store, outputs):
     return hashlib.sha256(blob.encode()).hexdigest(), inputs
 
 
+def estimated_cost(run):
+    try:
+        size = os.path.getsize(run.trace) if run.trace else 0
+    except OSError:
+        size = 0
+    p = run.params
+    loops = 1
+    for k in ("loop", "read-repeat"):
+        try:
+            loops *= max(1, int(p.get(k) or 1))
+        except (TypeError, ValueError):
+            pass
+    return size * loops
+
+
 class Progress:
     """runs done / failed / remaining and an ETA, on stderr."""
 
@@ -154,7 +169,8 @@ def execute(jobs, on_done, workers, scheduler=None, backend="auto"):
     futs = {}
     try:
         for j in jobs:
-            f = client.submit(taskmod.run_one, j, key=f"ssdtlm-run-{j['key'][:24]}-{time.time_ns()}", pure=False)
+            f = client.submit(taskmod.run_one, j, key=f"ssdtlm-run-{j['key'][:24]}-{time.time_ns()}", pure=False,
+                              priority=len(jobs) - len(futs))  # in the given order
             futs[f] = j
         for f in as_completed(list(futs)):
             j = futs[f]
@@ -213,6 +229,8 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
                       "dask" if (scheduler or backend != "pool") else "pool")
     print(f"sweep {spec.name}: {len(keyed)} runs, {skipped} unchanged (skipped), {len(todo)} to run -> {db}",
           file=sys.stderr, flush=True)
+    # Longest first (estimated: trace bytes x loops), so a long run does not start last.
+    todo.sort(key=lambda rk: -estimated_cost(rk[0]))
     prog = Progress(len(todo), skipped)
     by_key = {k: r for r, k in todo}
     jobs = [{"key": k, "bin": worker_bin or binp, "args": r.args, "outputs": spec.outputs,

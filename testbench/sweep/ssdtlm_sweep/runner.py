@@ -89,12 +89,14 @@ class Progress:
             print(self.line(), file=self.stream, flush=True)
 
 
-def generate_workloads(spec, binp, store):
-    """`ssdtlm gen` each workload of the spec into spec.workload_dir (kept when unchanged)."""
-    if not spec.workloads:
+def generate_workloads(spec, binp, runs):
+    """`ssdtlm gen` each workload the runs use into spec.workload_dir (kept when unchanged)."""
+    used = {r.trace for r in runs}
+    names = [n for n in spec.workloads if os.path.join(spec.workload_dir, n + ".csv.gz") in used]
+    if not names:
         return
     os.makedirs(spec.workload_dir, exist_ok=True)
-    for name in spec.workloads:
+    for name in names:
         args = spec.workload_args(name)
         path = os.path.join(spec.workload_dir, name + ".csv.gz")
         stamp = path + ".args.json"
@@ -204,9 +206,9 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
     version = binary_version(binp)
     ident = {"tool_version": version,
              "binary_sha256": store.file_hash(binp) if hash_binary else None}
-    if not dry_run:
-        generate_workloads(spec, binp, store)
     runs = spec.expand()
+    if not dry_run:
+        generate_workloads(spec, binp, runs)
     keyed = []
     for r in runs:
         k, inputs = input_key(r, ident, store, spec.outputs)

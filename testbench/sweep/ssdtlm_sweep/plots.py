@@ -96,8 +96,7 @@ def normalised_bars(title, groups, series, values, errors=None, baseline=None, y
         ax.axhline(1.0, color="black", lw=0.8, ls="--")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend(ncol=min(len(series), 6), loc="upper left", bbox_to_anchor=(0, -0.25 if len(names) > 4 else -0.12),
-              frameon=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return _png(fig)
 
 

@@ -5,6 +5,7 @@ How runs are arranged (spec `report:` section, all optional; defaults in bracket
   series:   parameter whose values are the bars / lines      [gc, fsp, or the first varying one]
   baseline: series value the bars are normalised to           [the first value]
   facet:    parameter giving one chart per value              [none]
+  group:    parameters naming a group of bars                 [the other varying ones]
   metrics:  store columns shown as normalised bars            [mean/p99/p99.99 latency, GC erases]
   cdf:      latency classes of the CDFs (read, write, all)    [all]
   columns:  store columns of the runs table                   [a few key metrics]
@@ -71,7 +72,8 @@ class Section:
             self.series = next((k for k in SERIES_CANDIDATES if k in self.varying),
                                next((k for k in self.varying if k != "seed"), None))
         self.facet = self.cfg.get("facet") if self.cfg.get("facet") in self.varying else None
-        self.group_keys = [k for k in self.varying if k not in (self.series, self.facet, "seed")]
+        self.group_keys = self.cfg.get("group") or [k for k in self.varying
+                                                    if k not in (self.series, self.facet, "seed")]
         vals = []
         for r in rows:
             v = self.sval(r)

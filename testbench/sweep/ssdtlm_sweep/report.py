@@ -350,6 +350,12 @@ def report(db, html_path=None, sweep=None, out=sys.stdout):
     for s in sweeps:
         rows = store.runs(s["name"])
         spec = json.loads(s["spec"] or "{}")
+        try:  # the spec file's current report: section, when it is still there
+            from .spec import load
+            cur = load(s["spec_path"], quick=bool(s["quick"])).data
+            spec["report"] = cur.get("report") or spec.get("report")
+        except Exception:
+            pass
         sec = Section(f"sweep {s['name']}", rows, spec.get("report"), spec)
         if spec.get("description"):
             doc.para(str(spec["description"]).strip())

@@ -28,10 +28,10 @@ struct FlashOp {
   uint8_t prio = kPrioNormal;
   bool no_transfer = false;  // copyback: data stays in the die's page register
   uint32_t channel = 0;
-  uint32_t die = 0;          // die within the channel
-  uint32_t plane = 0;        // global plane index
+  uint32_t die = 0;    // die within the channel
+  uint32_t plane = 0;  // global plane index
   uint32_t plane_in_die = 0;
-  Ppn ppn = kNoPpn;          // first page (read, program) or first page of the block (erase)
+  Ppn ppn = kNoPpn;  // first page (read, program) or first page of the block (erase)
   uint32_t npages = 1;
   // Filled by the channel.
   Tick t_submit = 0, t_start = 0, t_done = 0;
@@ -40,7 +40,7 @@ struct FlashOp {
   void* ctx = nullptr;  // HostCmd*, flush job, GC job...
   uint32_t aux = 0;
   Lpn lpn = kNoLpn;
-  uint32_t mask = 0;    // sectors this read must deliver from flash
+  uint32_t mask = 0;             // sectors this read must deliver from flash
   std::vector<uint32_t> expect;  // integrity: expected sector versions at lookup time
   // Read disturb (issue 7): LDPC soft-decision level of a read and the retry time the channel
   // adds to tR (set by the controller core when the reliability model is on).
@@ -52,14 +52,14 @@ struct FlashOp {
 
 struct HostCmd {
   uint64_t id = 0;
-  Tick arrival = 0;   // when the request entered the host queue (trace time or issue time)
-  Tick submitted = 0; // when the controller received it
+  Tick arrival = 0;    // when the request entered the host queue (trace time or issue time)
+  Tick submitted = 0;  // when the controller received it
   uint64_t offset = 0;
   uint32_t size = 0;
   bool is_read = false;
   // Controller state.
   uint32_t pending = 0;
-  Tick ready = 0;     // data ready in DRAM (read) / absorbed (write)
+  Tick ready = 0;        // data ready in DRAM (read) / absorbed (write)
   Tick gc_interval = 0;  // GC policies: arrival minus the previous request's arrival
   void* user = nullptr;  // owner's payload
 };

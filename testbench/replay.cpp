@@ -44,8 +44,10 @@ class Sampler {
     const auto& h = ssd_.host;
     const auto& r = h.read_latency();
     const auto& w = h.write_latency();
-    double rl = r.count() > last_rc_ ? (r.mean() * r.count() - last_rsum_) / (r.count() - last_rc_) : 0;
-    double wl = w.count() > last_wc_ ? (w.mean() * w.count() - last_wsum_) / (w.count() - last_wc_) : 0;
+    double rl =
+        r.count() > last_rc_ ? (r.mean() * r.count() - last_rsum_) / (r.count() - last_rc_) : 0;
+    double wl =
+        w.count() > last_wc_ ? (w.mean() * w.count() - last_wsum_) / (w.count() - last_wc_) : 0;
     f_ << (final ? now : next_) / 1e9 << ',' << h.completed() << ',' << r.count() - last_rc_ << ','
        << w.count() - last_wc_ << ',' << rl / 1e6 << ',' << wl / 1e6 << ','
        << ssd_.ctrl.core().ftl().total_free_blocks() << ',' << ssd_.ctrl.core().cache().resident()
@@ -131,15 +133,16 @@ json run_replay(const RunOptions& opt) {
   models::Ssd ssd("ssd", cfg, *src, hopt, opt.integrity);
   ControllerCore& core = ssd.ctrl.core();
   if (opt.rl_factory) core.gc_policy().set_backend_factory(opt.rl_factory);
-
-  const auto t_pre0 = std::chrono::steady_clock::now();
   if (opt.rl_factory) core.grouper().set_backend_factory(opt.rl_factory);
   if (opt.rl_factory && core.read_disturb()) core.read_disturb()->set_backend_factory(opt.rl_factory);
+
+  const auto t_pre0 = std::chrono::steady_clock::now();
   core.precondition(opt.precondition, opt.precondition_random);
   uint64_t requests = 0;
   if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, core, cfg);
   ssd.host.set_expected_requests(requests);
-  const double pre_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pre0).count();
+  const double pre_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pre0).count();
 
   Sampler sampler(opt.out_csv, cfg, ssd);
   ssd.host.on_completion = [&](Tick now) { sampler.sample(now); };
@@ -161,19 +164,20 @@ json run_replay(const RunOptions& opt) {
   r["trace"] = src->describe();
   const double sim_s = static_cast<double>(end) / 1e12;
   const uint64_t nreq = ssd.host.completed();
-  r["host"] = {{"requests", nreq},
-               {"reads", c.host_reads},
-               {"writes", c.host_writes},
-               {"bytes_read", c.bytes_read},
-               {"bytes_written", c.bytes_written},
-               {"sim_time_s", sim_s},
-               {"iops", sim_s > 0 ? nreq / sim_s : 0.0},
-               {"bandwidth_mib_s", sim_s > 0 ? (c.bytes_read + c.bytes_written) / sim_s / 1048576.0 : 0.0},
-               {"closed_loop_qd", opt.closed_loop},
-               {"out_of_range_pages", c.out_of_range},
-               {"pcie_busy_fraction",
-                {{"h2d", end ? double(ssd.host.pcie_h2d_busy()) / end : 0.0},
-                 {"d2h", end ? double(ssd.host.pcie_d2h_busy()) / end : 0.0}}}};
+  r["host"] = {
+      {"requests", nreq},
+      {"reads", c.host_reads},
+      {"writes", c.host_writes},
+      {"bytes_read", c.bytes_read},
+      {"bytes_written", c.bytes_written},
+      {"sim_time_s", sim_s},
+      {"iops", sim_s > 0 ? nreq / sim_s : 0.0},
+      {"bandwidth_mib_s", sim_s > 0 ? (c.bytes_read + c.bytes_written) / sim_s / 1048576.0 : 0.0},
+      {"closed_loop_qd", opt.closed_loop},
+      {"out_of_range_pages", c.out_of_range},
+      {"pcie_busy_fraction",
+       {{"h2d", end ? double(ssd.host.pcie_h2d_busy()) / end : 0.0},
+        {"d2h", end ? double(ssd.host.pcie_d2h_busy()) / end : 0.0}}}};
   r["latency_us"] = {{"read", latency_json_us(ssd.host.read_latency())},
                      {"write", latency_json_us(ssd.host.write_latency())},
                      {"all", latency_json_us(ssd.host.all_latency())}};
@@ -182,7 +186,8 @@ json run_replay(const RunOptions& opt) {
   json by_type = json::object();
   for (int t = 0; t < geo.bits(); ++t)
     by_type[nand::page_type_name(geo.cell, t)] = c.host_reads_by_type[t];
-  const uint64_t pages_programmed = c.host_pages_programmed + c.gc_pages_programmed + c.padding_pages;
+  const uint64_t pages_programmed =
+      c.host_pages_programmed + c.gc_pages_programmed + c.padding_pages;
   uint64_t worn = 0;
   for (uint64_t b = 0; b < geo.blocks(); ++b)
     if (core.ftl().block(b).erase_count >= cfg.erase_limit) ++worn;
@@ -213,12 +218,14 @@ json run_replay(const RunOptions& opt) {
       {"gc_runs", c.gc_runs},
       {"wl_runs", c.wl_runs},
       {"waf", c.bytes_written ? double(pages_programmed) * geo.page_size / c.bytes_written : 0.0},
-      {"erases", {{"gc", c.erases_gc}, {"wear_leveling", c.erases_wl}, {"read_refresh", c.erases_rr}}},
+      {"erases",
+       {{"gc", c.erases_gc}, {"wear_leveling", c.erases_wl}, {"read_refresh", c.erases_rr}}},
       {"max_erase_count", core.ftl().max_erase_count()},
       {"worn_out_blocks", worn},
       {"free_blocks_end", core.ftl().total_free_blocks()},
       {"die_busy_fraction",
-       {{"mean", die_busy.empty() ? 0 : busy_sum / die_busy.size()}, {"max", busy_max},
+       {{"mean", die_busy.empty() ? 0 : busy_sum / die_busy.size()},
+        {"max", busy_max},
         {"per_die", die_busy}}},
       {"channel_busy_fraction", chan_busy}};
   auto ratio = [](uint64_t a, uint64_t b) { return a + b ? double(a) / double(a + b) : 0.0; };
@@ -231,6 +238,8 @@ json run_replay(const RunOptions& opt) {
                 {"write_waits", c.write_waits},
                 {"pages", core.cache().capacity()},
                 {"grouper", core.grouper().name()}};
+  r["fsp"] = fsp_result_json(core, cfg, sim_wall);
+  if (!opt.fsp_rewards_csv.empty()) write_fsp_rewards_csv(opt.fsp_rewards_csv, core);
   r["integrity"] = {{"enabled", opt.integrity},
                     {"checked_reads", c.checked_reads},
                     {"mismatches", c.mismatches},
@@ -238,8 +247,6 @@ json run_replay(const RunOptions& opt) {
   r["unwritten_reads"] = {{"mode", cfg.unmapped_reads},
                           {"prefilled_pages", c.prefilled_pages},
                           {"zero_filled_reads", c.unmapped_reads}};
-  r["fsp"] = fsp_result_json(core, cfg, sim_wall);
-  if (!opt.fsp_rewards_csv.empty()) write_fsp_rewards_csv(opt.fsp_rewards_csv, core);
   r["precondition"] = {{"fraction", opt.precondition},
                        {"random_overwrites", opt.precondition_random},
                        {"mapped_pages", core.ftl().mapped_pages()}};
@@ -254,7 +261,9 @@ json run_replay(const RunOptions& opt) {
     json lat = json::object();
     for (const char* k : {"read", "write"}) {
       const auto& l = r["latency_us"][k];
-      lat[k] = {{"mean", l["mean"]}, {"p99", l["p99"]}, {"p99_99", l["p99_99"]},
+      lat[k] = {{"mean", l["mean"]},
+                {"p99", l["p99"]},
+                {"p99_99", l["p99_99"]},
                 {"p99_9999", l.value("p99_9999", json())}};
     }
     g["latency_us"] = lat;
@@ -263,7 +272,8 @@ json run_replay(const RunOptions& opt) {
   if (core.read_disturb())  // issue 7
     r["read_disturb"] = rd_result_json(core, ssd.host.read_latency(), opt.rr_rewards_csv);
   const uint64_t events = ssd.events();
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   r["sim"] = {{"wall_s", wall},
               {"rl_backend", opt.rl_backend},
               {"replay_wall_s", sim_wall},
@@ -289,12 +299,13 @@ std::string summary_text(const json& r) {
                 r["trace"].value("path", std::string("?")).c_str(),
                 r["trace"].value("format", std::string("?")).c_str());
   os << buf;
-  std::snprintf(buf, sizeof buf,
-                "requests %llu (%llu reads, %llu writes)  simulated %.3f s  %.0f IOPS  %.1f MiB/s\n",
-                (unsigned long long)h["requests"].get<uint64_t>(),
-                (unsigned long long)h["reads"].get<uint64_t>(),
-                (unsigned long long)h["writes"].get<uint64_t>(), h["sim_time_s"].get<double>(),
-                h["iops"].get<double>(), h["bandwidth_mib_s"].get<double>());
+  std::snprintf(
+      buf, sizeof buf,
+      "requests %llu (%llu reads, %llu writes)  simulated %.3f s  %.0f IOPS  %.1f MiB/s\n",
+      (unsigned long long)h["requests"].get<uint64_t>(),
+      (unsigned long long)h["reads"].get<uint64_t>(),
+      (unsigned long long)h["writes"].get<uint64_t>(), h["sim_time_s"].get<double>(),
+      h["iops"].get<double>(), h["bandwidth_mib_s"].get<double>());
   os << buf;
   os << "latency (us)      mean       p50       p99     p99.9    p99.99       max\n";
   for (const char* k : {"read", "write", "all"}) {
@@ -314,31 +325,34 @@ std::string summary_text(const json& r) {
     os << ' ' << name << '=' << f["reads_by_page_type"].value(name, uint64_t(0));
   }
   os << '\n';
-  std::snprintf(buf, sizeof buf,
-                "programs %llu  GC moves %llu  erases gc/wl/rr %llu/%llu/%llu  WAF %.3f\n",
-                (unsigned long long)f["programs"].get<uint64_t>(),
-                (unsigned long long)f["gc_page_moves"].get<uint64_t>(),
-                (unsigned long long)f["erases"]["gc"].get<uint64_t>(),
-                (unsigned long long)f["erases"]["wear_leveling"].get<uint64_t>(),
-                (unsigned long long)f["erases"]["read_refresh"].get<uint64_t>(),
-                f["waf"].get<double>());
+  std::snprintf(
+      buf, sizeof buf, "programs %llu  GC moves %llu  erases gc/wl/rr %llu/%llu/%llu  WAF %.3f\n",
+      (unsigned long long)f["programs"].get<uint64_t>(),
+      (unsigned long long)f["gc_page_moves"].get<uint64_t>(),
+      (unsigned long long)f["erases"]["gc"].get<uint64_t>(),
+      (unsigned long long)f["erases"]["wear_leveling"].get<uint64_t>(),
+      (unsigned long long)f["erases"]["read_refresh"].get<uint64_t>(), f["waf"].get<double>());
   os << buf;
   std::snprintf(buf, sizeof buf, "cache hit ratio read %.3f write %.3f   unwritten reads: %s\n",
                 r["cache"]["read_hit_ratio"].get<double>(),
                 r["cache"]["write_hit_ratio"].get<double>(),
                 r["unwritten_reads"]["mode"] == "prefill"
                     ? (std::to_string(r["unwritten_reads"]["prefilled_pages"].get<uint64_t>()) +
-                       " pages prefilled").c_str()
+                       " pages prefilled")
+                          .c_str()
                     : (std::to_string(r["unwritten_reads"]["zero_filled_reads"].get<uint64_t>()) +
-                       " zero-filled").c_str());
+                       " zero-filled")
+                          .c_str());
   os << buf;
   if (r["integrity"]["enabled"].get<bool>())
     os << "integrity: " << r["integrity"]["checked_reads"].get<uint64_t>() << " sectors checked, "
        << r["integrity"]["mismatches"].get<uint64_t>() << " mismatches\n";
-  std::snprintf(buf, sizeof buf, "wall %.2f s (replay %.2f s, %.0f req/s, %.1f events/req)  peak RSS %.0f MiB\n",
+  std::snprintf(buf, sizeof buf,
+                "wall %.2f s (replay %.2f s, %.0f req/s, %.1f events/req)  peak RSS %.0f MiB\n",
                 r["sim"]["wall_s"].get<double>(), r["sim"]["replay_wall_s"].get<double>(),
                 r["sim"]["requests_per_wall_s"].get<double>(),
-                r["sim"]["events_per_request"].get<double>(), r["sim"]["peak_rss_mib"].get<double>());
+                r["sim"]["events_per_request"].get<double>(),
+                r["sim"]["peak_rss_mib"].get<double>());
   os << buf;
   return os.str();
 }

@@ -3,11 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "controller/rl/backend.h"
 #include "traces/options.h"
@@ -26,14 +25,14 @@ struct RunOptions {
   std::string out_json;
   std::string out_csv;
   uint32_t closed_loop = 0;
-  int progress = -1;  // -1 auto (stderr is a terminal), 0 off, 1 on
+  int progress = -1;   // -1 auto (stderr is a terminal), 0 off, 1 on
   bool quiet = false;  // no summary on stdout
   // RL decision units (--rl-backend): the name goes to the result JSON (sim section), the factory
   // builds the units (empty: the C++ golden model).
   std::string rl_backend = "cpp";
+  rl::BackendFactory rl_factory;
   std::string fsp_rewards_csv;  // --fsp-rewards: average reward per episode of the RL grouper
   std::string rr_rewards_csv;   // --rr-rewards: average reward per episode of ws+rs (issue 7)
-  rl::BackendFactory rl_factory;
 };
 
 // Runs the replay; returns the result JSON. Throws ConfigError / TraceError on bad input.

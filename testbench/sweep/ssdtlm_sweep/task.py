@@ -11,7 +11,7 @@ import subprocess
 import tempfile
 import time
 
-OUTPUT_FLAGS = {"csv": "--csv", "fsp-rewards": "--fsp-rewards"}
+OUTPUT_FLAGS = {"csv": "--csv", "fsp-rewards": "--fsp-rewards", "rr-rewards": "--rr-rewards"}
 
 
 def run_one(job):

@@ -2,6 +2,8 @@
 // check, an aged drive under GC and wear leveling, the result JSON's stable keys, and bad input
 // (missing file, garbage trace lines, unknown or out-of-range config keys).
 #include <gtest/gtest.h>
+
+#include "tests/common/cli.h"
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -15,23 +17,8 @@ using nlohmann::json;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;  // stdout + stderr
-};
-
-Result sh(const std::string& args) {
-  std::string cmd = std::string(SSDTLM_BIN) + " " + args + " 2>&1";
-  Result r{-1, {}};
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using Result = ssdtlm::test::CliResult;
+Result sh(const std::string& args) { return ssdtlm::test::run_ssdtlm(args); }
 
 fs::path tmpdir() {
   fs::path d = fs::temp_directory_path() / ("ssdtlm-cli-" + std::to_string(getpid()));

@@ -2,6 +2,8 @@
 // check (zero mismatches, rewrites and clean read data included), the fsp result section and
 // reward CSV, and the RL grouper's C++/RTL equivalence on a real-trace replay.
 #include <gtest/gtest.h>
+
+#include "tests/common/cli.h"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,16 +19,9 @@ using nlohmann::json;
 namespace {
 
 int sh(const std::string& args, std::string* out = nullptr) {
-  const std::string cmd = std::string(SSDTLM_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return -1;
-  char buf[4096];
-  size_t n;
-  std::string o;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.append(buf, n);
-  const int st = pclose(p);
-  if (out) *out = o;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  ssdtlm::test::CliResult r = ssdtlm::test::run_ssdtlm(args);
+  if (out) *out = r.out;
+  return r.code;
 }
 
 fs::path tmp(const std::string& name) {

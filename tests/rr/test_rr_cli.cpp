@@ -2,6 +2,8 @@
 // thresholds and read amplification: integrity holds through refreshes, the read_disturb section
 // of the result JSON, --rr as an alias, and identical results from the C++ and RTL agents.
 #include <gtest/gtest.h>
+
+#include "tests/common/cli.h"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,23 +18,8 @@ using nlohmann::json;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;
-};
-
-Result sh(const std::string& args) {
-  std::string cmd = std::string(SSDTLM_BIN) + " " + args + " 2>&1";
-  Result r{-1, {}};
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using Result = ssdtlm::test::CliResult;
+Result sh(const std::string& args) { return ssdtlm::test::run_ssdtlm(args); }
 
 fs::path dir() {
   static fs::path d = [] {

@@ -1,0 +1,233 @@
+#include "controller/slc/rl_sizer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <sstream>
+
+#include "controller/rl/qcore.h"
+
+namespace ssdtlm::slc {
+
+int32_t CostAverage::observe(double cost) {
+  // The first epoch sets the mean: cost > cost is false, so its reward is positive.
+  const double mean = n_ ? sum_ / static_cast<double>(n_) : cost;
+  sum_ += cost;
+  ++n_;
+  return cost > mean ? -256 : 256;
+}
+
+rl::UnitConfig RlSizer::unit_config(const SsdConfig& cfg) {
+  uint32_t seed = static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32));
+  if (seed == 0) seed = 1;
+  rl::UnitConfig u;
+  u.name = "slc";
+  u.core.states = kStates;
+  u.core.actions = kActions;
+  u.core.alpha = cfg.slc_rl_alpha;
+  u.core.gamma = cfg.slc_rl_gamma;
+  u.core.eps_high = cfg.slc_rl_epsilon;  // unused: the slides use one epsilon throughout
+  u.core.eps_low = cfg.slc_rl_epsilon;
+  u.core.eps_high_decisions = 0;
+  u.core.shadow = false;
+  u.core.episode_len = 0;
+  u.core.seed = seed;
+  u.has_reward = false;  // the sign reward is computed here (Algorithm 2)
+  return u;
+}
+
+RlSizer::RlSizer(const SsdConfig& cfg)
+    : seed_(unit_config(cfg).core.seed),
+      initial_rung_(rung_of_kib(cfg.slc_theta_kib)),
+      unit_(unit_config(cfg)) {
+  unit_.core.validate();
+  rung_ = initial_rung_;
+}
+
+uint32_t RlSizer::util_bin(double u) {
+  if (u < 0.25) return 0;
+  if (u < 0.5) return 1;
+  if (u < 0.75) return 2;
+  return 3;
+}
+
+bool RlSizer::demand(const EpochStats& s) {
+  return s.write_pages > 0 && 2 * s.small_write_pages >= s.write_pages;
+}
+
+bool RlSizer::update_freq(const EpochStats& s) {
+  return s.slc_write_pages > 0 && 4 * s.slc_update_pages >= s.slc_write_pages;
+}
+
+double RlSizer::cost(const EpochStats& s) {
+  const double u = std::clamp(s.utilization, 0.0, 1.0);
+  const double host = static_cast<double>(s.t_slc_write) + static_cast<double>(s.t_native_write);
+  const double reclaim = static_cast<double>(s.t_migration) + static_cast<double>(s.t_native_gc);
+  return (1.0 - u) * host + u * reclaim;
+}
+
+uint32_t RlSizer::rung_of_kib(double theta_kib) {
+  if (!(theta_kib > 0)) return 4;  // 64 KiB
+  // Rung r is 2^(r+2) KiB: nearest on a log2 scale, a tie going to the smaller rung.
+  const double l = std::log2(theta_kib) - 2.0;
+  const double r = std::ceil(l - 0.5);
+  return static_cast<uint32_t>(std::clamp(r, 0.0, double(kRungs - 1)));
+}
+
+void RlSizer::apply(uint32_t action, uint32_t& level, uint32_t& rung) {
+  const int size_delta = static_cast<int>(action / 3) - 1;
+  const int theta_delta = static_cast<int>(action % 3) - 1;
+  level = static_cast<uint32_t>(std::clamp(static_cast<int>(level) + size_delta, 0, 8));
+  rung = static_cast<uint32_t>(std::clamp(static_cast<int>(rung) + theta_delta, 0, 8));
+}
+
+rl::Backend& RlSizer::backend() {
+  if (!backend_) {
+    backend_ = factory_ ? factory_(unit_) : rl::make_cpp_backend(unit_);
+    if (!loaded_table_.empty()) {
+      std::istringstream is(loaded_table_);
+      backend_->load_table(is);
+    }
+    cycles_mark_ = backend_->cycles();  // a table load is set-up, not controller time
+  }
+  return *backend_;
+}
+
+void RlSizer::set_backend_factory(const rl::BackendFactory& f) {
+  factory_ = f;
+  backend_.reset();  // created on first use (with the loaded table, if any)
+}
+
+uint64_t RlSizer::take_cycles() {
+  if (!backend_) return 0;
+  const uint64_t c = backend_->cycles() - cycles_mark_;
+  cycles_mark_ = backend_->cycles();
+  return c;
+}
+
+bool RlSizer::save_table(std::ostream& os) {
+  rl::Backend& be = backend();
+  const uint64_t before = be.cycles();
+  be.save_table(os);
+  cycles_mark_ += be.cycles() - before;
+  return true;
+}
+
+bool RlSizer::load_table(std::istream& is) {
+  std::string text(std::istreambuf_iterator<char>(is), {});
+  {
+    rl::QCore check(unit_.core);  // validates the format and the dimensions (throws)
+    std::istringstream ts(text);
+    check.load(ts);
+  }
+  loaded_table_ = std::move(text);
+  if (backend_) {
+    const uint64_t before = backend_->cycles();
+    std::istringstream ts(loaded_table_);
+    backend_->load_table(ts);
+    cycles_mark_ += backend_->cycles() - before;
+  }
+  return true;
+}
+
+SlcTargets RlSizer::targets() const {
+  SlcTargets t;
+  t.slc_blocks = blocks_of_level(level_, ctx_.max_slc_blocks);
+  t.theta_bytes = theta_kib_of_rung(rung_) * 1024u;
+  return t;
+}
+
+RlSizer::Features RlSizer::features(const EpochStats& s) const {
+  Features f;
+  f.size_bin = level_;
+  f.util_bin = util_bin(s.utilization);
+  f.prev_action = have_prev_ ? a_prev_ : kNoChange;
+  f.demand = demand(s);
+  f.update_freq = update_freq(s);
+  return f;
+}
+
+SlcTargets RlSizer::initial(const SizerContext& ctx) {
+  ctx_ = ctx;
+  level_ = kLevels - 1;  // an empty drive starts with the largest SLC region [INTERP]
+  rung_ = initial_rung_;
+  history_.clear();
+  history_stride_ = 1;
+  record();
+  return targets();
+}
+
+SlcTargets RlSizer::on_epoch(const EpochStats& s) {
+  ++epochs_;
+  // Algorithm 1: observe S_t, reward R_t of A_t-1, update Q(S_t-1, A_t-1), decide A_t.
+  const uint32_t st = encode(features(s));
+  const int32_t r = avg_.observe(cost(s));
+  last_reward_ = r;
+  if (r > 0)
+    ++positive_;
+  else
+    ++negative_;
+  rl::Backend& be = backend();
+  if (have_prev_) {
+    rl::UpdateOp op;
+    op.state = s_prev_;
+    op.action = a_prev_;
+    op.reward = r;
+    op.next_state = st;
+    op.next_max = true;
+    op.next_mask = rl::kAllActions;
+    be.update(op);
+    ++updates_;
+  }
+  const rl::Decision d = be.decide(st);
+  ++decisions_;
+  if (d.explored) ++explorations_;
+  ++actions_[d.action % kActions];
+  apply(d.action, level_, rung_);
+  have_prev_ = true;
+  s_prev_ = st;
+  a_prev_ = d.action;
+  record();
+  return targets();
+}
+
+void RlSizer::record() {
+  if (epochs_ % history_stride_ != 0) return;
+  if (history_.size() >= kHistoryCap) {
+    // Keep every other point and record half as often: bounded, and it spans the whole run.
+    size_t j = 0;
+    for (size_t i = 0; i < history_.size(); i += 2) history_[j++] = history_[i];
+    history_.resize(j);
+    history_stride_ *= 2;
+    if (epochs_ % history_stride_ != 0) return;
+  }
+  const SlcTargets t = targets();
+  history_.push_back({epochs_, t.slc_blocks, t.theta_bytes});
+}
+
+nlohmann::json RlSizer::stats() const {
+  nlohmann::json hist = nlohmann::json::array();
+  for (const HistoryPoint& p : history_) hist.push_back({p.epoch, p.slc_blocks, p.theta_bytes});
+  nlohmann::json j;
+  j["states"] = kStates;
+  j["actions"] = kActions;
+  j["epochs"] = epochs_;
+  j["decisions"] = decisions_;
+  j["explorations"] = explorations_;
+  j["updates"] = updates_;
+  j["positive_rewards"] = positive_;
+  j["negative_rewards"] = negative_;
+  j["average_cost_ps"] = avg_.average();
+  j["actions_chosen"] = actions_;
+  j["unit_cycles"] = backend_ ? backend_->cycles() : 0;
+  j["backend"] = backend_ ? backend_->kind() : "none";
+  j["table_loaded"] = !loaded_table_.empty();
+  j["slc_level"] = level_;
+  j["theta_kib"] = theta_kib_of_rung(rung_);
+  j["history_fields"] = {"epoch", "slc_blocks", "theta_bytes"};
+  j["history_stride"] = history_stride_;
+  j["history"] = std::move(hist);
+  return j;
+}
+
+}  // namespace ssdtlm::slc

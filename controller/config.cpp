@@ -237,6 +237,46 @@ const std::vector<Param>& params() {
                   "leveling: shadow blocks; ipr: hot-read (reprogrammed MLC) blocks, fraction"),
       num<double>("rd.ipr_limit_factor", FIELD(rd_ipr_limit_factor), 1, 1000,
                   "ipr: read limit of a reprogrammed MLC block, times the hard threshold"),
+      choice("slc.policy", FIELD(slc_policy), {"none", "page", "sa", "sector", "hierarchy"},
+             "SLC write cache of a hybrid SSD (docs/slc.md); none = no SLC region"),
+      choice("slc.size_policy", FIELD(slc_size_policy), {"static", "ust", "dwa", "rl"},
+             "SLC size / hot-cold threshold policy (docs/slc.md)"),
+      choice("slc.partition", FIELD(slc_partition), {"fixed", "convertible"},
+             "SLC blocks: a fixed set per plane, or any block converted at erase"),
+      num<uint32_t>("slc.blocks_per_plane", FIELD(slc_blocks_per_plane), 0, 1 << 24,
+                    "fixed partition: SLC blocks per plane (the first ones of the plane)"),
+      num<uint32_t>("slc.pages_per_block", FIELD(slc_pages_per_block), 0, 1 << 20,
+                    "pages of a block in SLC mode (0 = nand.pages_per_block / bits per cell)"),
+      num<double>("slc.read_us", FIELD(slc_read_us), 0, 1e6, "SLC-mode page read time, us"),
+      num<double>("slc.program_us", FIELD(slc_program_us), 0, 1e7, "SLC-mode page program time, us"),
+      num<double>("slc.erase_us", FIELD(slc_erase_us), 0, 1e8, "SLC-mode block erase time, us"),
+      num<uint32_t>("slc.erase_limit", FIELD(slc_erase_limit), 1, 1e9,
+                    "SLC-mode endurance, P/E cycles"),
+      num<double>("slc.max_fraction", FIELD(slc_max_fraction), 0.0, 1.0,
+                  "convertible: largest fraction of the blocks in SLC mode (static/ust/rl)"),
+      num<double>("slc.static_fraction", FIELD(slc_static_fraction), 0.0, 1.0,
+                  "static: SLC size as a fraction of the largest SLC size"),
+      num<double>("slc.gc_threshold", FIELD(slc_gc_threshold), 0.0, 1.0,
+                  "migration (SLC GC) when the SLC region's free blocks fall below this fraction"),
+      num<uint32_t>("slc.gc_free_blocks", FIELD(slc_gc_free_blocks), 0, 1 << 24,
+                    "migration (SLC GC) when the SLC region's free blocks are <= this"),
+      num<uint32_t>("slc.native_gc_free_blocks", FIELD(slc_native_gc_free_blocks), 0, 1 << 24,
+                    "native-region GC when its free blocks are <= this (besides ftl.gc_threshold)"),
+      num<double>("slc.theta_kib", FIELD(slc_theta_kib), 0, 1 << 24,
+                  "hot/cold threshold: write requests up to this size go to SLC (0 = all), KiB"),
+      num<uint32_t>("slc.ust_setting", FIELD(slc_ust_setting), 1, 2,
+                    "UST size schedule: 1 (theta 64 KiB) or 2 (theta 16 KiB)"),
+      num<double>("slc.dwa_idle_ms", FIELD(slc_dwa_idle_ms), 0, 1e9,
+                  "DWA: host idle gap that starts background migration, ms"),
+      num<uint32_t>("slc.epoch_writes", FIELD(slc_epoch_writes), 1, 1e9,
+                    "ust/dwa/rl: host write requests per decision epoch"),
+      num<uint32_t>("slc.window", FIELD(slc_window), 1, 1e9,
+                    "hierarchy: write requests per L1/L2 division window"),
+      num<double>("slc.l1_max", FIELD(slc_l1_max), 0.0, 1.0,
+                  "hierarchy: largest share of the SLC region given to L1"),
+      num<double>("slc.rl_alpha", FIELD(slc_rl_alpha), 0.0, 1.0, "rl: learning rate"),
+      num<double>("slc.rl_gamma", FIELD(slc_rl_gamma), 0.0, 1.0, "rl: discount factor"),
+      num<double>("slc.rl_epsilon", FIELD(slc_rl_epsilon), 0.0, 1.0, "rl: exploration rate"),
       num<uint64_t>("sim.seed", FIELD(seed), 0, 1.8e19, "random seed"),
       num<double>("sim.sample_interval_ms", FIELD(sample_interval_ms), 0.001, 1e9,
                   "time-series sampling period (simulated), ms"),
@@ -324,6 +364,21 @@ void SsdConfig::finalize() {
   for (int t = 0; t < bits; ++t) array.read[t] = us_to_ps(read_us[t]);
   for (size_t t = 0; t < want_prog; ++t) array.program[t] = us_to_ps(program_us[t]);
   array.erase = us_to_ps(erase_us);
+  slc_array = {};
+  slc_array.program_mode = nand::ProgramMode::OneShot;
+  slc_array.read[0] = us_to_ps(slc_read_us);
+  slc_array.program[0] = us_to_ps(slc_program_us);
+  slc_array.erase = us_to_ps(slc_erase_us);
+  if (hybrid()) {
+    if (slc_pages() == 0 || slc_pages() > geo.pages_per_block)
+      throw ConfigError(where + ": key 'slc.pages_per_block': must be in [1, nand.pages_per_block]");
+    if (slc_partition == "fixed" && ((slc_policy != "none" && slc_blocks_per_plane == 0) || slc_blocks_per_plane + 4 > geo.blocks_per_plane))
+      throw ConfigError(where + ": key 'slc.blocks_per_plane': a fixed partition needs SLC blocks "
+                        "and at least 4 native blocks per plane");
+    if (geo.sectors_per_page() > 8)
+      throw ConfigError(where + ": key 'nand.sector_size': hybrid SLC caching supports at most 8 "
+                        "sectors per page");
+  }
   bus.bytes_per_us = static_cast<uint64_t>(std::llround(channel_rate_mt_s));
   bus.cmd_addr_cycles = channel_cmd_addr_cycles;
   bus.cycle = static_cast<nand::Tick>(std::llround(channel_cycle_ns * 1000));
@@ -352,7 +407,11 @@ uint64_t SsdConfig::cache_pages() const {
 }
 
 uint64_t SsdConfig::logical_pages() const {
-  return static_cast<uint64_t>(static_cast<double>(geo.pages()) * (1.0 - overprovisioning));
+  uint64_t phys = geo.pages();
+  if (hybrid() && slc_partition == "fixed" && slc_blocks_per_plane < geo.blocks_per_plane)
+    phys = uint64_t(geo.planes()) * (geo.blocks_per_plane - slc_blocks_per_plane) *
+           geo.pages_per_block;
+  return static_cast<uint64_t>(static_cast<double>(phys) * (1.0 - overprovisioning));
 }
 
 json SsdConfig::to_json() const {

@@ -88,16 +88,48 @@ struct SsdConfig {
   double rd_shadow_fraction = 0.15;    // leveling: shadow blocks; ipr: hot-read (MLC) blocks
   double rd_ipr_limit_factor = 10;     // ipr: read limit of a reprogrammed (MLC) block
 
+  // Hybrid SLC caching (issue 8, docs/slc.md). slc.policy none = the ordinary controller.
+  std::string slc_policy = "none";         // none | page | sa | sector | hierarchy
+  std::string slc_size_policy = "static";  // static | ust | dwa | rl
+  std::string slc_partition = "fixed";     // fixed | convertible
+  uint32_t slc_blocks_per_plane = 0;       // fixed: the first N blocks of every plane are SLC
+  uint32_t slc_pages_per_block = 0;        // pages of a block in SLC mode (0 = pages_per_block/bits)
+  double slc_read_us = 30, slc_program_us = 160, slc_erase_us = 3000;
+  uint32_t slc_erase_limit = 100000;
+  double slc_max_fraction = 0.25;     // convertible: at most this fraction of the blocks in SLC mode
+  double slc_static_fraction = 1.0;   // static: SLC size as a fraction of the maximum
+  double slc_gc_threshold = 0.0;      // migrate when a region's free blocks < fraction x its blocks
+  uint32_t slc_gc_free_blocks = 5;    // ... or <= this many (SLC region)
+  uint32_t slc_native_gc_free_blocks = 5;  // native GC when its free blocks <= this (or ftl.gc_threshold)
+  double slc_theta_kib = 0;           // hot/cold size threshold: writes <= theta go to SLC (0 = all)
+  uint32_t slc_ust_setting = 1;       // UST schedule: 1 (theta 64 KiB) or 2 (theta 16 KiB)
+  double slc_dwa_idle_ms = 50;        // DWA: idle gap that starts background migration
+  uint32_t slc_epoch_writes = 1024;   // ust/dwa/rl: host write requests per decision epoch
+  uint32_t slc_window = 1024;         // hierarchy: write requests per L1/L2 division window
+  double slc_l1_max = 0.5;            // hierarchy: largest L1 share of the SLC region
+  double slc_rl_alpha = 0.3, slc_rl_gamma = 0.8, slc_rl_epsilon = 0.07;
+
   uint64_t seed = 1;
   double sample_interval_ms = 100;   // CSV time-series period (simulated time)
 
   // Derived timing (filled by finalize()).
   nand::ArrayTiming array;
+  nand::ArrayTiming slc_array;  // blocks in SLC mode: read[0], program[0] (one page), erase
   nand::BusTiming bus;
   nand::Tick ctrl_cycle = 0;
 
   uint64_t cache_pages() const;
-  uint64_t logical_pages() const;  // host-visible pages: physical * (1 - overprovisioning)
+  // Host-visible pages: physical * (1 - overprovisioning); with a fixed SLC partition only the
+  // native (TLC/QLC) blocks count.
+  uint64_t logical_pages() const;
+  // The hybrid controller core (controller/slc/hybrid_core.h) runs when there is an SLC region
+  // or convertible blocks, also with slc.policy none (the TLC/QLC-only baseline of such a drive).
+  bool hybrid() const {
+    return slc_policy != "none" || slc_partition == "convertible" || slc_blocks_per_plane > 0;
+  }
+  uint32_t slc_pages() const {  // pages of a block in SLC mode
+    return slc_pages_per_block ? slc_pages_per_block : geo.pages_per_block / geo.bits();
+  }
   int unit_pages() const {         // pages per program unit
     return array.program_mode == nand::ProgramMode::OneShot ? geo.bits() : 1;
   }

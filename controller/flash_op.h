@@ -27,6 +27,7 @@ struct FlashOp {
   FlashKind kind = FlashKind::Read;
   uint8_t prio = kPrioNormal;
   bool no_transfer = false;  // copyback: data stays in the die's page register
+  bool slc = false;          // the block is in SLC mode: SLC timing (issue 8), one page per program
   uint32_t channel = 0;
   uint32_t die = 0;    // die within the channel
   uint32_t plane = 0;  // global plane index
@@ -61,6 +62,7 @@ struct HostCmd {
   uint32_t pending = 0;
   Tick ready = 0;        // data ready in DRAM (read) / absorbed (write)
   Tick gc_interval = 0;  // GC policies: arrival minus the previous request's arrival
+  uint8_t dest = 0;      // hybrid SSD: 1 = some data went to SLC, 2 = some to native blocks
   void* user = nullptr;  // owner's payload
 };
 

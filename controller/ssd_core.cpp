@@ -71,6 +71,7 @@ FlashOp* ControllerCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_
   op->kind = kind;
   op->prio = prio;
   op->no_transfer = false;
+  op->slc = false;
   op->plane = plane;
   op->channel = geo_.channel_of_plane(plane);
   op->die = geo_.die_in_channel_of_plane(plane);

@@ -63,7 +63,7 @@ void FlashChannel::dispatch(uint32_t d) {
     for (auto it = q.begin();
          it != q.end() && die.n < int(cfg_.geo.planes_per_die) && looked < kMergeWindow; ++looked) {
       FlashOp* o = it->op;
-      if (o->kind == h->kind && !(planes_used >> o->plane_in_die & 1) &&
+      if (o->kind == h->kind && o->slc == h->slc && !(planes_used >> o->plane_in_die & 1) &&
           o->no_transfer == h->no_transfer) {
         planes_used |= 1u << o->plane_in_die;
         die.group[die.n++] = it->gp;
@@ -98,17 +98,18 @@ Tick FlashChannel::array_time(const Die& die) const {
   Tick t = 0;
   for (int i = 0; i < die.n; ++i) {
     const FlashOp* o = OpPool::of(*die.group[i]);
-    const int type = cfg_.geo.page_type_of(cfg_.geo.page_of(o->ppn));
+    const int type = o->slc ? 0 : cfg_.geo.page_type_of(cfg_.geo.page_of(o->ppn));
+    const nand::ArrayTiming& at = o->slc ? cfg_.slc_array : cfg_.array;  // SLC mode (issue 8)
     Tick ti = 0;
     switch (h->kind) {
       case FlashKind::Read:
-        ti = cfg_.array.read_time(type) + o->retry_time;  // + LDPC retries (issue 7)
+        ti = at.read_time(type) + o->retry_time;  // + LDPC retries (issue 7)
         break;
       case FlashKind::Program:
-        ti = cfg_.array.program_time(type, static_cast<int>(o->npages));
+        ti = at.program_time(type, static_cast<int>(o->npages));
         break;
       case FlashKind::Erase:
-        ti = cfg_.array.erase;
+        ti = at.erase;
         break;
     }
     t = std::max(t, ti);

@@ -11,6 +11,7 @@
 #include <tlm>
 #include <vector>
 
+#include "controller/slc/hybrid_core.h"
 #include "controller/ssd_core.h"
 #include "models/payload.h"
 #include "models/timed_queue.h"
@@ -27,6 +28,9 @@ class SsdController : public sc_core::sc_module, public CoreEnv {
   SsdController(sc_core::sc_module_name name, const SsdConfig& cfg, bool integrity);
 
   ControllerCore& core() { return core_; }
+  // The hybrid SSD core (issue 8) when the configuration has an SLC region; null otherwise. It
+  // then serves every host command and flash completion instead of core().
+  slc::HybridCore* hybrid() { return hybrid_.get(); }
   uint64_t events() const { return events_; }
 
   // CoreEnv
@@ -48,6 +52,7 @@ class SsdController : public sc_core::sc_module, public CoreEnv {
   void process();
 
   ControllerCore core_;
+  std::unique_ptr<slc::HybridCore> hybrid_;
   PayloadPool<FlashOpExt> op_pool_;
   tlm::tlm_generic_payload dram_gp_;
   sc_core::sc_event ev_;

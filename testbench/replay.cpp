@@ -40,7 +40,8 @@ class Sampler {
   }
   void sample(Tick now, bool final = false) {
     if (!f_.is_open() || (!final && now < next_)) return;
-    const auto& c = ssd_.ctrl.core().counters();
+    slc::HybridCore* hy = ssd_.ctrl.hybrid();
+    const auto& c = hy ? hy->counters() : ssd_.ctrl.core().counters();
     const auto& h = ssd_.host;
     const auto& r = h.read_latency();
     const auto& w = h.write_latency();
@@ -50,8 +51,10 @@ class Sampler {
         w.count() > last_wc_ ? (w.mean() * w.count() - last_wsum_) / (w.count() - last_wc_) : 0;
     f_ << (final ? now : next_) / 1e9 << ',' << h.completed() << ',' << r.count() - last_rc_ << ','
        << w.count() - last_wc_ << ',' << rl / 1e6 << ',' << wl / 1e6 << ','
-       << ssd_.ctrl.core().ftl().total_free_blocks() << ',' << ssd_.ctrl.core().cache().resident()
-       << ',' << ssd_.ctrl.core().cache().flushing() << ',' << c.programs << ',' << c.gc_page_moves
+       << (hy ? hy->total_free_blocks() : ssd_.ctrl.core().ftl().total_free_blocks()) << ','
+       << (hy ? 0 : ssd_.ctrl.core().cache().resident()) << ','
+       << (hy ? 0 : ssd_.ctrl.core().cache().flushing()) << ',' << c.programs << ','
+       << c.gc_page_moves
        << ',' << c.erases_gc + c.erases_wl + c.erases_rr << ',' << h.outstanding() << ','
        << min_plane_free() << '\n';
     last_rc_ = r.count();
@@ -63,6 +66,7 @@ class Sampler {
 
  private:
   uint32_t min_plane_free() const {
+    if (ssd_.ctrl.hybrid()) return ssd_.ctrl.hybrid()->total_free_blocks();
     const Ftl& f = ssd_.ctrl.core().ftl();
     uint32_t m = UINT32_MAX;
     for (uint32_t p = 0; p < f.geo().planes(); ++p) m = std::min(m, f.free_blocks(p));
@@ -78,7 +82,8 @@ class Sampler {
 };
 
 // Pre-pass over the trace: pages read before the trace ever writes them.
-uint64_t prefill_unwritten(traces::TraceSource& src, ControllerCore& core, const SsdConfig& cfg) {
+template <typename Core>
+uint64_t prefill_unwritten(traces::TraceSource& src, Core& core, const SsdConfig& cfg) {
   const uint64_t logical = cfg.logical_pages();
   PagedArray<uint64_t> written((logical + 63) / 64, 0);
   traces::TraceRecord r;
@@ -132,14 +137,28 @@ json run_replay(const RunOptions& opt) {
   hopt.progress = opt.progress == 1 || (opt.progress == -1 && isatty(2));
   models::Ssd ssd("ssd", cfg, *src, hopt, opt.integrity);
   ControllerCore& core = ssd.ctrl.core();
+  slc::HybridCore* hy = ssd.ctrl.hybrid();  // issue 8: serves the replay when non-null
+  if (hy && opt.rl_factory) hy->sizer().set_backend_factory(opt.rl_factory);
+  if (hy && !opt.slc_rl_load.empty()) {
+    std::ifstream f(opt.slc_rl_load, std::ios::binary);
+    if (!f) throw ConfigError(opt.slc_rl_load + ": cannot read the SLC agent's q-table");
+    if (!hy->sizer().load_table(f))
+      throw ConfigError(opt.slc_rl_load + ": --slc-rl-load needs slc.size_policy rl and a q-table "
+                        "saved by --slc-rl-save");
+  }
   if (opt.rl_factory) core.gc_policy().set_backend_factory(opt.rl_factory);
   if (opt.rl_factory) core.grouper().set_backend_factory(opt.rl_factory);
   if (opt.rl_factory && core.read_disturb()) core.read_disturb()->set_backend_factory(opt.rl_factory);
 
   const auto t_pre0 = std::chrono::steady_clock::now();
-  core.precondition(opt.precondition, opt.precondition_random);
   uint64_t requests = 0;
-  if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, core, cfg);
+  if (hy) {
+    hy->precondition(opt.precondition, opt.precondition_random);
+    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, *hy, cfg);
+  } else {
+    core.precondition(opt.precondition, opt.precondition_random);
+    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, core, cfg);
+  }
   ssd.host.set_expected_requests(requests);
   const double pre_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pre0).count();
@@ -156,7 +175,7 @@ json run_replay(const RunOptions& opt) {
   sampler.sample(end, true);
 
   // ---- result ----
-  const SimCounters& c = core.counters();
+  const SimCounters& c = hy ? hy->counters() : core.counters();
   const auto& geo = cfg.geo;
   json r;
   r["tool"] = {{"name", "ssdtlm"}, {"version", version()}};
@@ -189,8 +208,11 @@ json run_replay(const RunOptions& opt) {
   const uint64_t pages_programmed =
       c.host_pages_programmed + c.gc_pages_programmed + c.padding_pages;
   uint64_t worn = 0;
-  for (uint64_t b = 0; b < geo.blocks(); ++b)
-    if (core.ftl().block(b).erase_count >= cfg.erase_limit) ++worn;
+  if (hy)
+    worn = hy->worn_blocks();
+  else
+    for (uint64_t b = 0; b < geo.blocks(); ++b)
+      if (core.ftl().block(b).erase_count >= cfg.erase_limit) ++worn;
   std::vector<double> die_busy;
   double busy_sum = 0, busy_max = 0;
   json chan_busy = json::array();
@@ -213,16 +235,16 @@ json run_replay(const RunOptions& opt) {
       {"pages_programmed", pages_programmed},
       {"host_pages_programmed", c.host_pages_programmed},
       {"gc_pages_programmed", c.gc_pages_programmed},
-      {"padding_pages", c.padding_pages + core.ftl().counters().padding_pages},
+      {"padding_pages", c.padding_pages + (hy ? 0 : core.ftl().counters().padding_pages)},
       {"gc_page_moves", c.gc_page_moves},
       {"gc_runs", c.gc_runs},
       {"wl_runs", c.wl_runs},
       {"waf", c.bytes_written ? double(pages_programmed) * geo.page_size / c.bytes_written : 0.0},
       {"erases",
        {{"gc", c.erases_gc}, {"wear_leveling", c.erases_wl}, {"read_refresh", c.erases_rr}}},
-      {"max_erase_count", core.ftl().max_erase_count()},
+      {"max_erase_count", hy ? hy->max_erase_count() : core.ftl().max_erase_count()},
       {"worn_out_blocks", worn},
-      {"free_blocks_end", core.ftl().total_free_blocks()},
+      {"free_blocks_end", hy ? hy->total_free_blocks() : core.ftl().total_free_blocks()},
       {"die_busy_fraction",
        {{"mean", die_busy.empty() ? 0 : busy_sum / die_busy.size()},
         {"max", busy_max},
@@ -236,9 +258,19 @@ json run_replay(const RunOptions& opt) {
                 {"write_hits", c.cache_write_hits},
                 {"write_misses", c.cache_write_misses},
                 {"write_waits", c.write_waits},
-                {"pages", core.cache().capacity()},
-                {"grouper", core.grouper().name()}};
-  r["fsp"] = fsp_result_json(core, cfg, sim_wall);
+                {"pages", hy ? 0 : core.cache().capacity()},
+                {"grouper", hy ? "none (hybrid SSD: writes go through to flash)" : core.grouper().name()}};
+  if (!hy) r["fsp"] = fsp_result_json(core, cfg, sim_wall);
+  if (hy) {  // issue 8
+    r["slc"] = hy->result_json(sim_s);
+    if (!opt.slc_series_csv.empty()) hy->write_series_csv(opt.slc_series_csv);
+    if (!opt.slc_rl_save.empty()) {
+      std::ofstream f(opt.slc_rl_save, std::ios::binary);
+      if (!f || !hy->sizer().save_table(f))
+        throw ConfigError(opt.slc_rl_save + ": cannot save the SLC agent's q-table (needs "
+                          "slc.size_policy rl)");
+    }
+  }
   if (!opt.fsp_rewards_csv.empty()) write_fsp_rewards_csv(opt.fsp_rewards_csv, core);
   r["integrity"] = {{"enabled", opt.integrity},
                     {"checked_reads", c.checked_reads},
@@ -249,8 +281,12 @@ json run_replay(const RunOptions& opt) {
                           {"zero_filled_reads", c.unmapped_reads}};
   r["precondition"] = {{"fraction", opt.precondition},
                        {"random_overwrites", opt.precondition_random},
-                       {"mapped_pages", core.ftl().mapped_pages()}};
-  {
+                       {"mapped_pages", hy ? hy->mapped_sectors() / geo.sectors_per_page()
+                                           : core.ftl().mapped_pages()}};
+  if (hy) {
+    r["gc"] = {{"policy", "greedy (hybrid: native GC and SLC migration)"},
+               {"erases", c.erases_gc}};
+  } else {
     // GC section (issue 6): the policy's own figures plus the engine's.
     json g = core.gc_policy().stats();
     g["policy"] = core.gc_policy().name();
@@ -282,9 +318,10 @@ json run_replay(const RunOptions& opt) {
               {"events_per_request", nreq ? double(events) / nreq : 0.0},
               {"requests_per_wall_s", sim_wall > 0 ? nreq / sim_wall : 0.0},
               {"peak_rss_mib", peak_rss_mib()},
-              {"state_bytes", core.state_bytes()},
-              {"state_bytes_per_physical_page", double(core.state_bytes()) / geo.pages()}};
-  if (!core.idle()) r["sim"]["unfinished_work"] = true;
+              {"state_bytes", hy ? hy->state_bytes() : core.state_bytes()},
+              {"state_bytes_per_physical_page",
+               double(hy ? hy->state_bytes() : core.state_bytes()) / geo.pages()}};
+  if (hy ? !hy->idle() : !core.idle()) r["sim"]["unfinished_work"] = true;
   return r;
 }
 

@@ -33,6 +33,8 @@ struct RunOptions {
   rl::BackendFactory rl_factory;
   std::string fsp_rewards_csv;  // --fsp-rewards: average reward per episode of the RL grouper
   std::string rr_rewards_csv;   // --rr-rewards: average reward per episode of ws+rs (issue 7)
+  std::string slc_series_csv;   // --slc-series: SLC size, theta, L1/L2 division over time (issue 8)
+  std::string slc_rl_load, slc_rl_save;  // --slc-rl-load/--slc-rl-save: SLC agent q-table
 };
 
 // Runs the replay; returns the result JSON. Throws ConfigError / TraceError on bad input.

@@ -54,6 +54,19 @@ int run_main(int argc, char** argv) {
       ->check(CLI::IsMember({"none", "baseline", "leveling", "ipr", "ws", "ws+rs"}));
   app.add_option("--rr-rewards", opt.rr_rewards_csv,
                  "write the ws+rs agent's average reward per episode here (CSV)");
+  std::string slc, slc_size;
+  app.add_option("--slc", slc,
+                 "hybrid SSD SLC cache: none|page|sa|sector|hierarchy (alias of --set "
+                 "slc.policy=NAME; needs a hybrid preset such as hybrid-slc-tlc)")
+      ->check(CLI::IsMember({"none", "page", "sa", "sector", "hierarchy"}));
+  app.add_option("--slc-size", slc_size,
+                 "SLC size policy: static|ust|dwa|rl (alias of --set slc.size_policy=NAME)")
+      ->check(CLI::IsMember({"static", "ust", "dwa", "rl"}));
+  app.add_option("--slc-series", opt.slc_series_csv,
+                 "write the SLC size, theta and L1/L2 division over time here (CSV)");
+  app.add_option("--slc-rl-load", opt.slc_rl_load,
+                 "start the SLC agent from this q-table (pre-training)");
+  app.add_option("--slc-rl-save", opt.slc_rl_save, "save the SLC agent's q-table here");
   app.add_option("--rl-backend", opt.rl_backend,
                  "RL decision units: cpp (golden model) or rtl (Verilated RTL)")
       ->check(CLI::IsMember({"cpp", "rtl"}))
@@ -86,6 +99,8 @@ int run_main(int argc, char** argv) {
     opt.sets.push_back("rd.enabled=true");
     opt.sets.push_back("rd.policy=\"" + rr + "\"");
   }
+  if (!slc.empty()) opt.sets.push_back("slc.policy=\"" + slc + "\"");
+  if (!slc_size.empty()) opt.sets.push_back("slc.size_policy=\"" + slc_size + "\"");
   if (opt.rl_backend == "rtl") {
 #ifdef SSDTLM_HAVE_RTL
     opt.rl_factory = rl::rtl_backend_factory();

@@ -1,0 +1,303 @@
+// The controller core of a hybrid SSD (issue 8, docs/slc.md): blocks in SLC mode beside TLC/QLC
+// ("native") blocks, an SLC write cache managed at page, sub-page (SA), sector or two-level
+// (Hierarchy) granularity, migration of SLC data into native blocks in full one-shot units (GC of
+// the SLC region), greedy GC of the native region, and an SLC-size policy (static, UST, DWA, RL).
+//
+// Mapping is kept per 4 KiB logical sector (lsn -> physical sector psn = ppn * spp + slot), so one
+// structure serves every policy: page-mapped data simply has all sectors of a logical page in one
+// physical page. Memory grows with the written footprint (paged arrays, per-block reverse maps
+// only while a block holds data).
+//
+// Writes go through to flash: a host write completes when every sector of it has been programmed
+// (SLC or native). Data waiting for its program (packing buffers, programs in flight) is served
+// from DRAM. Partial pages are packed with other partial pages (sa, sector, hierarchy) or
+// completed by read-modify-write (page, native). A packing buffer is programmed when it is full
+// or when a die that could take it is idle (work-conserving packing).
+//
+// Plain C++, driven through CoreEnv like ControllerCore (controller/ssd_core.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "controller/config.h"
+#include "controller/flash_op.h"
+#include "controller/flat_map.h"
+#include "controller/ftl.h"
+#include "controller/slc/sizer.h"
+#include "controller/ssd_core.h"
+#include "controller/stats.h"
+
+namespace ssdtlm::slc {
+
+using Psn = uint32_t;  // physical sector number: ppn * sectors_per_page + slot
+constexpr Psn kNoPsn = 0xffffffffu;
+constexpr uint32_t kNoLsn = 0xffffffffu;
+
+// What a flash operation is for (latency / busy-time breakdown, SLC-RL slides' cost terms).
+enum Purpose : uint32_t {
+  kHostRead,
+  kRmwRead,
+  kSlcWrite,     // host data programmed in SLC mode
+  kNativeWrite,  // host data programmed straight into native blocks
+  kMigRead,
+  kMigWrite,
+  kSlcErase,
+  kGcRead,
+  kGcWrite,
+  kNativeErase,
+  kPurposes
+};
+
+struct HybridCounters {
+  uint64_t pieces_to_slc = 0, pieces_to_native = 0;  // host page pieces by destination
+  uint64_t slc_host_pages = 0, native_host_pages = 0;  // pages programmed for the host
+  uint64_t packed_pages = 0;      // SLC pages built from partial pieces (sa, sector, L1)
+  uint64_t packed_sectors = 0;    // host sectors placed by packing
+  uint64_t padding_sectors = 0;   // empty sectors of programmed pages
+  uint64_t rmw_reads = 0;         // flash reads completing partial pages
+  uint64_t dram_fills = 0;        // sectors completing a page taken from DRAM
+  uint64_t host_flash_reads = 0;  // flash page reads for host reads
+  uint64_t slc_reads = 0;         // ... of which from SLC blocks
+  uint64_t dram_read_sectors = 0;  // host sectors served from DRAM (data not yet programmed)
+  uint64_t mig_reads = 0, gc_reads = 0;  // flash page reads of migration / native GC
+  uint64_t mig_pages = 0, gc_pages = 0;  // pages programmed by migration / native GC
+  uint64_t mig_units = 0, gc_units = 0;
+  uint64_t slc_erases = 0, native_erases = 0;
+  uint64_t mig_victims = 0, gc_victims = 0;
+  uint64_t idle_migrations = 0;  // DWA: victims migrated in host idle time
+  uint64_t blocked = 0;          // programs that waited for space
+  uint64_t l1_pieces = 0, l2_pieces = 0;  // hierarchy: partial / full page pieces
+  uint64_t sector_entries_peak = 0;       // sector-mapped SLC entries (sector / hierarchy L1)
+  std::array<uint64_t, kPurposes> busy_ps{};  // flash array busy time by purpose
+  std::array<uint64_t, kPurposes> ops{};
+};
+
+class HybridCore {
+ public:
+  HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity);
+  ~HybridCore();
+
+  void precondition(double fraction, double random_fraction);
+  void prefill(Lpn lpn);
+  void on_host_cmd(HostCmd* cmd);
+  void on_flash_done(FlashOp* op);
+  void on_timer(uint32_t kind, void* ctx);
+  bool idle() const;
+
+  SlcSizer& sizer() { return *sizer_; }
+  const SimCounters& counters() const { return ctr_; }
+  const HybridCounters& hcounters() const { return hc_; }
+  uint64_t ops_in_flight() const { return op_pool_.size() - op_free_.size(); }
+  uint64_t state_bytes() const;
+  uint32_t total_free_blocks() const;
+  uint32_t max_erase_count() const;
+  uint64_t worn_blocks() const;  // blocks past their endurance (SLC erases weighted)
+  uint64_t mapped_sectors() const { return mapped_sectors_; }
+  uint32_t slc_blocks() const { return slc_blocks_; }
+  nlohmann::json result_json(double sim_s) const;
+  // Time series (CSV): one row per epoch / division window.
+  void write_series_csv(const std::string& path) const;
+
+  enum TimerKind : uint32_t { kTimerCmd = 1, kTimerIdle = 4 };
+
+ private:
+  enum class BState : uint8_t { Free, Active, Full, Victim };
+  enum Stream : uint8_t { kNative = 0, kSlcL2 = 1, kSlcL1 = 2, kStreams = 3 };
+  struct Blk {
+    uint32_t valid = 0;  // valid sectors
+    uint32_t write_ptr = 0;
+    uint32_t inflight = 0;
+    uint32_t erases = 0, slc_erases = 0;
+    int32_t prev = -1, next = -1;  // victim bucket links (block ids)
+    BState state = BState::Free;
+    bool slc = false;
+    uint8_t stream = kNative;
+    bool in_bucket = false;
+  };
+  struct Slot {
+    uint32_t lsn = kNoLsn;  // kNoLsn: padding
+    uint32_t ver = 0;       // version (integrity) / write sequence of host data
+    Psn src = kNoPsn;       // moved / filled from this flash sector (kNoPsn: host data in DRAM)
+    HostCmd* cmd = nullptr;  // host write completed by this sector
+  };
+  struct Job {
+    uint8_t purpose = kSlcWrite;  // kSlcWrite, kNativeWrite, kMigWrite, kGcWrite
+    uint8_t stream = kSlcL2;
+    bool sealed = false, issued = false;
+    uint32_t npages = 0, used = 0;  // pages of the unit; slots used (packing)
+    uint32_t pending_reads = 0;
+    uint32_t plane = 0;  // GC jobs: their plane
+    Ppn ppn = kNoPpn;
+    uint32_t prefer_not_channel = UINT32_MAX;  // hierarchy L1: avoid this channel
+    std::vector<Slot> slots;                  // npages * spp
+  };
+  struct GcJob {
+    bool active = false;
+    bool migration = false;
+    bool idle = false;  // DWA idle-time migration
+    int64_t victim = -1;
+    uint32_t scan = 0;  // physical sector index within the victim
+    bool scan_done = false;
+    bool erase_issued = false;
+    Job* unit = nullptr;  // unit being assembled / programmed
+  };
+  struct DramSec {  // newest data of a sector not yet committed to flash
+    uint32_t ver = 0;
+  };
+
+  // host path
+  template <typename F>
+  void for_each_piece(const HostCmd* c, F&& f);
+  void start_cmd(HostCmd* c);
+  void do_read(HostCmd* c);
+  void do_write(HostCmd* c);
+  void finish_cmd(HostCmd* c);
+  void write_piece(HostCmd* c, Lpn lpn, uint32_t mask);
+  bool slc_admit(HostCmd* c, uint8_t stream);
+  void add_host_sector(Slot& s, HostCmd* c, uint32_t lsn);
+  void fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t read_purpose);
+  Job* page_job(uint8_t purpose, uint8_t stream, uint32_t npages);
+  void pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8_t stream, bool chunk);
+  void seal(Job* j);
+  void try_issue(Job* j);
+  bool issue_program(Job* j);
+  void program_done(FlashOp* op);
+  void kick();
+  void retry_blocked();
+  uint32_t sector_class(uint32_t lsn);
+
+  // space
+  bool slc_can_open(uint32_t plane) const;
+  bool native_can_alloc(uint32_t plane, uint32_t reserve) const;
+  uint32_t pick_plane(const Job* j);
+  Ppn alloc(uint32_t plane, uint8_t stream, bool slc, uint32_t n);
+  void open_block(uint32_t plane, uint8_t stream, bool slc);
+  uint32_t pages_of(uint64_t b) const { return blk_[b].slc ? slc_ppb_ : geo_.pages_per_block; }
+  void map_sector(uint32_t lsn, Psn psn);
+  void invalidate(Psn psn);
+  void maybe_close(uint64_t b);
+  void bucket_insert(uint64_t b);
+  void bucket_remove(uint64_t b);
+  int64_t take_victim(uint32_t plane, uint8_t kind);
+  uint32_t bucket_kind(uint64_t b) const { return blk_[b].slc ? blk_[b].stream : 0; }
+  uint32_t* p2l(uint64_t b, bool create);
+  uint32_t slc_allowed() const;  // SLC blocks the targets and the free space allow now
+  uint64_t slc_free_pages() const;
+  uint32_t native_free(uint32_t plane) const;
+  uint32_t slc_free(uint32_t plane) const;
+  uint32_t native_trigger(uint32_t plane) const;
+  uint32_t slc_trigger(uint32_t plane) const;
+
+  // GC / migration
+  void check_gc(uint32_t plane);
+  void check_all_gc();
+  bool start_gc(uint32_t plane, bool migration, bool idle);
+  void gc_continue(uint32_t plane, bool migration);
+  void gc_unit_done(Job* j);
+  void gc_maybe_erase(uint32_t plane, bool migration);
+  void erase_done(FlashOp* op);
+  bool want_migration(uint32_t plane, uint8_t& kind) const;
+
+  // epochs / division
+  void end_epoch();
+  void division_window();
+  void record_series();
+
+  // flash ops
+  FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, uint32_t purpose);
+  void submit(FlashOp* op);
+  void read_started(Ppn ppn);
+  void read_finished(Ppn ppn);
+  Job* new_job();
+  void free_job(Job* j);
+
+  // precondition helpers (timing-free)
+  void instant_write_native(Lpn lpn, uint32_t& plane_cursor);
+  void instant_gc(uint32_t plane);
+
+  void check_sector(uint32_t lsn, uint32_t got, uint32_t want, const char* where);
+
+  const SsdConfig& cfg_;
+  const nand::Geometry& geo_;
+  CoreEnv& env_;
+  const bool integrity_;
+  const uint32_t spp_;
+  const uint32_t bits_;
+  const uint32_t slc_ppb_;
+  const bool convertible_;
+  const std::string policy_;  // page | sa | sector | hierarchy | none
+  enum Pol : uint8_t { kNone, kPage, kSa, kSector, kHier };
+  const Pol pol_;
+  const uint64_t logical_pages_;
+  std::unique_ptr<SlcSizer> sizer_;
+  SlcTargets targets_;
+  SizerContext sctx_;
+
+  PagedArray<Psn> l2p_;  // by logical sector
+  std::vector<Blk> blk_;
+  std::vector<std::unique_ptr<uint32_t[]>> p2l_, p2l_pool_;
+  struct PlaneSt {
+    std::vector<uint32_t> ring[2];  // free blocks: [0] native (or all, convertible), [1] SLC
+    uint32_t head[2] = {0, 0}, count[2] = {0, 0};
+    int64_t active[kStreams] = {-1, -1, -1};
+    uint32_t slc_used = 0, l1_used = 0;  // non-free SLC blocks of the plane, of which L1
+    std::vector<int32_t> bucket_head[3];  // by valid sectors: native, SLC L2 (or all SLC), L1
+    uint32_t min_hint[3] = {0, 0, 0};
+    uint32_t dies_inflight = 0;  // unused; die business is tracked per die
+  };
+  std::vector<PlaneSt> pl_;
+  std::vector<uint32_t> die_ops_;  // flash ops in flight per global die
+  uint32_t rr_ = 0;                // round-robin plane cursor
+  uint32_t slc_blocks_ = 0;        // non-free SLC-mode blocks (drive)
+  uint64_t slc_open_free_pages_ = 0;  // unwritten pages of open SLC blocks
+  uint64_t slc_reserved_pages_ = 0;   // SLC pages promised to admitted pieces, not yet allocated
+  uint64_t mapped_sectors_ = 0;
+  uint64_t sector_entries_ = 0;  // SLC sectors mapped outside their page's own layout
+
+  FlatMap<DramSec> dram_;
+  FlatMap<uint32_t> block_reads_;
+  FlatMap<uint8_t> upd_count_;  // sector policy: update counts by lsn (saturating)
+
+  std::vector<GcJob> gc_[2];  // [0] native GC, [1] migration; per plane
+  std::deque<Job*> blocked_;
+  std::vector<Job*> open_jobs_;  // unsealed packing / native units
+  Job* pack_[4] = {nullptr, nullptr, nullptr, nullptr};  // sa/hierarchy: [0]; sector: classes 0..2
+  Job* native_unit_ = nullptr;
+
+  std::vector<std::unique_ptr<FlashOp>> op_pool_;
+  std::vector<FlashOp*> op_free_;
+  std::vector<std::unique_ptr<Job>> job_pool_;
+  std::vector<Job*> job_free_;
+  uint64_t jobs_inflight_ = 0;
+
+  // epochs (sizer) and division windows (hierarchy)
+  uint64_t epoch_writes_ = 0;
+  EpochStats ep_;
+  std::array<uint64_t, kPurposes> busy_mark_{};
+  uint64_t win_writes_ = 0, omega_s_ = 0, omega_l_ = 0;
+  double ratio_l2_ = 1.0;  // hierarchy: L2 share of the SLC region
+  uint64_t last_cmd_seq_ = 0;
+  struct SeriesRow {
+    double t_ms;
+    uint64_t writes;
+    uint32_t slc_blocks, target, theta_kib, l1_blocks;
+    double ratio_l2, utilization;
+  };
+  std::vector<SeriesRow> series_;
+  LatencyHistogram lat_slc_, lat_native_;  // host write latency by destination
+
+  SimCounters ctr_;
+  HybridCounters hc_;
+  uint32_t version_ = 0;
+  PagedArray<uint32_t> golden_;
+  PagedArray<uint32_t> flash_data_;
+};
+
+}  // namespace ssdtlm::slc

@@ -8,7 +8,6 @@
 //   host: 1,000 ns per command, PCIe 3,938 MB/s; firmware 500 + 50/page cycles at 500 MHz
 //   DRAM: 12,800 MB/s, 50 ns latency
 #include <gtest/gtest.h>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <cmath>
 #include <map>
@@ -18,10 +17,13 @@
 
 #include "models/flash_channel.h"
 #include "models/ssd.h"
+#include "tests/core/channel_driver.h"
 #include "tests/core/vector_source.h"
 
 using namespace ssdtlm;
 using namespace ssdtlm::models;
+using ssdtlm::test::ChannelDriver;
+using ssdtlm::test::make_op;
 
 namespace {
 
@@ -31,55 +33,6 @@ SsdConfig default_config() {
   SsdConfig c;  // defaults are the qlc-fsp values
   c.finalize();
   return c;
-}
-
-// Drives one FlashChannel directly: submits ops at given times, records completions.
-struct ChannelDriver : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<ChannelDriver> isock;
-  PayloadPool<FlashOpExt> pool;
-  std::vector<std::pair<Tick, FlashOp*>> plan;
-  std::map<FlashOp*, Tick> done;
-  sc_core::sc_event ev;
-  size_t next = 0;
-
-  SC_HAS_PROCESS(ChannelDriver);
-  explicit ChannelDriver(sc_core::sc_module_name n) : sc_module(n), isock("isock") {
-    isock.register_nb_transport_bw(this, &ChannelDriver::bw);
-    SC_METHOD(fire);
-    sensitive << ev;
-  }
-  void fire() {
-    const Tick now = sc_core::sc_time_stamp().value();
-    while (next < plan.size() && plan[next].first <= now) {
-      tlm::tlm_generic_payload* gp = pool.acquire(plan[next].second);
-      tlm::tlm_phase ph = tlm::BEGIN_REQ;
-      sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-      isock->nb_transport_fw(*gp, ph, d);
-      ++next;
-    }
-    if (next < plan.size()) ev.notify(sc_core::sc_time::from_value(plan[next].first - now));
-  }
-  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&, sc_core::sc_time&) {
-    done[PayloadPool<FlashOpExt>::of(gp)] = sc_core::sc_time_stamp().value();
-    gp.release();
-    return tlm::TLM_COMPLETED;
-  }
-};
-
-FlashOp make_op(const SsdConfig& cfg, FlashKind kind, uint32_t die, uint32_t plane_in_die,
-                uint32_t page, uint32_t npages) {
-  FlashOp op;
-  op.kind = kind;
-  op.prio = kind == FlashKind::Read ? kPrioRead : kPrioNormal;
-  op.channel = 0;
-  op.die = die;
-  op.plane_in_die = plane_in_die;
-  // Global plane of (channel 0, die, plane_in_die), channel-first numbering (nand/geometry.h).
-  const auto& g = cfg.geo;
-  op.plane = 0 + g.channels * (die + g.dies_per_channel() * plane_in_die);
-  op.ppn = g.ppn_of(uint64_t(op.plane) * g.blocks_per_plane, page);
-  op.npages = npages;
-  return op;
 }
 
 struct ChannelBench {

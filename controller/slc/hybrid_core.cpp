@@ -131,7 +131,9 @@ HybridCore::Job* HybridCore::new_job() {
   return j;
 }
 
-void HybridCore::free_job(Job* j) { job_free_.push_back(j); }
+void HybridCore::free_job(Job* j) {
+  job_free_.push_back(j);
+}
 
 void HybridCore::read_started(Ppn ppn) {
   const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
@@ -261,9 +263,10 @@ uint32_t HybridCore::slc_allowed() const {
   if (pol_ == kNone) return 0;
   uint64_t a = targets_.slc_blocks;
   if (convertible_) {
-    const uint64_t need = (mapped_sectors_ / spp_ + geo_.pages_per_block - 1) / geo_.pages_per_block;
+    const uint64_t need = native_blocks_needed();
     const uint64_t total = geo_.blocks();
-    const uint64_t cap = total > need + sctx_.reserve_blocks ? total - need - sctx_.reserve_blocks : 0;
+    const uint64_t cap =
+        total > need + sctx_.reserve_blocks ? total - need - sctx_.reserve_blocks : 0;
     a = std::min(a, cap);
   } else {
     a = std::min<uint64_t>(a, uint64_t(geo_.planes()) * cfg_.slc_blocks_per_plane);
@@ -271,24 +274,32 @@ uint32_t HybridCore::slc_allowed() const {
   return static_cast<uint32_t>(a);
 }
 
+// Native blocks the valid data would occupy after migration, plus the over-provisioning share
+// as room for native GC (without it, SLC blocks would take the native region's spare space and
+// native GC would copy almost-full victims).
+uint64_t HybridCore::native_blocks_needed() const {
+  const double pages = double(mapped_sectors_ / spp_) / (1.0 - cfg_.overprovisioning);
+  return static_cast<uint64_t>(std::ceil(pages / geo_.pages_per_block));
+}
+
 uint64_t HybridCore::slc_free_pages() const {
   const uint32_t a = slc_allowed();
   uint64_t blocks = a > slc_blocks_ ? a - slc_blocks_ : 0;
-  if (!convertible_) {
-    uint64_t pool = 0;
-    for (const auto& s : pl_) pool += s.count[1];
-    blocks = std::min(blocks, pool);
-  }
+  uint64_t pool = 0;  // free blocks that may become SLC blocks now (see slc_can_open)
+  for (uint32_t p = 0; p < geo_.planes(); ++p) pool += slc_openable(p);
+  blocks = std::min(blocks, pool);
   return blocks * slc_ppb_ + slc_open_free_pages_;
 }
 
-uint32_t HybridCore::native_free(uint32_t plane) const { return pl_[plane].count[0]; }
+uint32_t HybridCore::native_free(uint32_t plane) const {
+  return pl_[plane].count[0];
+}
 
 uint32_t HybridCore::native_trigger(uint32_t /*plane*/) const {
   const uint32_t nb = geo_.blocks_per_plane - (convertible_ ? 0 : cfg_.slc_blocks_per_plane);
   const uint32_t frac = static_cast<uint32_t>(std::ceil(cfg_.gc_threshold * nb));
   // GC when free <= trigger.
-  return std::max(cfg_.slc_native_gc_free_blocks, frac > 0 ? frac - 1 : 0);
+  return std::max({cfg_.slc_native_gc_free_blocks, frac > 0 ? frac - 1 : 0, kGcReserve + 1});
 }
 
 uint32_t HybridCore::slc_free(uint32_t plane) const {
@@ -296,29 +307,34 @@ uint32_t HybridCore::slc_free(uint32_t plane) const {
   const uint32_t planes = geo_.planes();
   const uint32_t allowed = (slc_allowed() + planes - 1) / planes;
   const uint32_t used = pl_[plane].slc_used;
-  uint32_t f = allowed > used ? allowed - used : 0;
-  if (!convertible_) f = std::min(f, pl_[plane].count[1]);
-  return f;
+  const uint32_t f = allowed > used ? allowed - used : 0;
+  return std::min(f, slc_openable(plane));
 }
 
 uint32_t HybridCore::slc_trigger(uint32_t plane) const {
   const uint32_t planes = geo_.planes();
-  const uint32_t region = convertible_ ? (slc_allowed() + planes - 1) / planes
-                                       : std::min(cfg_.slc_blocks_per_plane,
-                                                  (slc_allowed() + planes - 1) / planes);
+  const uint32_t region =
+      convertible_ ? (slc_allowed() + planes - 1) / planes
+                   : std::min(cfg_.slc_blocks_per_plane, (slc_allowed() + planes - 1) / planes);
   (void)plane;
   const uint32_t frac = static_cast<uint32_t>(std::ceil(cfg_.slc_gc_threshold * region));
   return std::max(cfg_.slc_gc_free_blocks, frac > 0 ? frac - 1 : 0);
 }
 
-bool HybridCore::slc_can_open(uint32_t plane) const {
-  if (slc_blocks_ >= slc_allowed()) return false;
-  if (convertible_) return pl_[plane].count[0] > native_trigger(plane) + kGcReserve + 1;
-  return pl_[plane].count[1] > 0;
+// Free blocks of the plane that may be opened in SLC mode: the SLC pool of a fixed partition, or
+// the shared pool above what native GC and host native writes keep.
+uint32_t HybridCore::slc_openable(uint32_t plane) const {
+  if (!convertible_) return pl_[plane].count[1];
+  const uint32_t keep = native_trigger(plane) + kGcReserve + 1;
+  return pl_[plane].count[0] > keep ? pl_[plane].count[0] - keep : 0;
 }
 
-bool HybridCore::native_can_alloc(uint32_t plane, uint32_t reserve) const {
-  const int64_t a = pl_[plane].active[kNative];
+bool HybridCore::slc_can_open(uint32_t plane) const {
+  return slc_blocks_ < slc_allowed() && slc_openable(plane) > 0;
+}
+
+bool HybridCore::native_can_alloc(uint32_t plane, uint32_t reserve, uint8_t stream) const {
+  const int64_t a = pl_[plane].active[stream];
   if (a >= 0 && blk_[a].write_ptr + bits_ <= geo_.pages_per_block) return true;
   return pl_[plane].count[0] > reserve;
 }
@@ -413,7 +429,8 @@ void HybridCore::instant_gc(uint32_t plane) {
       const uint32_t idx = page * spp_ + k;
       if (m[idx] == kNoLsn) continue;
       const uint32_t lsn = m[idx];
-      if (integrity_) flash_data_.at(dst * spp_ + k) = flash_data_.get(v * geo_.pages_per_block * spp_ + idx);
+      if (integrity_)
+        flash_data_.at(dst * spp_ + k) = flash_data_.get(v * geo_.pages_per_block * spp_ + idx);
       map_sector(lsn, dst * spp_ + k);
     }
     maybe_close(geo_.block_of(dst));
@@ -437,9 +454,8 @@ void HybridCore::instant_write_native(Lpn lpn, uint32_t& cursor) {
         !(pl_[p].active[kNative] >= 0 &&
           blk_[pl_[p].active[kNative]].write_ptr < geo_.pages_per_block))
       instant_gc(p);
-    if (!native_can_alloc(p, 1) &&
-        !(pl_[p].active[kNative] >= 0 &&
-          blk_[pl_[p].active[kNative]].write_ptr < geo_.pages_per_block))
+    if (!native_can_alloc(p, 1) && !(pl_[p].active[kNative] >= 0 &&
+                                     blk_[pl_[p].active[kNative]].write_ptr < geo_.pages_per_block))
       continue;
     const Ppn dst = alloc(p, kNative, false, 1);
     blk_[geo_.block_of(dst)].inflight -= 1;
@@ -483,7 +499,8 @@ void HybridCore::for_each_piece(const HostCmd* c, F&& f) {
   while (s < end_sector) {
     uint64_t lpn64 = s / spp_;
     const uint32_t first = static_cast<uint32_t>(s % spp_);
-    const uint32_t last = static_cast<uint32_t>(std::min<uint64_t>(end_sector - lpn64 * spp_, spp_));
+    const uint32_t last =
+        static_cast<uint32_t>(std::min<uint64_t>(end_sector - lpn64 * spp_, spp_));
     const uint32_t mask = ((1u << last) - 1) & ~((1u << first) - 1);
     if (lpn64 >= logical_pages_) {
       ++ctr_.out_of_range;
@@ -538,10 +555,9 @@ void HybridCore::check_sector(uint32_t lsn, uint32_t got, uint32_t want, const c
   ++ctr_.mismatches;
   if (ctr_.mismatch_examples.size() < 10) {
     const uint64_t lba = uint64_t(lsn) * geo_.sector_size / 512;
-    ctr_.mismatch_examples.push_back("LBA " + std::to_string(lba) + " (lsn " +
-                                     std::to_string(lsn) + "): read version " +
-                                     std::to_string(got) + ", expected " + std::to_string(want) +
-                                     " (" + where + ")");
+    ctr_.mismatch_examples.push_back("LBA " + std::to_string(lba) + " (lsn " + std::to_string(lsn) +
+                                     "): read version " + std::to_string(got) + ", expected " +
+                                     std::to_string(want) + " (" + where + ")");
   }
 }
 
@@ -583,8 +599,8 @@ void HybridCore::do_read(HostCmd* c) {
     }
     ++ctr_.cache_read_misses;
     for (int k = 0; k < n; ++k) {
-      FlashOp* op = new_op(FlashKind::Read, ppns[k], 1, cfg_.read_priority ? kPrioRead : kPrioNormal,
-                           kHostRead);
+      FlashOp* op = new_op(FlashKind::Read, ppns[k], 1,
+                           cfg_.read_priority ? kPrioRead : kPrioNormal, kHostRead);
       op->ctx = c;
       op->mask = masks[k];
       read_started(ppns[k]);
@@ -661,8 +677,8 @@ void HybridCore::fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_
     if (k == n) reads[n++] = ppn;
   }
   for (int k = 0; k < n; ++k) {
-    FlashOp* op = new_op(FlashKind::Read, reads[k], 1, cfg_.read_priority ? kPrioRead : kPrioNormal,
-                         purpose);
+    FlashOp* op =
+        new_op(FlashKind::Read, reads[k], 1, cfg_.read_priority ? kPrioRead : kPrioNormal, purpose);
     op->ctx = j;
     read_started(reads[k]);
     ++j->pending_reads;
@@ -738,8 +754,8 @@ void HybridCore::pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8
       while (k < nreads && reads[k] != ppn) ++k;
       if (k == nreads) {
         reads[nreads++] = ppn;
-        FlashOp* op = new_op(FlashKind::Read, ppn, 1,
-                             cfg_.read_priority ? kPrioRead : kPrioNormal, kRmwRead);
+        FlashOp* op =
+            new_op(FlashKind::Read, ppn, 1, cfg_.read_priority ? kPrioRead : kPrioNormal, kRmwRead);
         op->ctx = j;
         read_started(ppn);
         ++j->pending_reads;
@@ -853,6 +869,7 @@ void HybridCore::try_issue(Job* j) {
   if (!issue_program(j)) {
     blocked_.push_back(j);
     ++hc_.blocked;
+    check_all_gc();
   }
 }
 
@@ -886,8 +903,11 @@ bool HybridCore::issue_program(Job* j) {
     if (plane == geo_.planes()) return false;
   } else {
     plane = j->plane;
-    // Migration leaves the last free native block to native GC (which needs it to make room).
-    if (!native_can_alloc(plane, j->purpose == kMigWrite ? 1 : 0)) {
+    // Migration leaves the last kGcReserve free blocks to native GC, which writes into its own
+    // open block and so always has room to finish a victim (a victim frees at least a unit).
+    // (Migration is net positive: bits_ SLC pages per native page freed... it needs one block to
+    // free several, so it may go down to the last block but one.)
+    if (!native_can_alloc(plane, j->purpose == kMigWrite ? 1 : 0, j->stream)) {
       check_gc(plane);
       return false;
     }
@@ -901,11 +921,11 @@ bool HybridCore::issue_program(Job* j) {
   for (uint32_t i = 0; i < j->npages * spp_; ++i) {
     const Slot& s = j->slots[i];
     if (s.lsn == kNoLsn) ++pad;
-    if (integrity_) flash_data_.at((ppn + i / spp_) * spp_ + i % spp_) = s.lsn == kNoLsn ? 0 : s.ver;
+    if (integrity_)
+      flash_data_.at((ppn + i / spp_) * spp_ + i % spp_) = s.lsn == kNoLsn ? 0 : s.ver;
   }
   hc_.padding_sectors += pad;
-  FlashOp* op = new_op(FlashKind::Program, ppn, j->npages, host ? kPrioNormal : kPrioNormal,
-                       j->purpose);
+  FlashOp* op = new_op(FlashKind::Program, ppn, j->npages, kPrioNormal, j->purpose);
   op->ctx = j;
   ++ctr_.programs;
   if (host) {
@@ -1033,7 +1053,8 @@ bool HybridCore::want_migration(uint32_t plane, uint8_t& kind) const {
 }
 
 void HybridCore::check_gc(uint32_t plane) {
-  if (!gc_[0][plane].active && native_free(plane) <= native_trigger(plane)) start_gc(plane, false, false);
+  if (!gc_[0][plane].active && native_free(plane) <= native_trigger(plane))
+    start_gc(plane, false, false);
   uint8_t kind;
   if (!gc_[1][plane].active && want_migration(plane, kind)) start_gc(plane, true, false);
 }
@@ -1053,7 +1074,8 @@ bool HybridCore::start_gc(uint32_t plane, bool migration, bool idle) {
     if (v < 0) v = take_victim(plane, kind == 1 ? 2 : 1);
   } else {
     v = take_victim(plane, 0);
-    if (v >= 0 && blk_[v].valid >= geo_.pages_per_block * spp_) {  // nothing to reclaim
+    // A victim must free at least one program unit's worth, or GC would only churn.
+    if (v >= 0 && blk_[v].valid + bits_ * spp_ > geo_.pages_per_block * spp_) {
       blk_[v].state = BState::Full;
       bucket_insert(static_cast<uint64_t>(v));
       v = -1;
@@ -1083,7 +1105,7 @@ void HybridCore::gc_continue(uint32_t plane, bool migration) {
   const uint64_t v = static_cast<uint64_t>(g.victim);
   uint32_t* m = p2l(v, false);
   const uint32_t nsec = pages_of(v) * spp_;
-  Job* j = page_job(migration ? kMigWrite : kGcWrite, kNative, bits_);
+  Job* j = page_job(migration ? kMigWrite : kGcWrite, migration ? kNative : kGcDst, bits_);
   j->plane = plane;
   g.unit = j;
   uint32_t page = 0;
@@ -1212,7 +1234,14 @@ void HybridCore::erase_done(FlashOp* op) {
     for (uint32_t d : die_ops_) host_idle &= d == 0;
     if (host_idle && s.slc_used > 0) start_gc(plane, true, true);
   }
-  check_all_gc();
+  // GC is started by allocations (as in MQSim/SSDsim); after an erase only migration continues
+  // by itself, and native GC only while programs wait for space.
+  for (uint32_t p = 0; p < geo_.planes(); ++p) {
+    uint8_t kind;
+    if (!gc_[1][p].active && want_migration(p, kind)) start_gc(p, true, false);
+    if (!blocked_.empty() && !gc_[0][p].active && native_free(p) <= native_trigger(p))
+      start_gc(p, false, false);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1225,7 +1254,7 @@ void HybridCore::end_epoch() {
   ep_.utilization = lsec ? double(mapped_sectors_) / double(lsec) : 0.0;
   ep_.valid_pages = mapped_sectors_ / spp_;
   ep_.slc_blocks = slc_blocks_;
-  const uint64_t need = (ep_.valid_pages + geo_.pages_per_block - 1) / geo_.pages_per_block;
+  const uint64_t need = native_blocks_needed();
   const uint64_t total = geo_.blocks();
   ep_.capacity_slc_blocks = static_cast<uint32_t>(
       total > need + sctx_.reserve_blocks ? total - need - sctx_.reserve_blocks : 0);
@@ -1270,9 +1299,9 @@ void HybridCore::write_series_csv(const std::string& path) const {
        "l1_share,l2_share,utilization\n";
   for (const auto& r : series_) {
     const uint32_t l2 = r.slc_blocks > r.l1_blocks ? r.slc_blocks - r.l1_blocks : 0;
-    f << r.t_ms << ',' << r.writes << ',' << r.slc_blocks << ',' << r.target << ','
-      << r.theta_kib << ',' << r.l1_blocks << ',' << l2 << ',' << 1.0 - r.ratio_l2 << ','
-      << r.ratio_l2 << ',' << r.utilization << '\n';
+    f << r.t_ms << ',' << r.writes << ',' << r.slc_blocks << ',' << r.target << ',' << r.theta_kib
+      << ',' << r.l1_blocks << ',' << l2 << ',' << 1.0 - r.ratio_l2 << ',' << r.ratio_l2 << ','
+      << r.utilization << '\n';
   }
 }
 
@@ -1355,8 +1384,7 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
       {"slc_erases", hc_.slc_erases},
       {"native_erases", hc_.native_erases},
       {"blocked_programs", hc_.blocked},
-      {"write_throughput_mib_s",
-       sim_s > 0 ? double(ctr_.bytes_written) / sim_s / 1048576.0 : 0.0},
+      {"write_throughput_mib_s", sim_s > 0 ? double(ctr_.bytes_written) / sim_s / 1048576.0 : 0.0},
       {"busy_us",
        {{"slc_write", busy({kSlcWrite})},
         {"native_write", busy({kNativeWrite})},
@@ -1378,6 +1406,23 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
                       {"l2_share_end", ratio_l2_},
                       {"l1_share_end", 1.0 - ratio_l2_}};
   r["sizer"] = sizer_->stats();
+  if (!idle()) {  // what is still outstanding (a stuck run is a bug: report it)
+    json pl = json::array();
+    for (uint32_t p = 0; p < geo_.planes(); ++p) {
+      const GcJob& g = gc_[0][p];
+      const GcJob& m = gc_[1][p];
+      pl.push_back({{"free", pl_[p].count[0] + pl_[p].count[1]},
+                    {"slc_used", pl_[p].slc_used},
+                    {"gc", {g.active, g.victim, g.scan_done, g.unit != nullptr, g.erase_issued}},
+                    {"mig", {m.active, m.victim, m.scan_done, m.unit != nullptr, m.erase_issued}}});
+    }
+    r["outstanding"] = {{"blocked", blocked_.size()},
+                        {"jobs", jobs_inflight_},
+                        {"ops", ops_in_flight()},
+                        {"reserved_slc_pages", slc_reserved_pages_},
+                        {"slc_free_pages", slc_free_pages()},
+                        {"planes", pl}};
+  }
   return r;
 }
 

@@ -21,10 +21,9 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "controller/config.h"
 #include "controller/flash_op.h"
@@ -56,25 +55,25 @@ enum Purpose : uint32_t {
 };
 
 struct HybridCounters {
-  uint64_t pieces_to_slc = 0, pieces_to_native = 0;  // host page pieces by destination
+  uint64_t pieces_to_slc = 0, pieces_to_native = 0;    // host page pieces by destination
   uint64_t slc_host_pages = 0, native_host_pages = 0;  // pages programmed for the host
-  uint64_t packed_pages = 0;      // SLC pages built from partial pieces (sa, sector, L1)
-  uint64_t packed_sectors = 0;    // host sectors placed by packing
-  uint64_t padding_sectors = 0;   // empty sectors of programmed pages
-  uint64_t rmw_reads = 0;         // flash reads completing partial pages
-  uint64_t dram_fills = 0;        // sectors completing a page taken from DRAM
-  uint64_t host_flash_reads = 0;  // flash page reads for host reads
-  uint64_t slc_reads = 0;         // ... of which from SLC blocks
-  uint64_t dram_read_sectors = 0;  // host sectors served from DRAM (data not yet programmed)
+  uint64_t packed_pages = 0;             // SLC pages built from partial pieces (sa, sector, L1)
+  uint64_t packed_sectors = 0;           // host sectors placed by packing
+  uint64_t padding_sectors = 0;          // empty sectors of programmed pages
+  uint64_t rmw_reads = 0;                // flash reads completing partial pages
+  uint64_t dram_fills = 0;               // sectors completing a page taken from DRAM
+  uint64_t host_flash_reads = 0;         // flash page reads for host reads
+  uint64_t slc_reads = 0;                // ... of which from SLC blocks
+  uint64_t dram_read_sectors = 0;        // host sectors served from DRAM (data not yet programmed)
   uint64_t mig_reads = 0, gc_reads = 0;  // flash page reads of migration / native GC
   uint64_t mig_pages = 0, gc_pages = 0;  // pages programmed by migration / native GC
   uint64_t mig_units = 0, gc_units = 0;
   uint64_t slc_erases = 0, native_erases = 0;
   uint64_t mig_victims = 0, gc_victims = 0;
-  uint64_t idle_migrations = 0;  // DWA: victims migrated in host idle time
-  uint64_t blocked = 0;          // programs that waited for space
-  uint64_t l1_pieces = 0, l2_pieces = 0;  // hierarchy: partial / full page pieces
-  uint64_t sector_entries_peak = 0;       // sector-mapped SLC entries (sector / hierarchy L1)
+  uint64_t idle_migrations = 0;               // DWA: victims migrated in host idle time
+  uint64_t blocked = 0;                       // programs that waited for space
+  uint64_t l1_pieces = 0, l2_pieces = 0;      // hierarchy: partial / full page pieces
+  uint64_t sector_entries_peak = 0;           // sector-mapped SLC entries (sector / hierarchy L1)
   std::array<uint64_t, kPurposes> busy_ps{};  // flash array busy time by purpose
   std::array<uint64_t, kPurposes> ops{};
 };
@@ -109,7 +108,9 @@ class HybridCore {
 
  private:
   enum class BState : uint8_t { Free, Active, Full, Victim };
-  enum Stream : uint8_t { kNative = 0, kSlcL2 = 1, kSlcL1 = 2, kStreams = 3 };
+  // Open blocks: host and migration data into native blocks, SLC L2 (or the only SLC stream), SLC
+  // L1, and native GC's own destination (so the GC reserve cannot be taken by other writers).
+  enum Stream : uint8_t { kNative = 0, kSlcL2 = 1, kSlcL1 = 2, kGcDst = 3, kStreams = 4 };
   struct Blk {
     uint32_t valid = 0;  // valid sectors
     uint32_t write_ptr = 0;
@@ -122,9 +123,9 @@ class HybridCore {
     bool in_bucket = false;
   };
   struct Slot {
-    uint32_t lsn = kNoLsn;  // kNoLsn: padding
-    uint32_t ver = 0;       // version (integrity) / write sequence of host data
-    Psn src = kNoPsn;       // moved / filled from this flash sector (kNoPsn: host data in DRAM)
+    uint32_t lsn = kNoLsn;   // kNoLsn: padding
+    uint32_t ver = 0;        // version (integrity) / write sequence of host data
+    Psn src = kNoPsn;        // moved / filled from this flash sector (kNoPsn: host data in DRAM)
     HostCmd* cmd = nullptr;  // host write completed by this sector
   };
   struct Job {
@@ -136,7 +137,7 @@ class HybridCore {
     uint32_t plane = 0;  // GC jobs: their plane
     Ppn ppn = kNoPpn;
     uint32_t prefer_not_channel = UINT32_MAX;  // hierarchy L1: avoid this channel
-    std::vector<Slot> slots;                  // npages * spp
+    std::vector<Slot> slots;                   // npages * spp
   };
   struct GcJob {
     bool active = false;
@@ -175,7 +176,8 @@ class HybridCore {
 
   // space
   bool slc_can_open(uint32_t plane) const;
-  bool native_can_alloc(uint32_t plane, uint32_t reserve) const;
+  uint32_t slc_openable(uint32_t plane) const;
+  bool native_can_alloc(uint32_t plane, uint32_t reserve, uint8_t stream = kNative) const;
   uint32_t pick_plane(const Job* j);
   Ppn alloc(uint32_t plane, uint8_t stream, bool slc, uint32_t n);
   void open_block(uint32_t plane, uint8_t stream, bool slc);
@@ -186,10 +188,11 @@ class HybridCore {
   void bucket_insert(uint64_t b);
   void bucket_remove(uint64_t b);
   int64_t take_victim(uint32_t plane, uint8_t kind);
-  uint32_t bucket_kind(uint64_t b) const { return blk_[b].slc ? blk_[b].stream : 0; }
+  uint32_t bucket_kind(uint64_t b) const { return blk_[b].slc ? blk_[b].stream : 0u; }
   uint32_t* p2l(uint64_t b, bool create);
   uint32_t slc_allowed() const;  // SLC blocks the targets and the free space allow now
   uint64_t slc_free_pages() const;
+  uint64_t native_blocks_needed() const;
   uint32_t native_free(uint32_t plane) const;
   uint32_t slc_free(uint32_t plane) const;
   uint32_t native_trigger(uint32_t plane) const;
@@ -246,16 +249,16 @@ class HybridCore {
   struct PlaneSt {
     std::vector<uint32_t> ring[2];  // free blocks: [0] native (or all, convertible), [1] SLC
     uint32_t head[2] = {0, 0}, count[2] = {0, 0};
-    int64_t active[kStreams] = {-1, -1, -1};
-    uint32_t slc_used = 0, l1_used = 0;  // non-free SLC blocks of the plane, of which L1
+    int64_t active[kStreams] = {-1, -1, -1, -1};
+    uint32_t slc_used = 0, l1_used = 0;   // non-free SLC blocks of the plane, of which L1
     std::vector<int32_t> bucket_head[3];  // by valid sectors: native, SLC L2 (or all SLC), L1
     uint32_t min_hint[3] = {0, 0, 0};
     uint32_t dies_inflight = 0;  // unused; die business is tracked per die
   };
   std::vector<PlaneSt> pl_;
-  std::vector<uint32_t> die_ops_;  // flash ops in flight per global die
-  uint32_t rr_ = 0;                // round-robin plane cursor
-  uint32_t slc_blocks_ = 0;        // non-free SLC-mode blocks (drive)
+  std::vector<uint32_t> die_ops_;     // flash ops in flight per global die
+  uint32_t rr_ = 0;                   // round-robin plane cursor
+  uint32_t slc_blocks_ = 0;           // non-free SLC-mode blocks (drive)
   uint64_t slc_open_free_pages_ = 0;  // unwritten pages of open SLC blocks
   uint64_t slc_reserved_pages_ = 0;   // SLC pages promised to admitted pieces, not yet allocated
   uint64_t mapped_sectors_ = 0;
@@ -267,7 +270,7 @@ class HybridCore {
 
   std::vector<GcJob> gc_[2];  // [0] native GC, [1] migration; per plane
   std::deque<Job*> blocked_;
-  std::vector<Job*> open_jobs_;  // unsealed packing / native units
+  std::vector<Job*> open_jobs_;                          // unsealed packing / native units
   Job* pack_[4] = {nullptr, nullptr, nullptr, nullptr};  // sa/hierarchy: [0]; sector: classes 0..2
   Job* native_unit_ = nullptr;
 

@@ -14,9 +14,8 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "controller/config.h"
 #include "controller/rl/backend.h"
@@ -39,16 +38,16 @@ struct SizerContext {
 // One epoch (slc.epoch_writes host write requests), measured by the hybrid core.
 struct EpochStats {
   Tick now = 0;
-  double utilization = 0;           // valid logical pages / logical pages, in [0, 1]
-  uint64_t valid_pages = 0;         // logical pages holding data (any region)
-  uint32_t slc_blocks = 0;          // blocks in SLC mode now (open, full or being migrated)
-  uint32_t capacity_slc_blocks = 0; // most SLC blocks the free space allows now (DWA acc_cap)
+  double utilization = 0;            // valid logical pages / logical pages, in [0, 1]
+  uint64_t valid_pages = 0;          // logical pages holding data (any region)
+  uint32_t slc_blocks = 0;           // blocks in SLC mode now (open, full or being migrated)
+  uint32_t capacity_slc_blocks = 0;  // most SLC blocks the free space allows now (DWA acc_cap)
   uint32_t free_blocks = 0;
-  uint64_t write_requests = 0;      // host write requests in the epoch
-  uint64_t write_pages = 0;         // host pages written in the epoch
-  uint64_t small_write_pages = 0;   // pages of write requests of at most the largest theta
-  uint64_t slc_write_pages = 0;     // host pages written to SLC in the epoch
-  uint64_t slc_update_pages = 0;    // ... of which overwrote a logical page held in SLC
+  uint64_t write_requests = 0;     // host write requests in the epoch
+  uint64_t write_pages = 0;        // host pages written in the epoch
+  uint64_t small_write_pages = 0;  // pages of write requests of at most the largest theta
+  uint64_t slc_write_pages = 0;    // host pages written to SLC in the epoch
+  uint64_t slc_update_pages = 0;   // ... of which overwrote a logical page held in SLC
   // Flash array busy time in the epoch by purpose, picoseconds (Algorithm 2 of the slides).
   Tick t_slc_write = 0;     // host data programmed in SLC mode
   Tick t_native_write = 0;  // host data programmed straight into TLC/QLC blocks

@@ -9,7 +9,7 @@ A spec is a mapping:
     seeds: [1, 2]                # crossed with everything (--set sim.seed=S)
     blocks: [{base:, grid:, list:, seeds:}, ...]     # optional: union of several such products
     workloads: {NAME: {gen options}}                 # generated with `ssdtlm gen`, trace: workload:NAME
-    outputs: [csv, fsp-rewards, rr-rewards]  # per-run files collected into the store
+    outputs: [csv, fsp-rewards, rr-rewards, slc-series]  # per-run files collected into the store
     quick: {...}                 # merged over the spec with --quick (smoke-sized sweep)
     report: {...}                # how the report groups runs (docs/sweep.md)
 
@@ -23,11 +23,12 @@ import json
 import os
 
 # Options the sweep itself controls for every run.
-RESERVED = {"out", "csv", "fsp-rewards", "rr-rewards", "progress", "no-progress", "quiet", "help", "list-keys"}
+RESERVED = {"out", "csv", "fsp-rewards", "rr-rewards", "slc-series", "progress", "no-progress", "quiet", "help", "list-keys"}
 # Options whose value is a file path (resolved relative to the spec's folder).
 PATH_OPTIONS = {"trace", "config"}
 # Per-run outputs that can be collected: name -> run option.
-OUTPUTS = {"csv": "--csv", "fsp-rewards": "--fsp-rewards", "rr-rewards": "--rr-rewards"}
+OUTPUTS = {"csv": "--csv", "fsp-rewards": "--fsp-rewards", "rr-rewards": "--rr-rewards",
+           "slc-series": "--slc-series"}
 SPEC_KEYS = {"name", "description", "base", "grid", "list", "seeds", "blocks", "workloads",
              "outputs", "quick", "report", "timeout_s"}
 BLOCK_KEYS = {"base", "grid", "list", "seeds", "name"}

@@ -11,7 +11,8 @@ import subprocess
 import tempfile
 import time
 
-OUTPUT_FLAGS = {"csv": "--csv", "fsp-rewards": "--fsp-rewards", "rr-rewards": "--rr-rewards"}
+OUTPUT_FLAGS = {"csv": "--csv", "fsp-rewards": "--fsp-rewards", "rr-rewards": "--rr-rewards",
+                "slc-series": "--slc-series"}
 
 
 def run_one(job):

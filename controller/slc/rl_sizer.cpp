@@ -75,8 +75,12 @@ uint32_t RlSizer::rung_of_kib(double theta_kib) {
 }
 
 void RlSizer::apply(uint32_t action, uint32_t& level, uint32_t& rung) {
-  const int size_delta = static_cast<int>(action / 3) - 1;
-  const int theta_delta = static_cast<int>(action % 3) - 1;
+  // Digit d of the action (size = a / 3, theta = a % 3): 0 keeps, 1 lowers, 2 raises. Action 0
+  // is "no change", so an untrained agent (all-zero rows, ties to the lowest index) keeps its
+  // setting instead of drifting towards the smallest cache.
+  auto delta = [](uint32_t d) { return d == 0 ? 0 : d == 1 ? -1 : 1; };
+  const int size_delta = delta(action / 3);
+  const int theta_delta = delta(action % 3);
   level = static_cast<uint32_t>(std::clamp(static_cast<int>(level) + size_delta, 0, 8));
   rung = static_cast<uint32_t>(std::clamp(static_cast<int>(rung) + theta_delta, 0, 8));
 }

@@ -54,7 +54,7 @@ class RlSizer final : public SlcSizer {
   static constexpr uint32_t kRungs = 9;   // theta ladder 4 KiB .. 1024 KiB
   static constexpr uint32_t kActions = 9;
   static constexpr uint32_t kStates = kLevels * 4 * kActions * 2 * 2;  // 1296
-  static constexpr uint32_t kNoChange = 4;                             // size 0, theta 0
+  static constexpr uint32_t kNoChange = 0;                             // size 0, theta 0
   static constexpr size_t kHistoryCap = 4096;
 
   struct Features {

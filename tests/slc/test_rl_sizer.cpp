@@ -94,13 +94,13 @@ TEST(SlcRl, FeatureBins) {
   SsdConfig cfg;
   RlSizer r(cfg);
   r.initial(ctx(80));
-  // Before the first epoch: size level 8, previous action "no change" (4).
+  // Before the first epoch: size level 8, previous action "no change" (0).
   // u 0.6 -> 2, demand 50/100 -> 1, updates 10/40 -> 1:
-  // (8*4+2)=34, 34*9+4=310, 621, 1243
+  // (8*4+2)=34, 34*9+0=306, 613, 1227
   const RlSizer::Features f = r.features(stats(0.6, 100, 50, 40, 10, 0));
   EXPECT_EQ(f.size_bin, 8u);
-  EXPECT_EQ(f.prev_action, 4u);
-  EXPECT_EQ(RlSizer::encode(f), 1243u);
+  EXPECT_EQ(f.prev_action, 0u);
+  EXPECT_EQ(RlSizer::encode(f), 1227u);
 }
 
 TEST(SlcRl, ActionDecodingAndClamping) {
@@ -109,21 +109,21 @@ TEST(SlcRl, ActionDecodingAndClamping) {
     return std::pair<uint32_t, uint32_t>(level, rung);
   };
   using P = std::pair<uint32_t, uint32_t>;
-  // a = 3 * size_delta + theta_delta, 0: -1, 1: 0, 2: +1
-  EXPECT_EQ(run(0, 4, 4), P(3, 3));
-  EXPECT_EQ(run(1, 4, 4), P(3, 4));
-  EXPECT_EQ(run(2, 4, 4), P(3, 5));
-  EXPECT_EQ(run(3, 4, 4), P(4, 3));
-  EXPECT_EQ(run(4, 4, 4), P(4, 4));
-  EXPECT_EQ(run(5, 4, 4), P(4, 5));
-  EXPECT_EQ(run(6, 4, 4), P(5, 3));
-  EXPECT_EQ(run(7, 4, 4), P(5, 4));
+  // a = 3 * size_digit + theta_digit, digit 0: keep, 1: -1, 2: +1 (action 0 = no change)
+  EXPECT_EQ(run(0, 4, 4), P(4, 4));
+  EXPECT_EQ(run(1, 4, 4), P(4, 3));
+  EXPECT_EQ(run(2, 4, 4), P(4, 5));
+  EXPECT_EQ(run(3, 4, 4), P(3, 4));
+  EXPECT_EQ(run(4, 4, 4), P(3, 3));
+  EXPECT_EQ(run(5, 4, 4), P(3, 5));
+  EXPECT_EQ(run(6, 4, 4), P(5, 4));
+  EXPECT_EQ(run(7, 4, 4), P(5, 3));
   EXPECT_EQ(run(8, 4, 4), P(5, 5));
   // clamping at both ends
-  EXPECT_EQ(run(0, 0, 0), P(0, 0));
+  EXPECT_EQ(run(4, 0, 0), P(0, 0));
   EXPECT_EQ(run(8, 8, 8), P(8, 8));
-  EXPECT_EQ(run(2, 0, 8), P(0, 8));
-  EXPECT_EQ(run(6, 8, 0), P(8, 0));
+  EXPECT_EQ(run(5, 0, 8), P(0, 8));
+  EXPECT_EQ(run(7, 8, 0), P(8, 0));
   // theta ladder and size levels (max 100: steps of 12.5 blocks, rounded half up)
   EXPECT_EQ(RlSizer::theta_kib_of_rung(0), 4u);
   EXPECT_EQ(RlSizer::theta_kib_of_rung(4), 64u);
@@ -176,57 +176,58 @@ TEST(SlcRl, HandWorkedQUpdates) {
   cfg.slc_rl_epsilon = 0;  // greedy: the decisions are determined by the table
   RlSizer r(cfg);
   r.initial(ctx(80));
-  const uint32_t S1 = 1170;  // size 8, util 0, prev 4, demand 1, upd 0
-  const uint32_t S2 = 1045;  // size 7, util 1, prev 0, demand 0, upd 1
-  const uint32_t S3 = 870;   // size 6, util 0, prev 1, demand 1, upd 0
-  ASSERT_EQ(RlSizer::encode(feat(8, 0, 4, true, false)), S1);
-  ASSERT_EQ(RlSizer::encode(feat(7, 1, 0, false, true)), S2);
-  ASSERT_EQ(RlSizer::encode(feat(6, 0, 1, true, false)), S3);
-  const int32_t row1[9] = {100, 0, 0, 0, 0, 0, 0, 0, 0};
-  const int32_t row2[9] = {0, 300, -50, 0, 0, 0, 0, 0, 0};
+  const uint32_t S1 = 1154;  // size 8, util 0, prev 0, demand 1, upd 0
+  const uint32_t S2 = 1061;  // size 7, util 1, prev 4, demand 0, upd 1
+  const uint32_t S3 = 878;   // size 6, util 0, prev 3, demand 1, upd 0
+  ASSERT_EQ(RlSizer::encode(feat(8, 0, 0, true, false)), S1);
+  ASSERT_EQ(RlSizer::encode(feat(7, 1, 4, false, true)), S2);
+  ASSERT_EQ(RlSizer::encode(feat(6, 0, 3, true, false)), S3);
+  const int32_t row1[9] = {0, 0, 0, 0, 100, 0, 0, 0, 0};
+  const int32_t row2[9] = {0, 0, 0, 300, 0, -50, 0, 0, 0};
   r.backend().write_row(S1, row1);
   r.backend().write_row(S2, row2);
   r.take_cycles();
 
-  // Epoch 1: cost 0.9 x 1000 = 900 (first: +1, no update); greedy at S1 -> action 0
+  // Epoch 1: cost 0.9 x 1000 = 900 (first: +1, no update); greedy at S1 -> action 4
   // (size -1, theta -1): level 7 = round(7 x 80 / 8) = 70 blocks, 32 KiB.
   SlcTargets t = r.on_epoch(stats(0.1, 100, 100, 100, 0, 1000));
   EXPECT_EQ(r.last_state(), S1);
-  EXPECT_EQ(r.last_action(), 0u);
+  EXPECT_EQ(r.last_action(), 4u);
   EXPECT_EQ(r.last_reward(), 256);
   EXPECT_EQ(t.slc_blocks, 70u);
   EXPECT_EQ(t.theta_bytes, 32768u);
 
-  // Epoch 2: cost 0.7 x 2000 = 1400 > 900 -> r = -256. Q(S1, 0) with max Q(S2, .) = 300:
+  // Epoch 2: cost 0.7 x 2000 = 1400 > 900 -> r = -256. Q(S1, 4) with max Q(S2, .) = 300:
   //   acc = 179*100*256 + 77*(-256)*256 + 77*205*300 = 4582400 - 5046272 + 4735500 = 4271628
   //   (4271628 + 32768) >> 16 = 65
-  // greedy at S2 -> action 1 (size -1, theta 0): level 6 = 60 blocks, 32 KiB.
+  // greedy at S2 -> action 3 (size -1, theta 0): level 6 = 60 blocks, 32 KiB.
   t = r.on_epoch(stats(0.3, 100, 10, 100, 50, 2000));
   EXPECT_EQ(r.last_reward(), -256);
   EXPECT_EQ(r.last_state(), S2);
-  EXPECT_EQ(r.last_action(), 1u);
+  EXPECT_EQ(r.last_action(), 3u);
   EXPECT_EQ(t.slc_blocks, 60u);
   EXPECT_EQ(t.theta_bytes, 32768u);
   int32_t row[9];
   r.backend().read_row(S1, false, row);
-  EXPECT_EQ(row[0], 65);
-  for (int a = 1; a < 9; ++a) EXPECT_EQ(row[a], 0);
+  EXPECT_EQ(row[4], 65);
+  for (int a = 0; a < 9; ++a)
+    if (a != 4) EXPECT_EQ(row[a], 0);
   EXPECT_EQ(rl::QCore::update_value(100, -256, 300, 77, 205, 8, 16), 65);
 
-  // Epoch 3: cost 0.9 x 1000 = 900 <= mean(900, 1400) = 1150 -> r = +256. Q(S2, 1) with
+  // Epoch 3: cost 0.9 x 1000 = 900 <= mean(900, 1400) = 1150 -> r = +256. Q(S2, 3) with
   // max Q(S3, .) = 0: acc = 179*300*256 + 77*256*256 = 13747200 + 5046272 = 18793472,
   //   (18793472 + 32768) >> 16 = 287
-  // greedy at S3 (all zero) -> action 0: level 5 = 50 blocks, 16 KiB.
+  // greedy at S3 (all zero) -> action 0 (no change): level 6 = 60 blocks, 32 KiB.
   t = r.on_epoch(stats(0.1, 100, 100, 100, 0, 1000));
   EXPECT_EQ(r.last_reward(), 256);
   EXPECT_EQ(r.last_state(), S3);
   EXPECT_EQ(r.last_action(), 0u);
-  EXPECT_EQ(t.slc_blocks, 50u);
-  EXPECT_EQ(t.theta_bytes, 16384u);
+  EXPECT_EQ(t.slc_blocks, 60u);
+  EXPECT_EQ(t.theta_bytes, 32768u);
   r.backend().read_row(S2, false, row);
   EXPECT_EQ(row[0], 0);
-  EXPECT_EQ(row[1], 287);
-  EXPECT_EQ(row[2], -50);
+  EXPECT_EQ(row[3], 287);
+  EXPECT_EQ(row[5], -50);
   EXPECT_DOUBLE_EQ(r.cost_average().average(), (900.0 + 1400.0 + 900.0) / 3);
 
   // Cycles: 3 decisions x 2 + 2 updates x 3 (the two reads above: 2 each).
@@ -239,7 +240,7 @@ TEST(SlcRl, HandWorkedQUpdates) {
   EXPECT_EQ(j["positive_rewards"], 2);
   EXPECT_EQ(j["negative_rewards"], 1);
   EXPECT_EQ(j["history"].size(), 4u);  // initial + 3 epochs
-  EXPECT_EQ(j["history"][3], nlohmann::json({3, 50, 16384}));
+  EXPECT_EQ(j["history"][3], nlohmann::json({3, 60, 32768}));
 }
 
 TEST(SlcRl, ExplorationRateIsEpsilon) {

@@ -142,7 +142,13 @@ json run_replay(const RunOptions& opt) {
   if (hy && !opt.slc_rl_load.empty()) {
     std::ifstream f(opt.slc_rl_load, std::ios::binary);
     if (!f) throw ConfigError(opt.slc_rl_load + ": cannot read the SLC agent's q-table");
-    if (!hy->sizer().load_table(f))
+    bool ok = false;
+    try {
+      ok = hy->sizer().load_table(f);
+    } catch (const std::exception& e) {
+      throw ConfigError(opt.slc_rl_load + ": not a q-table of the SLC agent: " + e.what());
+    }
+    if (!ok)
       throw ConfigError(opt.slc_rl_load + ": --slc-rl-load needs slc.size_policy rl and a q-table "
                         "saved by --slc-rl-save");
   }

@@ -1,0 +1,144 @@
+// End-to-end tests of hybrid SLC caching through the ssdtlm command (issue 8): every SLC-cache
+// policy and every SLC-size policy replays with data-integrity checking through migration and
+// native GC; the options' errors; the per-run SLC series and the q-table round trip.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/common/cli.h"
+
+namespace {
+
+using nlohmann::json;
+using ssdtlm::test::load_json;
+using ssdtlm::test::run_ssdtlm;
+
+const std::string kData = std::string(SSDTLM_SOURCE_DIR) + "/traces/data/";
+
+std::string tmp(const std::string& name) {
+  static const std::filesystem::path dir = [] {
+    auto d =
+        std::filesystem::temp_directory_path() / ("ssdtlm_slc_cli_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(d);
+    return d;
+  }();
+  return (dir / name).string();
+}
+
+// hybrid-slc-tlc scaled to 24 blocks per plane (4 SLC) so migration runs within a short replay.
+const std::string kSmallTlc =
+    " --preset hybrid-slc-tlc --set nand.blocks_per_plane=24 "
+    "--set slc.blocks_per_plane=4 ";
+
+class SlcPolicy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SlcPolicy, MigrationKeepsIntegrity) {
+  const std::string out = tmp("tlc_" + GetParam() + ".json");
+  auto r = run_ssdtlm(
+      "run" + kSmallTlc + "--slc " + GetParam() + " --trace " + kData +
+      "msrc-windows-1006.trace.gz --fold modulo --loop 3 --integrity --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json j = load_json(out);
+  EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["integrity"]["checked_reads"].get<uint64_t>(), 10000u);
+  EXPECT_EQ(j["slc"]["policy"], GetParam());
+  if (GetParam() == "none") {  // the TLC-only baseline of the same drive
+    EXPECT_EQ(j["slc"]["slc_host_pages"].get<uint64_t>(), 0u);
+    EXPECT_GT(j["slc"]["native_host_pages"].get<uint64_t>(), 1000u);
+  } else {
+    EXPECT_GT(j["slc"]["migration_pages"].get<uint64_t>(), 1000u);
+    EXPECT_GT(j["slc"]["slc_erases"].get<uint64_t>(), 10u);
+  }
+  EXPECT_FALSE(j["sim"].contains("unfinished_work"));
+  EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), j["trace"]["requests"].get<uint64_t>());
+}
+
+INSTANTIATE_TEST_SUITE_P(Hybrid, SlcPolicy,
+                         ::testing::Values("page", "sa", "sector", "hierarchy", "none"));
+
+class SizePolicy : public ::testing::TestWithParam<std::string> {};
+
+// Convertible blocks (hybrid-slc-qlc, 160 blocks): a generated write-heavy mix with partial and
+// large writes and idle gaps (DWA's idle-time migration) fills the drive past the point where SLC
+// blocks must be given back.
+TEST_P(SizePolicy, ConvertibleBlocksKeepIntegrity) {
+  const std::string trace = tmp("mix.csv");
+  if (!std::filesystem::exists(trace)) {
+    auto g = run_ssdtlm("gen --quiet --out " + trace +
+                        " --requests 12000 --seed 3 --read-ratio 0.3 "
+                        "--write-size 4k:4,16k:3,64k:2,512k:1 --read-size 16k --footprint-mib 1200 "
+                        "--align 4096 --zipf 0.9 --iops 400 --on-mean-ms 500 --idle-mean-ms 200");
+    ASSERT_EQ(g.code, 0) << g.out;
+  }
+  const std::string out = tmp("qlc_" + GetParam() + ".json");
+  const std::string series = tmp("qlc_" + GetParam() + ".csv");
+  auto r = run_ssdtlm(
+      "run --preset hybrid-slc-qlc --set nand.blocks_per_plane=160 --slc page "
+      "--slc-size " +
+      GetParam() + " --trace " + trace + " --integrity --quiet --out " + out + " --slc-series " +
+      series);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json j = load_json(out);
+  EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["integrity"]["checked_reads"].get<uint64_t>(), 1000u);
+  EXPECT_EQ(j["slc"]["size_policy"], GetParam());
+  EXPECT_GT(j["slc"]["slc_host_pages"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["slc"]["migration_pages"].get<uint64_t>(), 0u);
+  EXPECT_FALSE(j["sim"].contains("unfinished_work"));
+  std::ifstream f(series);
+  std::string header;
+  std::getline(f, header);
+  EXPECT_EQ(header.rfind("time_ms,host_writes,slc_blocks,slc_target_blocks,theta_kib", 0), 0u);
+  int rows = 0;
+  for (std::string line; std::getline(f, line);) ++rows;
+  EXPECT_GT(rows, 3);
+}
+
+INSTANTIATE_TEST_SUITE_P(Hybrid, SizePolicy, ::testing::Values("static", "ust", "dwa", "rl"));
+
+TEST(SlcCli, QLcOnlyBaselineWritesNoSlc) {
+  const std::string out = tmp("qlc_only.json");
+  auto r = run_ssdtlm("run --preset hybrid-slc-qlc --slc none --trace " + kData +
+                      "msrc-hm0.csv.gz --integrity --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json j = load_json(out);
+  EXPECT_EQ(j["slc"]["slc_host_pages"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["slc"]["native_host_pages"].get<uint64_t>(), 0u);
+  EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
+}
+
+TEST(SlcCli, QTableRoundTrip) {
+  const std::string tbl = tmp("q.tbl");
+  auto r = run_ssdtlm("run --preset hybrid-slc-qlc --slc-size rl --trace " + kData +
+                      "msrc-windows-1006.trace.gz --fold modulo --quiet --slc-rl-save " + tbl);
+  ASSERT_EQ(r.code, 0) << r.out;
+  ASSERT_GT(std::filesystem::file_size(tbl), 1296u * 9u);
+  r = run_ssdtlm("run --preset hybrid-slc-qlc --slc-size rl --trace " + kData +
+                 "msrc-hm0.csv.gz --quiet --slc-rl-load " + tbl);
+  EXPECT_EQ(r.code, 0) << r.out;
+}
+
+TEST(SlcCli, BadOptionsAreErrors) {
+  auto r =
+      run_ssdtlm("run --preset hybrid-slc-tlc --slc bogus --trace " + kData + "msrc-hm0.csv.gz");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("--slc"), std::string::npos) << r.out;
+  r = run_ssdtlm("run --preset hybrid-slc-qlc --slc-size ust --trace " + kData +
+                 "msrc-hm0.csv.gz --quiet --slc-rl-load " + tmp("missing.tbl"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("missing.tbl"), std::string::npos) << r.out;
+  const std::string bad = tmp("bad.tbl");
+  std::ofstream(bad) << "not a table\n";
+  r = run_ssdtlm("run --preset hybrid-slc-qlc --slc-size rl --trace " + kData +
+                 "msrc-hm0.csv.gz --quiet --slc-rl-load " + bad);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("bad.tbl"), std::string::npos) << r.out;
+  r = run_ssdtlm("run --preset hybrid-slc-tlc --set slc.blocks_per_plane=600 --trace " + kData +
+                 "msrc-hm0.csv.gz --quiet");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("slc.blocks_per_plane"), std::string::npos) << r.out;
+}
+
+}  // namespace

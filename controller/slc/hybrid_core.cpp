@@ -517,7 +517,10 @@ void HybridCore::on_host_cmd(HostCmd* c) {
   ++last_cmd_seq_;
   const uint64_t pages =
       (c->offset % geo_.page_size + c->size + geo_.page_size - 1) / geo_.page_size;
-  const Tick fw = cfg_.ctrl_cycle * (cfg_.ctrl_cmd_cycles + pages * cfg_.ctrl_page_cycles);
+  // Firmware time, plus the SLC-size decision unit's cycles of the last epoch (charged once).
+  const Tick fw = cfg_.ctrl_cycle *
+                  (cfg_.ctrl_cmd_cycles + pages * cfg_.ctrl_page_cycles + pending_unit_cycles_);
+  pending_unit_cycles_ = 0;
   env_.timer(env_.now() + fw, kTimerCmd, c);
   if (pol_ != kNone && sizer_->migrate_when_idle())  // DWA: migrate once the host is idle
     env_.timer(env_.now() + sizer_->idle_gap(), kTimerIdle,
@@ -1266,7 +1269,10 @@ void HybridCore::end_epoch() {
   ep_.t_native_gc = delta(kGcRead) + delta(kGcWrite) + delta(kNativeErase);
   busy_mark_ = hc_.busy_ps;
   targets_ = sizer_->on_epoch(ep_);
-  sizer_->take_cycles();  // counted by the sizer's stats; not charged as delay (docs/slc.md)
+  // The decision unit's cycles delay the next host command (firmware waits for its answer).
+  const uint64_t cyc = sizer_->take_cycles();
+  pending_unit_cycles_ += cyc;
+  unit_cycles_ += cyc;
   ep_ = EpochStats{};
   record_series();
   check_all_gc();
@@ -1384,6 +1390,7 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
       {"slc_erases", hc_.slc_erases},
       {"native_erases", hc_.native_erases},
       {"blocked_programs", hc_.blocked},
+      {"sizer_unit_cycles", unit_cycles_},
       {"write_throughput_mib_s", sim_s > 0 ? double(ctr_.bytes_written) / sim_s / 1048576.0 : 0.0},
       {"busy_us",
        {{"slc_write", busy({kSlcWrite})},

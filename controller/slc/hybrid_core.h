@@ -287,6 +287,7 @@ class HybridCore {
   uint64_t win_writes_ = 0, omega_s_ = 0, omega_l_ = 0;
   double ratio_l2_ = 1.0;  // hierarchy: L2 share of the SLC region
   uint64_t last_cmd_seq_ = 0;
+  uint64_t pending_unit_cycles_ = 0, unit_cycles_ = 0;  // SLC-size decision unit (rl)
   struct SeriesRow {
     double t_ms;
     uint64_t writes;

@@ -1,0 +1,847 @@
+// Unit tests of the hybrid SLC/TLC/QLC controller core (issue 8, controller/slc/hybrid_core.h),
+// driven without a SystemC kernel through tests/slc/hybrid_env.h (one operation at a time per
+// die, SLC/native array times from the configuration, no bus, DRAM and host transfers free).
+//
+// Small configurations (built from the presets, numbers worked by hand):
+//   tlc_small(policy): hybrid-slc-tlc with 1 channel, 1 die, 1 plane of 16 blocks x 12 pages
+//     (TLC one-shot units of 3 pages), the first 4 blocks SLC (fixed partition) of 4 pages.
+//     Firmware time of a one-page command: 2 ns/cycle x (500 + 1 x 50) cycles = 1.1 us.
+//     SLC read 30 us, SLC program 500 us; TLC read 66 us, TLC one-shot program 1,600 us.
+//     4 sectors of 4 KiB per 16 KiB page.
+//   qlc_small(size_policy): hybrid-slc-qlc (convertible partition) with 16 blocks x 16 pages
+//     (QLC one-shot units of 4 pages) and SLC-mode blocks of 4 pages.
+//     SLC read 30 us, program 160 us, erase 3,000 us; QLC read 140 us, program 3,102 us, erase
+//     3,500 us.
+//   tlc_mix / qlc_mix: 2-die versions with more blocks for the random integrity mixes (section 5).
+//
+// Tests named DISABLED_ fail on the current hybrid core: each names the bug (A: an admitted SLC
+// write stranded; B: the convertible SLC region never returns; C: native GC copies blocks into
+// each other forever; D: DWA idle migration stops early). Run them with
+// --gtest_also_run_disabled_tests.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+
+#include "controller/slc/hybrid_core.h"
+#include "tests/slc/hybrid_env.h"
+
+using namespace ssdtlm;
+using ssdtlm::slc::HybridCore;
+using ssdtlm::slctest::HybridEnv;
+
+namespace {
+
+constexpr Tick kUs = 1'000'000;  // ps per us
+constexpr Tick kNsPs = 1'000;    // ps per ns
+constexpr uint32_t kPage = 16384;
+constexpr uint32_t kSec = 4096;
+constexpr Tick kFw1 = 1'100 * kNsPs;  // firmware time of a one-page command: 2 ns x 550 cycles
+
+SsdConfig tlc_small(const std::string& policy) {
+  SsdConfig c;
+  c.apply_file(find_preset("hybrid-slc-tlc"));
+  c.set("nand.channels", 1, "test");
+  c.set("nand.planes_per_die", 1, "test");
+  c.set("nand.blocks_per_plane", 16, "test");
+  c.set("nand.pages_per_block", 12, "test");
+  c.set("slc.blocks_per_plane", 4, "test");
+  c.set("slc.pages_per_block", 4, "test");
+  c.set("slc.policy", policy, "test");
+  c.finalize();
+  return c;
+}
+
+SsdConfig qlc_small(const std::string& size_policy) {
+  SsdConfig c;
+  c.apply_file(find_preset("hybrid-slc-qlc"));
+  c.set("nand.blocks_per_plane", 16, "test");
+  c.set("nand.pages_per_block", 16, "test");
+  c.set("slc.pages_per_block", 4, "test");
+  c.set("slc.size_policy", size_policy, "test");
+  c.finalize();
+  return c;
+}
+
+// A configuration, its environment and a core; host commands owned here.
+struct Rig {
+  SsdConfig cfg;
+  HybridEnv env;
+  HybridCore core;
+  std::deque<HostCmd> cmds;
+
+  explicit Rig(SsdConfig c, bool integrity = false)
+      : cfg(std::move(c)), env(cfg), core(cfg, env, integrity) {
+    env.bind(&core);
+  }
+  HostCmd* cmd(uint64_t offset, uint32_t size, bool read, Tick at) {
+    cmds.emplace_back();
+    HostCmd* h = &cmds.back();
+    h->id = cmds.size();
+    h->offset = offset;
+    h->size = size;
+    h->is_read = read;
+    h->arrival = at;
+    env.host(h);
+    return h;
+  }
+  // Issues one command now and runs until nothing is left to do; returns its completion time.
+  Tick exec(uint64_t offset, uint32_t size, bool read) {
+    HostCmd* h = cmd(offset, size, read, env.now());
+    env.run();
+    EXPECT_TRUE(env.done_at.count(h)) << "command at offset " << offset << " did not complete";
+    return env.done_at.count(h) ? env.done_at.at(h) : 0;
+  }
+  Tick write(uint64_t offset, uint32_t size) { return exec(offset, size, false); }
+  Tick read(uint64_t offset, uint32_t size) { return exec(offset, size, true); }
+  nlohmann::json json() const { return core.result_json(double(env.now()) / 1e12); }
+};
+
+bool is_read(const HybridEnv::OpLog& l) {
+  return l.kind == FlashKind::Read;
+}
+bool is_program(const HybridEnv::OpLog& l) {
+  return l.kind == FlashKind::Program;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The hand-made configurations are what the numbers below assume.
+
+TEST(HybridCore, SmallConfigurationsAreWhatTheNumbersAssume) {
+  const SsdConfig t = tlc_small("page");
+  EXPECT_EQ(t.geo.planes(), 1u);
+  EXPECT_EQ(t.geo.sectors_per_page(), 4u);
+  EXPECT_EQ(t.unit_pages(), 3);
+  EXPECT_EQ(t.slc_pages(), 4u);
+  EXPECT_EQ(t.ctrl_cycle * (t.ctrl_cmd_cycles + t.ctrl_page_cycles), kFw1);
+  EXPECT_EQ(t.slc_array.read[0], 30 * kUs);
+  EXPECT_EQ(t.slc_array.program[0], 500 * kUs);
+  EXPECT_EQ(t.array.read[0], 66 * kUs);
+  EXPECT_EQ(t.array.program[0], 1600 * kUs);
+  EXPECT_EQ(t.logical_pages(), 133u);  // 12 TLC blocks x 12 pages x 0.93 = 133.92
+
+  const SsdConfig q = qlc_small("static");
+  EXPECT_EQ(q.geo.planes(), 1u);
+  EXPECT_EQ(q.unit_pages(), 4);
+  EXPECT_EQ(q.slc_pages(), 4u);
+  EXPECT_EQ(q.slc_array.program[0], 160 * kUs);
+  EXPECT_EQ(q.slc_array.erase, 3000 * kUs);
+  EXPECT_EQ(q.array.program[0], 3102 * kUs);
+  EXPECT_EQ(q.array.erase, 3500 * kUs);
+  EXPECT_EQ(q.array.read[0], 140 * kUs);
+  EXPECT_EQ(q.slc_partition, "convertible");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Per-mode timing
+
+// --slc page, empty drive: a 16 KiB write is one SLC page program: 1.1 + 500 = 501.1 us. A read
+// of it afterwards: 1.1 us firmware + 30 us SLC read.
+TEST(HybridCore, FullPageWriteToSlcTakesFirmwarePlusSlcProgram) {
+  Rig r(tlc_small("page"));
+  EXPECT_EQ(r.write(0, kPage), 501'100 * kNsPs);
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 1u);
+  EXPECT_TRUE(progs[0].slc);
+  EXPECT_EQ(progs[0].npages, 1u);
+  EXPECT_LT(progs[0].block, 4u);  // the fixed SLC partition: blocks 0..3 of the plane
+  EXPECT_EQ(progs[0].purpose, slc::kSlcWrite);
+  EXPECT_EQ(r.core.hcounters().slc_host_pages, 1u);
+  EXPECT_EQ(r.core.hcounters().padding_sectors, 0u);
+
+  const Tick t0 = r.env.now();
+  EXPECT_EQ(r.read(0, kPage) - t0, 31'100 * kNsPs);
+  const auto reads = r.env.ops(is_read);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_TRUE(reads[0].slc);
+  EXPECT_EQ(reads[0].ppn, progs[0].ppn);
+  EXPECT_EQ(r.core.hcounters().slc_reads, 1u);
+  EXPECT_EQ(r.core.hcounters().host_flash_reads, 1u);
+  EXPECT_TRUE(r.core.idle());
+}
+
+// slc.policy none: the write goes to a native one-shot unit (3 TLC pages, 2 of them padding),
+// sealed at once because the die is idle: 1.1 + 1,600 = 1,601.1 us. The read: 1.1 + 66 us.
+TEST(HybridCore, FullPageWriteWithoutSlcTakesFirmwarePlusTlcOneShotProgram) {
+  Rig r(tlc_small("none"));
+  EXPECT_EQ(r.write(0, kPage), 1'601'100 * kNsPs);
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 1u);
+  EXPECT_FALSE(progs[0].slc);
+  EXPECT_EQ(progs[0].npages, 3u);
+  EXPECT_GE(progs[0].block, 4u);
+  EXPECT_EQ(progs[0].purpose, slc::kNativeWrite);
+  EXPECT_EQ(r.core.hcounters().native_host_pages, 3u);
+  EXPECT_EQ(r.core.hcounters().padding_sectors, 8u);
+  EXPECT_EQ(r.core.hcounters().pieces_to_native, 1u);
+
+  const Tick t0 = r.env.now();
+  EXPECT_EQ(r.read(0, kPage) - t0, 67'100 * kNsPs);
+  const auto reads = r.env.ops(is_read);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_FALSE(reads[0].slc);
+  EXPECT_EQ(reads[0].ppn, progs[0].ppn);
+  EXPECT_EQ(r.core.hcounters().slc_reads, 0u);
+  EXPECT_TRUE(r.core.idle());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Mode conversion (convertible partition)
+
+// The first SLC block of an empty convertible drive: 4 one-page SLC programs of 160 us; with an
+// SLC target of 2 blocks (static 0.5 x max 4) and no free-block margin, opening the second SLC
+// block makes the first the migration victim: 4 SLC reads, one QLC unit, an SLC erase (3 ms).
+// Over a longer run blocks change mode: some block is programmed in SLC mode, migrated and
+// erased, then opened in QLC mode. Every operation has the timing of the mode of its block's
+// current life, and all programs of one life share one mode.
+TEST(HybridCore, ConvertibleBlockReturnsInNativeModeAfterMigration) {
+  SsdConfig c = qlc_small("static");
+  c.set("slc.gc_free_blocks", 0, "test");
+  c.set("slc.native_gc_free_blocks", 1, "test");
+  c.finalize();
+  Rig r(std::move(c), /*integrity=*/true);
+  const nlohmann::json j0 = r.json();
+  EXPECT_EQ(j0["max_slc_blocks"], 4);          // floor(0.25 x 16)
+  EXPECT_EQ(j0["slc_allowed_blocks_end"], 2);  // static 0.5 x 4
+
+  // Five sequential full-page writes: LPN 0..3 fill SLC block 0, LPN 4 opens the second block.
+  for (uint64_t l = 0; l < 5; ++l) r.write(l * kPage, kPage);
+  {
+    const auto progs = r.env.ops(is_program);
+    ASSERT_GE(progs.size(), 5u);
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_TRUE(progs[i].slc);
+      EXPECT_EQ(progs[i].block, 0u);
+      EXPECT_EQ(progs[i].done - progs[i].start, 160 * kUs);
+    }
+    EXPECT_TRUE(progs[4].slc);
+    EXPECT_EQ(progs[4].block, 1u);
+    const auto erases = r.env.ops_of(FlashKind::Erase);
+    ASSERT_GE(erases.size(), 1u);
+    EXPECT_EQ(erases[0].block, 0u);
+    EXPECT_TRUE(erases[0].slc);
+    EXPECT_EQ(erases[0].purpose, slc::kSlcErase);
+    EXPECT_EQ(erases[0].done - erases[0].start, 3000 * kUs);
+    const auto mig =
+        r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kMigWrite; });
+    ASSERT_GE(mig.size(), 1u);
+    EXPECT_FALSE(mig[0].slc);
+    EXPECT_EQ(mig[0].npages, 4u);
+    EXPECT_EQ(mig[0].done - mig[0].start, 3102 * kUs);
+    EXPECT_EQ(r.core.hcounters().mig_victims, 1u);
+    EXPECT_EQ(r.core.hcounters().slc_erases, 1u);
+  }
+
+  // A longer run of full-page writes over 64 logical pages.
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 600; ++i) r.write((rng() % 64) * kPage, kPage);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_TRUE(r.core.idle());
+
+  std::map<uint64_t, std::vector<HybridEnv::OpLog>> by_block;
+  for (const auto& l : r.env.log) by_block[l.block].push_back(l);
+  bool slc_then_native = false;
+  for (const auto& [b, ops] : by_block) {
+    int life_mode = -1;  // -1: no program yet in this life; 0 native; 1 SLC
+    int prev_life_mode = -1;
+    for (const auto& l : ops) {
+      const Tick d = l.done - l.start;
+      if (l.kind == FlashKind::Program) {
+        EXPECT_EQ(d, l.slc ? 160 * kUs : 3102 * kUs) << "block " << b;
+        EXPECT_EQ(l.npages, l.slc ? 1u : 4u) << "block " << b;
+        if (life_mode < 0) {
+          life_mode = l.slc;
+          if (prev_life_mode == 1 && life_mode == 0) slc_then_native = true;
+        }
+        EXPECT_EQ(life_mode, int(l.slc)) << "block " << b << ": modes mixed within one life";
+      } else if (l.kind == FlashKind::Read) {
+        EXPECT_EQ(d, l.slc ? 30 * kUs : 140 * kUs) << "block " << b;
+        EXPECT_EQ(life_mode, int(l.slc)) << "block " << b << ": read in the wrong mode";
+      } else {
+        EXPECT_EQ(d, l.slc ? 3000 * kUs : 3500 * kUs) << "block " << b;
+        EXPECT_EQ(life_mode, int(l.slc)) << "block " << b << ": erase in the wrong mode";
+        EXPECT_EQ(l.purpose, l.slc ? slc::kSlcErase : slc::kNativeErase);
+        prev_life_mode = life_mode;
+        life_mode = -1;
+      }
+    }
+  }
+  EXPECT_TRUE(slc_then_native) << "no block went from SLC mode to QLC mode";
+  // (QLC -> SLC does not happen here: bug B, DISABLED_ConvertibleSlcRegionRecovers... below.)
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Merging partial writes (4 sectors per page)
+
+// (a) SA, die busy: a full-page write of LPN 10 keeps the only die busy from 1.1 to 501.1 us.
+// Sectors 0-1 of LPN 0 (arriving at 10 us) and sectors 2-3 of LPN 1 (20 us) meet in one packing
+// buffer, which is sealed when full (21.1 us) and programmed after LPN 10: 501.1 -> 1,001.1 us;
+// both writes complete then. Reading LPN 0 and LPN 1 each takes one flash read of that page.
+TEST(HybridCore, SaPacksTwoHalfPagesIntoOneSlcPageWhileTheDieIsBusy) {
+  Rig r(tlc_small("sa"));
+  r.cmd(10 * kPage, kPage, false, 0);
+  HostCmd* a = r.cmd(0, 2 * kSec, false, 10 * kUs);
+  HostCmd* b = r.cmd(kPage + 2 * kSec, 2 * kSec, false, 20 * kUs);
+  r.env.run();
+  EXPECT_EQ(r.env.done_at.at(a), 1'001'100 * kNsPs);
+  EXPECT_EQ(r.env.done_at.at(b), 1'001'100 * kNsPs);
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 2u);
+  EXPECT_TRUE(progs[1].slc);
+  EXPECT_EQ(progs[1].start, 501'100 * kNsPs);
+  EXPECT_EQ(r.core.hcounters().packed_pages, 1u);
+  EXPECT_EQ(r.core.hcounters().packed_sectors, 4u);
+  EXPECT_EQ(r.core.hcounters().padding_sectors, 0u);
+  EXPECT_EQ(r.core.hcounters().rmw_reads, 0u);
+  const Ppn packed = progs[1].ppn;
+
+  size_t mark = r.env.log.size();
+  r.read(0, kPage);  // LPN 0: s0, s1 in the packed page, s2, s3 never written
+  auto reads = r.env.ops(is_read, mark);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_EQ(reads[0].ppn, packed);
+  mark = r.env.log.size();
+  r.read(kPage, kPage);  // LPN 1: s2, s3 in the packed page
+  reads = r.env.ops(is_read, mark);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_EQ(reads[0].ppn, packed);
+  EXPECT_EQ(r.core.counters().unmapped_reads, 4u);
+  EXPECT_TRUE(r.core.idle());
+}
+
+// (a') SA, work-conserving rule: on an idle drive the same two half pages (both arriving at 0)
+// are not merged. The first is sealed at once because the die is idle (2 padding sectors),
+// programmed 1.1 -> 501.1 us; the second waits in the buffer while the die is busy and is sealed
+// when the die becomes idle at 501.1 us (2 more padding sectors), programmed until 1,001.1 us.
+TEST(HybridCore, SaSealsAPartialBufferWhenTheDieIsIdle) {
+  Rig r(tlc_small("sa"));
+  HostCmd* a = r.cmd(0, 2 * kSec, false, 0);
+  HostCmd* b = r.cmd(kPage + 2 * kSec, 2 * kSec, false, 0);
+  r.env.run();
+  EXPECT_EQ(r.env.done_at.at(a), 501'100 * kNsPs);
+  EXPECT_EQ(r.env.done_at.at(b), 1'001'100 * kNsPs);
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 2u);
+  EXPECT_NE(progs[0].ppn, progs[1].ppn);
+  EXPECT_EQ(r.core.hcounters().packed_pages, 2u);
+  EXPECT_EQ(r.core.hcounters().padding_sectors, 4u);
+
+  size_t mark = r.env.log.size();
+  r.read(0, kPage);
+  auto reads = r.env.ops(is_read, mark);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_EQ(reads[0].ppn, progs[0].ppn);
+  mark = r.env.log.size();
+  r.read(kPage, kPage);
+  reads = r.env.ops(is_read, mark);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_EQ(reads[0].ppn, progs[1].ppn);
+}
+
+// (b) page policy: a 4 KiB write to LPN 0 after a full-page write of it is a read-modify-write:
+// one SLC read of the old page (30 us), then the new page with all 4 sectors (500 us):
+// 501.1 + 1.1 + 30 + 500 = 1,032.2 us. A read of LPN 0 afterwards needs the new page only.
+TEST(HybridCore, PagePolicyPartialUpdateIsReadModifyWrite) {
+  Rig r(tlc_small("page"), /*integrity=*/true);
+  EXPECT_EQ(r.write(0, kPage), 501'100 * kNsPs);
+  EXPECT_EQ(r.write(0, kSec), 1'032'200 * kNsPs);
+  EXPECT_EQ(r.core.counters().rmw_reads, 1u);
+  EXPECT_EQ(r.core.hcounters().rmw_reads, 1u);
+  const auto rmw = r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kRmwRead; });
+  ASSERT_EQ(rmw.size(), 1u);
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 2u);
+  EXPECT_EQ(rmw[0].ppn, progs[0].ppn);
+  EXPECT_NE(progs[1].ppn, progs[0].ppn);
+  EXPECT_EQ(r.core.hcounters().padding_sectors, 0u);
+  EXPECT_EQ(r.core.hcounters().packed_pages, 0u);
+
+  const size_t mark = r.env.log.size();
+  r.read(0, kPage);
+  const auto reads = r.env.ops(is_read, mark);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_EQ(reads[0].ppn, progs[1].ppn);
+  EXPECT_EQ(r.core.counters().checked_reads, 4u);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_EQ(r.core.mapped_sectors(), 4u);
+}
+
+// (c) sector policy: sector 0 and then sector 2 of LPN 0, each sealed alone on an idle die (3
+// padding sectors each), no read-modify-write; a full-page read of LPN 0 then needs 2 flash reads
+// (Sector's read amplification). SA, the same writes: the second one merges sector 0 back in
+// (one RMW read), so the full-page read needs 1 flash read.
+TEST(HybridCore, SectorPolicyScattersALogicalPageOverPackedPages) {
+  Rig r(tlc_small("sector"), /*integrity=*/true);
+  r.write(0, kSec);
+  r.write(2 * kSec, kSec);
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 2u);
+  EXPECT_EQ(r.core.hcounters().packed_pages, 2u);
+  EXPECT_EQ(r.core.hcounters().padding_sectors, 6u);
+  EXPECT_EQ(r.core.hcounters().rmw_reads, 0u);
+  const size_t mark = r.env.log.size();
+  const Tick t0 = r.env.now();
+  EXPECT_EQ(r.read(0, kPage) - t0, (1'100 + 30'000 + 30'000) * kNsPs);  // two reads, one die
+  const auto reads = r.env.ops(is_read, mark);
+  ASSERT_EQ(reads.size(), 2u);
+  std::set<Ppn> got{reads[0].ppn, reads[1].ppn};
+  EXPECT_EQ(got, (std::set<Ppn>{progs[0].ppn, progs[1].ppn}));
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_EQ(r.core.counters().checked_reads, 4u);  // s1, s3 unmapped (version 0)
+
+  Rig s(tlc_small("sa"), /*integrity=*/true);
+  s.write(0, kSec);
+  s.write(2 * kSec, kSec);
+  EXPECT_EQ(s.core.hcounters().rmw_reads, 1u);
+  const auto sprogs = s.env.ops(is_program);
+  ASSERT_EQ(sprogs.size(), 2u);
+  const size_t smark = s.env.log.size();
+  s.read(0, kPage);
+  const auto sreads = s.env.ops(is_read, smark);
+  ASSERT_EQ(sreads.size(), 1u);
+  EXPECT_EQ(sreads[0].ppn, sprogs[1].ppn);
+  EXPECT_EQ(s.core.counters().mismatches, 0u);
+}
+
+// (d) hierarchy: a full-page write goes to L2, a partial one to L1 (another open SLC block, no
+// read-modify-write). Reading the page with its full copy in L2 and sector 1 updated in L1 needs
+// 2 SLC reads: 1.1 + 30 + 30 us.
+TEST(HybridCore, HierarchyPartialToL1FullToL2ReadNeedsBoth) {
+  Rig r(tlc_small("hierarchy"), /*integrity=*/true);
+  r.write(0, kPage);
+  EXPECT_EQ(r.core.hcounters().l2_pieces, 1u);
+  EXPECT_EQ(r.core.hcounters().l1_pieces, 0u);
+  r.write(kSec, kSec);
+  EXPECT_EQ(r.core.hcounters().l2_pieces, 1u);
+  EXPECT_EQ(r.core.hcounters().l1_pieces, 1u);
+  EXPECT_EQ(r.core.hcounters().rmw_reads, 0u);
+  EXPECT_EQ(r.core.hcounters().packed_pages, 1u);
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 2u);
+  EXPECT_TRUE(progs[0].slc);
+  EXPECT_TRUE(progs[1].slc);
+  EXPECT_NE(progs[0].block, progs[1].block);  // L1 and L2 fill different SLC blocks
+  EXPECT_LT(progs[1].block, 4u);
+  const auto j = r.json();
+  EXPECT_EQ(j["hierarchy"]["l1_pieces"], 1);
+  EXPECT_EQ(j["hierarchy"]["l2_pieces"], 1);
+
+  const size_t mark = r.env.log.size();
+  const Tick t0 = r.env.now();
+  EXPECT_EQ(r.read(0, kPage) - t0, (1'100 + 30'000 + 30'000) * kNsPs);
+  const auto reads = r.env.ops(is_read, mark);
+  ASSERT_EQ(reads.size(), 2u);
+  std::set<Ppn> got{reads[0].ppn, reads[1].ppn};
+  EXPECT_EQ(got, (std::set<Ppn>{progs[0].ppn, progs[1].ppn}));
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_EQ(r.core.counters().checked_reads, 4u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Division update (hierarchy): every slc.window write requests the L2 share becomes
+// r = w_L / (w_S + w_L) (full-page / partial pieces admitted to SLC), at least 1 - slc.l1_max.
+// Before the first window: 1 - min(0.5, l1_max).
+
+namespace {
+// Writes `full` full pages and then `partial` single sectors (each its own request).
+void window(Rig& r, int full, int partial, uint64_t& lpn) {
+  for (int i = 0; i < full; ++i) r.write(lpn++ * kPage, kPage);
+  for (int i = 0; i < partial; ++i) r.write(lpn++ * kPage + kSec, kSec);
+}
+double l2_share(const Rig& r) {
+  return r.json()["hierarchy"]["l2_share_end"].get<double>();
+}
+}  // namespace
+
+TEST(HybridCore, DivisionWindowSetsL2ShareClampedByL1Max) {
+  SsdConfig c = tlc_small("hierarchy");
+  c.set("slc.window", 4, "test");
+  c.finalize();
+  Rig r(std::move(c));
+  uint64_t lpn = 0;
+  EXPECT_DOUBLE_EQ(l2_share(r), 0.5);
+  window(r, 3, 0, lpn);
+  EXPECT_DOUBLE_EQ(l2_share(r), 0.5);  // window not complete yet
+  window(r, 0, 1, lpn);
+  EXPECT_DOUBLE_EQ(l2_share(r), 0.75);  // 3 / (1 + 3)
+  window(r, 1, 3, lpn);
+  EXPECT_DOUBLE_EQ(l2_share(r), 0.5);  // max(1/4, 1 - 0.5)
+  EXPECT_DOUBLE_EQ(r.json()["hierarchy"]["l1_share_end"].get<double>(), 0.5);
+  window(r, 4, 0, lpn);
+  EXPECT_DOUBLE_EQ(l2_share(r), 1.0);
+}
+
+TEST(HybridCore, DivisionWindowWithLargeL1Max) {
+  for (double l1_max : {0.8, 0.6}) {
+    SsdConfig c = tlc_small("hierarchy");
+    c.set("slc.window", 4, "test");
+    c.set("slc.l1_max", l1_max, "test");
+    c.finalize();
+    Rig r(std::move(c));
+    uint64_t lpn = 0;
+    EXPECT_DOUBLE_EQ(l2_share(r), 0.5);  // 1 - min(0.5, l1_max)
+    window(r, 1, 3, lpn);
+    EXPECT_NEAR(l2_share(r), std::max(0.25, 1.0 - l1_max), 1e-12) << "l1_max " << l1_max;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. Mapping-table memory model (SLC-hierarchy paper section IV-C): the real hybrid-slc-tlc
+// preset has 16 planes x 64 SLC blocks x 128 pages x 4 sectors = 524,288 SLC sectors; Hierarchy
+// adds an SMT for L1 (l1_max 0.5 of them) at 5.5 B per entry: 262,144 x 5.5 = 1,441,792 B (the
+// paper's 1.375 MB); Sector a sector table over the whole region, twice that; page and SA none.
+
+TEST(HybridCore, MappingTableExtraBytesModel) {
+  const std::map<std::string, double> want = {
+      {"hierarchy", 1'441'792.0}, {"sector", 2'883'584.0}, {"page", 0.0}, {"sa", 0.0}};
+  for (const auto& [policy, bytes] : want) {
+    SsdConfig c;
+    c.apply_file(find_preset("hybrid-slc-tlc"));
+    c.set("slc.policy", policy, "test");
+    c.finalize();
+    HybridEnv env(c);
+    HybridCore core(c, env, false);
+    env.bind(&core);
+    const auto j = core.result_json(0);
+    EXPECT_EQ(j["max_slc_blocks"], 1024) << policy;
+    EXPECT_DOUBLE_EQ(j["mapping_table"]["extra_bytes_model"].get<double>(), bytes) << policy;
+    EXPECT_EQ(j["mapping_table"]["page_table_bytes"], c.logical_pages() * 4) << policy;
+  }
+  EXPECT_DOUBLE_EQ(1'441'792.0 / (1024 * 1024), 1.375);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Integrity under migration and native GC: a random mix of reads and writes (partial and
+// full pages, some spanning two pages) over a footprint of the logical space, with up to `qd`
+// commands outstanding (closed loop, random think times of 0-400 us, now and then an idle gap of
+// 60 ms), then a read of every logical page of the footprint. With integrity on, every read
+// compares each sector with its newest version; a small SLC region makes migration and native GC
+// run many times. An event budget turns a core that never settles into a failure.
+
+namespace {
+
+struct MixStats {
+  uint64_t issued = 0, completed = 0;
+};
+
+MixStats run_mix(Rig& r, uint64_t seed, uint32_t requests, double footprint, uint32_t qd) {
+  std::mt19937_64 rng(seed);
+  const uint64_t lpns = std::max<uint64_t>(3, uint64_t(footprint * r.cfg.logical_pages()));
+  const uint32_t spp = r.cfg.geo.sectors_per_page();
+  MixStats st;
+  auto next = [&](Tick at) {
+    if (st.issued >= requests) return;
+    ++st.issued;
+    const bool read = rng() % 10 < 3;
+    uint64_t off;
+    uint32_t size;
+    switch (rng() % 4) {
+      case 0:  // one full page
+        off = (rng() % lpns) * kPage;
+        size = kPage;
+        break;
+      case 1:  // two full pages
+        off = (rng() % (lpns - 1)) * kPage;
+        size = 2 * kPage;
+        break;
+      default:  // 1..spp+2 sectors anywhere (partial pages, some spanning two pages)
+        size = (1 + rng() % (spp + 2)) * kSec;
+        off = (rng() % ((lpns - 2) * spp)) * kSec;
+        break;
+    }
+    const Tick think = rng() % 100 == 0 ? 60'000 * kUs : (rng() % 400) * kUs;
+    r.cmd(off, size, read, at + think);
+  };
+  r.env.on_done = [&](HostCmd*, Tick at) {
+    ++st.completed;
+    next(at);
+  };
+  for (uint32_t i = 0; i < qd; ++i) next(0);
+  r.env.run();
+  r.env.on_done = nullptr;
+  if (r.env.overrun) return st;
+  for (uint64_t l = 0; l < lpns && !r.env.overrun; ++l) r.read(l * kPage, kPage);
+  return st;
+}
+
+struct MixOptions {
+  uint64_t seed = 1;
+  uint32_t requests = 4000;
+  double footprint = 0.6;
+  uint32_t qd = 4;
+};
+
+void expect_clean_mix(SsdConfig c, MixOptions o = {}) {
+  Rig r(std::move(c), /*integrity=*/true);
+  r.env.max_events = 3'000'000;  // a clean run of 4000 requests needs about 100,000
+  const MixStats st = run_mix(r, o.seed, o.requests, o.footprint, o.qd);
+  ASSERT_FALSE(r.env.overrun) << "the core never settles (" << r.env.events << " events, "
+                              << r.core.hcounters().native_erases << " native erases)";
+  EXPECT_EQ(st.issued, o.requests);
+  EXPECT_EQ(st.completed, o.requests);
+  const auto& ctr = r.core.counters();
+  const auto& h = r.core.hcounters();
+  EXPECT_EQ(ctr.mismatches, 0u) << (ctr.mismatch_examples.empty() ? "" : ctr.mismatch_examples[0]);
+  EXPECT_GT(ctr.checked_reads, 0u);
+  EXPECT_GT(h.mig_victims, 0u);
+  EXPECT_GT(h.slc_erases, 0u);
+  EXPECT_GT(h.native_erases, 0u);
+  EXPECT_GT(h.pieces_to_slc, 0u);
+  EXPECT_TRUE(r.core.idle()) << r.json()["outstanding"].dump();
+  EXPECT_EQ(r.core.ops_in_flight(), 0u);
+}
+
+// hybrid-slc-tlc, small: 2 channels x 1 die x 1 plane of 24 blocks (4 SLC of 4 pages, 20 TLC of
+// 12 pages), TLC GC at 10% free, division windows of 64 writes.
+SsdConfig tlc_mix(const std::string& policy) {
+  SsdConfig c;
+  c.apply_file(find_preset("hybrid-slc-tlc"));
+  c.set("nand.channels", 2, "test");
+  c.set("nand.planes_per_die", 1, "test");
+  c.set("nand.blocks_per_plane", 24, "test");
+  c.set("nand.pages_per_block", 12, "test");
+  c.set("slc.blocks_per_plane", 4, "test");
+  c.set("slc.pages_per_block", 4, "test");
+  c.set("ftl.gc_threshold", 0.1, "test");
+  c.set("slc.window", 64, "test");
+  c.set("slc.policy", policy, "test");
+  c.finalize();
+  return c;
+}
+
+// hybrid-slc-qlc, small: 2 channels x 1 die x 1 plane of 48 blocks of 16 QLC pages, convertible,
+// SLC-mode blocks of 4 pages, at most 25% of the blocks in SLC mode, QLC GC at <= 2 free blocks,
+// migration at <= 1 free SLC block, decisions every 64 writes, DWA idle gap 20 ms.
+SsdConfig qlc_mix(const std::string& size_policy, const std::string& policy) {
+  SsdConfig c;
+  c.apply_file(find_preset("hybrid-slc-qlc"));
+  c.set("nand.channels", 2, "test");
+  c.set("nand.blocks_per_plane", 48, "test");
+  c.set("nand.pages_per_block", 16, "test");
+  c.set("slc.pages_per_block", 4, "test");
+  c.set("slc.native_gc_free_blocks", 2, "test");
+  c.set("slc.gc_free_blocks", 1, "test");
+  c.set("slc.epoch_writes", 64, "test");
+  c.set("slc.dwa_idle_ms", 20, "test");
+  c.set("slc.window", 64, "test");
+  c.set("slc.size_policy", size_policy, "test");
+  c.set("slc.policy", policy, "test");
+  c.finalize();
+  return c;
+}
+
+}  // namespace
+
+TEST(HybridCoreIntegrity, FixedPage) {
+  expect_clean_mix(tlc_mix("page"));
+}
+TEST(HybridCoreIntegrity, FixedSa) {
+  expect_clean_mix(tlc_mix("sa"));
+}
+TEST(HybridCoreIntegrity, FixedSector) {
+  expect_clean_mix(tlc_mix("sector"));
+}
+TEST(HybridCoreIntegrity, FixedHierarchy) {
+  expect_clean_mix(tlc_mix("hierarchy"));
+}
+TEST(HybridCoreIntegrity, FixedHierarchyDeepQueue) {
+  MixOptions o;
+  o.qd = 32;
+  expect_clean_mix(tlc_mix("hierarchy"), o);
+}
+
+TEST(HybridCoreIntegrity, ConvertibleStaticPage) {
+  expect_clean_mix(qlc_mix("static", "page"));
+}
+// DISABLED: hybrid_core bug A (report): with seed 1 an admitted SLC write is stranded in the
+// blocked queue (no SLC block can be opened, nothing frees one); the run never completes.
+TEST(HybridCoreIntegrity, DISABLED_ConvertibleUstPage) {
+  expect_clean_mix(qlc_mix("ust", "page"));
+}
+TEST(HybridCoreIntegrity, ConvertibleDwaPage) {
+  expect_clean_mix(qlc_mix("dwa", "page"));
+}
+TEST(HybridCoreIntegrity, ConvertibleRlPage) {
+  expect_clean_mix(qlc_mix("rl", "page"));
+}
+TEST(HybridCoreIntegrity, ConvertibleStaticSa) {
+  expect_clean_mix(qlc_mix("static", "sa"));
+}
+TEST(HybridCoreIntegrity, ConvertibleStaticSector) {
+  expect_clean_mix(qlc_mix("static", "sector"));
+}
+// DISABLED: hybrid_core bug A (report): an admitted L2 write is stranded while only an L1 block
+// is open; the run never completes (fails for every size policy and most seeds).
+TEST(HybridCoreIntegrity, DISABLED_ConvertibleStaticHierarchy) {
+  expect_clean_mix(qlc_mix("static", "hierarchy"));
+}
+TEST(HybridCoreIntegrity, DISABLED_ConvertibleRlHierarchyDeepQueue) {
+  MixOptions o;
+  o.qd = 32;
+  o.seed = 2;
+  expect_clean_mix(qlc_mix("rl", "hierarchy"), o);
+}
+TEST(HybridCoreIntegrity, ConvertiblePreconditioned) {
+  // Precondition 60% of the logical space (plus 50% random overwrites) in native blocks first.
+  Rig r(qlc_mix("static", "page"), /*integrity=*/true);
+  r.core.precondition(0.6, 0.5);
+  EXPECT_EQ(r.core.mapped_sectors(), uint64_t(0.6 * r.cfg.logical_pages()) * 4);
+  r.env.max_events = 3'000'000;
+  const MixStats st = run_mix(r, 3, 3000, 0.6, 4);
+  ASSERT_FALSE(r.env.overrun);
+  EXPECT_EQ(st.completed, 3000u);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_GT(r.core.counters().checked_reads, 0u);
+  EXPECT_GT(r.core.hcounters().native_erases, 0u);
+  EXPECT_TRUE(r.core.idle());
+}
+
+// DWA (qlc_mix: 2 planes on 2 dies, SLC blocks of 4 pages, idle gap 20 ms): 20 full-page writes
+// 1 ms apart go to SLC, alternating between the planes: 10 pages per plane = 2 full SLC blocks + 2
+// pages of an open one. Nothing migrates while the host is busy (the SLC region is far from its
+// trigger); 20 ms after the last command the idle timer starts migrating full blocks (4 logical
+// pages each, one QLC unit per victim), and migration goes on while the host stays idle. Open
+// blocks are not migrated.
+namespace {
+void dwa_burst(Rig& r) {
+  for (uint64_t i = 0; i < 20; ++i) r.cmd(i * kPage, kPage, false, i * 1000 * kUs);
+  r.env.run_until(19 * 1000 * kUs + 19'000 * kUs);  // just before the last idle timer
+}
+}  // namespace
+
+TEST(HybridCore, DwaMigratesOnlyWhenTheHostIsIdle) {
+  Rig r(qlc_mix("dwa", "page"), /*integrity=*/true);
+  dwa_burst(r);
+  EXPECT_EQ(r.env.done.size(), 20u);
+  EXPECT_EQ(r.core.hcounters().slc_host_pages, 20u);
+  EXPECT_EQ(r.core.hcounters().mig_victims, 0u);
+  EXPECT_EQ(r.core.slc_blocks(), 6u);
+  r.env.run();
+  const auto& h = r.core.hcounters();
+  EXPECT_GE(h.idle_migrations, 2u);  // at least the first full block of each plane
+  EXPECT_EQ(h.mig_victims, h.idle_migrations);
+  EXPECT_EQ(h.mig_units, h.mig_victims);
+  EXPECT_EQ(r.core.slc_blocks(), 6u - h.slc_erases);
+  EXPECT_TRUE(r.core.idle());
+  for (uint64_t i = 0; i < 20; ++i) r.read(i * kPage, kPage);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_EQ(r.core.counters().checked_reads, 80u);
+}
+
+// DISABLED: hybrid_core bug D (report). Idle migration continues after an erase only if every
+// die is idle, so the migration running on the other plane's die counts as host activity: plane
+// 0 stops after its first victim when plane 1 is still migrating (3 idle migrations, not 4).
+TEST(HybridCore, DISABLED_DwaMigratesEveryFullSlcBlockWhileTheHostIsIdle) {
+  Rig r(qlc_mix("dwa", "page"), /*integrity=*/true);
+  dwa_burst(r);
+  r.env.run();
+  const auto& h = r.core.hcounters();
+  EXPECT_EQ(h.idle_migrations, 4u);
+  EXPECT_EQ(h.mig_victims, 4u);
+  EXPECT_EQ(h.mig_units, 4u);
+  EXPECT_EQ(h.slc_erases, 4u);
+  EXPECT_EQ(r.core.slc_blocks(), 2u);
+  EXPECT_TRUE(r.core.idle());
+  const size_t mark = r.env.log.size();
+  for (uint64_t i = 0; i < 20; ++i) r.read(i * kPage, kPage);
+  auto host_read = [](const HybridEnv::OpLog& l) { return l.purpose == slc::kHostRead; };
+  EXPECT_EQ(r.env.ops(host_read, mark).size(), 20u);
+  auto slc_read = [](const HybridEnv::OpLog& l) { return l.purpose == slc::kHostRead && l.slc; };
+  EXPECT_EQ(r.env.ops(slc_read, mark).size(), 4u);  // the pages of the two open SLC blocks
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+}
+
+// DISABLED: hybrid_core bug C (report). At 80% of the logical space, native pages hold few
+// valid sectors (sectors never written, sectors updated in SLC); native GC copies every page
+// holding a valid sector as a whole page, but its "frees at least one unit" guard counts valid
+// sectors, so it picks victims whose copy fills as many pages as the victim frees: the same two
+// blocks are copied into each other forever (about 333,000 native erases before the event budget
+// stops it).
+TEST(HybridCoreIntegrity, DISABLED_FixedSectorHighUtilizationNativeGcMakesProgress) {
+  MixOptions o;
+  o.footprint = 0.8;
+  o.requests = 3000;
+  expect_clean_mix(tlc_mix("sector"), o);
+}
+TEST(HybridCoreIntegrity, DISABLED_FixedHierarchyHighUtilizationNativeGcMakesProgress) {
+  MixOptions o;
+  o.footprint = 0.8;
+  o.requests = 3000;
+  o.seed = 2;
+  expect_clean_mix(tlc_mix("hierarchy"), o);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bugs of hybrid_core found by these tests (DISABLED_ until fixed; see the report).
+
+// Bug A, hand-made: convertible hierarchy drive of 16 blocks (qlc_small), QLC GC at <= 1 free
+// block, so native_trigger = max(1, 0, kGcReserve + 1) = 3 and an SLC block may be opened only
+// while more than 3 + kGcReserve + 1 = 6 blocks are free.
+//  1. A 4 KiB write goes to L1: block 0 opens in SLC mode (1 of its 4 pages used).
+//  2. 18 writes of 128 KiB (above theta 64 KiB: straight to QLC) fill 9 native blocks: 6 blocks
+//     stay free, so no SLC block can be opened, and native GC (at <= 3) does not run.
+//  3. A 16 KiB write is admitted to SLC (slc_free_pages() counts the 3 free pages of the open L1
+//     block), goes to L2, finds no open L2 block and cannot open one: blocked. Nothing will ever
+//     free a block (no GC due, no full SLC block to migrate): the write never completes.
+TEST(HybridCoreBugs, DISABLED_ConvertibleAdmittedL2WriteIsNotStranded) {
+  SsdConfig c = qlc_small("static");
+  c.set("slc.policy", "hierarchy", "test");
+  c.set("slc.native_gc_free_blocks", 1, "test");
+  c.finalize();
+  Rig r(std::move(c), /*integrity=*/true);
+  r.env.max_events = 100'000;
+  r.write(0, kSec);
+  EXPECT_EQ(r.core.slc_blocks(), 1u);
+  EXPECT_EQ(r.core.hcounters().l1_pieces, 1u);
+  for (uint64_t i = 0; i < 18; ++i) r.write((8 + 8 * i) * kPage, 8 * kPage);
+  EXPECT_EQ(r.core.hcounters().pieces_to_native, 144u);
+  EXPECT_EQ(r.core.total_free_blocks(), 6u);
+  HostCmd* w = r.cmd(200 * kPage, kPage, false, r.env.now());
+  r.env.run();
+  EXPECT_TRUE(r.env.done_at.count(w)) << "the 16 KiB write never completes";
+  EXPECT_TRUE(r.core.idle()) << r.json()["outstanding"].dump();
+  r.read(200 * kPage, kPage);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+}
+
+// Bug B: on a convertible drive the SLC region never comes back once the free blocks have
+// fallen to what native GC keeps. 600 random full-page writes over 64 of the 248 logical pages
+// (26% utilization, plenty of invalid space): after the first pass over the drive every write goes
+// to QLC, because an SLC block may only be opened while more than native_trigger + kGcReserve + 1
+// = 6 blocks are free, and native GC only runs at <= native_trigger = 3. The sizer still allows
+// 2 SLC blocks (slc_allowed_blocks_end).
+TEST(HybridCoreBugs, DISABLED_ConvertibleSlcRegionRecoversAfterTheDriveIsWrittenOnce) {
+  SsdConfig c = qlc_small("static");
+  c.set("slc.gc_free_blocks", 0, "test");
+  c.set("slc.native_gc_free_blocks", 1, "test");
+  c.finalize();
+  Rig r(std::move(c), /*integrity=*/true);
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 600; ++i) r.write((rng() % 64) * kPage, kPage);
+  const uint64_t before = r.core.hcounters().pieces_to_slc;
+  for (int i = 0; i < 200; ++i) r.write((rng() % 64) * kPage, kPage);
+  EXPECT_EQ(r.json()["slc_allowed_blocks_end"], 2);
+  EXPECT_GT(r.core.hcounters().pieces_to_slc - before, 100u)
+      << "SLC pieces in the last 200 writes (all admitted by theta and the size target)";
+  // Blocks change mode both ways: some block programmed in QLC mode is erased and then opened in
+  // SLC mode.
+  std::map<uint64_t, int> life, prev;  // block -> mode of this life / the last one (-1: none)
+  bool native_then_slc = false;
+  for (const auto& l : r.env.log) {
+    if (!life.count(l.block)) life[l.block] = prev[l.block] = -1;
+    if (l.kind == FlashKind::Erase) {
+      prev[l.block] = life[l.block];
+      life[l.block] = -1;
+    } else if (l.kind == FlashKind::Program && life[l.block] < 0) {
+      life[l.block] = l.slc;
+      native_then_slc |= prev[l.block] == 0 && l.slc;
+    }
+  }
+  EXPECT_TRUE(native_then_slc) << "no block went from QLC mode to SLC mode";
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+}

@@ -26,6 +26,12 @@ uint64_t LatencyHistogram::percentile(double q) const {
   return max_;
 }
 
+uint64_t LatencyHistogram::count_below(uint64_t v) const {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < kBuckets && upper_edge(i) < v; ++i) n += buckets_[i];
+  return n;
+}
+
 nlohmann::json latency_json_us(const LatencyHistogram& h) {
   auto us = [](uint64_t ps) { return static_cast<double>(ps) / 1e6; };
   nlohmann::json j;

@@ -35,6 +35,9 @@ class LatencyHistogram {
   // q in [0, 1]: the smallest recorded value v such that at least q*count values are <= v
   // (within the stated error bound).
   uint64_t percentile(double q) const;
+  // Values recorded below v. A bucket that holds v counts as not below: values less than one
+  // bucket width (1/128 relative) below v count as >= v; exact when v starts a bucket.
+  uint64_t count_below(uint64_t v) const;
 
   static uint32_t index(uint64_t v) {
     if (v < (1u << kSubBits)) return static_cast<uint32_t>(v);

@@ -10,6 +10,13 @@
 
 namespace ssdtlm::tb {
 
+// Read latency distribution in the buckets of the paper's Fig. 12: counts[i] = reads with
+// latency in [edges_ms[i-1], edges_ms[i]) ms (edges_ms[-1] = 0, the last bucket unbounded), and
+// their fractions, from the host read-latency histogram (LatencyHistogram::count_below).
+constexpr uint32_t kFig12Edges = 7;
+constexpr uint32_t kFig12EdgeMs[kFig12Edges] = {50, 100, 150, 200, 250, 300, 350};
+nlohmann::json fig12_buckets_json(const LatencyHistogram& reads);
+
 // The model's and the policy's figures, the read latency CDF, and (csv non-empty) the ws+rs
 // agent's per-episode reward written there.
 nlohmann::json rd_result_json(const ControllerCore& core, const LatencyHistogram& reads,

@@ -156,6 +156,7 @@ void ControllerCore::on_timer(uint32_t kind, void* ctx) {
     FlushJob* job = static_cast<FlushJob*>(ctx);
     if (--job->pending_reads == 0) issue_flush_program(job);
   }
+  if (kind == kTimerRd && rd_) rd_->on_timer(ctx);
   if (kind == kTimerGc) {
     const uint32_t plane = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(ctx));
     GcJob& j = gc_[plane];
@@ -592,7 +593,7 @@ bool ControllerCore::idle() const {
   // A partially collected victim waiting for its next step is not outstanding work.
   for (uint32_t p = 0; p < geo_.planes(); ++p)
     if (gc_step_busy(p) || gc_[p].pending) return false;
-  return true;
+  return !(rd_ && rd_->actions_pending());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -95,7 +95,8 @@ class ControllerCore : public GcEngine {
   // waiting for one; returns false (nothing done) otherwise.
   bool rewrite(Lpn lpn, uint32_t req_bytes = 0);
 
-  enum TimerKind : uint32_t { kTimerCmd = 1, kTimerGc = 2, kTimerFlushDelay = 3 };
+  // kTimerRd: a read-refresh action of the ws+rs agent after its decision time (issue 7).
+  enum TimerKind : uint32_t { kTimerCmd = 1, kTimerGc = 2, kTimerFlushDelay = 3, kTimerRd = 4 };
 
   // Read disturb (issue 7): model and read-refresh policy; null unless rd.enabled.
   ReadDisturb* read_disturb() { return rd_.get(); }

@@ -292,7 +292,7 @@ void ReadDisturb::on_request_served(const HostCmd& /*c*/, Tick latency) {
   const rl::RewardResult r = backend_->reward(std::min<uint64_t>(latency / 1000, 0xffffffffull));
   rl_cycles_ += r.cycles;
   last_reward_ = r.reward;
-  if (outstanding_ == 0) rl_step(latency);
+  if (outstanding_ == 0) rl_step(r.cycles);
 }
 
 bool ReadDisturb::on_engine_free(uint32_t plane) {
@@ -515,11 +515,12 @@ uint32_t ReadDisturb::rl_mask() const {
   return movable ? rl::kAllActions : kEraseActions;
 }
 
-void ReadDisturb::rl_step(Tick /*latency*/) {
+void ReadDisturb::rl_step(uint32_t reward_cycles) {
   const uint32_t mask = rl_mask();
   if (mask == 0) return;  // nothing to refresh
   const uint32_t s = rl_state();
   const rl::Decision d = backend_->decide(s, mask);
+  uint64_t cycles = reward_cycles + d.cycles;  // the served request's reward, then the decision
   rl_cycles_ += d.cycles;
   if (d.explored) ++rl_explored_;
   if (have_prev_) {
@@ -529,7 +530,9 @@ void ReadDisturb::rl_step(Tick /*latency*/) {
     op.reward = last_reward_;
     op.next_state = s;
     op.next_action = d.action;
-    rl_cycles_ += backend_->update(op);
+    const uint32_t uc = backend_->update(op);
+    rl_cycles_ += uc;
+    cycles += uc;
     ++rl_updates_;
     ep_sum_ += last_reward_ / 256.0;
     if (++ep_n_ == 1000) {
@@ -539,6 +542,34 @@ void ReadDisturb::rl_step(Tick /*latency*/) {
     }
   }
   const uint32_t a = d.action;
+  prev_big_ = a >= 4 || kMoves[a] >= 4;
+  have_prev_ = true;
+  s_prev_ = s;
+  a_prev_ = a;
+  ++rl_actions_[a];
+  ++rl_decisions_;
+  // The decision unit's time (cycles x controller clock) delays the partial-refresh step, as the
+  // GC RL policy's steps (gc_schedule) and the FSP unit's programs are delayed.
+  last_decision_cycles_ = cycles;
+  const Tick delay = static_cast<Tick>(cycles) * cfg_.ctrl_cycle;
+  decision_delay_total_ += delay;
+  if (delay == 0) {
+    execute(a);
+    return;
+  }
+  pending_.push_back(static_cast<uint8_t>(a));
+  core_.env_.timer(core_.env_.now() + delay, ControllerCore::kTimerRd, nullptr);
+}
+
+void ReadDisturb::on_timer(void* /*ctx*/) {
+  if (pending_.empty()) return;
+  const uint32_t a = pending_.front();
+  pending_.pop_front();
+  execute(a);
+}
+
+void ReadDisturb::execute(uint32_t a) {
+  // What the action finds now (the state may have moved on during the decision time).
   const uint32_t planes = cfg_.geo.planes();
   if (a >= 4) {  // erase an emptied refresh victim
     for (uint32_t p = 0; p < planes; ++p)
@@ -571,12 +602,6 @@ void ReadDisturb::rl_step(Tick /*latency*/) {
     }
     if (done) partial_moves_ += moves;
   }
-  prev_big_ = a >= 4 || moves >= 4;
-  have_prev_ = true;
-  s_prev_ = s;
-  a_prev_ = a;
-  ++rl_actions_[a];
-  ++rl_decisions_;
 }
 
 // --- result ----------------------------------------------------------------------------------
@@ -625,10 +650,15 @@ nlohmann::json ReadDisturb::stats(double /*sim_wall_s*/) const {
              {"mining_s", mining_s_},       {"hot_writes", hot_writes_},
              {"cold_writes", cold_writes_}, {"redirected_writes", ws_redirects_}};
   if (backend_) {
-    j["rl"] = {{"backend", backend_->kind()},   {"decisions", rl_decisions_},
-               {"explorations", rl_explored_},  {"updates", rl_updates_},
-               {"actions_chosen", rl_actions_}, {"unit_cycles", rl_cycles_},
-               {"episode_len", 1000},           {"episode_mean_reward", episode_rewards_}};
+    j["rl"] = {{"backend", backend_->kind()},
+               {"decisions", rl_decisions_},
+               {"explorations", rl_explored_},
+               {"updates", rl_updates_},
+               {"actions_chosen", rl_actions_},
+               {"unit_cycles", rl_cycles_},
+               {"decision_delay_ms", double(decision_delay_total_) / 1e9},
+               {"episode_len", 1000},
+               {"episode_mean_reward", episode_rewards_}};
   }
   return j;
 }

@@ -75,6 +75,8 @@ class ReadDisturb {
   void on_submit(FlashOp& op);  // every flash op: reads get their retry level; erases reset
   void on_request_arrival(const HostCmd& c);
   void on_request_served(const HostCmd& c, Tick latency);
+  void on_timer(void* ctx);  // ws+rs: a decided action's time has come
+  bool actions_pending() const { return !pending_.empty(); }
   // The GC engine of `plane` became free after an erase: starts a waiting hard-threshold refresh
   // there (true) or leaves the engine to the GC policy (false).
   bool on_engine_free(uint32_t plane);
@@ -101,6 +103,8 @@ class ReadDisturb {
   uint64_t rl_decisions() const { return rl_decisions_; }
   const std::array<uint64_t, kActions>& rl_actions() const { return rl_actions_; }
   rl::Backend* backend() { return backend_.get(); }
+  // ws+rs: controller cycles of the last decision (reward + decide + update): its delay.
+  uint64_t last_decision_cycles() const { return last_decision_cycles_; }
   static uint32_t state_index(uint32_t cur_bin, bool prev_long, bool prev_big, bool erasable) {
     return cur_bin + 10 * (prev_long ? 1 : 0) + 20 * (prev_big ? 1 : 0) + 40 * (erasable ? 1 : 0);
   }
@@ -124,7 +128,8 @@ class ReadDisturb {
   void release(uint32_t plane);  // ends a hop/ipr job without erasing its block
   void poll();                   // urgent refreshes, finished hops, free-space safety
   void process_urgent(int only_plane);
-  void rl_step(Tick latency);
+  void rl_step(uint32_t reward_cycles);
+  void execute(uint32_t action);  // ws+rs: runs a decided action
   void mine_window();
 
   const SsdConfig& cfg_;
@@ -161,6 +166,9 @@ class ReadDisturb {
   uint32_t s_prev_ = 0, a_prev_ = 0;
   int32_t last_reward_ = 0;
   uint64_t rl_decisions_ = 0, rl_explored_ = 0, rl_cycles_ = 0, rl_updates_ = 0;
+  uint64_t last_decision_cycles_ = 0;
+  Tick decision_delay_total_ = 0;
+  std::deque<uint8_t> pending_;  // actions decided, waiting for their decision time
   std::array<uint64_t, kActions> rl_actions_{};
   double ep_sum_ = 0;
   uint32_t ep_n_ = 0;

@@ -112,6 +112,9 @@ class Driver {
     t_ = std::max(t_, env.now());
   }
   uint64_t block_of(Lpn lpn) const { return cfg_.geo.block_of(core.ftl().lookup(lpn)); }
+  void reads(Lpn lpn, int n, Tick gap = 1'000'000'000) {
+    for (int i = 0; i < n; ++i) read(lpn, gap);
+  }
 
   SsdConfig cfg_;
   RecEnv env;
@@ -280,6 +283,27 @@ TEST(RrRl, StateEncoding) {
   EXPECT_EQ(ReadDisturb::cur_bin(50'000'000'000), 9u);
   EXPECT_EQ(ReadDisturb::state_index(9, true, true, true), 79u);
   EXPECT_EQ(ReadDisturb::state_index(3, false, true, false), 23u);
+}
+
+// ---- ws+rs: the decision unit's time ---------------------------------------------------------
+
+TEST(RrRl, DecisionTimeDelaysThePartialRefreshStep) {
+  Driver d(rd_config("ws+rs", 100000, 30));
+  ReadDisturb* rd = d.core.read_disturb();
+  d.reads(0, 30);  // the 30th read queues a soft task; the agent decides when it is served
+  ASSERT_EQ(rd->rl_decisions(), 1u);
+  const uint64_t cycles = rd->last_decision_cycles();
+  EXPECT_GT(cycles, 0u);
+  ASSERT_GT(d.cfg_.ctrl_cycle, 0u);
+  const Tick served = d.env.done.back().at;
+  const auto first = std::find_if(d.env.log.begin(), d.env.log.end(),
+                                  [](const auto& l) { return l.owner == OpOwner::GcRead; });
+  ASSERT_NE(first, d.env.log.end());
+  // The step's first move is issued the decision's cycles x the controller cycle later.
+  EXPECT_EQ(first->submit - served, Tick(cycles) * d.cfg_.ctrl_cycle);
+  EXPECT_DOUBLE_EQ(rd->stats(0)["rl"]["decision_delay_ms"].get<double>(),
+                   double(cycles * d.cfg_.ctrl_cycle) / 1e9);
+  EXPECT_FALSE(rd->actions_pending());
 }
 
 }  // namespace

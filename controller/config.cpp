@@ -237,6 +237,9 @@ const std::vector<Param>& params() {
                   "leveling: shadow blocks; ipr: hot-read (reprogrammed MLC) blocks, fraction"),
       num<double>("rd.ipr_limit_factor", FIELD(rd_ipr_limit_factor), 1, 1000,
                   "ipr: read limit of a reprogrammed MLC block, times the hard threshold"),
+      num<double>("rd.mlc_read_us", FIELD(rd_mlc_read_us), 0, 1e6,
+                  "ipr: page read time of a reprogrammed (MLC) block, us (0 = the TLC page "
+                  "type's read time)"),
       choice("slc.policy", FIELD(slc_policy), {"none", "page", "sa", "sector", "hierarchy"},
              "SLC write cache of a hybrid SSD (docs/slc.md); none = no SLC region"),
       choice("slc.size_policy", FIELD(slc_size_policy), {"static", "ust", "dwa", "rl"},

@@ -47,6 +47,9 @@ struct FlashOp {
   // adds to tR (set by the controller core when the reliability model is on).
   uint8_t retry_level = 0;
   Tick retry_time = 0;
+  // Read disturb: when > 0, the array time of this read instead of the page type's tR (reads of
+  // an IPR-reprogrammed MLC block, rd.mlc_read_us).
+  Tick read_time = 0;
   // Multi-plane companion chain, managed by the channel.
   FlashOp* next_in_group = nullptr;
 };

@@ -103,7 +103,8 @@ Tick FlashChannel::array_time(const Die& die) const {
     Tick ti = 0;
     switch (h->kind) {
       case FlashKind::Read:
-        ti = at.read_time(type) + o->retry_time;  // + LDPC retries (issue 7)
+        // + LDPC retries; an MLC-reprogrammed block's own read time (issue 7)
+        ti = (o->read_time ? o->read_time : at.read_time(type)) + o->retry_time;
         break;
       case FlashKind::Program:
         ti = at.program_time(type, static_cast<int>(o->npages));

@@ -1,14 +1,103 @@
-// Read disturb (issue 7): the Fig. 12 read-latency buckets of the result JSON on a hand-made
-// histogram. SystemC elaborates once per process: every TEST runs in its own process under ctest
-// (gtest_discover_tests).
+// Read disturb (issue 7) at the flash channel, to the picosecond on the tlc-rr preset: an ipr
+// reprogram (a program of an MSB page without data on the bus) takes tPROG(MSB), a read of a
+// reprogrammed block takes its MLC read time instead of the page type's tR; and the Fig. 12
+// read-latency buckets of the result JSON on a hand-made histogram. SystemC elaborates once per
+// process: every TEST runs in its own process under ctest (gtest_discover_tests).
+//
+// tlc-rr: command/address 7 cycles x 10 ns = 70 ns; an 8 KiB page crosses the 400 MT/s bus in
+// 20,480 ns; tR 85 us for every page type; tPROG LSB/CSB/MSB 0.5/2/5.5 ms.
 #include <gtest/gtest.h>
 
 #include <systemc>
 
 #include "controller/stats.h"
+#include "models/flash_channel.h"
 #include "testbench/rd_result.h"
+#include "tests/core/channel_driver.h"
 
 using namespace ssdtlm;
+using namespace ssdtlm::models;
+using ssdtlm::test::ChannelDriver;
+using ssdtlm::test::make_op;
+
+namespace {
+
+constexpr Tick kNs = 1000;  // ps per ns
+constexpr Tick kMs = 1'000'000'000;
+constexpr Tick kCmd = 70;       // ns
+constexpr Tick kPage = 20'480;  // ns
+
+SsdConfig rr_config() {
+  SsdConfig c;
+  c.apply_file(find_preset("tlc-rr"));
+  c.finalize();
+  return c;
+}
+
+struct Bench {
+  SsdConfig cfg = rr_config();
+  FlashChannel ch{"ch", cfg, 0};
+  ChannelDriver drv{"drv"};
+  Bench() { drv.isock.bind(ch.tsock); }
+  void at(Tick ns, FlashOp& op) { drv.plan.push_back({ns * kNs, &op}); }
+  Tick done_ps(FlashOp& op) { return drv.done.at(&op); }
+  void run() { sc_core::sc_start(); }
+};
+
+}  // namespace
+
+TEST(RrTiming, TheNumbersAreTlcRrs) {
+  const SsdConfig c = rr_config();
+  EXPECT_EQ(c.bus.cmd_time(), kCmd * kNs);
+  EXPECT_EQ(c.bus.xfer_time(c.geo.page_size), kPage * kNs);
+  for (int t = 0; t < 3; ++t) EXPECT_EQ(c.array.read[t], 85'000 * kNs);
+  EXPECT_EQ(c.array.program[0], 500'000 * kNs);
+  EXPECT_EQ(c.array.program[2], 5'500'000 * kNs);
+  EXPECT_DOUBLE_EQ(c.rd_mlc_read_us, 85.0);  // Table 3's one read time
+}
+
+TEST(RrTiming, ReprogramOfAnMsbPageTakesTProgMsbWithNoDataOnTheBus) {
+  Bench b;
+  FlashOp rp = make_op(b.cfg, FlashKind::Program, 0, 0, 2, 1);  // MSB page of word line 0
+  rp.no_transfer = true;
+  rp.prio = kPrioGc;
+  FlashOp lsb = make_op(b.cfg, FlashKind::Program, 0, 0, 3, 1);  // LSB of word line 1, with data
+  b.at(0, rp);
+  b.at(10'000'000, lsb);
+  b.run();
+  EXPECT_EQ(b.done_ps(rp), (kCmd + 5'500'000) * kNs);
+  EXPECT_EQ(b.done_ps(lsb) - 10 * kMs, (kCmd + kPage + 500'000) * kNs);
+}
+
+TEST(RrTiming, ReprogramsOfOneBlockHoldTheDieOneAfterAnother) {
+  Bench b;
+  FlashOp rp[4];
+  for (uint32_t w = 0; w < 4; ++w) {
+    rp[w] = make_op(b.cfg, FlashKind::Program, 0, 0, w * 3 + 2, 1);
+    rp[w].no_transfer = true;
+    rp[w].prio = kPrioGc;
+    b.at(0, rp[w]);
+  }
+  FlashOp rd = make_op(b.cfg, FlashKind::Read, 0, 0, 0, 1, 1);  // a host read of the die
+  b.at(1, rd);
+  b.run();
+  for (uint32_t w = 0; w < 4; ++w) EXPECT_EQ(b.done_ps(rp[w]), (w + 1) * (kCmd + 5'500'000) * kNs);
+  // The read waits for the four word lines (foreground class first).
+  EXPECT_EQ(b.done_ps(rd), (4 * (kCmd + 5'500'000) + kCmd + 85'000 + kPage) * kNs);
+}
+
+TEST(RrTiming, AnMlcBlocksReadTimeReplacesTheArrayReadTime) {
+  Bench b;
+  FlashOp mlc = make_op(b.cfg, FlashKind::Read, 0, 0, 1, 1);  // CSB page of an MLC block
+  mlc.read_time = 40'000 * kNs;
+  mlc.retry_time = 2 * 24'000 * kNs;  // two LDPC levels
+  FlashOp tlc = make_op(b.cfg, FlashKind::Read, 0, 0, 1, 1, 1);
+  b.at(0, mlc);
+  b.at(1'000'000, tlc);
+  b.run();
+  EXPECT_EQ(b.done_ps(mlc), (kCmd + 40'000 + 48'000 + kPage) * kNs);
+  EXPECT_EQ(b.done_ps(tlc) - kMs, (kCmd + 85'000 + kPage) * kNs);
+}
 
 TEST(RrFig12, BucketCountsOfAHandMadeHistogram) {
   LatencyHistogram h;

@@ -237,6 +237,8 @@ const std::vector<Param>& params() {
                   "leveling: shadow blocks; ipr: hot-read (reprogrammed MLC) blocks, fraction"),
       num<double>("rd.ipr_limit_factor", FIELD(rd_ipr_limit_factor), 1, 1000,
                   "ipr: read limit of a reprogrammed MLC block, times the hard threshold"),
+      num<double>("rd.shadow_fill_cap", FIELD(rd_shadow_fill_cap), 0.0, 1.0,
+                  "leveling: valid pages a shadow block takes, fraction of its pages (pi/4)"),
       num<double>("rd.mlc_read_us", FIELD(rd_mlc_read_us), 0, 1e6,
                   "ipr: page read time of a reprogrammed (MLC) block, us (0 = the TLC page "
                   "type's read time)"),

@@ -87,6 +87,7 @@ struct SsdConfig {
   double rd_monitor_fraction = 0.10;   // leveling / ipr: monitored blocks
   double rd_shadow_fraction = 0.15;    // leveling: shadow blocks; ipr: hot-read (MLC) blocks
   double rd_ipr_limit_factor = 10;     // ipr: read limit of a reprogrammed (MLC) block
+  double rd_shadow_fill_cap = 0.25;    // leveling: valid pages a shadow block takes, x its pages
   double rd_mlc_read_us = 0;           // ipr: read time of a reprogrammed block (0: page type's tR)
 
   // Hybrid SLC caching (issue 8, docs/slc.md). slc.policy none = the ordinary controller.

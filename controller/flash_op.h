@@ -20,7 +20,16 @@ enum class FlashKind : uint8_t { Read, Program, Erase };
 // controller.read_priority is set; class 2 everything else in arrival order.
 enum : uint8_t { kPrioGc = 0, kPrioRead = 1, kPrioNormal = 2, kPrioClasses = 3 };
 
-enum class OpOwner : uint8_t { HostRead, FlushRmw, FlushProgram, GcRead, GcProgram, GcErase };
+// RdReprogram: an in-place reprogram of a word line's MSB page (read disturb, ipr; issue 7).
+enum class OpOwner : uint8_t {
+  HostRead,
+  FlushRmw,
+  FlushProgram,
+  GcRead,
+  GcProgram,
+  GcErase,
+  RdReprogram
+};
 
 struct FlashOp {
   // What the channel executes.

@@ -143,6 +143,46 @@ Ppn Ftl::allocate(uint32_t plane, uint32_t n) {
   return first;
 }
 
+int64_t Ftl::open_block(uint32_t plane) {
+  PlaneState& ps = planes_[plane];
+  if (ps.free_count == 0) return -1;
+  const uint32_t bip = ps.free_ring[ps.free_head];
+  ps.free_head = (ps.free_head + 1) % geo_.blocks_per_plane;
+  --ps.free_count;
+  --total_free_;
+  const int64_t b = int64_t(plane) * geo_.blocks_per_plane + bip;
+  blocks_[b].state = BlockState::Active;
+  blocks_[b].write_ptr = 0;
+  return b;
+}
+
+Ppn Ftl::allocate_in(uint64_t b, uint32_t n) {
+  BlockInfo& bi = blocks_[b];
+  if (bi.state != BlockState::Active) return kNoPpn;
+  const uint32_t mis = bi.write_ptr % n;
+  const uint32_t start = mis ? bi.write_ptr + (n - mis) : bi.write_ptr;
+  if (start + n > geo_.pages_per_block) return kNoPpn;
+  counters_.padding_pages += start - bi.write_ptr;
+  const Ppn first = geo_.ppn_of(b, start);
+  bi.write_ptr = start + n;
+  bi.inflight += n;
+  if (bi.write_ptr == geo_.pages_per_block) {
+    bi.state = BlockState::Full;
+    maybe_close(b);
+  }
+  return first;
+}
+
+void Ftl::close_block(uint64_t b) {
+  BlockInfo& bi = blocks_[b];
+  if (bi.state != BlockState::Active || planes_[geo_.plane_of_block(b)].active == int64_t(b))
+    return;
+  counters_.padding_pages += geo_.pages_per_block - bi.write_ptr;
+  bi.write_ptr = geo_.pages_per_block;
+  bi.state = BlockState::Full;
+  maybe_close(b);
+}
+
 void Ftl::maybe_close(uint64_t b) {
   BlockInfo& bi = blocks_[b];
   if (bi.state == BlockState::Full && bi.inflight == 0 && !bi.in_bucket) bucket_insert(b);

@@ -643,6 +643,10 @@ void ControllerCore::on_flash_done(FlashOp* op) {
     case OpOwner::GcErase:
       gc_erase_done(op);
       return;
+    case OpOwner::RdReprogram:  // ipr: an MSB word line reprogrammed in place
+      rd_->on_reprogram_done(*op);
+      free_op(op);
+      return;
   }
 }
 
@@ -825,7 +829,9 @@ void ControllerCore::gc_program(uint32_t plane, bool pad) {
   if (j.buf.empty() || (!pad && j.buf.size() < static_cast<size_t>(unit_))) return;
   const int n = std::min<int>(unit_, static_cast<int>(j.buf.size()));
   const uint32_t free_before = ftl_.free_blocks(plane);
-  const Ppn dst = ftl_.allocate(plane, unit_);
+  // Read refresh: leveling's hops go to shadow blocks (issue 7).
+  const Ppn dst = rd_ && j.cause == kCauseReadRefresh ? rd_->allocate_dst(plane, unit_)
+                                                      : ftl_.allocate(plane, unit_);
   if (dst == kNoPpn) {
     // No room even in the GC reserve: the plane is full of valid data (over-filled logical
     // space). Give the victim back; the policy will retry after the next erase elsewhere.
@@ -889,7 +895,7 @@ void ControllerCore::gc_maybe_erase(uint32_t plane) {
         j.step_open = false;
         ++gc_copy_steps_;
       }
-      gc_policy_->on_gc_idle(plane);
+      gc_step_ended(plane);
     }
     return;
   }
@@ -900,7 +906,7 @@ void ControllerCore::gc_maybe_erase(uint32_t plane) {
     if (j.step_moves > 0) {
       j.step_open = false;
       ++gc_copy_steps_;
-      gc_policy_->on_gc_idle(plane);
+      gc_step_ended(plane);
       return;
     }
     j.erase_step = true;
@@ -913,6 +919,12 @@ void ControllerCore::gc_maybe_erase(uint32_t plane) {
   j.erase_issued = true;
   FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(v, 0), 1, j.prio, OpOwner::GcErase);
   submit(op);
+}
+
+void ControllerCore::gc_step_ended(uint32_t plane) {
+  // Read refresh: a hop or ipr job takes its next move itself (issue 7).
+  if (rd_ && gc_[plane].cause == kCauseReadRefresh && rd_->on_step_end(plane)) return;
+  gc_policy_->on_gc_idle(plane);
 }
 
 void ControllerCore::gc_erase_done(FlashOp* op) {

@@ -200,6 +200,7 @@ class ControllerCore : public GcEngine {
   bool gc_begin(uint32_t plane, int64_t victim, uint32_t copies, uint8_t prio, uint8_t cause);
   void gc_run_step(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid);
   void gc_free_changed(uint32_t plane);  // records the minimum, tells the policy
+  void gc_step_ended(uint32_t plane);    // a partial step ended: read refresh or the policy next
 
   // flash ops
   FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, OpOwner owner);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <numeric>
 #include <random>
 
 #include "controller/config.h"
@@ -120,6 +121,9 @@ ReadDisturb::ReadDisturb(const SsdConfig& cfg, ControllerCore& core)
       order_(cfg.geo.planes()),
       job_(cfg.geo.planes(), Job::None),
       job_block_(cfg.geo.planes(), -1),
+      shadow_open_(cfg.geo.planes()),
+      shadow_count_(cfg.geo.planes(), 0),
+      reprog_left_(cfg.geo.planes(), 0),
       window_(std::max<uint32_t>(1024, cfg.rd_window * 2)),
       hot_(1024),
       plane_susc_(cfg.geo.planes() * 2, 0.0),
@@ -130,6 +134,12 @@ ReadDisturb::ReadDisturb(const SsdConfig& cfg, ControllerCore& core)
   ldpc_.t_read = cfg.array.read[0];
   monitor_quota_ = static_cast<uint32_t>(cfg.rd_monitor_fraction * cfg.geo.blocks());
   mlc_quota_ = static_cast<uint32_t>(cfg.rd_shadow_fraction * cfg.geo.blocks());
+  // [INTERP] leveling: the shadow pool is rd.shadow_fraction of each plane's blocks (hops stay in
+  // their plane's GC engine); a shadow block takes rd.shadow_fill_cap x pages valid pages (pi/4).
+  shadow_quota_ = static_cast<uint32_t>(cfg.rd_shadow_fraction * cfg.geo.blocks_per_plane + 1e-9);
+  shadow_cap_ = std::max<uint32_t>(
+      1, static_cast<uint32_t>(cfg.rd_shadow_fill_cap * cfg.geo.pages_per_block + 1e-9));
+  mlc_read_ = static_cast<Tick>(std::llround(cfg.rd_mlc_read_us * 1e6));
   if (cfg.rd_initial_pe_max > 0) {
     std::mt19937_64 rng(cfg.seed * 0x9e3779b97f4a7c15ull + 7);
     std::uniform_int_distribution<uint32_t> d(0, std::min<uint32_t>(cfg.rd_initial_pe_max, 65535));
@@ -190,6 +200,7 @@ uint32_t ReadDisturb::cur_bin(Tick interval) {
 void ReadDisturb::on_submit(FlashOp& op) {
   op.retry_level = 0;
   op.retry_time = 0;
+  op.read_time = 0;
   if (op.kind == FlashKind::Read)
     count_read(op);
   else if (op.kind == FlashKind::Erase)
@@ -209,14 +220,19 @@ void ReadDisturb::count_read(FlashOp& op) {
   (host ? host_levels_ : other_levels_)[lvl] += 1;
   (host ? host_rber_sum_ : other_rber_sum_) += rber;
   if (lvl > nand::LdpcModel::kMaxLevel) ++(host ? unc_host_ : unc_other_);
+  uint8_t& f = flags_[b];
+  if (f & kMlc) {  // ipr: a reprogrammed block reads in the MLC read time when one is set
+    ++mlc_reads_;
+    op.read_time = mlc_read_;
+  }
   if (policy_ == Policy::None) return;
 
   const uint32_t eff = effective_reads(b);
-  uint8_t& f = flags_[b];
   if (eff >= limit_of(b)) {
     if (!(f & kHard)) {
       f |= kHard;
       ++hard_triggers_;
+      if (f & kShadow) core_.ftl_.close_block(b);  // an open shadow block takes no more hops
       urgent_.push_back(static_cast<uint32_t>(b));
     }
     return;
@@ -226,9 +242,17 @@ void ReadDisturb::count_read(FlashOp& op) {
     ++soft_tasks_;
     soft_q_.push_back(static_cast<uint32_t>(b));
   }
-  if (policy_ == Policy::Leveling) {
+  if (policy_ == Policy::Leveling && (f & kShadow)) {
+    // [INTERP] baselines.md 5: a shadow block at T2 moves its (hot) pages to another shadow
+    // block and is erased; it takes no more hops from now on.
+    if (eff >= hard_ / 10 * 8 && !(f & kReclaim)) {
+      f |= kReclaim;
+      core_.ftl_.close_block(b);
+      reclaim_q_.push_back(static_cast<uint32_t>(b));
+    }
+  } else if (policy_ == Policy::Leveling) {
     // [INTERP] baselines.md 5: T1 = 0.5 RR_thr -> monitored (quota 10%); T2 = 0.8 RR_thr -> the
-    // most-read page hops to another block, again every 5% of RR_thr of further reads.
+    // most-read page hops into a shadow block, again every 5% of RR_thr of further reads.
     if (!(f & kMonitored) && eff >= hard_ / 2 && monitored_ < monitor_quota_) {
       f |= kMonitored;
       ++monitored_;
@@ -245,6 +269,12 @@ void ReadDisturb::block_erased(uint64_t b) {
   uint8_t& f = flags_[b];
   if (f & kMonitored) --monitored_;
   if (f & kMlc) --mlc_blocks_;
+  if (f & kShadow) {
+    const uint32_t p = cfg_.geo.plane_of_block(b);
+    --shadow_count_[p];
+    auto& o = shadow_open_[p];
+    o.erase(std::remove(o.begin(), o.end(), static_cast<uint32_t>(b)), o.end());
+  }
   f = 0;
   base_[b] = 0;
   last_hop_[b] = 0;
@@ -348,16 +378,22 @@ bool ReadDisturb::start_job(uint64_t b, uint32_t copies, uint8_t prio, Job kind,
   // Hottest-read pages first (ties: page order).
   std::stable_sort(o.begin(), o.end(),
                    [&](Ppn a, Ppn c) { return page_reads_.get(a) > page_reads_.get(c); });
-  if (kind == Job::Ipr && o.empty()) {  // nothing to move: reprogram at once
-    core_.ftl_.release_victim(b);
-    flags_[b] = static_cast<uint8_t>((flags_[b] | kMlc) & ~kHard);
-    base_[b] = core_.ftl_.block(b).read_count;
-    ++mlc_blocks_;
-    ++ipr_reprograms_;
-    return true;
-  }
   job_[p] = kind;
   job_block_[p] = static_cast<int64_t>(b);
+  if (kind == Job::Ipr && o.empty()) {
+    // Nothing to move: the engine is held for the reprogram alone.
+    auto& j = core_.gc_[p];
+    j = ControllerCore::GcJob{};
+    j.active = true;
+    j.partial = true;
+    j.cause = kCauseReadRefresh;
+    j.prio = prio;
+    j.victim = static_cast<int64_t>(b);
+    j.scan = cfg_.geo.pages_per_block;
+    j.scan_done = true;
+    begin_reprogram(p);
+    return true;
+  }
   if (kind == Job::Ipr || kind == Job::Hop)
     copies = static_cast<uint32_t>(std::max<size_t>(1, std::min<size_t>(copies, o.size())));
   core_.gc_begin(p, static_cast<int64_t>(b), copies, prio, kCauseReadRefresh);
@@ -377,25 +413,150 @@ void ReadDisturb::make_full(uint32_t p) {
   core_.gc_continue(p);
 }
 
+void ReadDisturb::engine_released(uint32_t p) {
+  if (!urgent_.empty()) process_urgent(static_cast<int>(p));
+  if (!core_.gc_[p].active) core_.gc_policy_->on_gc_idle(p);
+}
+
 void ReadDisturb::release(uint32_t p) {
   auto& j = core_.gc_[p];
   const uint64_t b = static_cast<uint64_t>(j.victim);
   j.active = false;
   j.victim = -1;
   core_.ftl_.release_victim(b);
-  if (job_[p] == Job::Ipr) {
-    // [INTERP] MSB data moved out; the MSB pages are reprogrammed (not timed) and the block
-    // serves as MLC: reads count from zero, 10x the limit, 1/10 the disturb.
-    flags_[b] = static_cast<uint8_t>((flags_[b] | kMlc) & ~kHard);
-    base_[b] = core_.ftl_.block(b).read_count;
-    ++mlc_blocks_;
-    ++ipr_reprograms_;
-  } else {
-    ++hops_;
-  }
+  ++hops_;
   job_[p] = Job::None;
   job_block_[p] = -1;
-  core_.gc_policy_->on_gc_idle(p);
+  engine_released(p);
+}
+
+bool ReadDisturb::on_step_end(uint32_t p) {
+  if (job_[p] != Job::Hop && job_[p] != Job::Ipr) return false;
+  auto& j = core_.gc_[p];
+  if (!j.buf.empty()) {
+    // One-shot units: a hop's page waits in the buffer for a full unit; program it padded.
+    core_.gc_program(p, true);
+    if (j.programs_inflight > 0) return true;
+    j.buf.clear();  // no room: the move is dropped, the page stays valid where it was
+    j.buf_ver.clear();
+  }
+  if (job_[p] == Job::Hop)
+    release(p);
+  else
+    begin_reprogram(p);
+  return true;
+}
+
+int64_t ReadDisturb::shadow_dst(uint32_t p, bool* opened) {
+  const uint32_t unit = static_cast<uint32_t>(core_.unit_);
+  auto& open = shadow_open_[p];
+  for (size_t i = 0; i < open.size();) {
+    const uint64_t b = open[i];
+    const BlockInfo& bi = core_.ftl_.block(b);
+    if (bi.state != BlockState::Active || (flags_[b] & (kReclaim | kHard))) {
+      open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));  // full or closed
+      continue;
+    }
+    const uint32_t start = (bi.write_ptr + unit - 1) / unit * unit;
+    if (bi.valid + bi.inflight < shadow_cap_ && start + unit <= cfg_.geo.pages_per_block)
+      return static_cast<int64_t>(b);
+    // [INTERP] At its fill cap a shadow block is closed: its unwritten pages stay unused and it
+    // becomes an ordinary GC candidate (it keeps its pool slot until it is erased).
+    core_.ftl_.close_block(b);
+    open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  // [INTERP] A new shadow block comes from the plane's free pool while the plane keeps more free
+  // blocks than its GC threshold and the host reserve: the pool never starts GC by itself.
+  const uint32_t reserve =
+      std::max(core_.ftl_.gc_threshold_blocks(), core_.gc_policy_->host_reserve_blocks() + 1);
+  if (shadow_count_[p] >= shadow_quota_ || core_.ftl_.free_blocks(p) <= reserve) return -1;
+  const int64_t b = core_.ftl_.open_block(p);
+  if (b < 0) return -1;
+  flags_[b] = kShadow;
+  ++shadow_count_[p];
+  ++shadow_opened_;
+  open.push_back(static_cast<uint32_t>(b));
+  if (opened) *opened = true;
+  return b;
+}
+
+Ppn ReadDisturb::allocate_dst(uint32_t p, uint32_t n) {
+  if (job_[p] == Job::Hop || job_[p] == Job::ShadowMove) {
+    const int64_t s = shadow_dst(p, nullptr);
+    const Ppn ppn = s >= 0 ? core_.ftl_.allocate_in(static_cast<uint64_t>(s), n) : kNoPpn;
+    if (ppn != kNoPpn) {
+      ++shadow_pages_;
+      return ppn;
+    }
+    // No shadow room left (a shadow move of a full pool, or the hop's shadow block closed while
+    // its read was in flight): the page goes to the plane's active block.
+    ++shadow_fallback_pages_;
+  }
+  return core_.ftl_.allocate(p, n);
+}
+
+void ReadDisturb::begin_reprogram(uint32_t p) {
+  auto& j = core_.gc_[p];
+  const uint64_t b = static_cast<uint64_t>(j.victim);
+  const uint32_t bits = static_cast<uint32_t>(cfg_.geo.bits());
+  const Ppn first = cfg_.geo.ppn_of(b, 0);
+  bool msb_valid = false;
+  for (uint32_t pg = bits - 1; pg < cfg_.geo.pages_per_block && !msb_valid; pg += bits)
+    msb_valid = core_.ftl_.is_valid(first + pg);
+  if (msb_valid) {
+    // A move found no room: the block stays TLC and waits for the next attempt (urgent queue).
+    j.active = false;
+    j.victim = -1;
+    core_.ftl_.release_victim(b);
+    --mlc_blocks_;
+    ++ipr_aborted_;
+    job_[p] = Job::None;
+    job_block_[p] = -1;
+    urgent_.push_back(static_cast<uint32_t>(b));
+    if (!core_.gc_[p].active) core_.gc_policy_->on_gc_idle(p);
+    return;
+  }
+  // Reads of the block still in flight (issued before the moves) finish first; poll() retries.
+  if (core_.block_reads_.find(static_cast<uint32_t>(b))) return;
+  // [INTERP] baselines.md 5: every word line's MSB page is reprogrammed in place, one program
+  // operation of the MSB page type each (tPROG(MSB) on the die, foreground class, no data on the
+  // bus); the block turns MLC when the last one completes.
+  job_[p] = Job::Reprogram;
+  const uint32_t wordlines = core_.ftl_.block(b).write_ptr / bits;
+  reprog_left_[p] = wordlines;
+  if (wordlines == 0) {
+    finish_reprogram(p);
+    return;
+  }
+  for (uint32_t w = 0; w < wordlines; ++w) {
+    FlashOp* op = core_.new_op(FlashKind::Program, first + w * bits + bits - 1, 1, kPrioGc,
+                               OpOwner::RdReprogram);
+    op->no_transfer = true;
+    ++core_.ctr_.programs;  // flash.programs counts them; no page is programmed for data
+    ++reprogram_ops_;
+    reprogram_time_ += cfg_.array.program_time(static_cast<int>(bits) - 1, 1);
+    core_.submit(op);
+  }
+}
+
+void ReadDisturb::on_reprogram_done(const FlashOp& op) {
+  const uint32_t p = op.plane;
+  if (reprog_left_[p] > 0 && --reprog_left_[p] == 0) finish_reprogram(p);
+}
+
+void ReadDisturb::finish_reprogram(uint32_t p) {
+  auto& j = core_.gc_[p];
+  const uint64_t b = static_cast<uint64_t>(j.victim);
+  j.active = false;
+  j.victim = -1;
+  core_.ftl_.release_victim(b);
+  // [INTERP] The block serves as MLC: reads count from zero, 10x the limit, 1/10 the disturb.
+  flags_[b] = static_cast<uint8_t>((flags_[b] | kMlc) & ~kHard);
+  base_[b] = core_.ftl_.block(b).read_count;
+  ++ipr_reprograms_;
+  job_[p] = Job::None;
+  job_block_[p] = -1;
+  engine_released(p);
 }
 
 void ReadDisturb::process_urgent(int only_plane) {
@@ -414,7 +575,8 @@ void ReadDisturb::process_urgent(int only_plane) {
         make_full(p);
         continue;
       }
-      if (j.cause == kCauseReadRefresh && job_[p] == Job::Full) continue;
+      if (j.cause == kCauseReadRefresh && (job_[p] == Job::Full || job_[p] == Job::ShadowMove))
+        continue;
       if (j.cause != kCauseReadRefresh) continue;  // GC or WL is collecting it anyway
       urgent_.push_back(b);                        // a hop / ipr move first
       continue;
@@ -422,7 +584,9 @@ void ReadDisturb::process_urgent(int only_plane) {
     bool started = false;
     if (policy_ == Policy::Ipr && !(flags_[b] & kMlc) && mlc_blocks_ < mlc_quota_ &&
         cfg_.geo.bits() >= 3) {
+      ++mlc_blocks_;  // reserved for this block (released if the reprogram is abandoned)
       started = start_job(b, cfg_.geo.pages_per_block, kPrioGc, Job::Ipr, true);
+      if (!started) --mlc_blocks_;
     } else {
       started = start_job(b, UINT32_MAX, kPrioGc, Job::Full);
       if (started) ++refreshes_full_;
@@ -434,9 +598,10 @@ void ReadDisturb::process_urgent(int only_plane) {
 void ReadDisturb::poll() {
   const uint32_t planes = cfg_.geo.planes();
   if (policy_ == Policy::Leveling || policy_ == Policy::Ipr) {
+    // Normally on_step_end() does this when the step ends; here: retries (reads in flight).
     for (uint32_t p = 0; p < planes; ++p)
       if ((job_[p] == Job::Hop || job_[p] == Job::Ipr) && rr_job(p) && !core_.gc_step_busy(p))
-        release(p);
+        on_step_end(p);
   }
   if (partial_jobs_ > 0) {
     // Free-space safety: a partial refresh never holds a plane's engine that GC needs.
@@ -447,11 +612,32 @@ void ReadDisturb::poll() {
   }
   if (!urgent_.empty()) process_urgent(-1);
   if (policy_ == Policy::Leveling) {
+    for (size_t n = reclaim_q_.size(); n > 0 && !reclaim_q_.empty(); --n) {
+      const uint32_t b = reclaim_q_.front();
+      reclaim_q_.pop_front();
+      if ((flags_[b] & (kShadow | kHard)) != kShadow) continue;  // erased, or refreshed at RR
+      if (start_job(b, UINT32_MAX, kPrioNormal, Job::ShadowMove))
+        ++shadow_reclaims_;
+      else
+        reclaim_q_.push_back(b);
+    }
     for (size_t n = soft_q_.size(); n > 0 && !soft_q_.empty(); --n) {
       const uint32_t b = soft_q_.front();
       soft_q_.pop_front();
       if (flags_[b] & kHard || !(flags_[b] & kMonitored)) continue;
+      const uint32_t p = cfg_.geo.plane_of_block(b);
+      if (!engine_free(p) || !core_.ftl_.block(b).in_bucket) {
+        soft_q_.push_back(b);  // engine busy, or the block is still being written
+        continue;
+      }
+      bool opened = false;
+      if (shadow_dst(p, &opened) < 0) {
+        // [INTERP] Shadow pool exhausted: no hop; the block gets the full refresh at RR_thr.
+        ++shadow_refused_;
+        continue;
+      }
       if (!start_job(b, 1, kPrioNormal, Job::Hop)) soft_q_.push_back(b);
+      if (opened) core_.gc_free_changed(p);
     }
   }
 }
@@ -628,7 +814,10 @@ nlohmann::json ReadDisturb::stats(double /*sim_wall_s*/) const {
                 {"retry_us", double(ldpc_.t_retry) / 1e6},
                 {"hard_threshold", hard_},
                 {"soft_threshold", soft_},
-                {"initial_pe_max", cfg_.rd_initial_pe_max}};
+                {"initial_pe_max", cfg_.rd_initial_pe_max},
+                {"shadow_quota_per_plane", shadow_quota_},
+                {"shadow_fill_cap_pages", shadow_cap_},
+                {"mlc_read_us", double(mlc_read_) / 1e6}};
   j["host_reads"] = reads_json(host_levels_, host_rber_sum_, unc_host_);
   j["other_reads"] = reads_json(other_levels_, other_rber_sum_, unc_other_);
   j["uncorrectable_reads"] = unc_host_ + unc_other_;
@@ -645,7 +834,18 @@ nlohmann::json ReadDisturb::stats(double /*sim_wall_s*/) const {
                   {"ipr_reprograms", ipr_reprograms_},
                   {"monitored_blocks_end", monitored_},
                   {"mlc_blocks_end", mlc_blocks_},
-                  {"urgent_waiting_end", urgent_.size()}};
+                  {"urgent_waiting_end", urgent_.size()},
+                  {"shadow_blocks_opened", shadow_opened_},
+                  {"shadow_blocks_end",
+                   std::accumulate(shadow_count_.begin(), shadow_count_.end(), uint64_t{0})},
+                  {"shadow_pages", shadow_pages_},
+                  {"shadow_fallback_pages", shadow_fallback_pages_},
+                  {"shadow_hops_refused", shadow_refused_},
+                  {"shadow_reclaims", shadow_reclaims_},
+                  {"ipr_reprogram_ops", reprogram_ops_},
+                  {"ipr_reprogram_ms", double(reprogram_time_) / 1e9},
+                  {"ipr_aborted", ipr_aborted_},
+                  {"mlc_reads", mlc_reads_}};
   j["ws"] = {{"windows", windows_},         {"hot_set_size", hot_.size()},
              {"mining_s", mining_s_},       {"hot_writes", hot_writes_},
              {"cold_writes", cold_writes_}, {"redirected_writes", ws_redirects_}};

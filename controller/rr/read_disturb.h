@@ -1,8 +1,11 @@
 // Read disturb (issue 7, docs/read-disturb.md): the per-read reliability model (RBER, LDPC retry
 // level and latency), per-page read counts, and the read-refresh policies
 //   baseline  full refresh (hottest pages first, then the erase) at the hard threshold
-//   leveling  read leveling: monitored blocks' hottest page hops to another block
-//   ipr       in-place reprogramming TLC -> MLC of read-hot blocks (MSB data moved out)
+//   leveling  read leveling: monitored blocks' hottest page hops into a shadow block (a pool of
+//             rd.shadow_fraction of each plane's blocks, each taking rd.shadow_fill_cap valid
+//             pages)
+//   ipr       in-place reprogramming TLC -> MLC of read-hot blocks (MSB data moved out, the MSB
+//             word lines reprogrammed as flash programs)
 //   ws        read-disturb-aware write scheduling (hot-read set mined per window)
 //   ws+rs     ws + RL partial read refresh in idle time (rl::Backend, C++ or RTL)
 // A refresh is a job of the controller core's GC engine with cause kCauseReadRefresh (its erase
@@ -75,8 +78,15 @@ class ReadDisturb {
   void on_submit(FlashOp& op);  // every flash op: reads get their retry level; erases reset
   void on_request_arrival(const HostCmd& c);
   void on_request_served(const HostCmd& c, Tick latency);
-  void on_timer(void* ctx);  // ws+rs: a decided action's time has come
+  // A partial refresh step of `plane` ended (reads and programs done). True when this class took
+  // the engine's next move (hop released, ipr reprogram started), false: the GC policy's turn.
+  bool on_step_end(uint32_t plane);
+  void on_reprogram_done(const FlashOp& op);  // ipr: one reprogram op completed
+  void on_timer(void* ctx);                   // ws+rs: a decided action's time has come
   bool actions_pending() const { return !pending_.empty(); }
+  // Destination of a read-refresh program unit of `plane`: leveling's hops and shadow moves go to
+  // a shadow block, everything else to the plane's active block (Ftl::allocate).
+  Ppn allocate_dst(uint32_t plane, uint32_t n);
   // The GC engine of `plane` became free after an erase: starts a waiting hard-threshold refresh
   // there (true) or leaves the engine to the GC policy (false).
   bool on_engine_free(uint32_t plane);
@@ -94,6 +104,13 @@ class ReadDisturb {
   const nand::LdpcModel& ldpc() const { return ldpc_; }
   bool is_mlc(uint64_t block) const { return flags_[block] & kMlc; }
   bool is_hot(Lpn lpn) const { return hot_.contains(lpn); }
+  bool is_shadow(uint64_t block) const { return flags_[block] & kShadow; }
+  uint32_t shadow_blocks(uint32_t plane) const { return shadow_count_[plane]; }
+  uint32_t shadow_quota() const { return shadow_quota_; }  // per plane
+  uint32_t shadow_cap() const { return shadow_cap_; }      // valid pages per shadow block
+  uint64_t reprogram_ops() const { return reprogram_ops_; }
+  // ws+rs: controller cycles of the last decision (reward + decide + update): its delay.
+  uint64_t last_decision_cycles() const { return last_decision_cycles_; }
   uint64_t refreshes() const { return refreshes_full_ + refresh_partial_jobs_; }
   uint64_t uncorrectable_reads() const { return unc_host_ + unc_other_; }
   uint32_t queued_soft() const;
@@ -103,8 +120,6 @@ class ReadDisturb {
   uint64_t rl_decisions() const { return rl_decisions_; }
   const std::array<uint64_t, kActions>& rl_actions() const { return rl_actions_; }
   rl::Backend* backend() { return backend_.get(); }
-  // ws+rs: controller cycles of the last decision (reward + decide + update): its delay.
-  uint64_t last_decision_cycles() const { return last_decision_cycles_; }
   static uint32_t state_index(uint32_t cur_bin, bool prev_long, bool prev_big, bool erasable) {
     return cur_bin + 10 * (prev_long ? 1 : 0) + 20 * (prev_big ? 1 : 0) + 40 * (erasable ? 1 : 0);
   }
@@ -114,8 +129,10 @@ class ReadDisturb {
   void write_rewards_csv(const std::string& path) const;
 
  private:
-  enum : uint8_t { kSoft = 1, kHard = 2, kMonitored = 4, kMlc = 8 };
-  enum class Job : uint8_t { None, Full, Partial, Hop, Ipr };
+  enum : uint8_t { kSoft = 1, kHard = 2, kMonitored = 4, kMlc = 8, kShadow = 16, kReclaim = 32 };
+  // Hop: one page into a shadow block; ShadowMove: a shadow block's pages into another shadow
+  // block, then its erase; Ipr: MSB pages moved out; Reprogram: ipr's MSB word lines programmed.
+  enum class Job : uint8_t { None, Full, Partial, Hop, ShadowMove, Ipr, Reprogram };
 
   void count_read(FlashOp& op);
   void block_erased(uint64_t b);
@@ -125,11 +142,17 @@ class ReadDisturb {
   // Takes block b and starts a GC-engine job on its plane; `msb_only` for ipr.
   bool start_job(uint64_t b, uint32_t copies, uint8_t prio, Job kind, bool msb_only = false);
   void make_full(uint32_t plane);
-  void release(uint32_t plane);  // ends a hop/ipr job without erasing its block
-  void poll();                   // urgent refreshes, finished hops, free-space safety
+  void release(uint32_t plane);          // ends a hop job without erasing its block
+  void engine_released(uint32_t plane);  // urgent refreshes first, then the GC policy
+  // A shadow block of the plane with room for a program unit (opens one from the free pool while
+  // the quota and the free blocks allow; *opened says so), or -1: the pool is exhausted.
+  int64_t shadow_dst(uint32_t plane, bool* opened);
+  void begin_reprogram(uint32_t plane);  // ipr: after the MSB moves
+  void finish_reprogram(uint32_t plane);
+  void execute(uint32_t action);  // ws+rs: runs a decided action
+  void poll();                    // urgent refreshes, finished hops, free-space safety
   void process_urgent(int only_plane);
   void rl_step(uint32_t reward_cycles);
-  void execute(uint32_t action);  // ws+rs: runs a decided action
   void mine_window();
 
   const SsdConfig& cfg_;
@@ -147,6 +170,14 @@ class ReadDisturb {
   std::vector<int64_t> job_block_;
   std::deque<uint32_t> urgent_, soft_q_;
   uint32_t monitored_ = 0, mlc_blocks_ = 0, monitor_quota_, mlc_quota_;
+  // leveling: shadow blocks per plane (open ones take hops), quota per plane, fill cap
+  std::vector<std::vector<uint32_t>> shadow_open_;
+  std::vector<uint32_t> shadow_count_;
+  uint32_t shadow_quota_ = 0, shadow_cap_ = 1;
+  std::deque<uint32_t> reclaim_q_;
+  // ipr: reprogram ops outstanding per plane; MLC read time (0: the page type's)
+  std::vector<uint32_t> reprog_left_;
+  Tick mlc_read_ = 0;
 
   // ws
   LpnCounter window_, hot_;
@@ -182,6 +213,10 @@ class ReadDisturb {
   uint64_t refreshes_full_ = 0, refresh_partial_jobs_ = 0, refresh_moves_started_ = 0;
   uint64_t soft_tasks_ = 0, hard_triggers_ = 0, hops_ = 0, ipr_reprograms_ = 0;
   uint64_t partial_moves_ = 0, partial_erases_ = 0, forced_full_ = 0;
+  uint64_t shadow_opened_ = 0, shadow_pages_ = 0, shadow_fallback_pages_ = 0;
+  uint64_t shadow_refused_ = 0, shadow_reclaims_ = 0;
+  uint64_t reprogram_ops_ = 0, ipr_aborted_ = 0, mlc_reads_ = 0;
+  Tick reprogram_time_ = 0;
   Tick retry_time_total_ = 0;
 };
 

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "controller/rr/read_disturb.h"
 #include "controller/ssd_core.h"
@@ -69,16 +71,27 @@ TEST(RrModel, RetryLevelsAndLatency) {
 
 // ---- core integration --------------------------------------------------------------------------
 
-// Records the physical page of every GC-engine read (the refresh order).
+// Records the physical page of every GC-engine read (the refresh order) and every submitted
+// operation with its page (index = the SimEnv log's index).
 class RecEnv : public gctest::SimEnv {
  public:
+  struct Op {
+    FlashKind kind;
+    OpOwner owner;
+    Ppn ppn;
+    uint8_t prio;
+    bool no_transfer;
+    Tick read_time;
+  };
   void submit(FlashOp* op) override {
     if (op->owner == OpOwner::GcRead) gc_read_ppns.push_back(op->ppn);
     if (op->kind == FlashKind::Read) levels.push_back(op->retry_level);
+    ops.push_back({op->kind, op->owner, op->ppn, op->prio, op->no_transfer, op->read_time});
     SimEnv::submit(op);
   }
   std::vector<Ppn> gc_read_ppns;
   std::vector<int> levels;
+  std::vector<Op> ops;
 };
 
 SsdConfig rd_config(const std::string& policy, uint32_t hard, uint32_t soft) {
@@ -112,6 +125,13 @@ class Driver {
     t_ = std::max(t_, env.now());
   }
   uint64_t block_of(Lpn lpn) const { return cfg_.geo.block_of(core.ftl().lookup(lpn)); }
+  // The first n mapped lpns that live in block b.
+  std::vector<Lpn> lpns_in(uint64_t b, size_t n) const {
+    std::vector<Lpn> out;
+    for (Lpn l = 0; l < core.ftl().logical_pages() && out.size() < n; ++l)
+      if (core.ftl().lookup(l) != kNoPpn && block_of(l) == b) out.push_back(l);
+    return out;
+  }
   void reads(Lpn lpn, int n, Tick gap = 1'000'000'000) {
     for (int i = 0; i < n; ++i) read(lpn, gap);
   }
@@ -283,6 +303,188 @@ TEST(RrRl, StateEncoding) {
   EXPECT_EQ(ReadDisturb::cur_bin(50'000'000'000), 9u);
   EXPECT_EQ(ReadDisturb::state_index(9, true, true, true), 79u);
   EXPECT_EQ(ReadDisturb::state_index(3, false, true, false), 23u);
+}
+
+// ---- read leveling: the shadow-block pool ---------------------------------------------------
+
+// hard 200: T1 = 100 (monitored), T2 = 160 (the hottest page hops), a hop every further 10 reads,
+// full refresh at 200. The test drive has 64 blocks of 48 pages per plane: shadow quota
+// floor(0.15 x 64) = 9 blocks per plane, fill cap floor(48 / 4) = 12 valid pages.
+SsdConfig leveling_config() {
+  return rd_config("leveling", 200, 190);
+}
+
+uint64_t count_ops(const RecEnv& e, OpOwner o) {
+  return static_cast<uint64_t>(
+      std::count_if(e.ops.begin(), e.ops.end(), [&](const RecEnv::Op& x) { return x.owner == o; }));
+}
+
+TEST(RrLeveling, HotPageHopsIntoAShadowBlockNotTheActiveBlock) {
+  Driver d(leveling_config());
+  ReadDisturb* rd = d.core.read_disturb();
+  EXPECT_EQ(rd->shadow_quota(), 9u);
+  EXPECT_EQ(rd->shadow_cap(), 12u);
+  const uint64_t b = d.block_of(0);
+  const uint32_t plane = d.cfg_.geo.plane_of_block(b);
+  const Lpn a = d.lpns_in(b, 1)[0];
+  d.reads(a, 159);
+  EXPECT_EQ(d.block_of(a), b);
+  EXPECT_EQ(rd->shadow_blocks(plane), 0u) << "no shadow block before the first hop";
+  d.read(a);  // the 160th read of the block: T2, a's page hops
+  const uint64_t s = d.block_of(a);
+  EXPECT_NE(s, b);
+  EXPECT_TRUE(rd->is_shadow(s));
+  EXPECT_EQ(d.cfg_.geo.plane_of_block(s), plane);
+  EXPECT_NE(d.core.ftl().active_block(plane), int64_t(s)) << "the hop went to the active block";
+  EXPECT_EQ(rd->shadow_blocks(plane), 1u);
+  // The hop's one program went to the shadow block.
+  ASSERT_EQ(count_ops(d.env, OpOwner::GcProgram), 1u);
+  for (const auto& o : d.env.ops) {
+    if (o.owner == OpOwner::GcProgram) {
+      EXPECT_EQ(d.cfg_.geo.block_of(o.ppn), s);
+    }
+  }
+  const auto j = rd->stats(0);
+  EXPECT_EQ(j["refresh"]["hops"], 1u);
+  EXPECT_EQ(j["refresh"]["shadow_pages"], 1u);
+  EXPECT_EQ(j["refresh"]["shadow_blocks_opened"], 1u);
+  EXPECT_EQ(d.core.counters().erases_rr, 0u);
+  // Reads of a now disturb the shadow block, not the monitored one.
+  d.read(a);
+  EXPECT_EQ(d.core.ftl().block(s).read_count, 1u);
+  EXPECT_EQ(d.core.ftl().block(b).read_count, 161u);  // 160 host reads + the hop's read
+  EXPECT_EQ(d.core.counters().mismatches, 0u);
+}
+
+TEST(RrLeveling, ShadowBlockAtT2MovesItsPagesToAnotherShadowBlockAndIsErased) {
+  Driver d(leveling_config());
+  ReadDisturb* rd = d.core.read_disturb();
+  const uint64_t b = d.block_of(0);
+  const uint32_t plane = d.cfg_.geo.plane_of_block(b);
+  const Lpn a = d.lpns_in(b, 1)[0];
+  d.reads(a, 160);
+  const uint64_t s = d.block_of(a);
+  ASSERT_TRUE(rd->is_shadow(s));
+  d.reads(a, 159);
+  EXPECT_EQ(d.block_of(a), s);
+  d.read(a);  // the shadow block's 160th read: its pages move on, it is erased
+  const uint64_t s2 = d.block_of(a);
+  EXPECT_NE(s2, s);
+  EXPECT_TRUE(rd->is_shadow(s2));
+  EXPECT_FALSE(rd->is_shadow(s));
+  EXPECT_EQ(d.core.counters().erases_rr, 1u);
+  EXPECT_EQ(d.core.ftl().block(s).erase_count, 1u);
+  EXPECT_EQ(rd->shadow_blocks(plane), 1u);  // s left the pool, s2 joined it
+  const auto j = rd->stats(0);
+  EXPECT_EQ(j["refresh"]["shadow_reclaims"], 1u);
+  EXPECT_EQ(j["refresh"]["shadow_pages"], 2u);
+  EXPECT_EQ(j["refresh"]["shadow_fallback_pages"], 0u);
+  EXPECT_EQ(d.core.counters().mismatches, 0u);
+}
+
+TEST(RrLeveling, ExhaustedShadowPoolFallsBackToTheFullRefresh) {
+  SsdConfig cfg = leveling_config();
+  cfg.rd_shadow_fraction = 1.0 / 64;  // one shadow block per plane
+  cfg.rd_shadow_fill_cap = 2.0 / 48;  // that takes two valid pages
+  cfg.finalize();
+  Driver d(cfg);
+  ReadDisturb* rd = d.core.read_disturb();
+  ASSERT_EQ(rd->shadow_quota(), 1u);
+  ASSERT_EQ(rd->shadow_cap(), 2u);
+  const uint64_t b = d.block_of(0);
+  const std::vector<Lpn> l = d.lpns_in(b, 5);
+  ASSERT_EQ(l.size(), 5u);
+  d.reads(l[0], 160);  // T2: l[0] hops
+  d.reads(l[1], 10);   // 170: l[1] (now the most-read valid page) hops
+  const uint64_t s = d.block_of(l[0]);
+  ASSERT_TRUE(rd->is_shadow(s));
+  EXPECT_EQ(d.block_of(l[1]), s);
+  d.reads(l[2], 10);  // 180: the shadow block is at its cap, the quota is used: no hop
+  d.reads(l[3], 10);  // 190: no hop
+  EXPECT_EQ(d.block_of(l[2]), b);
+  EXPECT_EQ(d.core.ftl().block(s).state, BlockState::Full) << "a shadow block at its cap closes";
+  auto j = rd->stats(0);
+  EXPECT_EQ(j["refresh"]["hops"], 2u);
+  EXPECT_EQ(j["refresh"]["shadow_hops_refused"], 2u);
+  EXPECT_EQ(d.core.counters().erases_rr, 0u);
+  d.reads(l[4], 10);  // 200 = RR: the monitored block is refreshed in full, as in baseline
+  EXPECT_EQ(d.core.counters().erases_rr, 1u);
+  EXPECT_NE(d.block_of(l[2]), b);
+  EXPECT_FALSE(rd->is_shadow(d.block_of(l[2])));
+  j = rd->stats(0);
+  EXPECT_EQ(j["refresh"]["full"], 1u);
+  EXPECT_EQ(j["refresh"]["shadow_pages"], 2u);
+  EXPECT_EQ(d.core.counters().mismatches, 0u);
+}
+
+// ---- ipr: reprogram timing and MLC reads -------------------------------------------------------
+
+TEST(RrIpr, MsbPagesMoveThenEveryWordLineIsReprogrammedByAFlashProgram) {
+  SsdConfig cfg = rd_config("ipr", 40, 30);
+  cfg.rd_mlc_read_us = 40;
+  cfg.finalize();
+  Driver d(cfg);
+  ReadDisturb* rd = d.core.read_disturb();
+  const auto& g = d.cfg_.geo;
+  const uint64_t b = d.block_of(0);
+  ASSERT_EQ(g.page_type_of(g.page_of(d.core.ftl().lookup(0))), 0) << "lpn 0 on an LSB page";
+  d.reads(0, 40);  // the hard threshold: the ipr job starts after this read is served
+  d.read(1);       // another plane
+  ASSERT_TRUE(rd->is_mlc(b));
+  EXPECT_EQ(d.core.counters().erases_rr, 0u);
+  EXPECT_EQ(d.block_of(0), b) << "LSB data stay in place";
+  // The 16 valid MSB pages were moved out (GC reads of MSB pages only) ...
+  const uint32_t wordlines = g.pages_per_block / 3;  // 16
+  ASSERT_EQ(d.env.gc_read_ppns.size(), wordlines);
+  for (Ppn p : d.env.gc_read_ppns) {
+    EXPECT_EQ(g.block_of(p), b);
+    EXPECT_EQ(g.page_type_of(g.page_of(p)), 2);
+  }
+  // ... then each word line's MSB page was reprogrammed: a program op each, foreground class, no
+  // data on the bus, submitted after the moves' programs completed, one after another on the die.
+  size_t last_move = 0, first_rp = SIZE_MAX;
+  std::vector<uint32_t> wls;
+  for (size_t i = 0; i < d.env.ops.size(); ++i) {
+    const auto& o = d.env.ops[i];
+    if (o.owner == OpOwner::GcProgram) last_move = i;
+    if (o.owner != OpOwner::RdReprogram) continue;
+    first_rp = std::min(first_rp, i);
+    EXPECT_EQ(o.kind, FlashKind::Program);
+    EXPECT_EQ(o.prio, kPrioGc);
+    EXPECT_TRUE(o.no_transfer);
+    EXPECT_EQ(g.block_of(o.ppn), b);
+    EXPECT_EQ(g.page_type_of(g.page_of(o.ppn)), 2);
+    wls.push_back(g.page_of(o.ppn) / 3);
+  }
+  ASSERT_EQ(wls.size(), wordlines);
+  for (uint32_t w = 0; w < wordlines; ++w) EXPECT_EQ(wls[w], w);
+  ASSERT_LT(last_move, first_rp);
+  EXPECT_GE(d.env.log[first_rp].submit, d.env.log[last_move].done);
+  const Tick rp_span = d.env.log[first_rp + wordlines - 1].done - d.env.log[first_rp].start;
+  EXPECT_GE(rp_span, Tick(wordlines) * gctest::SimEnv::kProgram) << "the die is busy";
+  const auto j = rd->stats(0);
+  EXPECT_EQ(j["refresh"]["ipr_reprograms"], 1u);
+  EXPECT_EQ(j["refresh"]["ipr_reprogram_ops"], wordlines);
+  EXPECT_DOUBLE_EQ(j["refresh"]["ipr_reprogram_ms"].get<double>(), wordlines * 0.7);
+  // Reads of the MLC block use rd.mlc_read_us; before the reprogram they used the TLC time.
+  const size_t before = d.env.ops.size();
+  d.read(0);
+  ASSERT_EQ(d.env.ops.size(), before + 1);
+  EXPECT_EQ(d.env.ops.back().owner, OpOwner::HostRead);
+  EXPECT_EQ(d.env.ops.back().read_time, Tick(40'000'000));
+  EXPECT_EQ(d.env.ops.front().read_time, 0u);
+  EXPECT_EQ(rd->stats(0)["refresh"]["mlc_reads"], 1u);
+  EXPECT_EQ(rd->effective_reads(b), 1u);  // the count restarted at the reprogram
+  EXPECT_EQ(d.core.counters().mismatches, 0u);
+}
+
+TEST(RrIpr, WithoutAnMlcReadTimeReadsKeepTheirPageTypeTime) {
+  Driver d(rd_config("ipr", 40, 30));  // rd.mlc_read_us = 0
+  d.reads(0, 40);
+  d.read(1);
+  ASSERT_TRUE(d.core.read_disturb()->is_mlc(d.block_of(0)));
+  d.read(0);
+  EXPECT_EQ(d.env.ops.back().read_time, 0u);
 }
 
 // ---- ws+rs: the decision unit's time ---------------------------------------------------------

@@ -101,6 +101,36 @@ TEST(RrCli, WsRsReportsTheAgentAndRewardCsv) {
   EXPECT_GT(r["read_disturb"]["ws"]["windows"].get<uint64_t>(), 0u);
 }
 
+TEST(RrCli, ResultShowsShadowPoolReprogramsDecisionDelayAndFig12Buckets) {
+  for (const std::string p : {"leveling", "ipr", "ws+rs"}) {
+    const json r = run(p);
+    const json& rd = r["read_disturb"];
+    // Fig. 12 buckets: every host read in exactly one of 8 buckets.
+    const json& dist = rd["read_latency_distribution"];
+    ASSERT_EQ(dist["counts"].size(), 8u) << p;
+    uint64_t n = 0;
+    for (const auto& c : dist["counts"]) n += c.get<uint64_t>();
+    EXPECT_EQ(n, r["latency_us"]["read"]["count"].get<uint64_t>()) << p;
+    const json& rf = rd["refresh"];
+    if (p == "leveling") {  // hops land in shadow blocks (cap 48 / 4 = 12 pages)
+      EXPECT_GT(rf["hops"].get<uint64_t>(), 0u);
+      EXPECT_GT(rf["shadow_blocks_opened"].get<uint64_t>(), 0u);
+      EXPECT_GE(rf["shadow_pages"].get<uint64_t>(), rf["hops"].get<uint64_t>());
+      EXPECT_EQ(rd["model"]["shadow_fill_cap_pages"], 12u);
+    }
+    if (p == "ipr") {  // 48 / 3 = 16 word lines per block, 5.5 ms each
+      EXPECT_GT(rf["ipr_reprograms"].get<uint64_t>(), 0u);
+      EXPECT_EQ(rf["ipr_reprogram_ops"].get<uint64_t>(), 16 * rf["ipr_reprograms"].get<uint64_t>());
+      EXPECT_DOUBLE_EQ(rf["ipr_reprogram_ms"].get<double>(),
+                       5.5 * rf["ipr_reprogram_ops"].get<double>());
+      EXPECT_GT(rf["mlc_reads"].get<uint64_t>(), 0u);
+    }
+    if (p == "ws+rs") {
+      EXPECT_GT(rd["rl"]["decision_delay_ms"].get<double>(), 0.0);
+    }
+  }
+}
+
 TEST(RrCli, ModelOffByDefault) {
   const std::string out = (dir() / "off.json").string();
   Result r = sh("run --preset tlc-rr --config " + (dir() / "small.json").string() +

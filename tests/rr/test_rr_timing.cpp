@@ -61,6 +61,7 @@ TEST(RrTiming, ReprogramOfAnMsbPageTakesTProgMsbWithNoDataOnTheBus) {
   FlashOp rp = make_op(b.cfg, FlashKind::Program, 0, 0, 2, 1);  // MSB page of word line 0
   rp.no_transfer = true;
   rp.prio = kPrioGc;
+  rp.owner = OpOwner::RdReprogram;
   FlashOp lsb = make_op(b.cfg, FlashKind::Program, 0, 0, 3, 1);  // LSB of word line 1, with data
   b.at(0, rp);
   b.at(10'000'000, lsb);

@@ -68,6 +68,16 @@ for w in loads:
             r["host_reads"]["mean_retry_level"], r["uncorrectable_reads"],
             j["flash"]["erases"]["read_refresh"], j["flash"]["erases"]["gc"],
             r["refresh"]["partial_moves"], r.get("rl", {}).get("decisions", "-"), r["ws"]["mining_s"]))
+L.append("\n## Refresh work by policy\n")
+L.append("| workload | policy | full refreshes | hops | shadow blocks opened | shadow pages | hops refused (pool exhausted) | shadow reclaims | ipr reprograms | reprogram ops | reprogram die time (ms) | decision delay (ms) |")
+L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+for w in loads:
+    for p in pol:
+        r = load(w, p)["read_disturb"]; f = r["refresh"]
+        L.append("| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %.1f | %s |" % (w, p, f["full"], f["hops"],
+            f["shadow_blocks_opened"], f["shadow_pages"], f["shadow_hops_refused"], f["shadow_reclaims"],
+            f["ipr_reprograms"], f["ipr_reprogram_ops"], f["ipr_reprogram_ms"],
+            "%.4f" % r["rl"]["decision_delay_ms"] if "rl" in r else "-"))
 L.append("\n## Normalised to baseline (Fig. 9 / Fig. 10 / Fig. 11 shape)\n")
 L.append("| workload | policy | read latency | I/O latency | read p99.99 | read error rate |")
 L.append("|---|---|---|---|---|---|")
@@ -91,6 +101,16 @@ for w in loads:
     for p in pol:
         cdf = {c["q"]: c["us"] for c in load(w, p)["read_disturb"]["read_latency_cdf_us"]}
         L.append("| %s | %s | " % (w, p) + " | ".join("%.2f" % (cdf[q] / 1e3) for q in qs) + " |")
+L.append("\n## Read latency distribution (Fig. 12 shape): share of reads per bucket, %\n")
+edges = load(loads[0], pol[0])["read_disturb"]["read_latency_distribution"]["edges_ms"]
+names = ["<%d" % edges[0]] + ["%d-%d" % (a, b) for a, b in zip(edges, edges[1:])] + [">=%d" % edges[-1]]
+L.append("| workload | policy | " + " | ".join(names) + " (ms) |")
+L.append("|---|---|" + "---|" * len(names))
+for w in loads:
+    for p in pol:
+        fr = load(w, p)["read_disturb"]["read_latency_distribution"]["fractions"]
+        L.append("| %s | %s | " % (w, p) + " | ".join("%.2f" % (100 * x) for x in fr) + " |")
+L.append("\nPaper (Section 5.2.4): with ws+rs most reads complete within 50 ms, and ws+rs has the fewest reads above 350 ms.\n")
 L.append("\n## ws+rs per-episode mean reward (Fig. 13 left column; episode = 1000 decisions)\n")
 for w in loads:
     e = load(w, "ws+rs")["read_disturb"]["rl"]["episode_mean_reward"]

@@ -178,12 +178,13 @@ void HybridCore::bucket_insert(uint64_t b) {
   PlaneSt& s = pl_[geo_.plane_of_block(b)];
   const uint32_t kind = bucket_kind(b);
   auto& heads = s.bucket_head[kind];
+  const uint32_t key = bucket_key(b);
   k.prev = -1;
-  k.next = heads[k.valid];
+  k.next = heads[key];
   if (k.next >= 0) blk_[k.next].prev = static_cast<int32_t>(b);
-  heads[k.valid] = static_cast<int32_t>(b);
+  heads[key] = static_cast<int32_t>(b);
   k.in_bucket = true;
-  if (k.valid < s.min_hint[kind]) s.min_hint[kind] = k.valid;
+  if (key < s.min_hint[kind]) s.min_hint[kind] = key;
 }
 
 void HybridCore::bucket_remove(uint64_t b) {
@@ -194,7 +195,7 @@ void HybridCore::bucket_remove(uint64_t b) {
   if (k.prev >= 0)
     blk_[k.prev].next = k.next;
   else
-    heads[k.valid] = k.next;
+    heads[bucket_key(b)] = k.next;
   if (k.next >= 0) blk_[k.next].prev = k.prev;
   k.prev = k.next = -1;
   k.in_bucket = false;
@@ -231,10 +232,11 @@ void HybridCore::invalidate(Psn psn) {
   uint32_t* m = p2l(b, false);
   const uint32_t idx = static_cast<uint32_t>(psn - b * geo_.pages_per_block * spp_);
   if (!m || m[idx] == kNoLsn) return;
-  m[idx] = kNoLsn;
   const bool moved = k.in_bucket;
   if (moved) bucket_remove(b);
+  m[idx] = kNoLsn;
   --k.valid;
+  if (page_empty(m, idx / spp_)) --k.vpages;
   if (moved) bucket_insert(b);
   if (k.slc && (k.stream == kSlcL1 || pol_ == kSector) && sector_entries_ > 0) --sector_entries_;
 }
@@ -249,9 +251,11 @@ void HybridCore::map_sector(uint32_t lsn, Psn psn) {
   const uint64_t b = geo_.block_of(static_cast<Ppn>(psn / spp_));
   Blk& k = blk_[b];
   uint32_t* m = p2l(b, true);
-  m[psn - b * geo_.pages_per_block * spp_] = lsn;
+  const uint32_t idx = static_cast<uint32_t>(psn - b * geo_.pages_per_block * spp_);
   const bool moved = k.in_bucket;
   if (moved) bucket_remove(b);
+  if (page_empty(m, idx / spp_)) ++k.vpages;
+  m[idx] = lsn;
   ++k.valid;
   if (moved) bucket_insert(b);
   if (k.slc && (k.stream == kSlcL1 || pol_ == kSector)) {
@@ -352,6 +356,7 @@ void HybridCore::open_block(uint32_t plane, uint8_t stream, bool slc) {
   k.stream = stream;
   k.write_ptr = 0;
   k.valid = 0;
+  k.vpages = 0;
   p2l(b, true);
   s.active[stream] = b;
   if (slc) {
@@ -535,6 +540,7 @@ void HybridCore::on_timer(uint32_t kind, void* ctx) {
   if (kind == kTimerIdle) {  // DWA: no host command since the timer was set
     const uint64_t seq = reinterpret_cast<uintptr_t>(ctx);
     if (seq != last_cmd_seq_) return;
+    idle_seq_ = seq;
     for (uint32_t p = 0; p < geo_.planes(); ++p)
       if (!gc_[1][p].active && pl_[p].slc_used > 0) start_gc(p, true, true);
   }
@@ -870,10 +876,29 @@ void HybridCore::seal(Job* j) {
 void HybridCore::try_issue(Job* j) {
   if (!j->sealed || j->issued || j->pending_reads > 0) return;
   if (!issue_program(j)) {
+    check_all_gc();
+    if (demote_to_native(j) && issue_program(j)) return;
     blocked_.push_back(j);
     ++hc_.blocked;
-    check_all_gc();
   }
+}
+
+// An SLC host job that finds no SLC page while no migration is under way (so nothing will free
+// one: no SLC block can be opened, or its stream has no open block) is programmed into native
+// blocks instead, as a one-shot unit whose other pages are padding.
+bool HybridCore::demote_to_native(Job* j) {
+  if (j->purpose != kSlcWrite) return false;
+  for (uint32_t p = 0; p < geo_.planes(); ++p)
+    if (gc_[1][p].active) return false;
+  if (slc_reserved_pages_ > 0) --slc_reserved_pages_;
+  j->purpose = kNativeWrite;
+  j->stream = kNative;
+  j->npages = bits_;
+  j->slots.resize(bits_ * spp_);  // Slot{}: padding
+  j->prefer_not_channel = UINT32_MAX;
+  for (const Slot& s : j->slots)
+    if (s.cmd) s.cmd->dest |= 2;
+  return true;
 }
 
 // Seals unsealed packing buffers and native units when a die is idle (work-conserving packing).
@@ -979,7 +1004,7 @@ void HybridCore::retry_blocked() {
   while (n-- > 0) {
     Job* j = blocked_.front();
     blocked_.pop_front();
-    if (!issue_program(j)) blocked_.push_back(j);
+    if (!issue_program(j) && !(demote_to_native(j) && issue_program(j))) blocked_.push_back(j);
   }
 }
 
@@ -1056,7 +1081,13 @@ bool HybridCore::want_migration(uint32_t plane, uint8_t& kind) const {
 }
 
 void HybridCore::check_gc(uint32_t plane) {
-  if (!gc_[0][plane].active && native_free(plane) <= native_trigger(plane))
+  // Convertible: native GC also runs when the SLC region is below its allowed size and no block
+  // can be opened for it (free blocks between native_trigger and the SLC opening margin).
+  const uint32_t planes = geo_.planes();
+  const bool slc_starved = convertible_ && pol_ != kNone &&
+                           pl_[plane].slc_used < (slc_allowed() + planes - 1) / planes &&
+                           slc_openable(plane) == 0;
+  if (!gc_[0][plane].active && (native_free(plane) <= native_trigger(plane) || slc_starved))
     start_gc(plane, false, false);
   uint8_t kind;
   if (!gc_[1][plane].active && want_migration(plane, kind)) start_gc(plane, true, false);
@@ -1077,8 +1108,8 @@ bool HybridCore::start_gc(uint32_t plane, bool migration, bool idle) {
     if (v < 0) v = take_victim(plane, kind == 1 ? 2 : 1);
   } else {
     v = take_victim(plane, 0);
-    // A victim must free at least one program unit's worth, or GC would only churn.
-    if (v >= 0 && blk_[v].valid + bits_ * spp_ > geo_.pages_per_block * spp_) {
+    // A victim must free at least one program unit's worth of pages, or GC would only churn.
+    if (v >= 0 && blk_[v].vpages + bits_ > geo_.pages_per_block) {
       blk_[v].state = BState::Full;
       bucket_insert(static_cast<uint64_t>(v));
       v = -1;
@@ -1131,7 +1162,9 @@ void HybridCore::gc_continue(uint32_t plane, bool migration) {
       }
       ++g.scan;
     } else {
-      // Copy the valid sectors of this physical page as they are.
+      // Copy the valid sectors of this physical page as they are (the native region stays
+      // page-mapped: a logical page's sectors are not scattered by GC). The victim guard in
+      // start_gc counts occupied pages, so a victim always frees at least one unit.
       const uint32_t pg = idx / spp_;
       const Ppn src = geo_.ppn_of(v, pg);
       for (uint32_t k = 0; k < spp_; ++k) {
@@ -1224,6 +1257,7 @@ void HybridCore::erase_done(FlashOp* op) {
   if (convertible_) k.slc = false;  // the mode is chosen again when the block is opened
   k.state = BState::Free;
   k.valid = 0;
+  k.vpages = 0;
   k.write_ptr = 0;
   if (p2l_[v]) p2l_pool_.push_back(std::move(p2l_[v]));
   s.ring[pool][(s.head[pool] + s.count[pool]) % s.ring[pool].size()] = static_cast<uint32_t>(v);
@@ -1233,8 +1267,7 @@ void HybridCore::erase_done(FlashOp* op) {
   retry_blocked();
   // DWA: keep migrating while the host stays idle.
   if (idle_mig && migration) {
-    bool host_idle = true;
-    for (uint32_t d : die_ops_) host_idle &= d == 0;
+    const bool host_idle = last_cmd_seq_ == idle_seq_;  // no host command since the idle timer
     if (host_idle && s.slc_used > 0) start_gc(plane, true, true);
   }
   // GC is started by allocations (as in MQSim/SSDsim); after an erase only migration continues

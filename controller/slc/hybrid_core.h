@@ -112,7 +112,8 @@ class HybridCore {
   // L1, and native GC's own destination (so the GC reserve cannot be taken by other writers).
   enum Stream : uint8_t { kNative = 0, kSlcL2 = 1, kSlcL1 = 2, kGcDst = 3, kStreams = 4 };
   struct Blk {
-    uint32_t valid = 0;  // valid sectors
+    uint32_t valid = 0;   // valid sectors
+    uint32_t vpages = 0;  // pages holding at least one valid sector
     uint32_t write_ptr = 0;
     uint32_t inflight = 0;
     uint32_t erases = 0, slc_erases = 0;
@@ -168,6 +169,7 @@ class HybridCore {
   void pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8_t stream, bool chunk);
   void seal(Job* j);
   void try_issue(Job* j);
+  bool demote_to_native(Job* j);
   bool issue_program(Job* j);
   void program_done(FlashOp* op);
   void kick();
@@ -188,6 +190,14 @@ class HybridCore {
   void bucket_insert(uint64_t b);
   void bucket_remove(uint64_t b);
   int64_t take_victim(uint32_t plane, uint8_t kind);
+  // Greedy key: native blocks by occupied pages (GC copies whole pages), SLC blocks by valid
+  // sectors (migration moves logical pages gathered from anywhere).
+  uint32_t bucket_key(uint64_t b) const { return blk_[b].slc ? blk_[b].valid : blk_[b].vpages; }
+  bool page_empty(const uint32_t* m, uint32_t page) const {
+    for (uint32_t k = 0; k < spp_; ++k)
+      if (m[page * spp_ + k] != kNoLsn) return false;
+    return true;
+  }
   uint32_t bucket_kind(uint64_t b) const { return blk_[b].slc ? blk_[b].stream : 0u; }
   uint32_t* p2l(uint64_t b, bool create);
   uint32_t slc_allowed() const;  // SLC blocks the targets and the free space allow now
@@ -287,6 +297,7 @@ class HybridCore {
   uint64_t win_writes_ = 0, omega_s_ = 0, omega_l_ = 0;
   double ratio_l2_ = 1.0;  // hierarchy: L2 share of the SLC region
   uint64_t last_cmd_seq_ = 0;
+  uint64_t idle_seq_ = 0;  // DWA: command sequence number when idle migration started
   uint64_t pending_unit_cycles_ = 0, unit_cycles_ = 0;  // SLC-size decision unit (rl)
   struct SeriesRow {
     double t_ms;

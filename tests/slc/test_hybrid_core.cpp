@@ -14,7 +14,7 @@
 //     3,500 us.
 //   tlc_mix / qlc_mix: 2-die versions with more blocks for the random integrity mixes (section 5).
 //
-// Tests named DISABLED_ fail on the current hybrid core: each names the bug (A: an admitted SLC
+// Tests named  fail on the current hybrid core: each names the bug (A: an admitted SLC
 // write stranded; B: the convertible SLC region never returns; C: native GC copies blocks into
 // each other forever; D: DWA idle migration stops early). Run them with
 // --gtest_also_run_disabled_tests.
@@ -272,7 +272,7 @@ TEST(HybridCore, ConvertibleBlockReturnsInNativeModeAfterMigration) {
     }
   }
   EXPECT_TRUE(slc_then_native) << "no block went from SLC mode to QLC mode";
-  // (QLC -> SLC does not happen here: bug B, DISABLED_ConvertibleSlcRegionRecovers... below.)
+  // (QLC -> SLC does not happen here: bug B, ConvertibleSlcRegionRecovers... below.)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -660,7 +660,7 @@ TEST(HybridCoreIntegrity, ConvertibleStaticPage) {
 }
 // DISABLED: hybrid_core bug A (report): with seed 1 an admitted SLC write is stranded in the
 // blocked queue (no SLC block can be opened, nothing frees one); the run never completes.
-TEST(HybridCoreIntegrity, DISABLED_ConvertibleUstPage) {
+TEST(HybridCoreIntegrity, ConvertibleUstPage) {
   expect_clean_mix(qlc_mix("ust", "page"));
 }
 TEST(HybridCoreIntegrity, ConvertibleDwaPage) {
@@ -677,10 +677,10 @@ TEST(HybridCoreIntegrity, ConvertibleStaticSector) {
 }
 // DISABLED: hybrid_core bug A (report): an admitted L2 write is stranded while only an L1 block
 // is open; the run never completes (fails for every size policy and most seeds).
-TEST(HybridCoreIntegrity, DISABLED_ConvertibleStaticHierarchy) {
+TEST(HybridCoreIntegrity, ConvertibleStaticHierarchy) {
   expect_clean_mix(qlc_mix("static", "hierarchy"));
 }
-TEST(HybridCoreIntegrity, DISABLED_ConvertibleRlHierarchyDeepQueue) {
+TEST(HybridCoreIntegrity, ConvertibleRlHierarchyDeepQueue) {
   MixOptions o;
   o.qd = 32;
   o.seed = 2;
@@ -736,7 +736,7 @@ TEST(HybridCore, DwaMigratesOnlyWhenTheHostIsIdle) {
 // DISABLED: hybrid_core bug D (report). Idle migration continues after an erase only if every
 // die is idle, so the migration running on the other plane's die counts as host activity: plane
 // 0 stops after its first victim when plane 1 is still migrating (3 idle migrations, not 4).
-TEST(HybridCore, DISABLED_DwaMigratesEveryFullSlcBlockWhileTheHostIsIdle) {
+TEST(HybridCore, DwaMigratesEveryFullSlcBlockWhileTheHostIsIdle) {
   Rig r(qlc_mix("dwa", "page"), /*integrity=*/true);
   dwa_burst(r);
   r.env.run();
@@ -762,13 +762,13 @@ TEST(HybridCore, DISABLED_DwaMigratesEveryFullSlcBlockWhileTheHostIsIdle) {
 // sectors, so it picks victims whose copy fills as many pages as the victim frees: the same two
 // blocks are copied into each other forever (about 333,000 native erases before the event budget
 // stops it).
-TEST(HybridCoreIntegrity, DISABLED_FixedSectorHighUtilizationNativeGcMakesProgress) {
+TEST(HybridCoreIntegrity, FixedSectorHighUtilizationNativeGcMakesProgress) {
   MixOptions o;
   o.footprint = 0.8;
   o.requests = 3000;
   expect_clean_mix(tlc_mix("sector"), o);
 }
-TEST(HybridCoreIntegrity, DISABLED_FixedHierarchyHighUtilizationNativeGcMakesProgress) {
+TEST(HybridCoreIntegrity, FixedHierarchyHighUtilizationNativeGcMakesProgress) {
   MixOptions o;
   o.footprint = 0.8;
   o.requests = 3000;
@@ -777,7 +777,7 @@ TEST(HybridCoreIntegrity, DISABLED_FixedHierarchyHighUtilizationNativeGcMakesPro
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bugs of hybrid_core found by these tests (DISABLED_ until fixed; see the report).
+// Bugs of hybrid_core found by these tests ( until fixed; see the report).
 
 // Bug A, hand-made: convertible hierarchy drive of 16 blocks (qlc_small), QLC GC at <= 1 free
 // block, so native_trigger = max(1, 0, kGcReserve + 1) = 3 and an SLC block may be opened only
@@ -788,7 +788,7 @@ TEST(HybridCoreIntegrity, DISABLED_FixedHierarchyHighUtilizationNativeGcMakesPro
 //  3. A 16 KiB write is admitted to SLC (slc_free_pages() counts the 3 free pages of the open L1
 //     block), goes to L2, finds no open L2 block and cannot open one: blocked. Nothing will ever
 //     free a block (no GC due, no full SLC block to migrate): the write never completes.
-TEST(HybridCoreBugs, DISABLED_ConvertibleAdmittedL2WriteIsNotStranded) {
+TEST(HybridCoreBugs, ConvertibleAdmittedL2WriteIsNotStranded) {
   SsdConfig c = qlc_small("static");
   c.set("slc.policy", "hierarchy", "test");
   c.set("slc.native_gc_free_blocks", 1, "test");
@@ -815,7 +815,7 @@ TEST(HybridCoreBugs, DISABLED_ConvertibleAdmittedL2WriteIsNotStranded) {
 // to QLC, because an SLC block may only be opened while more than native_trigger + kGcReserve + 1
 // = 6 blocks are free, and native GC only runs at <= native_trigger = 3. The sizer still allows
 // 2 SLC blocks (slc_allowed_blocks_end).
-TEST(HybridCoreBugs, DISABLED_ConvertibleSlcRegionRecoversAfterTheDriveIsWrittenOnce) {
+TEST(HybridCoreBugs, ConvertibleSlcRegionRecoversAfterTheDriveIsWrittenOnce) {
   SsdConfig c = qlc_small("static");
   c.set("slc.gc_free_blocks", 0, "test");
   c.set("slc.native_gc_free_blocks", 1, "test");

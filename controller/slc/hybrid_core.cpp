@@ -333,6 +333,16 @@ uint32_t HybridCore::slc_openable(uint32_t plane) const {
   return pl_[plane].count[0] > keep ? pl_[plane].count[0] - keep : 0;
 }
 
+// Whether native GC could start on the plane: a full native block whose collection frees at
+// least one unit of pages.
+bool HybridCore::has_gc_victim(uint32_t plane) const {
+  const auto& heads = pl_[plane].bucket_head[0];
+  const uint32_t limit = (geo_.pages_per_block - bits_) * spp_;  // as start_gc's guard
+  for (uint32_t k = pl_[plane].min_hint[0]; k <= limit && k < heads.size(); ++k)
+    if (heads[k] >= 0) return true;
+  return false;
+}
+
 bool HybridCore::slc_can_open(uint32_t plane) const {
   return slc_blocks_ < slc_allowed() && slc_openable(plane) > 0;
 }
@@ -931,11 +941,15 @@ bool HybridCore::issue_program(Job* j) {
     if (plane == geo_.planes()) return false;
   } else {
     plane = j->plane;
-    // Migration leaves the last kGcReserve free blocks to native GC, which writes into its own
-    // open block and so always has room to finish a victim (a victim frees at least a unit).
-    // (Migration is net positive: bits_ SLC pages per native page freed... it needs one block to
-    // free several, so it may go down to the last block but one.)
-    if (!native_can_alloc(plane, j->purpose == kMigWrite ? 1 : 0, j->stream)) {
+    // Native GC and migration write into open blocks of their own (host writes cannot use up
+    // their room). Native GC may take the last free block: a collection frees at least a unit.
+    // Migration is strongly net positive (one native block takes the data of several SLC
+    // blocks, which are then erased): it leaves the last free block to native GC when native GC
+    // runs or could run, and takes it otherwise (the native region can be full of valid data
+    // while SLC blocks wait to be given back).
+    const uint32_t reserve =
+        j->purpose == kMigWrite && (gc_[0][plane].active || has_gc_victim(plane)) ? 1 : 0;
+    if (!native_can_alloc(plane, reserve, j->stream)) {
       check_gc(plane);
       return false;
     }
@@ -1108,8 +1122,8 @@ bool HybridCore::start_gc(uint32_t plane, bool migration, bool idle) {
     if (v < 0) v = take_victim(plane, kind == 1 ? 2 : 1);
   } else {
     v = take_victim(plane, 0);
-    // A victim must free at least one program unit's worth of pages, or GC would only churn.
-    if (v >= 0 && blk_[v].vpages + bits_ > geo_.pages_per_block) {
+    // A victim must free at least one program unit's worth, or GC would only churn.
+    if (v >= 0 && blk_[v].valid + bits_ * spp_ > geo_.pages_per_block * spp_) {
       blk_[v].state = BState::Full;
       bucket_insert(static_cast<uint64_t>(v));
       v = -1;
@@ -1139,13 +1153,18 @@ void HybridCore::gc_continue(uint32_t plane, bool migration) {
   const uint64_t v = static_cast<uint64_t>(g.victim);
   uint32_t* m = p2l(v, false);
   const uint32_t nsec = pages_of(v) * spp_;
-  Job* j = page_job(migration ? kMigWrite : kGcWrite, migration ? kNative : kGcDst, bits_);
+  Job* j = page_job(migration ? kMigWrite : kGcWrite, migration ? kMigDst : kGcDst, bits_);
   j->plane = plane;
   g.unit = j;
   uint32_t page = 0;
+  uint32_t used = 0;  // native GC: valid sectors taken into the unit
+  full_src_.clear();
+  part_src_.clear();
+  auto& full_src = full_src_;
+  auto& part_src = part_src_;
   Lpn taken[8];
   uint32_t ntaken = 0;
-  while (page < bits_ && g.scan < nsec) {
+  while ((migration ? page < bits_ : used < bits_ * spp_) && g.scan < nsec) {
     const uint32_t idx = g.scan;
     if (!m || m[idx] == kNoLsn) {
       ++g.scan;
@@ -1162,17 +1181,25 @@ void HybridCore::gc_continue(uint32_t plane, bool migration) {
       }
       ++g.scan;
     } else {
-      // Copy the valid sectors of this physical page as they are (the native region stays
-      // page-mapped: a logical page's sectors are not scattered by GC). The victim guard in
-      // start_gc counts occupied pages, so a victim always frees at least one unit.
+      // Native GC fills the unit with the victim's valid sectors (victims are chosen and
+      // guarded by valid sectors, so a collection always frees at least a unit). Pages whose
+      // sectors are all valid keep their layout (one logical page per physical page, the common
+      // case); sectors of partly valid pages are packed densely after them.
       const uint32_t pg = idx / spp_;
+      uint32_t c = 0;
+      for (uint32_t k = 0; k < spp_; ++k) c += m[pg * spp_ + k] != kNoLsn;
+      if (used + c > bits_ * spp_) break;
       const Ppn src = geo_.ppn_of(v, pg);
+      bool whole = c == spp_ && m[pg * spp_] % spp_ == 0;  // one logical page, in order
+      for (uint32_t k = 1; whole && k < spp_; ++k) whole = m[pg * spp_ + k] == m[pg * spp_] + k;
       for (uint32_t k = 0; k < spp_; ++k) {
         const uint32_t lsn = m[pg * spp_ + k];
         if (lsn == kNoLsn) continue;
-        j->slots[page * spp_ + k] =
-            Slot{lsn, integrity_ ? flash_data_.get(src * spp_ + k) : 0, src * spp_ + k, nullptr};
+        (whole ? full_src : part_src)
+            .push_back(Slot{lsn, integrity_ ? flash_data_.get(src * spp_ + k) : 0, src * spp_ + k,
+                            nullptr});
       }
+      used += c;
       FlashOp* op = new_op(FlashKind::Read, src, 1, kPrioNormal, kGcRead);
       op->ctx = j;
       read_started(src);
@@ -1180,9 +1207,14 @@ void HybridCore::gc_continue(uint32_t plane, bool migration) {
       ++hc_.gc_reads;
       ++ctr_.gc_reads;
       submit(op);
-      ++page;
       g.scan = (pg + 1) * spp_;
+      page = (used + spp_ - 1) / spp_;
     }
+  }
+  if (!migration) {  // lay out: whole pages first, then the packed sectors
+    uint32_t slot = 0;
+    for (const Slot& x : full_src) j->slots[slot++] = x;
+    for (const Slot& x : part_src) j->slots[slot++] = x;
   }
   if (g.scan >= nsec) g.scan_done = true;
   if (page == 0) {  // nothing left to move
@@ -1456,7 +1488,11 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
                     {"gc", {g.active, g.victim, g.scan_done, g.unit != nullptr, g.erase_issued}},
                     {"mig", {m.active, m.victim, m.scan_done, m.unit != nullptr, m.erase_issued}}});
     }
+    json bj = json::array();
+    for (const Job* j : blocked_)
+      bj.push_back({{"purpose", j->purpose}, {"stream", j->stream}, {"npages", j->npages}});
     r["outstanding"] = {{"blocked", blocked_.size()},
+                        {"blocked_jobs", bj},
                         {"jobs", jobs_inflight_},
                         {"ops", ops_in_flight()},
                         {"reserved_slc_pages", slc_reserved_pages_},

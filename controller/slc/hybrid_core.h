@@ -110,7 +110,14 @@ class HybridCore {
   enum class BState : uint8_t { Free, Active, Full, Victim };
   // Open blocks: host and migration data into native blocks, SLC L2 (or the only SLC stream), SLC
   // L1, and native GC's own destination (so the GC reserve cannot be taken by other writers).
-  enum Stream : uint8_t { kNative = 0, kSlcL2 = 1, kSlcL1 = 2, kGcDst = 3, kStreams = 4 };
+  enum Stream : uint8_t {
+    kNative = 0,
+    kSlcL2 = 1,
+    kSlcL1 = 2,
+    kGcDst = 3,
+    kMigDst = 4,
+    kStreams = 5
+  };
   struct Blk {
     uint32_t valid = 0;   // valid sectors
     uint32_t vpages = 0;  // pages holding at least one valid sector
@@ -179,6 +186,7 @@ class HybridCore {
   // space
   bool slc_can_open(uint32_t plane) const;
   uint32_t slc_openable(uint32_t plane) const;
+  bool has_gc_victim(uint32_t plane) const;
   bool native_can_alloc(uint32_t plane, uint32_t reserve, uint8_t stream = kNative) const;
   uint32_t pick_plane(const Job* j);
   Ppn alloc(uint32_t plane, uint8_t stream, bool slc, uint32_t n);
@@ -190,9 +198,8 @@ class HybridCore {
   void bucket_insert(uint64_t b);
   void bucket_remove(uint64_t b);
   int64_t take_victim(uint32_t plane, uint8_t kind);
-  // Greedy key: native blocks by occupied pages (GC copies whole pages), SLC blocks by valid
-  // sectors (migration moves logical pages gathered from anywhere).
-  uint32_t bucket_key(uint64_t b) const { return blk_[b].slc ? blk_[b].valid : blk_[b].vpages; }
+  // Greedy key: valid sectors (vpages, pages with a valid sector, is kept for inspection).
+  uint32_t bucket_key(uint64_t b) const { return blk_[b].valid; }
   bool page_empty(const uint32_t* m, uint32_t page) const {
     for (uint32_t k = 0; k < spp_; ++k)
       if (m[page * spp_ + k] != kNoLsn) return false;
@@ -259,7 +266,7 @@ class HybridCore {
   struct PlaneSt {
     std::vector<uint32_t> ring[2];  // free blocks: [0] native (or all, convertible), [1] SLC
     uint32_t head[2] = {0, 0}, count[2] = {0, 0};
-    int64_t active[kStreams] = {-1, -1, -1, -1};
+    int64_t active[kStreams] = {-1, -1, -1, -1, -1};
     uint32_t slc_used = 0, l1_used = 0;   // non-free SLC blocks of the plane, of which L1
     std::vector<int32_t> bucket_head[3];  // by valid sectors: native, SLC L2 (or all SLC), L1
     uint32_t min_hint[3] = {0, 0, 0};
@@ -280,7 +287,9 @@ class HybridCore {
 
   std::vector<GcJob> gc_[2];  // [0] native GC, [1] migration; per plane
   std::deque<Job*> blocked_;
-  std::vector<Job*> open_jobs_;                          // unsealed packing / native units
+  std::vector<Job*> open_jobs_;
+  std::vector<Slot> full_src_, part_src_;  // native GC unit assembly (reused) // unsealed packing /
+                                           // native units
   Job* pack_[4] = {nullptr, nullptr, nullptr, nullptr};  // sa/hierarchy: [0]; sector: classes 0..2
   Job* native_unit_ = nullptr;
 

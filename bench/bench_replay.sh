@@ -4,7 +4,8 @@
 # 1. fresh qlc-fsp (1 TiB), 8 MiB cache, synthetic mixed workload: 65% writes, 8 KiB, Zipf over
 #    16 GiB, ~50k IOPS offered: host requests per wall-second, peak RSS, events per request;
 # 2. the same workload on an aged drive (preconditioned so that GC runs through the replay);
-# 3. each bundled real trace.
+# 3. each bundled real trace;
+# 4. the hybrid SSD (hybrid-slc-tlc) with each SLC-cache policy.
 set -euo pipefail
 BUILD=${1:-build}
 N=${2:-1000000}
@@ -46,4 +47,11 @@ for t in traces/data/*.gz traces/data/*.zst; do
   name=$(basename "$t")
   "$SSDTLM" run --trace "$t" --fold modulo --quiet --no-progress --out "$OUT/$name.json"
   fig "$name" "$OUT/$name.json"
+done
+# Hybrid SSD (issue 8): the same workload on hybrid-slc-tlc with each SLC-cache policy (the
+# 16 GiB footprint fills the 2 GiB SLC region many times: migration runs throughout).
+for p in page sa sector hierarchy; do
+  "$SSDTLM" run --trace "$WL" --preset hybrid-slc-tlc --slc "$p" --quiet --no-progress \
+    --out "$OUT/hybrid-$p.json"
+  fig "hybrid-slc-tlc --slc $p" "$OUT/hybrid-$p.json"
 done

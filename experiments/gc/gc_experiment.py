@@ -97,18 +97,368 @@ def sh(cmd):
     return r
 
 
+# ---------------------------------------------------------------------------------------------
+# Sources of results: the JSON/CSV files of this script's own runs, or a sweep store
+# (`ssdtlm sweep experiments/gc/sweep.yaml`, docs/sweep.md), read the same way.
+
+class DirSource:
+    """Results of run.sh: OUT/{drive}__{workload}__{policy}__s{seed}.json (+ .csv)."""
+
+    def __init__(self, out, work, seeds, bpp, fill):
+        self.out, self.work, self.seeds, self.bpp = out, work, seeds, bpp
+        self.fill = fill
+        self.desc = {}
+        self._cache = {}
+
+    def result(self, d, w, pol, s=1):
+        k = (d, w, pol, s)
+        if k not in self._cache:
+            with open(os.path.join(self.out, f"{d}__{w}__{pol}__s{s}.json")) as f:
+                self._cache[k] = json.load(f)
+        return self._cache[k]
+
+    def has(self, d, w, pol, s=1):
+        return os.path.exists(os.path.join(self.out, f"{d}__{w}__{pol}__s{s}.json"))
+
+    def series(self, d, w, pol, s=1):
+        p = os.path.join(self.out, f"{d}__{w}__{pol}__s{s}.csv")
+        if not os.path.exists(p):
+            return None
+        with open(p) as f:
+            return f.read()
+
+
+class StoreSource:
+    """Results of a sweep in an SQLite store (runs.result = the result JSON, artifacts 'csv' =
+    the time series, zlib-compressed; testbench/sweep/ssdtlm_sweep/store.py)."""
+
+    def __init__(self, db, sweep=None):
+        import sqlite3
+        self.db = sqlite3.connect(db)
+        self.db.row_factory = sqlite3.Row
+        sweeps = [dict(r) for r in self.db.execute("SELECT * FROM sweeps ORDER BY started_at")]
+        if not sweeps:
+            sys.exit(f"{db}: no sweep stored")
+        sw = [x for x in sweeps if x["name"] == sweep] if sweep else sweeps[-1:]
+        if not sw:
+            sys.exit(f"{db}: no sweep {sweep!r} (stored: {', '.join(x['name'] for x in sweeps)})")
+        self.sweep = sw[0]
+        rows = [dict(r) for r in self.db.execute(
+            "SELECT runs.* FROM runs JOIN sweep_runs ON runs.key = sweep_runs.key "
+            "WHERE sweep_runs.sweep=? ORDER BY sweep_runs.pos", (self.sweep["name"],))]
+        self.missing = [r["label"] for r in rows if r["status"] != "ok"]
+        self.idx, self.work, seeds, bpps = {}, {d: [] for d in DRIVES}, set(), set()
+        self.desc, self.wall = {}, 0.0
+        for r in rows:
+            if r["status"] != "ok":
+                continue
+            p = json.loads(r["params"])
+            d, t = p["preset"], str(p["trace"])
+            if t.startswith("workload:"):
+                w = t[len("workload:"):]
+                w = w[:-len(d) - 1] if w.endswith("-" + d) else w
+            else:
+                w = os.path.basename(t).split(".")[0]
+            s = int(p.get("seed", 1))
+            self.idx[(d, w, p["gc"], s)] = r
+            if w not in self.work.setdefault(d, []):
+                self.work[d].append(w)
+            if p["gc"] in ("rl", "rl-aggr"):
+                seeds.add(s)
+            bpps.add(p.get("nand.blocks_per_plane"))
+            self.wall += r["wall_s"] or 0.0
+            if (d, w) not in self.desc:
+                self.desc[(d, w)] = f"loop {p['loop']}" if "loop" in p else "generated (`workload:` of the spec)"
+        self.work = {d: ws for d, ws in self.work.items() if ws}
+        self.seeds = sorted(seeds) or [1]
+        self.bpp = bpps.pop() if len(bpps) == 1 else "/".join(map(str, sorted(bpps, key=str)))
+        self._cache = {}
+
+    def result(self, d, w, pol, s=1):
+        k = (d, w, pol, s)
+        if k not in self._cache:
+            if k not in self.idx:
+                raise KeyError(f"sweep {self.sweep['name']}: no ok run for {k}")
+            self._cache[k] = json.loads(self.idx[k]["result"])
+        return self._cache[k]
+
+    def has(self, d, w, pol, s=1):
+        return (d, w, pol, s) in self.idx
+
+    def series(self, d, w, pol, s=1):
+        import zlib
+        r = self.idx.get((d, w, pol, s))
+        if r is None:
+            return None
+        a = self.db.execute("SELECT data FROM artifacts WHERE key=? AND name='csv'", (r["key"],)).fetchone()
+        return zlib.decompress(a["data"]).decode("utf-8", "replace") if a else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Paper Fig. 9: free blocks over time (lazy / rl / rl-aggr, seed 1).
+
+FIG9_POLICIES = ["lazy", "rl", "rl-aggr"]
+
+
+def parse_series(text):
+    """CSV time series -> (seconds, free blocks of the emptiest plane, free blocks in total)."""
+    import csv
+    import io
+    xs, ymin, ytot = [], [], []
+    for row in csv.DictReader(io.StringIO(text)):
+        xs.append(float(row["time_ms"]) / 1000.0)
+        ytot.append(float(row["free_blocks"]))
+        ymin.append(float(row.get("free_blocks_min_plane") or "nan"))
+    return xs, ymin, ytot
+
+
+def fig9(src, out, t_gc=10, t_gc_aggr=100):
+    """One PNG per drive, a panel per workload, free blocks of the emptiest plane over simulated
+    time. Returns ({drive: png path}, {(drive, workload, policy): stats of the second half})."""
+    pngs, stats = {}, {}
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("warning: no matplotlib (use /usr/bin/python3): Fig. 9 statistics only, no PNG", file=sys.stderr)
+        plt = None
+    style = {"lazy": ("tab:gray", "-"), "rl": ("tab:blue", "-"), "rl-aggr": ("tab:red", "-")}
+    for d, ws in src.work.items():
+        n = len(ws)
+        ncol = 2 if n > 1 else 1
+        nrow = math.ceil(n / ncol)
+        if plt:
+            fig, axes = plt.subplots(nrow, ncol, figsize=(6.0 * ncol, 2.7 * nrow), squeeze=False)
+        drawn = False
+        for i, w in enumerate(ws):
+            ax = axes[i // ncol][i % ncol] if plt else None
+            for pol in FIG9_POLICIES:
+                text = src.series(d, w, pol, 1)
+                if not text:
+                    continue
+                xs, ymin, ytot = parse_series(text)
+                if not xs:
+                    continue
+                ys = ymin if not all(math.isnan(y) for y in ymin) else [y / 2 for y in ytot]
+                if ax:
+                    c, ls = style[pol]
+                    ax.plot(xs, ys, color=c, ls=ls, lw=0.8, label=LABEL[pol])
+                    drawn = True
+                # Second half of the run's simulated time: past the initial fill of an empty die.
+                half = [y for x, y in zip(xs, ys) if x >= xs[-1] / 2 and not math.isnan(y)]
+                if half:
+                    q = statistics.quantiles(half, n=20, method="inclusive") if len(half) > 1 else [half[0]] * 19
+                    stats[(d, w, pol)] = {"median": statistics.median(half), "p5": q[0], "p95": q[-1],
+                                          "min": min(half), "max": max(half), "samples": len(half)}
+            if not ax:
+                continue
+            for y in (t_gc, t_gc_aggr):
+                ax.axhline(y, color="k", lw=0.5, ls=":")
+            ax.set_title(w, fontsize=9)
+            ax.set_xlabel("simulated time (s)", fontsize=8)
+            ax.set_ylabel("free blocks (emptiest plane)", fontsize=8)
+            ax.tick_params(labelsize=7)
+            ax.legend(fontsize=7, loc="upper right")
+        if not plt:
+            continue
+        for j in range(n, nrow * ncol):
+            axes[j // ncol][j % ncol].axis("off")
+        fig.suptitle(f"{d}: free blocks over time (paper Fig. 9; seed 1; dotted: T_GC = {t_gc}, "
+                     f"T^A_GC = {t_gc_aggr})", fontsize=10)
+        fig.tight_layout()
+        if drawn:
+            p = os.path.join(out, f"fig9-free-blocks-{d}.png")
+            fig.savefig(p, dpi=90)
+            pngs[d] = p
+        plt.close(fig)
+    return pngs, stats
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables in the shape of the paper's Tables 5-12, the spread of Tables 9-10 and Fig. 9.
+
+def spread(md, summary, d, ws, rl_pols, seeds, norm, row, hdr, sep, paper_std, t_std):
+    """Paper Tables 9-10: standard deviation over seeds of the latency normalised to lazy."""
+    md += [f"## {d}: run-to-run spread over {len(seeds)} seeds (paper Table {t_std})", "",
+           "Standard deviation (population, over the seeds) of the latency normalised to lazy, seeds " +
+           ", ".join(map(str, seeds)) + " (the seed drives the RL unit's LFSR, i.e. its exploration; "
+           "lazy and the predictors are deterministic, so lazy is one run).", "", hdr, sep]
+    for k, kn in PCTS:
+        for pol in rl_pols:
+            vals = [statistics.pstdev([norm(pol, w, k, s) for s in seeds]) for w in ws]
+            r, avg = row(f"{kn} {LABEL[pol]}", vals, paper_std[k][pol], "{:.3f}")
+            md.append(r)
+            summary[f"{d}/std/{k}/{pol}"] = avg
+    md += ["", f"Mean over the {len(seeds)} seeds of the same normalised latency, and the largest "
+           "standard deviation relative to it (paper: \"3.8% of the average normalized latency\"):", "",
+           "| | " + " | ".join(ws) + " | AVG | max std / mean |", sep]
+    for k, kn in PCTS:
+        for pol in rl_pols:
+            per = [[norm(pol, w, k, s) for s in seeds] for w in ws]
+            means = [statistics.mean(v) for v in per]
+            rel = max([statistics.pstdev(v) / statistics.mean(v) for v in per if statistics.mean(v) > 0] or [0.0])
+            md.append(f"| {kn} {LABEL[pol]} | " + " | ".join(f"{m:.2f}" for m in means) +
+                      f" | {statistics.mean(means):.2f} | {100 * rel:.1f}% |")
+            summary[f"{d}/seedmean/{k}/{pol}"] = statistics.mean(means)
+    md.append("")
+
+
+def report(src, out, title, header, wall_line):
+    def lat(j, k):
+        return j["latency_us"]["all"][k]
+
+    md = [f"# {title}", "", header, "", "## Workloads", ""]
+    for d, ws in src.work.items():
+        md.append(f"- {d} ({raw_bytes(d, src.bpp) / 2**30:.2f} GiB raw, {src.bpp} blocks per plane):")
+        for w in ws:
+            if not src.has(d, w, "lazy"):
+                md.append(f"  - `{w}`: {src.desc.get((d, w), '')}; no lazy run")
+                continue
+            j = src.result(d, w, "lazy")
+            md.append(f"  - `{w}`: {src.desc.get((d, w), '')}; {j['host']['requests']} requests, host writes = "
+                      f"{j['host']['bytes_written'] / raw_bytes(d, src.bpp):.2f} x raw capacity")
+    md.append("")
+    summary = {}
+    for d, ws in src.work.items():
+        pp = PAPER[d]
+        t_lat, t_er, t_std, t_pred = pp["tables"]
+
+        def norm(pol, w, k, s=1):
+            lz = lat(src.result(d, w, "lazy"), k)
+            v = lat(src.result(d, w, pol, s), k)
+            return v / lz if lz > 0 else float("nan")
+
+        def row(name, vals, paper, fmt="{:.2f}"):
+            avg = statistics.mean(vals)
+            if isinstance(paper, (int, float)) and paper < 10:
+                paper = fmt.format(paper)
+            return f"| {name} | " + " | ".join(fmt.format(v) for v in vals) + f" | {fmt.format(avg)} | {paper} |", avg
+
+        # Policies run on every workload of the drive (a spread-only sweep has lazy, rl, rl-aggr).
+        have = [pol for pol in POLICIES if all(src.has(d, w, pol) for w in ws)]
+        if "lazy" not in have:
+            md += [f"## {d}: no lazy run on every workload (the baseline): left out", ""]
+            continue
+        rl_pols = [pol for pol in ("rl", "rl-aggr") if pol in have]
+        seeds = [s for s in src.seeds if all(src.has(d, w, pol, s) for w in ws for pol in rl_pols)]
+
+        hdr = "| | " + " | ".join(ws) + " | AVG | paper AVG |"
+        sep = "|" + "---|" * (len(ws) + 3)
+        md += [f"## {d}: latency normalised to lazy (paper Table {t_lat})", "",
+               "Base and Aggr: seed 1 (the spread over seeds is below).", ""]
+        for k, kn in PCTS:
+            md += [f"**{kn} percentile** (lazy absolute, us: " +
+                   ", ".join(f"{w} {lat(src.result(d, w, 'lazy'), k):.0f}" for w in ws) + ")", "", hdr, sep]
+            for pol in [p for p in ["greedy", "lazy", "rl", "rl-aggr"] if p in have]:
+                r, avg = row(LABEL[pol], [norm(pol, w, k) for w in ws],
+                             pp["lat"][k].get(pol, "1.00" if pol == "lazy" else ""))
+                md.append(r)
+                summary[f"{d}/{k}/{pol}"] = avg
+            md.append("")
+        md += [f"## {d}: GC erase count normalised to lazy (paper Table {t_er})", "", hdr, sep]
+        for pol in [p for p in ["greedy", "lazy", "rl", "rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"] if p in have]:
+            vals = [src.result(d, w, pol)["flash"]["erases"]["gc"] /
+                    max(1, src.result(d, w, "lazy")["flash"]["erases"]["gc"]) for w in ws]
+            r, avg = row(LABEL[pol], vals, pp["erase"].get(pol, "1.00" if pol == "lazy" else ""))
+            md.append(r)
+            summary[f"{d}/erase/{pol}"] = avg
+        md.append("")
+        md.append("Lazy erases (absolute): " + ", ".join(
+            f"{w} {src.result(d, w, 'lazy')['flash']['erases']['gc']}" for w in ws))
+        md.append("")
+        preds = [p for p in ["rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"] if p in have]
+        if len(preds) > 1:
+            md += [f"## {d}: simple predictors vs Aggr, normalised to lazy (paper Table {t_pred})", ""]
+        for k, kn in (PCTS if len(preds) > 1 else []):
+            md += [f"**{kn}**", "", hdr, sep]
+            for pol in preds:
+                r, avg = row(LABEL[pol], [norm(pol, w, k) for w in ws], pp["pred"][k][pol])
+                md.append(r)
+                summary[f"{d}/{k}/{pol}"] = avg
+            md.append("")
+        # ---- Tables 9-10: run-to-run spread ----
+        if rl_pols and len(seeds) >= 2:
+            spread(md, summary, d, ws, rl_pols, seeds, norm, row, hdr, sep, pp["std"], t_std)
+        else:
+            md += [f"## {d}: run-to-run spread: fewer than two seeds of rl / rl-aggr", ""]
+        md += [f"## {d}: RL unit", "", "| | " + " | ".join(ws) + " |", "|" + "---|" * (len(ws) + 1)]
+        for pol in rl_pols:
+            for key in ["states_visited_fraction", "q_entries_updated_fraction"]:
+                md.append(f"| {LABEL[pol]} {key} | " + " | ".join(
+                    f"{src.result(d, w, pol)['gc']['rl'][key]:.2f}" for w in ws) + " |")
+            md.append(f"| {LABEL[pol]} decisions | " + " | ".join(
+                str(src.result(d, w, pol)['gc']['decisions']) for w in ws) + " |")
+        for pol in [p for p in ["lazy", "rl", "rl-aggr", "mov10"] if p in have]:
+            md.append(f"| {LABEL[pol]} min free blocks per plane | " + " | ".join(
+                "/".join(map(str, src.result(d, w, pol)['gc']['min_free_blocks_per_plane'])) for w in ws) + " |")
+            md.append(f"| {LABEL[pol]} write mean us | " + " | ".join(
+                f"{src.result(d, w, pol)['latency_us']['write']['mean']:.0f}" for w in ws) + " |")
+        md.append("")
+    # ---- Fig. 9 ----
+    pngs, fst = fig9(src, out)
+    md += ["## Free blocks over time (paper Fig. 9)", ""]
+    if not fst:
+        md += ["No time series (CSV) in these results.", ""]
+    for d, ws in src.work.items():
+        if not any(k[0] == d for k in fst):
+            continue
+        md += [(f"`{os.path.basename(pngs[d])}` (written next to this file): free" if d in pngs else "Free") +
+               f" blocks of the emptiest plane over simulated time, {d}, seed 1. Over the second half of "
+               "each run's simulated time, median [5th-95th percentile] of the samples (one per "
+               "second of activity):", "",
+               "| | " + " | ".join(ws) + " |", "|" + "---|" * (len(ws) + 1)]
+        for pol in FIG9_POLICIES:
+            cells = []
+            for w in ws:
+                st = fst.get((d, w, pol))
+                cells.append(f"{st['median']:.0f} [{st['p5']:.0f}-{st['p95']:.0f}]" if st else "n/a")
+                if st:
+                    summary[f"{d}/fig9/{w}/{pol}/median"] = st["median"]
+            md.append(f"| {LABEL[pol]} | " + " | ".join(cells) + " |")
+        md.append("")
+    md.append(wall_line)
+    with open(os.path.join(out, "tables.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+    return os.path.join(out, "tables.md")
+
+
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description="GC experiment (issue 6): run, or report a sweep store.")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--bin")
     ap.add_argument("--out")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seeds", type=int, default=10, help="seeds of rl / rl-aggr (1..N; default 10)")
+    ap.add_argument("--db", help="report only: read the runs of a sweep store (ssdtlm sweep "
+                    "experiments/gc/sweep.yaml) instead of running; --out defaults to DB's folder/SWEEP")
+    ap.add_argument("--sweep", help="with --db: the sweep's name (default: the last one started)")
     a = ap.parse_args()
+    if a.db:
+        src = StoreSource(a.db, a.sweep)
+        name = src.sweep["name"]
+        out = a.out or os.path.join(os.path.dirname(os.path.abspath(a.db)), name)
+        os.makedirs(out, exist_ok=True)
+        if src.missing:
+            print(f"warning: {len(src.missing)} runs of {name} not ok (left out): {src.missing[:3]}", file=sys.stderr)
+        header = (f"From the sweep store `{a.db}`, sweep `{name}` ({src.sweep['runs']} runs, spec "
+                  f"`{src.sweep['spec_path']}`), reported by `experiments/gc/gc_experiment.py --db`. Dies "
+                  f"scaled to {src.bpp} blocks per plane (same pages per block, page size and timing as the "
+                  "presets), write cache of one page, starting empty. Latency = all requests "
+                  "(`latency_us.all`), normalised to lazy = 1.00; the Page row is greedy / lazy, as in the "
+                  "paper. `paper AVG` = the paper's average column. Method: docs/gc.md.")
+        wall = (f"Sweep wall time: {src.sweep['wall_s'] or 0:.0f} s ({src.sweep['started_at']} to "
+                f"{src.sweep['finished_at']}, backend {src.sweep['backend']}); sum of the runs' wall times "
+                f"{src.wall:.0f} s.")
+        print(report(src, out, f"GC experiment results (sweep {name})", header, wall))
+        return
     binp = find_bin(a.bin)
     quick = a.quick
     bpp = 128 if quick else 256          # blocks per plane of the scaled dies
     fill = 1.3 if quick else 2.0         # host writes / raw capacity
-    seeds = [1, 2] if quick else [1, 2, 3]
+    seeds = list(range(1, a.seeds + 1))
     traces = TRACES[:2] if quick else TRACES
     gens = ["home1-like", "msnfs-like"] if quick else list(GEN)
     out = a.out or os.path.join(REPO, "experiments", "gc", "results-quick" if quick else "results")
@@ -156,7 +506,7 @@ def main():
                                        "--set", f"sim.seed={s}", "--set", "sim.sample_interval_ms=1000",
                                        "--trace", path, *extra, "--gc", pol, "--quiet", "--no-progress",
                                        "--out", os.path.join(out, tag + ".json")]
-                                 + (["--csv", os.path.join(out, tag + ".csv")] if s == 1 and pol in ("lazy", "rl", "rl-aggr") else [])))
+                                 + (["--csv", os.path.join(out, tag + ".csv")] if s == 1 and pol in FIG9_POLICIES else [])))
     t0 = time.time()
     todo = [j for j in jobs if not os.path.exists(os.path.join(out, j[0] + ".json"))]
     print(f"{len(jobs)} runs ({len(todo)} to do), {a.jobs} at a time -> {out}", file=sys.stderr)
@@ -165,98 +515,15 @@ def main():
             if (i + 1) % 10 == 0:
                 print(f"  {i + 1}/{len(todo)} ({time.time() - t0:.0f} s)", file=sys.stderr)
 
-    # ---- tables ----
-    def load(d, w, pol, s=1):
-        with open(os.path.join(out, f"{d}__{w}__{pol}__s{s}.json")) as f:
-            return json.load(f)
-
-    def lat(j, k):
-        return j["latency_us"]["all"][k]
-
-    md = [f"# GC experiment results ({'quick' if quick else 'full'})", "",
-          f"Generated by `experiments/gc/run.sh{' --quick' if quick else ''}` with `{binp}`; "
-          f"dies scaled to {bpp} blocks per plane (same pages per block, page size and timing as the "
-          f"presets), write cache of one page, starting empty, host writes = {fill} x raw capacity. Latency = all requests "
-          "(`latency_us.all`), normalised to lazy = 1.00; the Page row is greedy / lazy, as in the paper. "
-          "`paper AVG` = the paper's average column. Wall time and method: docs/gc.md.", "",
-          "## Workloads", ""]
-    for d in DRIVES:
-        md.append(f"- {d} ({raw_bytes(d, bpp) / 2**30:.2f} GiB raw):")
-        for (w, path, extra, desc) in work[d]:
-            md.append(f"  - `{w}`: {desc}")
-    md.append("")
-    summary = {}
-    for d in DRIVES:
-        ws = [w for (w, *_r) in work[d]]
-        pp = PAPER[d]
-        t_lat, t_er, t_std, t_pred = pp["tables"]
-
-        def norm(pol, w, k, s=1):
-            lz = lat(load(d, w, "lazy"), k)
-            v = lat(load(d, w, pol, s), k)
-            return v / lz if lz > 0 else float("nan")
-
-        def row(name, vals, paper):
-            avg = statistics.mean(vals)
-            return f"| {name} | " + " | ".join(f"{v:.2f}" for v in vals) + f" | {avg:.2f} | {paper} |", avg
-
-        hdr = "| | " + " | ".join(ws) + " | AVG | paper AVG |"
-        sep = "|" + "---|" * (len(ws) + 3)
-        md += [f"## {d}: latency normalised to lazy (paper Table {t_lat})", ""]
-        for k, kn in PCTS:
-            md += [f"**{kn} percentile** (lazy absolute, us: " +
-                   ", ".join(f"{w} {lat(load(d, w, 'lazy'), k):.0f}" for w in ws) + ")", "", hdr, sep]
-            for pol in ["greedy", "lazy", "rl", "rl-aggr"]:
-                r, avg = row(LABEL[pol], [norm(pol, w, k) for w in ws],
-                             pp["lat"][k].get(pol, "1.00" if pol == "lazy" else ""))
-                md.append(r)
-                summary[f"{d}/{k}/{pol}"] = avg
-            md.append("")
-        md += [f"## {d}: GC erase count normalised to lazy (paper Table {t_er})", "", hdr, sep]
-        for pol in ["greedy", "lazy", "rl", "rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"]:
-            vals = [load(d, w, pol)["flash"]["erases"]["gc"] / max(1, load(d, w, "lazy")["flash"]["erases"]["gc"]) for w in ws]
-            r, avg = row(LABEL[pol], vals, pp["erase"].get(pol, "1.00" if pol == "lazy" else ""))
-            md.append(r)
-            summary[f"{d}/erase/{pol}"] = avg
-        md.append("")
-        md.append("Lazy erases (absolute): " + ", ".join(f"{w} {load(d, w, 'lazy')['flash']['erases']['gc']}" for w in ws))
-        md.append("")
-        md += [f"## {d}: simple predictors vs Aggr, normalised to lazy (paper Table {t_pred})", ""]
-        for k, kn in PCTS:
-            md += [f"**{kn}**", "", hdr, sep]
-            for pol in ["rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"]:
-                r, avg = row(LABEL[pol], [norm(pol, w, k) for w in ws], pp["pred"][k][pol])
-                md.append(r)
-                summary[f"{d}/{k}/{pol}"] = avg
-            md.append("")
-        md += [f"## {d}: run-to-run spread over {len(seeds)} seeds (paper Table {t_std})", "",
-               "Standard deviation of the normalised latency over seeds " + ", ".join(map(str, seeds)) +
-               " (the seed drives the RL unit's LFSR; lazy and the predictors are deterministic).", "", hdr, sep]
-        for k, kn in PCTS:
-            for pol in ["rl", "rl-aggr"]:
-                vals = [statistics.pstdev([norm(pol, w, k, s) for s in seeds]) for w in ws]
-                r, avg = row(f"{kn} {LABEL[pol]}", vals, pp["std"][k][pol])
-                md.append(r.replace("| 0.00", "| 0.00"))
-        md.append("")
-        md += [f"## {d}: RL unit", "", "| | " + " | ".join(ws) + " |", "|" + "---|" * (len(ws) + 1)]
-        for pol in ["rl", "rl-aggr"]:
-            for key in ["states_visited_fraction", "q_entries_updated_fraction"]:
-                md.append(f"| {LABEL[pol]} {key} | " + " | ".join(
-                    f"{load(d, w, pol)['gc']['rl'][key]:.2f}" for w in ws) + " |")
-            md.append(f"| {LABEL[pol]} decisions | " + " | ".join(
-                str(load(d, w, pol)['gc']['decisions']) for w in ws) + " |")
-        for pol in ["lazy", "rl", "rl-aggr", "mov10"]:
-            md.append(f"| {LABEL[pol]} min free blocks per plane | " + " | ".join(
-                "/".join(map(str, load(d, w, pol)['gc']['min_free_blocks_per_plane'])) for w in ws) + " |")
-            md.append(f"| {LABEL[pol]} write mean us | " + " | ".join(
-                f"{load(d, w, pol)['latency_us']['write']['mean']:.0f}" for w in ws) + " |")
-        md.append("")
-    md.append(f"Total wall time of this invocation: {time.time() - t0:.0f} s for {len(todo)} runs.")
-    with open(os.path.join(out, "tables.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
-    with open(os.path.join(out, "summary.json"), "w") as f:
-        json.dump(summary, f, indent=1, sort_keys=True)
-    print(os.path.join(out, "tables.md"))
+    src = DirSource(out, {d: [w for (w, *_r) in work[d]] for d in DRIVES}, seeds, bpp, fill)
+    src.desc = {(d, w): desc for d in DRIVES for (w, _p, _e, desc) in work[d]}
+    header = (f"Generated by `experiments/gc/run.sh{' --quick' if quick else ''}` with `{binp}`; "
+              f"dies scaled to {bpp} blocks per plane (same pages per block, page size and timing as the "
+              f"presets), write cache of one page, starting empty, host writes = {fill} x raw capacity. Latency = all requests "
+              "(`latency_us.all`), normalised to lazy = 1.00; the Page row is greedy / lazy, as in the paper. "
+              "`paper AVG` = the paper's average column. Wall time and method: docs/gc.md.")
+    wall = f"Total wall time of this invocation: {time.time() - t0:.0f} s for {len(todo)} runs."
+    print(report(src, out, f"GC experiment results ({'quick' if quick else 'full'})", header, wall))
 
 
 if __name__ == "__main__":

@@ -210,8 +210,11 @@ TEST(SlcRl, HandWorkedQUpdates) {
   int32_t row[9];
   r.backend().read_row(S1, false, row);
   EXPECT_EQ(row[4], 65);
-  for (int a = 0; a < 9; ++a)
-    if (a != 4) EXPECT_EQ(row[a], 0);
+  for (int a = 0; a < 9; ++a) {
+    if (a != 4) {
+      EXPECT_EQ(row[a], 0);
+    }
+  }
   EXPECT_EQ(rl::QCore::update_value(100, -256, 300, 77, 205, 8, 16), 65);
 
   // Epoch 3: cost 0.9 x 1000 = 900 <= mean(900, 1400) = 1150 -> r = +256. Q(S2, 3) with

@@ -264,14 +264,17 @@ def render_section(doc, sec, store):
         doc.image("RL reward per episode", png)
     # ---- time series ----
     ts = {}
-    for r in sec.ok:
-        data = store.artifact(r["key"], "csv")
+    # Free blocks from the run CSV; SLC size, theta and the L1 share from --slc-series (issue 8).
+    series = (("csv", lambda c: c == "free_blocks" or c.startswith("slc")),
+              ("slc-series", lambda c: c in ("slc_blocks", "theta_kib", "l1_share")))
+    for r, (art, want) in ((r, a) for r in sec.ok for a in series):
+        data = store.artifact(r["key"], art)
         if not data:
             continue
         rows = list(csv.DictReader(io.StringIO(data.decode("utf-8", "replace"))))
         if not rows:
             continue
-        cols = [c for c in rows[0] if c == "free_blocks" or c.startswith("slc")]
+        cols = [c for c in rows[0] if want(c)]
         for c in cols:
             try:
                 xs = [float(x["time_ms"]) / 1000 for x in rows]
@@ -281,7 +284,9 @@ def render_section(doc, sec, store):
             label = " ".join(x for x in (sec.sval(r) if sec.series else "", sec.fval(r)) if x) or "run"
             ts.setdefault(c, {}).setdefault(sec.gval(r), []).append((label, xs, ys))
     for c, panels in ts.items():
-        title = {"free_blocks": "free blocks over time"}.get(c, f"{c} over time")
+        title = {"free_blocks": "free blocks over time", "slc_blocks": "SLC size (blocks) over time",
+                 "theta_kib": "hot/cold threshold θ (KiB) over time",
+                 "l1_share": "L1 share of the SLC region over time"}.get(c, f"{c} over time")
         png = plots.lines(list(panels.items()), "simulated time (s)", c)
         if png:
             doc.heading(title, 3)

@@ -25,7 +25,7 @@ import os
 # Options the sweep itself controls for every run.
 RESERVED = {"out", "csv", "fsp-rewards", "rr-rewards", "slc-series", "progress", "no-progress", "quiet", "help", "list-keys"}
 # Options whose value is a file path (resolved relative to the spec's folder).
-PATH_OPTIONS = {"trace", "config"}
+PATH_OPTIONS = {"trace", "config", "slc-rl-load"}  # resolved against the spec; contents in the run key
 # Per-run outputs that can be collected: name -> run option.
 OUTPUTS = {"csv": "--csv", "fsp-rewards": "--fsp-rewards", "rr-rewards": "--rr-rewards",
            "slc-series": "--slc-series"}

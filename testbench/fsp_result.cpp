@@ -8,7 +8,8 @@ namespace ssdtlm::tb {
 
 using nlohmann::json;
 
-json fsp_result_json(ControllerCore& core, const SsdConfig& cfg, double replay_wall_s) {
+json fsp_result_json(ControllerCore& core, const SsdConfig& cfg, double replay_wall_s,
+                     const std::vector<uint32_t>& erase_base) {
   const SimCounters& c = core.counters();
   const FspGrouper& g = core.grouper();
   const FspStats& st = g.stats();
@@ -51,7 +52,8 @@ json fsp_result_json(ControllerCore& core, const SsdConfig& cfg, double replay_w
   // repeating it (docs/fsp.md): uniform = all blocks wear at the mean rate (static wear
   // leveling); p95 = the block at the 95th percentile of erases wears at its own rate.
   std::vector<uint32_t> ec(geo.blocks());
-  for (uint64_t b = 0; b < geo.blocks(); ++b) ec[b] = core.ftl().block(b).erase_count;
+  for (uint64_t b = 0; b < geo.blocks(); ++b)
+    ec[b] = core.ftl().block(b).erase_count - (erase_base.empty() ? 0 : erase_base[b]);
   const uint64_t k = geo.blocks() - 1 - geo.blocks() / 20;
   std::nth_element(ec.begin(), ec.begin() + k, ec.end());
   const uint32_t e95 = ec[k];

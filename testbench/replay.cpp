@@ -54,9 +54,8 @@ class Sampler {
        << (hy ? hy->total_free_blocks() : ssd_.ctrl.core().ftl().total_free_blocks()) << ','
        << (hy ? 0 : ssd_.ctrl.core().cache().resident()) << ','
        << (hy ? 0 : ssd_.ctrl.core().cache().flushing()) << ',' << c.programs << ','
-       << c.gc_page_moves
-       << ',' << c.erases_gc + c.erases_wl + c.erases_rr << ',' << h.outstanding() << ','
-       << min_plane_free() << '\n';
+       << c.gc_page_moves << ',' << c.erases_gc + c.erases_wl + c.erases_rr << ','
+       << h.outstanding() << ',' << min_plane_free() << '\n';
     last_rc_ = r.count();
     last_wc_ = w.count();
     last_rsum_ = r.mean() * r.count();
@@ -149,12 +148,14 @@ json run_replay(const RunOptions& opt) {
       throw ConfigError(opt.slc_rl_load + ": not a q-table of the SLC agent: " + e.what());
     }
     if (!ok)
-      throw ConfigError(opt.slc_rl_load + ": --slc-rl-load needs slc.size_policy rl and a q-table "
+      throw ConfigError(opt.slc_rl_load +
+                        ": --slc-rl-load needs slc.size_policy rl and a q-table "
                         "saved by --slc-rl-save");
   }
   if (opt.rl_factory) core.gc_policy().set_backend_factory(opt.rl_factory);
   if (opt.rl_factory) core.grouper().set_backend_factory(opt.rl_factory);
-  if (opt.rl_factory && core.read_disturb()) core.read_disturb()->set_backend_factory(opt.rl_factory);
+  if (opt.rl_factory && core.read_disturb())
+    core.read_disturb()->set_backend_factory(opt.rl_factory);
 
   const auto t_pre0 = std::chrono::steady_clock::now();
   uint64_t requests = 0;
@@ -164,6 +165,12 @@ json run_replay(const RunOptions& opt) {
   } else {
     core.precondition(opt.precondition, opt.precondition_random);
     if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, core, cfg);
+  }
+  // Erase counts at the start of the replay: the lifetime estimate counts the replay's wear only.
+  std::vector<uint32_t> erase_base;
+  if (!hy && opt.precondition > 0) {
+    erase_base.resize(cfg.geo.blocks());
+    for (uint64_t b = 0; b < cfg.geo.blocks(); ++b) erase_base[b] = core.ftl().block(b).erase_count;
   }
   ssd.host.set_expected_requests(requests);
   const double pre_s =
@@ -257,23 +264,25 @@ json run_replay(const RunOptions& opt) {
         {"per_die", die_busy}}},
       {"channel_busy_fraction", chan_busy}};
   auto ratio = [](uint64_t a, uint64_t b) { return a + b ? double(a) / double(a + b) : 0.0; };
-  r["cache"] = {{"read_hit_ratio", ratio(c.cache_read_hits, c.cache_read_misses)},
-                {"write_hit_ratio", ratio(c.cache_write_hits, c.cache_write_misses)},
-                {"read_hits", c.cache_read_hits},
-                {"read_misses", c.cache_read_misses},
-                {"write_hits", c.cache_write_hits},
-                {"write_misses", c.cache_write_misses},
-                {"write_waits", c.write_waits},
-                {"pages", hy ? 0 : core.cache().capacity()},
-                {"grouper", hy ? "none (hybrid SSD: writes go through to flash)" : core.grouper().name()}};
-  if (!hy) r["fsp"] = fsp_result_json(core, cfg, sim_wall);
+  r["cache"] = {
+      {"read_hit_ratio", ratio(c.cache_read_hits, c.cache_read_misses)},
+      {"write_hit_ratio", ratio(c.cache_write_hits, c.cache_write_misses)},
+      {"read_hits", c.cache_read_hits},
+      {"read_misses", c.cache_read_misses},
+      {"write_hits", c.cache_write_hits},
+      {"write_misses", c.cache_write_misses},
+      {"write_waits", c.write_waits},
+      {"pages", hy ? 0 : core.cache().capacity()},
+      {"grouper", hy ? "none (hybrid SSD: writes go through to flash)" : core.grouper().name()}};
+  if (!hy) r["fsp"] = fsp_result_json(core, cfg, sim_wall, erase_base);
   if (hy) {  // issue 8
     r["slc"] = hy->result_json(sim_s);
     if (!opt.slc_series_csv.empty()) hy->write_series_csv(opt.slc_series_csv);
     if (!opt.slc_rl_save.empty()) {
       std::ofstream f(opt.slc_rl_save, std::ios::binary);
       if (!f || !hy->sizer().save_table(f))
-        throw ConfigError(opt.slc_rl_save + ": cannot save the SLC agent's q-table (needs "
+        throw ConfigError(opt.slc_rl_save +
+                          ": cannot save the SLC agent's q-table (needs "
                           "slc.size_policy rl)");
     }
   }
@@ -290,8 +299,7 @@ json run_replay(const RunOptions& opt) {
                        {"mapped_pages", hy ? hy->mapped_sectors() / geo.sectors_per_page()
                                            : core.ftl().mapped_pages()}};
   if (hy) {
-    r["gc"] = {{"policy", "greedy (hybrid: native GC and SLC migration)"},
-               {"erases", c.erases_gc}};
+    r["gc"] = {{"policy", "greedy (hybrid: native GC and SLC migration)"}, {"erases", c.erases_gc}};
   } else {
     // GC section (issue 6): the policy's own figures plus the engine's.
     json g = core.gc_policy().stats();

@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""Tables of the FSP experiment (docs/fsp.md) from experiments/fsp/out/runs/*.json."""
+"""Tables of the FSP experiment (docs/fsp.md), written to OUT/report.md (+ OUT/fig12_rewards.png).
+
+    report.py OUT DB [SWEEP]   # the runs of an `ssdtlm sweep` store (experiments/fsp/run.sh)
+    report.py OUT              # OUT/runs/<trace>-c<cache>-<grouper>.json (separate `ssdtlm run`s)
+"""
 import glob
 import json
 import math
@@ -12,7 +16,11 @@ GROUPERS = ["baseline", "baseline-rw", "frequency", "distance", "rl"]
 CACHES = [2, 8, 32]
 
 runs = {}
-for p in glob.glob(os.path.join(OUT, "runs", "*.json")):
+if len(sys.argv) > 2:  # report.py OUT DB [SWEEP]: the runs of a sweep store (run.sh)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from store_runs import load_runs
+    runs = load_runs(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+for p in glob.glob(os.path.join(OUT, "runs", "*.json")) if len(sys.argv) <= 2 else []:
     m = re.match(r"^(.*)-c(\d+)-(.*)\.json$", os.path.basename(p))
     if not m:
         continue

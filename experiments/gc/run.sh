@@ -8,7 +8,7 @@
 #   experiments/gc/run.sh [--quick] [--bin PATH] [--out DIR] [--jobs N] [--seeds N]
 #   experiments/gc/run.sh --db experiments/gc/results/gc-quick.sqlite [--sweep NAME] [--out DIR]
 #
-# --quick: smaller die, fewer loops/requests (208 runs); default: the full set (336 runs).
+# --quick: smaller die, fewer loops/requests (208 runs); default: the full set (364 runs).
 # --seeds N: rl / rl-aggr seeds 1..N (default 10). --db: no runs, the same tables and plots from
 # the runs of a sweep store (ssdtlm sweep experiments/gc/sweep.yaml [--quick], docs/sweep.md).
 set -euo pipefail

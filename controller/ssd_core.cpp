@@ -1,12 +1,12 @@
 #include "controller/ssd_core.h"
 
-#include "controller/rr/read_disturb.h"
-
 #include <algorithm>
 #include <cassert>
 #include <chrono>
 #include <cstring>
 #include <random>
+
+#include "controller/rr/read_disturb.h"
 
 namespace ssdtlm {
 
@@ -87,7 +87,9 @@ FlashOp* ControllerCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_
   return op;
 }
 
-void ControllerCore::free_op(FlashOp* op) { op_free_.push_back(op); }
+void ControllerCore::free_op(FlashOp* op) {
+  op_free_.push_back(op);
+}
 
 void ControllerCore::submit(FlashOp* op) {
   if (rd_) rd_->on_submit(*op);  // read disturb: retry level of reads, erases reset counts
@@ -95,21 +97,13 @@ void ControllerCore::submit(FlashOp* op) {
 }
 
 void ControllerCore::read_started(Ppn ppn) {
-  const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
-  uint32_t* n = block_reads_.find(b);
-  if (n)
-    ++*n;
-  else
-    block_reads_.put(b, 1);
+  block_reads_.started(static_cast<uint32_t>(geo_.block_of(ppn)));
   ftl_.count_read(ppn);
 }
 
 void ControllerCore::read_finished(Ppn ppn) {
   const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
-  uint32_t* n = block_reads_.find(b);
-  assert(n && *n > 0);
-  if (--*n == 0) {
-    block_reads_.erase(b);
+  if (block_reads_.finished(b)) {
     // A GC erase may be waiting for the last read of its victim.
     const uint32_t plane = geo_.plane_of_block(b);
     GcJob& j = gc_[plane];
@@ -123,30 +117,15 @@ void ControllerCore::read_finished(Ppn ppn) {
 
 template <typename F>
 void ControllerCore::for_each_piece(const HostCmd* c, F&& f) {
-  const uint64_t ssz = geo_.sector_size;
-  const uint64_t first_sector = c->offset / ssz;
-  const uint64_t end_sector = (c->offset + c->size + ssz - 1) / ssz;
-  uint64_t s = first_sector;
-  while (s < end_sector) {
-    uint64_t lpn64 = s / spp_;
-    uint32_t first = static_cast<uint32_t>(s % spp_);
-    uint32_t last = static_cast<uint32_t>(std::min<uint64_t>(end_sector - lpn64 * spp_, spp_));
-    uint32_t mask = (last >= 32 ? 0xffffffffu : ((1u << last) - 1)) & ~((1u << first) - 1);
-    if (lpn64 >= ftl_.logical_pages()) {
-      ++ctr_.out_of_range;
-      lpn64 %= ftl_.logical_pages();
-    }
-    f(static_cast<Lpn>(lpn64), mask);
-    s = (s / spp_ + 1) * spp_;
-  }
+  for_each_host_piece(*c, geo_, ftl_.logical_pages(), ctr_.out_of_range, f);
 }
 
 void ControllerCore::on_host_cmd(HostCmd* c) {
   c->submitted = env_.now();
   gc_policy_->on_request_arrival(*c);
   if (rd_) rd_->on_request_arrival(*c);
-  const uint64_t pages = (c->offset % geo_.page_size + c->size + geo_.page_size - 1) / geo_.page_size;
-  const Tick fw = cfg_.ctrl_cycle * (cfg_.ctrl_cmd_cycles + pages * cfg_.ctrl_page_cycles);
+  const Tick fw =
+      cfg_.ctrl_cycle * (cfg_.ctrl_cmd_cycles + host_cmd_pages(*c, geo_) * cfg_.ctrl_page_cycles);
   env_.timer(env_.now() + fw, kTimerCmd, c);
 }
 
@@ -819,8 +798,7 @@ void ControllerCore::gc_program(uint32_t plane, bool pad) {
     if (ftl_.lookup(j.buf[r].lpn) != j.buf[r].src) continue;
     if (w != r) {
       j.buf[w] = j.buf[r];
-      if (integrity_)
-        std::copy_n(j.buf_ver.begin() + r * spp_, spp_, j.buf_ver.begin() + w * spp_);
+      if (integrity_) std::copy_n(j.buf_ver.begin() + r * spp_, spp_, j.buf_ver.begin() + w * spp_);
     }
     ++w;
   }
@@ -851,7 +829,8 @@ void ControllerCore::gc_program(uint32_t plane, bool pad) {
   for (int i = 0; i < n; ++i) u->moves[i] = j.buf[i];
   if (integrity_) {
     for (int i = 0; i < n; ++i)
-      for (uint32_t k = 0; k < spp_; ++k) flash_data_.at(psn_of(dst + i, k)) = j.buf_ver[i * spp_ + k];
+      for (uint32_t k = 0; k < spp_; ++k)
+        flash_data_.at(psn_of(dst + i, k)) = j.buf_ver[i * spp_ + k];
     j.buf_ver.erase(j.buf_ver.begin(), j.buf_ver.begin() + n * spp_);
   }
   j.buf.erase(j.buf.begin(), j.buf.begin() + n);
@@ -915,7 +894,7 @@ void ControllerCore::gc_maybe_erase(uint32_t plane) {
   j.erase_requested = true;
   const uint64_t v = static_cast<uint64_t>(j.victim);
   if (ftl_.block(v).valid != 0) return;  // cannot happen: moves are committed before this
-  if (block_reads_.find(static_cast<uint32_t>(v))) return;  // wait for reads of the victim
+  if (block_reads_.busy(static_cast<uint32_t>(v))) return;  // wait for reads of the victim
   j.erase_issued = true;
   FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(v, 0), 1, j.prio, OpOwner::GcErase);
   submit(op);

@@ -22,6 +22,7 @@
 #include "controller/fsp_grouper.h"
 #include "controller/ftl.h"
 #include "controller/gc.h"
+#include "controller/host_pieces.h"
 #include "controller/stats.h"
 #include "controller/write_cache.h"
 
@@ -33,10 +34,10 @@ class CoreEnv {
  public:
   virtual ~CoreEnv() = default;
   virtual Tick now() const = 0;
-  virtual void submit(FlashOp* op) = 0;                   // to the flash channels, at now()
+  virtual void submit(FlashOp* op) = 0;                       // to the flash channels, at now()
   virtual void timer(Tick at, uint32_t kind, void* ctx) = 0;  // calls ControllerCore::on_timer
-  virtual Tick dram(uint64_t bytes) = 0;                  // DRAM access from now; completion
-  virtual void host_done(HostCmd* cmd, Tick at) = 0;      // command's data ready at `at`
+  virtual Tick dram(uint64_t bytes) = 0;                      // DRAM access from now; completion
+  virtual void host_done(HostCmd* cmd, Tick at) = 0;          // command's data ready at `at`
 };
 
 class ControllerCore : public GcEngine {
@@ -142,15 +143,15 @@ class ControllerCore : public GcEngine {
     uint32_t budget = 0;  // page moves still allowed in this step
     uint32_t reads_inflight = 0, programs_inflight = 0;
     bool erase_issued = false, erase_requested = false;
-    bool partial = false;      // collected in policy-driven steps; the erase is a step of its own
-    bool erase_step = false;   // partial: a step asked for the erase
-    bool step_open = false;    // partial: a copy step is running (reported idle when it ends)
-    uint32_t step_moves = 0;   // moves issued by the current step
+    bool partial = false;     // collected in policy-driven steps; the erase is a step of its own
+    bool erase_step = false;  // partial: a step asked for the erase
+    bool step_open = false;   // partial: a copy step is running (reported idle when it ends)
+    uint32_t step_moves = 0;  // moves issued by the current step
     // A step scheduled after the decision-unit time (kTimerGc).
     bool pending = false;
     uint32_t pending_copies = 0, pending_max_valid = 0;
     uint8_t pending_prio = kPrioNormal;
-    std::vector<GcMove> buf;       // read, waiting to be programmed
+    std::vector<GcMove> buf;        // read, waiting to be programmed
     std::vector<uint32_t> buf_ver;  // integrity: their sector versions
   };
 
@@ -236,7 +237,7 @@ class ControllerCore : public GcEngine {
   std::deque<Piece> waitq_;
   std::deque<FlushJob*> blocked_;
   FlatMap<InflightLpn> inflight_lpn_;
-  FlatMap<uint32_t> block_reads_;  // block -> reads in flight (erase waits for them)
+  BlockReads block_reads_;  // reads in flight per block (an erase waits for them)
   std::vector<GcJob> gc_;
   std::vector<uint32_t> gc_min_free_;
   uint64_t gc_copy_steps_ = 0, gc_erase_steps_ = 0;

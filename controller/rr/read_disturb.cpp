@@ -517,7 +517,7 @@ void ReadDisturb::begin_reprogram(uint32_t p) {
     return;
   }
   // Reads of the block still in flight (issued before the moves) finish first; poll() retries.
-  if (core_.block_reads_.find(static_cast<uint32_t>(b))) return;
+  if (core_.block_reads_.busy(static_cast<uint32_t>(b))) return;
   // [INTERP] baselines.md 5: every word line's MSB page is reprogrammed in place, one program
   // operation of the MSB page type each (tPROG(MSB) on the die, foreground class, no data on the
   // bus); the block turns MLC when the last one completes.

@@ -136,24 +136,15 @@ void HybridCore::free_job(Job* j) {
 }
 
 void HybridCore::read_started(Ppn ppn) {
-  const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
-  uint32_t* n = block_reads_.find(b);
-  if (n)
-    ++*n;
-  else
-    block_reads_.put(b, 1);
+  block_reads_.started(static_cast<uint32_t>(geo_.block_of(ppn)));
 }
 
 void HybridCore::read_finished(Ppn ppn) {
   const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
-  uint32_t* n = block_reads_.find(b);
-  assert(n && *n > 0);
-  if (--*n == 0) {
-    block_reads_.erase(b);
-    const uint32_t plane = geo_.plane_of_block(b);
-    for (int m = 0; m < 2; ++m)
-      if (gc_[m][plane].active && gc_[m][plane].victim == int64_t(b)) gc_maybe_erase(plane, m);
-  }
+  if (!block_reads_.finished(b)) return;
+  const uint32_t plane = geo_.plane_of_block(b);
+  for (int m = 0; m < 2; ++m)
+    if (gc_[m][plane].active && gc_[m][plane].victim == int64_t(b)) gc_maybe_erase(plane, m);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -507,31 +498,14 @@ void HybridCore::prefill(Lpn lpn) {
 
 template <typename F>
 void HybridCore::for_each_piece(const HostCmd* c, F&& f) {
-  const uint64_t ssz = geo_.sector_size;
-  const uint64_t first_sector = c->offset / ssz;
-  const uint64_t end_sector = (c->offset + c->size + ssz - 1) / ssz;
-  uint64_t s = first_sector;
-  while (s < end_sector) {
-    uint64_t lpn64 = s / spp_;
-    const uint32_t first = static_cast<uint32_t>(s % spp_);
-    const uint32_t last =
-        static_cast<uint32_t>(std::min<uint64_t>(end_sector - lpn64 * spp_, spp_));
-    const uint32_t mask = ((1u << last) - 1) & ~((1u << first) - 1);
-    if (lpn64 >= logical_pages_) {
-      ++ctr_.out_of_range;
-      lpn64 %= logical_pages_;
-    }
-    f(static_cast<Lpn>(lpn64), mask);
-    s = (s / spp_ + 1) * spp_;
-  }
+  for_each_host_piece(*c, geo_, logical_pages_, ctr_.out_of_range, f);
 }
 
 void HybridCore::on_host_cmd(HostCmd* c) {
   c->submitted = env_.now();
   c->dest = 0;
   ++last_cmd_seq_;
-  const uint64_t pages =
-      (c->offset % geo_.page_size + c->size + geo_.page_size - 1) / geo_.page_size;
+  const uint64_t pages = host_cmd_pages(*c, geo_);
   // Firmware time, plus the SLC-size decision unit's cycles of the last epoch (charged once).
   const Tick fw = cfg_.ctrl_cycle *
                   (cfg_.ctrl_cmd_cycles + pages * cfg_.ctrl_page_cycles + pending_unit_cycles_);
@@ -1256,7 +1230,7 @@ void HybridCore::gc_maybe_erase(uint32_t plane, bool migration) {
     gc_continue(plane, migration);
     return;
   }
-  if (block_reads_.find(static_cast<uint32_t>(v))) return;  // read_finished() calls back
+  if (block_reads_.busy(static_cast<uint32_t>(v))) return;  // read_finished() calls back
   g.erase_issued = true;
   FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(v, 0), 1, kPrioNormal,
                        blk_[v].slc ? kSlcErase : kNativeErase);

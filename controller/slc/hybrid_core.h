@@ -282,7 +282,7 @@ class HybridCore {
   uint64_t sector_entries_ = 0;  // SLC sectors mapped outside their page's own layout
 
   FlatMap<DramSec> dram_;
-  FlatMap<uint32_t> block_reads_;
+  BlockReads block_reads_;
   FlatMap<uint8_t> upd_count_;  // sector policy: update counts by lsn (saturating)
 
   std::vector<GcJob> gc_[2];  // [0] native GC, [1] migration; per plane

@@ -9,6 +9,9 @@ How runs are arranged (spec `report:` section, all optional; defaults in bracket
   metrics:  store columns shown as normalised bars            [mean/p99/p99.99 latency, GC erases]
   cdf:      latency classes of the CDFs (read, write, all)    [all]
   columns:  store columns of the runs table                   [a few key metrics]
+  where:    {parameter: value or [values]}: only these runs (null: parameter not set)  [all]
+  sections: more sections, each {title, where, and the keys above}; runs that no section
+            takes are listed in an "other runs" section            [none]
 """
 import base64
 import csv
@@ -204,11 +207,45 @@ class Doc:
                          f"<figcaption>{html.escape(title)}</figcaption></figure>")
 
 
+def matches(row, where):
+    """Does a store row's params match a report `where:` mapping?"""
+    if not where:
+        return True
+    params = json.loads(row["params"]) if row.get("params") else {}
+    for k, want in where.items():
+        have = params.get(k)
+        opts = want if isinstance(want, list) else [want]
+        if not any((have is None) if w is None else (have is not None and short(have) == short(w))
+                   for w in opts):
+            return False
+    return True
+
+
+def sections(name, rows, spec):
+    """The report sections of one sweep: report: (with where:), report.sections, other runs."""
+    cfg = dict(spec.get("report") or {})
+    extra = cfg.pop("sections", None) or []
+    out, taken = [], set()
+    for title, c in [(f"sweep {name}", cfg)] + [(f"sweep {name}: {e.get('title', 'section')}", e)
+                                                 for e in extra if isinstance(e, dict)]:
+        sel = [r for r in rows if matches(r, c.get("where"))]
+        taken.update(r["key"] for r in sel)
+        if sel or not out:
+            out.append(Section(title, sel, c, spec))
+    rest = [r for r in rows if r["key"] not in taken]
+    if rest:
+        out.append(Section(f"sweep {name}: other runs", rest, {"table_only": True}, spec))
+    return out
+
+
 def render_section(doc, sec, store):
     doc.heading(sec.title, 2)
     doc.para(f"{len(sec.rows)} runs: {len(sec.ok)} ok, {len(sec.failed)} failed, {len(sec.pending)} not run yet. "
              f"Varying: {', '.join(sec.varying) or 'nothing'}; series: {sec.series}; baseline: {sec.baseline}"
              + (f"; one chart per {sec.facet}" if sec.facet else "") + ".")
+    if sec.cfg.get("table_only"):
+        _runs_tables(doc, sec)
+        return
     # ---- normalised metrics ----
     metrics = sec.cfg.get("metrics") or [m for m in DEFAULT_METRICS
                                          if any((r.get(m) or 0) > 0 for r in sec.ok)]
@@ -291,7 +328,10 @@ def render_section(doc, sec, store):
         if png:
             doc.heading(title, 3)
             doc.image(title, png)
-    # ---- runs ----
+    _runs_tables(doc, sec)
+
+
+def _runs_tables(doc, sec):
     cols = sec.cfg.get("columns") or DEFAULT_COLUMNS
     doc.heading("Runs", 3)
     rows = [[r["label"], r["status"]] + [_fmt(r.get(c)) for c in cols] for r in sec.rows]
@@ -361,13 +401,14 @@ def report(db, html_path=None, sweep=None, out=sys.stdout):
             spec["report"] = cur.get("report") or spec.get("report")
         except Exception:
             pass
-        sec = Section(f"sweep {s['name']}", rows, spec.get("report"), spec)
+        secs = sections(s["name"], rows, spec)
         if spec.get("description"):
             doc.para(str(spec["description"]).strip())
         doc.para(f"Spec {s['spec_path']}" + (" (--quick)" if s["quick"] else "") +
                  f"; started {s['started_at']}, finished {s['finished_at'] or 'not yet'}" +
                  (f", {s['wall_s']:.1f} s on {s['backend']}" if s["wall_s"] is not None else "") + ".")
-        render_section(doc, sec, store)
+        for sec in secs:
+            render_section(doc, sec, store)
         n += len(rows)
     if n == 0:
         doc.para("The store holds no runs.")

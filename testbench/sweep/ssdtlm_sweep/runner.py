@@ -24,9 +24,10 @@ def binary_version(binp):
     return v.split()[-1] if v else "unknown"
 
 
-def input_key(run, ident, store, outputs):
+def input_key(run, ident, store, outputs, dep_keys=None):
     """sha256 over everything that determines a run's result: binary (version + hash), args,
-    the trace's and other input files' contents, requested outputs."""
+    the trace's and other input files' contents, requested outputs, and the keys of the runs
+    whose files it reads (run:ID/OUTPUT: their keys stand for the files' contents)."""
     inputs = {"tool_version": ident["tool_version"], "binary_sha256": ident["binary_sha256"]}
     files = {}
     if run.trace:
@@ -36,9 +37,11 @@ def input_key(run, ident, store, outputs):
             inputs["trace_sha256"] = None
     for f in run.files:
         files[f] = store.file_hash(f) if os.path.exists(f) else None
-    blob = json.dumps({"v": 1, "tool": [ident["tool_version"], ident["binary_sha256"]], "args": run.args,
-                       "trace": inputs.get("trace_sha256"), "files": files, "outputs": sorted(outputs)},
-                      sort_keys=True)
+    key = {"v": 1, "tool": [ident["tool_version"], ident["binary_sha256"]], "args": run.args,
+           "trace": inputs.get("trace_sha256"), "files": files, "outputs": sorted(outputs)}
+    if dep_keys:  # absent for runs without dependencies: their keys are as before
+        key["deps"] = dep_keys
+    blob = json.dumps(key, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest(), inputs
 
 
@@ -134,9 +137,44 @@ def _dask_client(scheduler, workers):
     return client, cluster, f"dask LocalCluster ({workers} worker processes)"
 
 
+def _run_pool(jobs, on_done, workers):
+    """Threads that each drive one `ssdtlm run` process; a job starts once the jobs it waits for
+    (job["after"]: keys of jobs in this list) have finished, and gets their answers."""
+    done = {}
+    waiting = list(jobs)
+    running = {}
+    with cf.ThreadPoolExecutor(workers) as ex:
+        try:
+            while waiting or running:
+                for j in list(waiting):
+                    if len(running) >= workers:
+                        break
+                    if all(k in done for k in j.get("after") or []):
+                        waiting.remove(j)
+                        running[ex.submit(taskmod.run_one, j, *[done[k] for k in j.get("after") or []])] = j
+                if not running:  # cannot happen: jobs come after the jobs they wait for
+                    raise RuntimeError("sweep: runs wait for runs that are not in the sweep: "
+                                       + ", ".join(j["key"][:12] for j in waiting))
+                fin, _ = cf.wait(list(running), return_when=cf.FIRST_COMPLETED)
+                for f in fin:
+                    j = running.pop(f)
+                    out = f.result()
+                    if j.get("needed"):
+                        done[j["key"]] = out
+                    else:
+                        done[j["key"]] = {"key": j["key"], "status": out["status"], "artifacts": {}}
+                    on_done(out)
+        except KeyboardInterrupt:
+            for f in running:
+                f.cancel()
+            raise
+
+
 def execute(jobs, on_done, workers, scheduler=None, backend="auto"):
     """Run task.run_one over jobs, calling on_done(out) in the caller's thread as each finishes.
-    backend: auto (Dask when importable, else a local pool), dask, pool."""
+    A job with "after" (keys of earlier jobs) runs when those have finished and gets their
+    answers (run_one(job, *answers)). backend: auto (Dask when importable, else a local pool),
+    dask, pool."""
     if not jobs:
         return "nothing to run"
     use_dask = backend == "dask" or scheduler is not None
@@ -156,24 +194,19 @@ def execute(jobs, on_done, workers, scheduler=None, backend="auto"):
     if not use_dask:
         desc = f"local pool ({workers} workers)"
         print(f"sweep: running {len(jobs)} runs on {desc}", file=sys.stderr, flush=True)
-        with cf.ThreadPoolExecutor(workers) as ex:  # each run is its own ssdtlm process
-            futs = {ex.submit(taskmod.run_one, j): j for j in jobs}
-            try:
-                for f in cf.as_completed(futs):
-                    on_done(f.result())
-            except KeyboardInterrupt:
-                for f in futs:
-                    f.cancel()
-                raise
+        _run_pool(jobs, on_done, workers)  # each run is its own ssdtlm process
         return desc
     from distributed import as_completed
     print(f"sweep: running {len(jobs)} runs on {desc}", file=sys.stderr, flush=True)
     futs = {}
     try:
-        for j in jobs:
-            f = client.submit(taskmod.run_one, j, key=f"ssdtlm-run-{j['key'][:24]}-{time.time_ns()}", pure=False,
-                              priority=len(jobs) - len(futs))  # in the given order
+        by_key = {}
+        for j in jobs:  # jobs come after the jobs they wait for; Dask passes those answers on
+            after = [by_key[k] for k in j.get("after") or []]
+            f = client.submit(taskmod.run_one, j, *after, key=f"ssdtlm-run-{j['key'][:24]}-{time.time_ns()}",
+                              pure=False, priority=len(jobs) - len(futs))  # in the given order
             futs[f] = j
+            by_key[j["key"]] = f
         for f in as_completed(list(futs)):
             j = futs[f]
             try:
@@ -209,34 +242,75 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
     runs = spec.expand()
     if not dry_run:
         generate_workloads(spec, binp, runs)
-    keyed = []
+    keyed, key_of = [], {}
+
+    def key(r):  # a run's key includes the keys of the runs it reads files of
+        if id(r) not in key_of:
+            deps = {ph: key(d)[0] for ph, d, _ in r.deps}
+            key_of[id(r)] = input_key(r, ident, store, r.outputs, deps)
+        return key_of[id(r)]
+
     for r in runs:
-        k, inputs = input_key(r, ident, store, spec.outputs)
+        k, inputs = key(r)
         keyed.append((r, k, inputs))
     if dry_run:
         for r, k, _ in keyed:
-            print(f"{k[:12]}  {r.label}  ::  ssdtlm {' '.join(r.args)}")
+            after = "".join(f"  [after {d.ids[0] if d.ids else key(d)[0][:12]}]" for _, d, _ in r.deps)
+            print(f"{k[:12]}  {r.label}  ::  ssdtlm {' '.join(r.args)}{after}")
         return 0
     workers = workers or os.cpu_count() or 1
+    status = {k: store.status(k) for _, k, _ in keyed}
+    run_it = {k for _, k, _ in keyed if status[k] != "ok" and not (status[k] == "failed" and not retry_failed)}
+    # A stored run whose file a run to do needs but whose file is not in the store runs again.
+    grew = True
+    while grew:
+        grew = False
+        for r, k, _ in keyed:
+            if k in run_it:
+                for _, d, out in r.deps:
+                    dk = key(d)[0]
+                    if status[dk] == "ok" and dk not in run_it and store.artifact(dk, out) is None:
+                        run_it.add(dk)
+                        grew = True
     todo, skipped = [], 0
     for r, k, inputs in keyed:
-        st = store.status(k)
-        if st == "ok" or (st == "failed" and not retry_failed):
+        if k not in run_it:
             skipped += 1
             continue
-        store.add_pending(spec.name, r, k, inputs)
+        store.add_pending(spec.name, r, k, inputs, [key(d)[0] for _, d, _ in r.deps])
         todo.append((r, k))
     store.commit()
     store.begin_sweep(spec.name, spec.data, os.path.abspath(spec_path), quick, [k for _, k, _ in keyed],
                       "dask" if (scheduler or backend != "pool") else "pool")
     print(f"sweep {spec.name}: {len(keyed)} runs, {skipped} unchanged (skipped), {len(todo)} to run -> {db}",
           file=sys.stderr, flush=True)
-    # Longest first (estimated: trace bytes x loops), so a long run does not start last.
-    todo.sort(key=lambda rk: -estimated_cost(rk[0]))
+    # Runs that others wait for first (longest chain of waiting runs), then longest first
+    # (estimated: trace bytes x loops), so a long run does not start last. A run always comes
+    # after the runs it waits for (their chains are longer).
+    tails = specmod.depth(runs)
+    todo.sort(key=lambda rk: (-tails[id(rk[0])], -estimated_cost(rk[0])))
     prog = Progress(len(todo), skipped)
     by_key = {k: r for r, k in todo}
-    jobs = [{"key": k, "bin": worker_bin or binp, "args": r.args, "outputs": spec.outputs,
-             "timeout_s": spec.timeout_s} for r, k in todo]
+    needed = {key(d)[0] for r, _ in todo for _, d, _ in r.deps}
+    jobs = []
+    for r, k in todo:
+        job = {"key": k, "bin": worker_bin or binp, "args": r.args, "outputs": r.outputs,
+               "timeout_s": spec.timeout_s}
+        if r.deps:
+            job["deps"], job["inputs"], job["after"] = [], {}, []
+            for ph, d, out in r.deps:
+                dk = key(d)[0]
+                name = d.ids[0] if d.ids else d.label
+                job["deps"].append({"placeholder": ph, "key": dk, "output": out, "name": name})
+                if dk in by_key:
+                    if dk not in job["after"]:
+                        job["after"].append(dk)
+                elif status[dk] == "ok":
+                    job["inputs"][ph] = store.artifact(dk, out)
+                # else: failed in the store and not retried (--skip-failed): run_one says so
+        if k in needed:
+            job["needed"] = True
+        jobs.append(job)
 
     def on_done(out):
         r = by_key[out["key"]]

@@ -41,6 +41,7 @@ COLUMNS = [
     ("error", "TEXT"),
     ("returncode", "INTEGER"),
     ("attempts", "INTEGER"),
+    ("depends_on", "TEXT"),           # JSON: keys of the runs whose files it read (run:ID/OUTPUT)
     ("trace_path", "TEXT"),
     ("trace_sha256", "TEXT"),
     ("preset", "TEXT"),
@@ -149,14 +150,17 @@ class Store:
         r = self.db.execute("SELECT status FROM runs WHERE key=?", (key,)).fetchone()
         return r["status"] if r else None
 
-    def add_pending(self, sweep, run, key, inputs):
+    def add_pending(self, sweep, run, key, inputs, depends_on=None):
         """Record a run before it starts (status pending) unless it is already there."""
+        deps = json.dumps(depends_on) if depends_on else None
         self.db.execute(
-            "INSERT OR IGNORE INTO runs (key, sweep, label, params, args, status, attempts, trace_path, "
-            "trace_sha256, seed, tool_version, binary_sha256) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT OR IGNORE INTO runs (key, sweep, label, params, args, status, attempts, depends_on, "
+            "trace_path, trace_sha256, seed, tool_version, binary_sha256) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (key, sweep, run.label, json.dumps(run.params, default=str), json.dumps(run.args), "pending", 0,
-             run.trace, inputs.get("trace_sha256"), _int(run.seed), inputs["tool_version"], inputs["binary_sha256"]))
-        self.db.execute("UPDATE runs SET sweep=?, label=? WHERE key=?", (sweep, run.label, key))
+             deps, run.trace, inputs.get("trace_sha256"), _int(run.seed), inputs["tool_version"],
+             inputs["binary_sha256"]))
+        self.db.execute("UPDATE runs SET sweep=?, label=?, params=?, depends_on=? WHERE key=?",
+                        (sweep, run.label, json.dumps(run.params, default=str), deps, key))
 
     def commit(self):
         self.db.commit()

@@ -12,13 +12,40 @@ import tempfile
 import time
 
 OUTPUT_FLAGS = {"csv": "--csv", "fsp-rewards": "--fsp-rewards", "rr-rewards": "--rr-rewards",
-                "slc-series": "--slc-series"}
+                "slc-series": "--slc-series", "slc-rl-table": "--slc-rl-save"}
 
 
-def run_one(job):
-    """job: {key, bin, args, outputs, timeout_s}. Never raises for a failing run: returns
-    {key, status ok|failed, error, returncode, result (JSON text), artifacts {name: bytes},
-    wall_s, host, started_at, finished_at}."""
+def _dep_files(job, after, tmp):
+    """Write the files this run reads from other runs (job["deps"]) into tmp; return
+    ({placeholder: path}, None) or (None, error)."""
+    answers = {a.get("key"): a for a in after}
+    paths = {}
+    for i, d in enumerate(job.get("deps") or []):
+        data = (job.get("inputs") or {}).get(d["placeholder"])
+        if data is None:
+            a = answers.get(d["key"])
+            if a is None:
+                return None, f"dependency {d['name']} is not available (failed in the store and not retried)"
+            if a.get("status") != "ok":
+                err = (a.get("error") or "").strip().splitlines()
+                return None, f"dependency {d['name']} failed" + (f": {err[0]}" if err else "")
+            data = (a.get("artifacts") or {}).get(d["output"])
+            if data is None:
+                return None, f"dependency {d['name']} wrote no {d['output']}"
+        path = os.path.join(tmp, f"in-{i}-{d['output']}")
+        with open(path, "wb") as f:
+            f.write(data)
+        paths[d["placeholder"]] = path
+    return paths, None
+
+
+def run_one(job, *after):
+    """job: {key, bin, args, outputs, timeout_s[, deps, inputs]}; after: the answers of the runs
+    this one waits for (Dask passes them as the results of the futures it was given). Never
+    raises for a failing run: returns {key, status ok|failed, error, returncode, result (JSON
+    text), artifacts {name: bytes}, wall_s, host, started_at, finished_at}.
+    deps: [{placeholder run:ID/OUTPUT, key, output, name}]: each placeholder in args becomes a
+    file holding that run's OUTPUT, from job["inputs"] (stored earlier) or from `after`."""
     tmp = tempfile.mkdtemp(prefix="ssdtlm-sweep-")
     out = {"key": job["key"], "status": "failed", "error": None, "returncode": None,
            "result": None, "artifacts": {}, "wall_s": None, "host": socket.gethostname(),
@@ -30,7 +57,12 @@ def run_one(job):
         pass
     try:
         res_path = os.path.join(tmp, "result.json")
-        argv = [job["bin"]] + list(job["args"]) + ["--out", res_path, "--quiet", "--no-progress"]
+        paths, dep_error = _dep_files(job, after, tmp)
+        if dep_error:
+            out["error"] = dep_error
+            return out
+        argv = [job["bin"]] + [paths.get(a, a) for a in job["args"]] + ["--out", res_path, "--quiet",
+                                                                         "--no-progress"]
         for name in job.get("outputs") or []:
             argv += [OUTPUT_FLAGS[name], os.path.join(tmp, name + ".csv")]
         t0 = time.monotonic()

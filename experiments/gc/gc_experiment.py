@@ -1,45 +1,28 @@
 #!/usr/bin/env python3
-"""GC experiment driver (issue 6). See run.sh for usage and docs/gc.md for the method.
+"""GC experiment report (issue 6): reads the runs of a sweep store and writes the tables and plots.
+
+The runs are the sweep spec experiments/gc/sweep.yaml; experiments/gc/run.sh runs it
+(`ssdtlm sweep`) and then this script. See run.sh for usage and docs/gc.md for the method.
+
+  gc_experiment.py --db STORE [--sweep NAME] [--out DIR]
+      -> DIR/tables.md (paper Tables 5-12, the seed spread of Tables 9-10, Fig. 9 statistics),
+         DIR/summary.json and DIR/fig9-free-blocks-DRIVE.png (Fig. 9)
 
 Every run starts empty (no preconditioning). The presets' dies are scaled down in block count
 only (same page/block geometry and timing, fewer blocks per plane) so that the workload writes
 more than the raw capacity within a replay of minutes; the bundled traces are looped and the
-generated workloads sized to write `fill` x the raw capacity.
+generated workloads sized to write `fill` x the raw capacity (sweep.yaml's header).
 """
 import argparse
-import concurrent.futures as cf
-import gzip
 import json
 import math
 import os
 import statistics
-import subprocess
 import sys
-import time
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 POLICIES = ["greedy", "lazy", "mov10", "mov100", "exp0.1", "exp0.3", "rl", "rl-aggr"]
 DRIVES = ["tlc-gc-512gb", "tlc-gc-128gb"]
 PAGE = {"tlc-gc-512gb": (768, 16384), "tlc-gc-128gb": (384, 8192)}  # pages/block, page bytes
-
-# Write-heavy bundled traces first (write share by bytes, docs/gc.md).
-# (fiu-mail and msrc-hm0 write only a few MiB per pass: thousands of loops, too slow here.)
-TRACES = ["umass-financial1.ssdsim.gz", "systor17-traces.csv.gz", "msrc-windows-1006.trace.gz"]
-
-# Generated workloads shaped like rows of the GC paper's Table 1 (write ratio, average
-# inter-request interval, average size): bursts at `iops` lasting on_ms on average, separated
-# by exponential idle gaps with the mean that gives the row's average interval:
-#   avg interval = (on_ms + idle_ms) / (iops * on_ms / 1000).
-GEN = {
-    "home1-like": dict(row="home1: 99% W, 85565 us, 8.08 KB", read=0.01, size="8k", iops=2000,
-                       on=10.0, idle=85.565 * 20 - 10.0),
-    "rbesql-like": dict(row="RBESQL: 82% W, 11664 us, 57.85 KB", read=0.18, size="64k",
-                        iops=500, on=20.0, idle=11.664 * 10 - 20.0),
-    "msnfs-like": dict(row="MSNSFS: 67% W, 739 us, 21.67 KB", read=0.33, size="16k:1,32k:1",
-                       iops=2000, on=50.0, idle=0.739 * 100 - 50.0),
-    "oltp-like": dict(row="oltp: 99% W, 84 us, 4.46 KB", read=0.01, size="4k", iops=11900,
-                      on=0.0, idle=0.0),
-}
 
 # The paper's averages (AVG columns) of Tables 5-12.
 PAPER = {
@@ -73,60 +56,13 @@ LABEL = {"greedy": "Page", "lazy": "Lazy", "rl": "Base", "rl-aggr": "Aggr", "mov
          "mov100": "Mov100", "exp0.1": "Exp0.1", "exp0.3": "Exp0.3"}
 
 
-def find_bin(arg):
-    for b in [arg, os.environ.get("SSDTLM_BIN")]:
-        if b and os.access(b, os.X_OK):
-            return b
-    # Otherwise the most recently built build*/ssdtlm of the repository.
-    import glob
-    cands = [b for b in glob.glob(f"{REPO}/build*/ssdtlm") if os.access(b, os.X_OK)]
-    if cands:
-        return max(cands, key=os.path.getmtime)
-    sys.exit("ssdtlm binary not found: build first or pass --bin")
-
-
 def raw_bytes(drive, bpp):
     ppb, ps = PAGE[drive]
     return 2 * bpp * ppb * ps
 
 
-def sh(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError(" ".join(cmd) + "\n" + r.stdout + r.stderr)
-    return r
-
-
 # ---------------------------------------------------------------------------------------------
-# Sources of results: the JSON/CSV files of this script's own runs, or a sweep store
-# (`ssdtlm sweep experiments/gc/sweep.yaml`, docs/sweep.md), read the same way.
-
-class DirSource:
-    """Results of run.sh: OUT/{drive}__{workload}__{policy}__s{seed}.json (+ .csv)."""
-
-    def __init__(self, out, work, seeds, bpp, fill):
-        self.out, self.work, self.seeds, self.bpp = out, work, seeds, bpp
-        self.fill = fill
-        self.desc = {}
-        self._cache = {}
-
-    def result(self, d, w, pol, s=1):
-        k = (d, w, pol, s)
-        if k not in self._cache:
-            with open(os.path.join(self.out, f"{d}__{w}__{pol}__s{s}.json")) as f:
-                self._cache[k] = json.load(f)
-        return self._cache[k]
-
-    def has(self, d, w, pol, s=1):
-        return os.path.exists(os.path.join(self.out, f"{d}__{w}__{pol}__s{s}.json"))
-
-    def series(self, d, w, pol, s=1):
-        p = os.path.join(self.out, f"{d}__{w}__{pol}__s{s}.csv")
-        if not os.path.exists(p):
-            return None
-        with open(p) as f:
-            return f.read()
-
+# The runs: a sweep store (`ssdtlm sweep experiments/gc/sweep.yaml`, docs/sweep.md).
 
 class StoreSource:
     """Results of a sweep in an SQLite store (runs.result = the result JSON, artifacts 'csv' =
@@ -425,105 +361,43 @@ def report(src, out, title, header, wall_line):
     return os.path.join(out, "tables.md")
 
 
+RUNNER_OPTS = ("--quick", "--bin", "--jobs", "--workers", "--seeds")
+
+
 def main():
-    ap = argparse.ArgumentParser(description="GC experiment (issue 6): run, or report a sweep store.")
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--bin")
-    ap.add_argument("--out")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--seeds", type=int, default=10, help="seeds of rl / rl-aggr (1..N; default 10)")
-    ap.add_argument("--db", help="report only: read the runs of a sweep store (ssdtlm sweep "
-                    "experiments/gc/sweep.yaml) instead of running; --out defaults to DB's folder/SWEEP")
-    ap.add_argument("--sweep", help="with --db: the sweep's name (default: the last one started)")
-    a = ap.parse_args()
-    if a.db:
-        src = StoreSource(a.db, a.sweep)
-        name = src.sweep["name"]
-        out = a.out or os.path.join(os.path.dirname(os.path.abspath(a.db)), name)
-        os.makedirs(out, exist_ok=True)
-        if src.missing:
-            print(f"warning: {len(src.missing)} runs of {name} not ok (left out): {src.missing[:3]}", file=sys.stderr)
-        header = (f"From the sweep store `{a.db}`, sweep `{name}` ({src.sweep['runs']} runs, spec "
-                  f"`{src.sweep['spec_path']}`), reported by `experiments/gc/gc_experiment.py --db`. Dies "
-                  f"scaled to {src.bpp} blocks per plane (same pages per block, page size and timing as the "
-                  "presets), write cache of one page, starting empty. Latency = all requests "
-                  "(`latency_us.all`), normalised to lazy = 1.00; the Page row is greedy / lazy, as in the "
-                  "paper. `paper AVG` = the paper's average column. Method: docs/gc.md.")
-        wall = (f"Sweep wall time: {src.sweep['wall_s'] or 0:.0f} s ({src.sweep['started_at']} to "
-                f"{src.sweep['finished_at']}, backend {src.sweep['backend']}); sum of the runs' wall times "
-                f"{src.wall:.0f} s.")
-        print(report(src, out, f"GC experiment results (sweep {name})", header, wall))
-        return
-    binp = find_bin(a.bin)
-    quick = a.quick
-    bpp = 128 if quick else 256          # blocks per plane of the scaled dies
-    fill = 1.3 if quick else 2.0         # host writes / raw capacity
-    seeds = list(range(1, a.seeds + 1))
-    traces = TRACES[:2] if quick else TRACES
-    gens = ["home1-like", "msnfs-like"] if quick else list(GEN)
-    out = a.out or os.path.join(REPO, "experiments", "gc", "results-quick" if quick else "results")
+    argv = sys.argv[1:]
+    old = [o for o in RUNNER_OPTS if any(x == o or x.startswith(o + "=") for x in argv)]
+    if old:
+        sys.exit(f"gc_experiment.py: {', '.join(old)}: this script no longer runs the experiment, it "
+                 "only reports a sweep store. Run `experiments/gc/run.sh [--quick] [--workers N] "
+                 "[--bin PATH] [--out DIR]` (`ssdtlm sweep experiments/gc/sweep.yaml`, then this "
+                 "report; rl / rl-aggr seeds 1..10 are fixed in sweep.yaml), or pass --db STORE.")
+    ap = argparse.ArgumentParser(description="GC experiment (issue 6): tables and Fig. 9 from a sweep "
+                                 "store (experiments/gc/run.sh runs the sweep, then this).")
+    ap.add_argument("--db", help="the sweep store (ssdtlm sweep experiments/gc/sweep.yaml "
+                    "--db STORE, or experiments/gc/run.sh)")
+    ap.add_argument("--sweep", help="the sweep's name (default: the last one started)")
+    ap.add_argument("--out", help="folder of tables.md and the PNGs (default: DB's folder/SWEEP)")
+    a = ap.parse_args(argv)
+    if not a.db:
+        ap.error("--db STORE is required: this script reports a sweep store; experiments/gc/run.sh "
+                 "[--quick] runs the sweep and then this")
+    src = StoreSource(a.db, a.sweep)
+    name = src.sweep["name"]
+    out = a.out or os.path.join(os.path.dirname(os.path.abspath(a.db)), name)
     os.makedirs(out, exist_ok=True)
-    wdir = os.path.join(out, "workloads")
-    os.makedirs(wdir, exist_ok=True)
-
-    # ---- workloads per drive: (name, path, extra args) ----
-    work = {d: [] for d in DRIVES}
-    for t in traces:
-        path = os.path.join(REPO, "traces", "data", t)
-        st = json.loads(sh([binp, "trace-stats", "--json", path]).stdout)
-        for d in DRIVES:
-            loops = max(1, math.ceil(fill * raw_bytes(d, bpp) / max(1, st["write_bytes"])))
-            work[d].append((t.split(".")[0], path, ["--fold", "modulo", "--loop", str(loops)],
-                            f"{st['requests']} requests x {loops} loops, {st['write_bytes'] / 2**20:.1f} MiB written per loop"))
-    for g in gens:
-        p = GEN[g]
-        mean_size = {"8k": 8192, "64k": 65536, "16k:1,32k:1": 24576, "4k": 4096}[p["size"]]
-        for d in DRIVES:
-            n = int(fill * raw_bytes(d, bpp) / ((1 - p["read"]) * mean_size))
-            logical_mib = raw_bytes(d, bpp) * 0.93 / 2**20
-            f = os.path.join(wdir, f"{g}-{d}.csv.gz")
-            args = [binp, "gen", "--out", f, "--requests", str(n), "--seed", "1", "--read-ratio",
-                    str(p["read"]), "--size", p["size"], "--footprint-mib", f"{0.5 * logical_mib:.0f}",
-                    "--iops", str(p["iops"]), "--align", str(PAGE[d][1]), "--quiet"]
-            if p["idle"] > 0:
-                args += ["--on-mean-ms", str(p["on"]), "--idle-mean-ms", f"{p['idle']:.3f}", "--idle-dist", "exp"]
-            if not os.path.exists(f):
-                sh(args)
-            work[d].append((g, f, [], f"{p['row']}: {n} requests, footprint 50% of the logical space, page-aligned"))
-
-    # ---- runs ----
-    jobs = []
-    for d in DRIVES:
-        for (w, path, extra, _) in work[d]:
-            for pol in POLICIES:
-                for s in (seeds if pol in ("rl", "rl-aggr") else [1]):
-                    tag = f"{d}__{w}__{pol}__s{s}"
-                    # The paper's simulator has no write cache: the cache holds one page (its
-                    # minimum), so every write reaches the flash.
-                    cache = PAGE[d][1] / 2**20
-                    jobs.append((tag, [binp, "run", "--preset", d, "--set", f"nand.blocks_per_plane={bpp}",
-                                       "--set", f"cache.size_mib={cache}",
-                                       "--set", f"sim.seed={s}", "--set", "sim.sample_interval_ms=1000",
-                                       "--trace", path, *extra, "--gc", pol, "--quiet", "--no-progress",
-                                       "--out", os.path.join(out, tag + ".json")]
-                                 + (["--csv", os.path.join(out, tag + ".csv")] if s == 1 and pol in FIG9_POLICIES else [])))
-    t0 = time.time()
-    todo = [j for j in jobs if not os.path.exists(os.path.join(out, j[0] + ".json"))]
-    print(f"{len(jobs)} runs ({len(todo)} to do), {a.jobs} at a time -> {out}", file=sys.stderr)
-    with cf.ThreadPoolExecutor(a.jobs) as ex:
-        for i, _ in enumerate(ex.map(lambda j: sh(j[1]), todo)):
-            if (i + 1) % 10 == 0:
-                print(f"  {i + 1}/{len(todo)} ({time.time() - t0:.0f} s)", file=sys.stderr)
-
-    src = DirSource(out, {d: [w for (w, *_r) in work[d]] for d in DRIVES}, seeds, bpp, fill)
-    src.desc = {(d, w): desc for d in DRIVES for (w, _p, _e, desc) in work[d]}
-    header = (f"Generated by `experiments/gc/run.sh{' --quick' if quick else ''}` with `{binp}`; "
-              f"dies scaled to {bpp} blocks per plane (same pages per block, page size and timing as the "
-              f"presets), write cache of one page, starting empty, host writes = {fill} x raw capacity. Latency = all requests "
-              "(`latency_us.all`), normalised to lazy = 1.00; the Page row is greedy / lazy, as in the paper. "
-              "`paper AVG` = the paper's average column. Wall time and method: docs/gc.md.")
-    wall = f"Total wall time of this invocation: {time.time() - t0:.0f} s for {len(todo)} runs."
-    print(report(src, out, f"GC experiment results ({'quick' if quick else 'full'})", header, wall))
+    if src.missing:
+        print(f"warning: {len(src.missing)} runs of {name} not ok (left out): {src.missing[:3]}", file=sys.stderr)
+    header = (f"From the sweep store `{a.db}`, sweep `{name}` ({src.sweep['runs']} runs, spec "
+              f"`{src.sweep['spec_path']}`), reported by `experiments/gc/gc_experiment.py --db`. Dies "
+              f"scaled to {src.bpp} blocks per plane (same pages per block, page size and timing as the "
+              "presets), write cache of one page, starting empty. Latency = all requests "
+              "(`latency_us.all`), normalised to lazy = 1.00; the Page row is greedy / lazy, as in the "
+              "paper. `paper AVG` = the paper's average column. Method: docs/gc.md.")
+    wall = (f"Sweep wall time: {src.sweep['wall_s'] or 0:.0f} s ({src.sweep['started_at']} to "
+            f"{src.sweep['finished_at']}, backend {src.sweep['backend']}); sum of the runs' wall times "
+            f"{src.wall:.0f} s.")
+    print(report(src, out, f"GC experiment results (sweep {name})", header, wall))
 
 
 if __name__ == "__main__":

@@ -1,19 +1,71 @@
 #!/usr/bin/env bash
-# GC experiment (issue 6): all eight GC policies on tlc-gc-512gb and tlc-gc-128gb, starting
-# empty, on looped bundled real traces and generated workloads with Table-1-shaped idle gaps;
-# run-to-run spread of rl / rl-aggr over 10 seeds; Markdown tables normalised to lazy in the
-# shape of the GC paper's Tables 5-12 (Tables 9-10: the spread) with the paper's averages beside
-# ours, and Fig. 9 (free blocks over time) as fig9-free-blocks-DRIVE.png. docs/gc.md explains it.
+# GC experiment (issue 6, docs/gc.md): all eight GC policies on tlc-gc-512gb and tlc-gc-128gb,
+# starting empty, on looped bundled real traces and generated workloads with Table-1-shaped idle
+# gaps; rl / rl-aggr over seeds 1..10 (run-to-run spread). The runs are the sweep spec sweep.yaml
+# (docs/sweep.md); this script is `ssdtlm sweep` into results/<sweep>.sqlite, `ssdtlm report`
+# (results/<sweep>/report.{html,md}), then gc_experiment.py, which reads the runs from the store
+# and writes results/<sweep>/tables.md: Markdown tables normalised to lazy in the shape of the GC
+# paper's Tables 5-12 (Tables 9-10: the spread over seeds) with the paper's averages beside ours,
+# and Fig. 9 (free blocks over time) as fig9-free-blocks-DRIVE.png. <sweep> is gc or gc-quick.
 #
-#   experiments/gc/run.sh [--quick] [--bin PATH] [--out DIR] [--jobs N] [--seeds N]
-#   experiments/gc/run.sh --db experiments/gc/results/gc-quick.sqlite [--sweep NAME] [--out DIR]
+#   experiments/gc/run.sh [--quick] [--workers N] [--bin PATH] [--out DIR]
+#   experiments/gc/run.sh --db STORE [--sweep NAME] [--out DIR]
 #
-# --quick: smaller die, fewer loops/requests (208 runs); default: the full set (364 runs).
-# --seeds N: rl / rl-aggr seeds 1..N (default 10). --db: no runs, the same tables and plots from
-# the runs of a sweep store (ssdtlm sweep experiments/gc/sweep.yaml [--quick], docs/sweep.md).
+# --quick: dies of 128 blocks per plane, host writes 1.3 x raw capacity, 2 traces + 2 generated
+#   workloads (208 runs; measured 153 s on 2 workers, the sweep 140 s of it); default: 256 blocks
+#   per plane, 2.0 x, 3 traces + 4 generated workloads (364 runs). --workers N: parallel runs
+#   (default 2). --out DIR: the store and the tables go to DIR instead of experiments/gc/results.
+#   Re-running skips the runs already in the store with unchanged inputs (binary, trace, options):
+#   12 s for --quick with all 208 stored (ssdtlm report's HTML ~11 s of it).
+# --db STORE: no runs, only the tables and plots from a store's sweep (default: its last one);
+#   --out defaults to the store's folder/<sweep>.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+bin="$root/build/ssdtlm"
+outdir="$here/results"
+out_given=
+quick=()
+workers=2
+db=
+sweep=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=(--quick) ;;
+    --workers|--jobs) workers="$2"; shift ;;
+    --bin) bin="$2"; shift ;;
+    --out) outdir="$2"; out_given=1; shift ;;
+    --db) db="$2"; shift ;;
+    --sweep) sweep="$2"; shift ;;
+    --seeds) echo "--seeds is gone: sweep.yaml fixes rl / rl-aggr seeds 1..10" >&2; exit 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
 # Debian's python3 has matplotlib (scripts/setup.sh); SSDTLM_PYTHON overrides, as for `ssdtlm sweep`.
 py="${SSDTLM_PYTHON:-/usr/bin/python3}"
 [ -x "$py" ] || py=python3
-exec "$py" "$here/gc_experiment.py" "$@"
+
+if [ -n "$db" ]; then
+  # Tables only, from a store filled before (no runs).
+  [ "${#quick[@]}" -eq 0 ] || { echo "--quick goes without --db (with --db: --sweep NAME)" >&2; exit 2; }
+  args=(--db "$db")
+  [ -z "$sweep" ] || args+=(--sweep "$sweep")
+  [ -z "$out_given" ] || args+=(--out "$outdir")
+  exec "$py" "$here/gc_experiment.py" "${args[@]}"
+fi
+[ -z "$sweep" ] || { echo "--sweep goes with --db (the sweep is gc or gc-quick)" >&2; exit 2; }
+[ -x "$bin" ] || { echo "build first: $bin not found" >&2; exit 2; }
+name=gc${quick:+-quick}
+mkdir -p "$outdir"
+db="$outdir/$name.sqlite"
+out="$outdir/$name"
+mkdir -p "$out"
+t0=$(date +%s)
+# The sweep exits 1 if a run failed; the tables leave failed runs out (with a warning), so go on.
+"$bin" sweep "$here/sweep.yaml" ${quick[@]+"${quick[@]}"} --workers "$workers" --db "$db" ||
+  echo "run.sh: some runs failed (left out of the tables; listed in report.md)" >&2
+"$bin" report "$db" --sweep "$name" --html "$out/report.html" >"$out/report.md"
+"$py" "$here/gc_experiment.py" --db "$db" --sweep "$name" --out "$out" >/dev/null
+echo "$name: $(( $(date +%s) - t0 )) s; tables: $out/tables.md (fig9-free-blocks-*.png beside it)," \
+  "report: $out/report.html"

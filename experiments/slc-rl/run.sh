@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SLC-RL experiment (issue 8, docs/slc.md, docs/slc-rl-agent.md): QLC-only and the SLC-size
 # policies static, UST, DWA and RL on hybrid-slc-qlc, on workloads generated from the SLC-RL
-# slides' workload table and two looped real traces (sweep.yaml), plus the agent pre-training
-# runs (pretrain.py). One command: `ssdtlm sweep`, the HTML report, pretrain.py, then summary.py
-# writes results/<sweep>/summary.md and the plots (slides pp. 14-17).
+# slides' workload table and two looped real traces, plus the agent pre-training runs (chains of
+# runs handing q-tables on), all in sweep.yaml. One command: `ssdtlm sweep`, the HTML report,
+# then summary.py writes results/<sweep>/summary.md and the plots (slides pp. 14-17).
 #
 #   experiments/slc-rl/run.sh [--quick] [--workers N] [--bin PATH]
 set -euo pipefail
@@ -37,8 +37,6 @@ export SLC_EXP_SRC_REV
   echo "run.sh: some runs failed (listed in the summary)" >&2
 t1=$(date +%s)
 "$bin" report "$db" --sweep "$name" --html "$out/report.html" >"$out/report.md"
-/usr/bin/python3 "$here/pretrain.py" "$bin" "$here/sweep.yaml" "$db" "$out" ${quick[@]+"${quick[@]}"} --jobs "$workers"
-t2=$(date +%s)
 /usr/bin/python3 "$here/summary.py" "$db" "$name" "$out" >/dev/null
-echo "$name: sweep $(( t1 - t0 )) s, pre-training $(( t2 - t1 )) s, total $(( $(date +%s) - t0 )) s;" \
+echo "$name: sweep $(( t1 - t0 )) s, total $(( $(date +%s) - t0 )) s;" \
   "summary: $out/summary.md, report: $out/report.html"

@@ -4,11 +4,11 @@ slides' pp. 14-17, from the sweep store and the pre-training runs.
 
     summary.py DB SWEEP OUTDIR
 
-OUTDIR gets summary.md, throughput.png, busy.png, slc-size-theta.png, pretrain.png (and reads
-OUTDIR/pretrain/ written by pretrain.py).
+OUTDIR gets summary.md, throughput.png, busy.png, slc-size-theta.png, pretrain.png. The
+pre-training runs are the sweep's runs with an `id` (sweep.yaml): eval-self-W and eval-other-W are
+the evaluations; the training runs (self-W, other-W.k) only hand their q-tables on.
 """
 import csv
-import glob
 import io
 import json
 import math
@@ -28,9 +28,17 @@ def load(db_path, sweep):
     rows = db.execute(
         "SELECT r.key, r.label, r.params, r.result, r.status, r.wall_s, r.error FROM runs r "
         "JOIN sweep_runs s ON s.key = r.key WHERE s.sweep = ? ORDER BY s.pos", (sweep,)).fetchall()
-    runs = []
+    runs, pre = [], {}
     for key, label, params, result, status, wall, error in rows:
         p = json.loads(params)
+        rid = str(p.get("id") or "")
+        if rid:  # a pre-training run (sweep.yaml): keep the evaluations' throughput
+            kind, _, w = rid.partition("-")[2].partition("-")
+            if rid.startswith("eval-") and status == "ok" and result:
+                pre[(w + "-like", kind)] = json.loads(result)["slc"]["write_throughput_mib_s"]
+            elif status != "ok":
+                pre.setdefault("_failed", []).append(f"{rid}: {(error or status).splitlines()[0][:200]}")
+            continue
         t = str(p.get("trace", ""))
         name = t.split("workload:")[1] if t.startswith("workload:") else os.path.basename(t).split(".")[0]
         pol = "none" if p.get("slc") == "none" else p.get("slc-size")
@@ -39,7 +47,7 @@ def load(db_path, sweep):
                      "wall_s": wall or 0.0, "error": error, "args": None,
                      "res": json.loads(result) if result else None,
                      "series": list(csv.DictReader(io.StringIO(zlib.decompress(art[0]).decode()))) if art else []})
-    return runs
+    return runs, pre
 
 
 def provenance(db_path, sweep):
@@ -111,7 +119,7 @@ def metrics(r):
 def main():
     db, sweep, out = sys.argv[1:4]
     os.makedirs(out, exist_ok=True)
-    runs = load(db, sweep)
+    runs, pre = load(db, sweep)
     ok = [r for r in runs if r["status"] == "ok" and r["res"]]
     failed = [r for r in runs if r["status"] != "ok"]
     workloads = []
@@ -249,12 +257,8 @@ def main():
     L.append("")
 
     # ---- pre-training ----
-    pdir = os.path.join(out, "pretrain")
-    pre = {}
-    for f in glob.glob(os.path.join(pdir, "eval-*.json")):
-        n = os.path.basename(f)[:-5].split("-", 2)
-        pre[(n[2], n[1])] = json.load(open(f))["slc"]["write_throughput_mib_s"]
-    if pre:
+    failed_pre = pre.pop("_failed", [])
+    if pre or failed_pre:
         L += ["## Agent pre-training (slides p. 17)", "",
               "Write throughput of a fresh RL run that starts from a pre-trained q-table (--slc-rl-load), "
               "against the untrained RL run of the sweep (identical otherwise). self = trained on another "
@@ -272,6 +276,9 @@ def main():
                      f"{pct(b / u) if b and u else 'n/a'} |")
         if best:
             L += ["", f"Largest gain: {pct(max(best))}; geometric mean of all pre-trained runs: {pct(gmean(best))}.", ""]
+        if failed_pre:
+            L += ["", "Pre-training runs not ok (a failed training run fails the runs that load its table):", ""]
+            L += [f"- {x}" for x in failed_pre] + [""]
 
     # ---- plots ----
     try:

@@ -65,14 +65,16 @@ def test_same_run_under_two_ids_runs_once(tmp_path):
     p = write(tmp_path / "s.yaml", f"""
 base: {BASE}
 blocks:
-  - {{name: a, chain: [{{trace: {TRACE_A}}}, {{trace: {TRACE_B}}}], carry: {{output: slc-rl-table, option: slc-rl-load}}}}
-  - {{name: b, chain: [{{trace: {TRACE_A}}}, {{trace: {TRACE_A}}}], carry: {{output: slc-rl-table, option: slc-rl-load}}}}
+  - {{name: a, chain: [{{trace: {TRACE_A}}}, {{trace: {TRACE_B}}}, {{trace: {TRACE_A}}}], carry: {{output: slc-rl-table, option: slc-rl-load}}}}
+  - {{name: b, chain: [{{trace: {TRACE_A}}}, {{trace: {TRACE_B}}}, {{trace: {TRACE_B}}}], carry: {{output: slc-rl-table, option: slc-rl-load}}}}
 """)
     runs = specmod.load(p).expand()
-    assert len(runs) == 3  # a.0 and b.0 are the same run
+    assert len(runs) == 4  # a.0 = b.0 and a.1 = b.1 (it reads the same run's table): one run each
     first = [r for r in runs if "a.0" in r.ids][0]
-    assert first.ids == ["a.0", "b.0"]
-    assert sum(1 for r in runs for _, d, _ in r.deps if d is first) == 2
+    second = [r for r in runs if "a.1" in r.ids][0]
+    assert first.ids == ["a.0", "b.0"] and second.ids == ["a.1", "b.1"]
+    assert [d for _, d, _ in second.deps] == [first]
+    assert sum(1 for r in runs for _, d, _ in r.deps if d is second) == 2
 
 
 def test_workload_like(tmp_path):
@@ -141,8 +143,13 @@ def test_chain_on_local_pool_then_skip_and_key_changes(tmp_path, ssdtlm_bin):
     p = sweep_cmd([spec, "--db", db, "--workers", "2", "--backend", "pool"], ssdtlm_bin)
     assert "5 done, 0 failed, 0 remaining" in p.stderr
     first = _check_chain_store(db)
+    con = sqlite3.connect(db)
+    times = con.execute("SELECT started_at, finished_at, wall_s FROM sweeps WHERE name='c'").fetchone()
     p = sweep_cmd([spec, "--db", db, "--backend", "pool"], ssdtlm_bin)
     assert "5 unchanged (skipped), 0 to run" in p.stderr
+    # nothing ran: the sweep keeps the times of the invocation that ran its runs
+    assert con.execute("SELECT started_at, finished_at, wall_s FROM sweeps WHERE name='c'").fetchone() == times
+    con.close()
     # a changed first step changes every run that depends on it, directly or not
     spec2 = chain_spec(tmp_path, first_extra=", max-requests: 2500", name="c")
     p = sweep_cmd([spec2, "--db", db, "--workers", "2", "--backend", "pool"], ssdtlm_bin)

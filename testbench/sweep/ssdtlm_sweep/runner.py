@@ -281,7 +281,7 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
         todo.append((r, k))
     store.commit()
     store.begin_sweep(spec.name, spec.data, os.path.abspath(spec_path), quick, [k for _, k, _ in keyed],
-                      "dask" if (scheduler or backend != "pool") else "pool")
+                      "dask" if (scheduler or backend != "pool") else "pool", keep_times=not todo)
     print(f"sweep {spec.name}: {len(keyed)} runs, {skipped} unchanged (skipped), {len(todo)} to run -> {db}",
           file=sys.stderr, flush=True)
     # Runs that others wait for first (longest chain of waiting runs), then longest first
@@ -327,7 +327,7 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
         store.close()
         return 130
     wall = time.monotonic() - t0
-    store.end_sweep(spec.name, wall)
+    store.end_sweep(spec.name, wall, keep_times=not todo)
     rows = store.runs(spec.name)
     n_ok = sum(1 for x in rows if x["status"] == "ok")
     n_failed = sum(1 for x in rows if x["status"] == "failed")

@@ -265,15 +265,22 @@ class Spec:
                         p = dict(params)
                         p["seed"] = s
                         combos.append((p, outs))
-        runs, seen, by_id = [], {}, {}
+        runs, seen, by_id, pos = [], {}, {}, {}
         for p, outs in combos:
             r = self.make_run(p, outs)
             rid = p.get("id")
-            k = json.dumps([r.args, sorted(r.outputs)])
+            # Identical runs are one run; a reference counts as the run it names (two chains that
+            # start alike stay one run step after step).
+            canon = list(r.args)
+            for ph, ref, out in r.refs:
+                if ref in by_id:
+                    canon = [f"\0run#{pos[id(by_id[ref])]}/{out}" if a == ph else a for a in canon]
+            k = json.dumps([canon, sorted(r.outputs)])
             if k in seen:  # the same run twice (e.g. the first step of two chains): one run, both names
                 r = seen[k]
             else:
                 seen[k] = r
+                pos[id(r)] = len(runs)
                 runs.append(r)
             if rid is not None:
                 rid = str(rid)

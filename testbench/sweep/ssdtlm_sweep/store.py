@@ -129,16 +129,25 @@ class Store:
         return h
 
     # ---- sweeps ----
-    def begin_sweep(self, name, spec, spec_path, quick, keys, backend):
+    def begin_sweep(self, name, spec, spec_path, quick, keys, backend, keep_times=False):
+        """Record a sweep's spec and runs. keep_times: nothing will run (every run is stored), so
+        the times and backend of the invocation that ran them stay."""
+        old = self.db.execute("SELECT started_at, finished_at, wall_s, backend FROM sweeps WHERE name=?",
+                              (name,)).fetchone()
         self.db.execute("INSERT OR REPLACE INTO sweeps (name, spec, spec_path, quick, runs, started_at, backend) "
                         "VALUES (?,?,?,?,?,?,?)",
                         (name, json.dumps(spec), spec_path, int(bool(quick)), len(keys), _iso(time.time()), backend))
+        if keep_times and old is not None and old["finished_at"]:
+            self.db.execute("UPDATE sweeps SET started_at=?, finished_at=?, wall_s=?, backend=? WHERE name=?",
+                            (old["started_at"], old["finished_at"], old["wall_s"], old["backend"], name))
         self.db.execute("DELETE FROM sweep_runs WHERE sweep=?", (name,))
         self.db.executemany("INSERT OR REPLACE INTO sweep_runs VALUES (?,?,?)",
                             [(name, k, i) for i, k in enumerate(keys)])
         self.db.commit()
 
-    def end_sweep(self, name, wall_s):
+    def end_sweep(self, name, wall_s, keep_times=False):
+        if keep_times and self.db.execute("SELECT finished_at FROM sweeps WHERE name=?", (name,)).fetchone()[0]:
+            return
         self.db.execute("UPDATE sweeps SET finished_at=?, wall_s=? WHERE name=?", (_iso(time.time()), wall_s, name))
         self.db.commit()
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "controller/ftl.h"
@@ -61,6 +62,55 @@ struct FlashOp {
   Tick read_time = 0;
   // Multi-plane companion chain, managed by the channel.
   FlashOp* next_in_group = nullptr;
+};
+
+// The flash operations of a controller core: reused, so the hot path allocates only while the
+// pool grows to the largest number of operations in flight.
+class FlashOpPool {
+ public:
+  // A free operation with every per-use field reset and the addressing of `ppn` filled in; the
+  // core sets what it dispatches on (owner, ctx, aux, lpn, mask, slc). A new operation gets
+  // `expect_sectors` integrity slots.
+  FlashOp* get(const nand::Geometry& geo, FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio,
+               uint32_t expect_sectors = 0) {
+    FlashOp* op;
+    if (free_.empty()) {
+      pool_.push_back(std::make_unique<FlashOp>());
+      op = pool_.back().get();
+      if (expect_sectors) op->expect.assign(expect_sectors, 0);
+    } else {
+      op = free_.back();
+      free_.pop_back();
+    }
+    const uint32_t plane = geo.plane_of_block(geo.block_of(ppn));
+    op->kind = kind;
+    op->prio = prio;
+    op->no_transfer = false;
+    op->slc = false;
+    op->plane = plane;
+    op->channel = geo.channel_of_plane(plane);
+    op->die = geo.die_in_channel_of_plane(plane);
+    op->plane_in_die = geo.plane_in_die_of_plane(plane);
+    op->ppn = ppn;
+    op->npages = npages;
+    op->owner = OpOwner::HostRead;
+    op->ctx = nullptr;
+    op->aux = 0;
+    op->lpn = kNoLpn;
+    op->mask = 0;
+    op->retry_level = 0;
+    op->retry_time = 0;
+    op->read_time = 0;
+    op->next_in_group = nullptr;
+    return op;
+  }
+  void put(FlashOp* op) { free_.push_back(op); }
+  uint64_t in_flight() const { return pool_.size() - free_.size(); }
+  uint64_t size() const { return pool_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<FlashOp>> pool_;
+  std::vector<FlashOp*> free_;
 };
 
 struct HostCmd {

@@ -57,38 +57,13 @@ void ControllerCore::prefill(Lpn lpn) {
 
 FlashOp* ControllerCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio,
                                 OpOwner owner) {
-  FlashOp* op;
-  if (op_free_.empty()) {
-    op_pool_.push_back(std::make_unique<FlashOp>());
-    op = op_pool_.back().get();
-    if (integrity_) op->expect.assign(spp_, 0);
-  } else {
-    op = op_free_.back();
-    op_free_.pop_back();
-  }
-  const uint64_t block = geo_.block_of(ppn);
-  const uint32_t plane = geo_.plane_of_block(block);
-  op->kind = kind;
-  op->prio = prio;
-  op->no_transfer = false;
-  op->slc = false;
-  op->plane = plane;
-  op->channel = geo_.channel_of_plane(plane);
-  op->die = geo_.die_in_channel_of_plane(plane);
-  op->plane_in_die = geo_.plane_in_die_of_plane(plane);
-  op->ppn = ppn;
-  op->npages = npages;
+  FlashOp* op = ops_.get(geo_, kind, ppn, npages, prio, integrity_ ? spp_ : 0);
   op->owner = owner;
-  op->ctx = nullptr;
-  op->aux = 0;
-  op->lpn = kNoLpn;
-  op->mask = 0;
-  op->next_in_group = nullptr;
   return op;
 }
 
 void ControllerCore::free_op(FlashOp* op) {
-  op_free_.push_back(op);
+  ops_.put(op);
 }
 
 void ControllerCore::submit(FlashOp* op) {
@@ -940,7 +915,7 @@ void ControllerCore::gc_erase_done(FlashOp* op) {
 
 uint64_t ControllerCore::state_bytes() const {
   return ftl_.state_bytes() + cache_.capacity() * sizeof(WriteCache::Entry) +
-         op_pool_.size() * sizeof(FlashOp);
+         ops_.size() * sizeof(FlashOp);
 }
 
 }  // namespace ssdtlm

@@ -77,7 +77,7 @@ class ControllerCore : public GcEngine {
   const WriteCache& cache() const { return cache_; }
   const SimCounters& counters() const { return ctr_; }
   SimCounters& counters() { return ctr_; }
-  uint64_t ops_in_flight() const { return op_pool_.size() - op_free_.size(); }
+  uint64_t ops_in_flight() const { return ops_.in_flight(); }
   uint64_t pages_waiting() const { return waitq_.size(); }
   uint64_t state_bytes() const;
   const SsdConfig& config() const { return cfg_; }
@@ -228,8 +228,7 @@ class ControllerCore : public GcEngine {
   WearLeveler wl_;
   SimCounters ctr_;
 
-  std::vector<std::unique_ptr<FlashOp>> op_pool_;
-  std::vector<FlashOp*> op_free_;
+  FlashOpPool ops_;
   std::vector<std::unique_ptr<FlushJob>> job_pool_;
   std::vector<FlushJob*> job_free_;
   std::vector<std::unique_ptr<GcUnit>> gcu_pool_;

@@ -76,34 +76,9 @@ HybridCore::~HybridCore() = default;
 
 FlashOp* HybridCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio,
                             uint32_t purpose) {
-  FlashOp* op;
-  if (op_free_.empty()) {
-    op_pool_.push_back(std::make_unique<FlashOp>());
-    op = op_pool_.back().get();
-  } else {
-    op = op_free_.back();
-    op_free_.pop_back();
-  }
-  const uint64_t block = geo_.block_of(ppn);
-  const uint32_t plane = geo_.plane_of_block(block);
-  op->kind = kind;
-  op->prio = prio;
-  op->no_transfer = false;
-  op->slc = blk_[block].slc;
-  op->plane = plane;
-  op->channel = geo_.channel_of_plane(plane);
-  op->die = geo_.die_in_channel_of_plane(plane);
-  op->plane_in_die = geo_.plane_in_die_of_plane(plane);
-  op->ppn = ppn;
-  op->npages = npages;
-  op->owner = OpOwner::HostRead;  // the hybrid core dispatches on `aux` (purpose)
-  op->ctx = nullptr;
-  op->aux = purpose;
-  op->lpn = kNoLpn;
-  op->mask = 0;
-  op->retry_level = 0;
-  op->retry_time = 0;
-  op->next_in_group = nullptr;
+  FlashOp* op = ops_.get(geo_, kind, ppn, npages, prio);
+  op->slc = blk_[geo_.block_of(ppn)].slc;
+  op->aux = purpose;  // the hybrid core dispatches on `aux` (purpose), owner stays HostRead
   return op;
 }
 
@@ -1014,7 +989,7 @@ void HybridCore::on_flash_done(FlashOp* op) {
     case kHostRead: {
       HostCmd* c = static_cast<HostCmd*>(op->ctx);
       read_finished(op->ppn);
-      op_free_.push_back(op);
+      ops_.put(op);
       if (--c->pending == 0) finish_cmd(c);
       break;
     }
@@ -1023,7 +998,7 @@ void HybridCore::on_flash_done(FlashOp* op) {
     case kGcRead: {
       Job* j = static_cast<Job*>(op->ctx);
       read_finished(op->ppn);
-      op_free_.push_back(op);
+      ops_.put(op);
       if (--j->pending_reads == 0) {
         if (j->purpose == kMigWrite || j->purpose == kGcWrite) {
           if (j->sealed) try_issue(j);
@@ -1038,7 +1013,7 @@ void HybridCore::on_flash_done(FlashOp* op) {
     case kMigWrite:
     case kGcWrite:
       program_done(op);
-      op_free_.push_back(op);
+      ops_.put(op);
       break;
     case kSlcErase:
     case kNativeErase:
@@ -1244,7 +1219,7 @@ void HybridCore::erase_done(FlashOp* op) {
   const uint32_t plane = op->plane;
   GcJob& g = gc_[migration][plane];
   const uint64_t v = static_cast<uint64_t>(g.victim);
-  op_free_.push_back(op);
+  ops_.put(op);
   Blk& k = blk_[v];
   PlaneSt& s = pl_[plane];
   int pool = 0;

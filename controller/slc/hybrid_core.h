@@ -93,7 +93,7 @@ class HybridCore {
   SlcSizer& sizer() { return *sizer_; }
   const SimCounters& counters() const { return ctr_; }
   const HybridCounters& hcounters() const { return hc_; }
-  uint64_t ops_in_flight() const { return op_pool_.size() - op_free_.size(); }
+  uint64_t ops_in_flight() const { return ops_.in_flight(); }
   uint64_t state_bytes() const;
   uint32_t total_free_blocks() const;
   uint32_t max_erase_count() const;
@@ -293,8 +293,7 @@ class HybridCore {
   Job* pack_[4] = {nullptr, nullptr, nullptr, nullptr};  // sa/hierarchy: [0]; sector: classes 0..2
   Job* native_unit_ = nullptr;
 
-  std::vector<std::unique_ptr<FlashOp>> op_pool_;
-  std::vector<FlashOp*> op_free_;
+  FlashOpPool ops_;
   std::vector<std::unique_ptr<Job>> job_pool_;
   std::vector<Job*> job_free_;
   uint64_t jobs_inflight_ = 0;

@@ -21,51 +21,24 @@
 #   --out defaults to the store's folder/<sweep>.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-bin="$root/build/ssdtlm"
-outdir="$here/results"
-out_given=
-quick=()
-workers=2
-db=
-sweep=
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --quick) quick=(--quick) ;;
-    --workers|--jobs) workers="$2"; shift ;;
-    --bin) bin="$2"; shift ;;
-    --out) outdir="$2"; out_given=1; shift ;;
-    --db) db="$2"; shift ;;
-    --sweep) sweep="$2"; shift ;;
-    --seeds) echo "--seeds is gone: sweep.yaml fixes rl / rl-aggr seeds 1..10" >&2; exit 2 ;;
-    *) echo "unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
-# Debian's python3 has matplotlib (scripts/setup.sh); SSDTLM_PYTHON overrides, as for `ssdtlm sweep`.
-py="${SSDTLM_PYTHON:-/usr/bin/python3}"
-[ -x "$py" ] || py=python3
+. "$here/../common.sh"
+opt_db= opt_sweep= opt_seeds=
+exp_options "db sweep seeds" "$@"
+[ -z "$opt_seeds" ] || { echo "--seeds is gone: sweep.yaml fixes rl / rl-aggr seeds 1..10" >&2; exit 2; }
 
-if [ -n "$db" ]; then
+if [ -n "$opt_db" ]; then
   # Tables only, from a store filled before (no runs).
   [ "${#quick[@]}" -eq 0 ] || { echo "--quick goes without --db (with --db: --sweep NAME)" >&2; exit 2; }
-  args=(--db "$db")
-  [ -z "$sweep" ] || args+=(--sweep "$sweep")
+  args=(--db "$opt_db")
+  [ -z "$opt_sweep" ] || args+=(--sweep "$opt_sweep")
   [ -z "$out_given" ] || args+=(--out "$outdir")
   exec "$py" "$here/gc_experiment.py" "${args[@]}"
 fi
-[ -z "$sweep" ] || { echo "--sweep goes with --db (the sweep is gc or gc-quick)" >&2; exit 2; }
-[ -x "$bin" ] || { echo "build first: $bin not found" >&2; exit 2; }
+[ -z "$opt_sweep" ] || { echo "--sweep goes with --db (the sweep is gc or gc-quick)" >&2; exit 2; }
 name=gc${quick:+-quick}
-mkdir -p "$outdir"
-db="$outdir/$name.sqlite"
-out="$outdir/$name"
-mkdir -p "$out"
 t0=$(date +%s)
-# The sweep exits 1 if a run failed; the tables leave failed runs out (with a warning), so go on.
-"$bin" sweep "$here/sweep.yaml" ${quick[@]+"${quick[@]}"} --workers "$workers" --db "$db" ||
-  echo "run.sh: some runs failed (left out of the tables; listed in report.md)" >&2
-"$bin" report "$db" --sweep "$name" --html "$out/report.html" >"$out/report.md"
+# Failed runs are left out of the tables (with a warning) and listed in report.md.
+exp_sweep "$name"
 "$py" "$here/gc_experiment.py" --db "$db" --sweep "$name" --out "$out" >/dev/null
 echo "$name: $(( $(date +%s) - t0 )) s; tables: $out/tables.md (fig9-free-blocks-*.png beside it)," \
   "report: $out/report.html"

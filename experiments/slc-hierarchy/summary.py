@@ -2,7 +2,7 @@
 """Summary of the SLC cache hierarchy experiment (docs/slc.md): Markdown + PNG plots in the shape
 of the SLC-hierarchy paper's Figs. 4-7, from the sweep store written by `ssdtlm sweep`.
 
-    summary.py DB SWEEP OUTDIR [--fullsize DIR]
+    summary.py DB SWEEP OUTDIR
 
 DB: the SQLite store; SWEEP: the sweep name (slc-hierarchy or slc-hierarchy-quick); OUTDIR gets
 summary.md and fig4-latency.png, fig5-slc-reads.png, fig6-migration.png, fig7-l1-l2.png.
@@ -33,9 +33,13 @@ def load(db_path, sweep):
     rows = db.execute(
         "SELECT r.key, r.label, r.params, r.result, r.status, r.wall_s FROM runs r "
         "JOIN sweep_runs s ON s.key = r.key WHERE s.sweep = ? ORDER BY s.pos", (sweep,)).fetchall()
-    runs = []
+    runs, full = [], {}
     for key, label, params, result, status, wall in rows:
         p = json.loads(params)
+        if str(p.get("id", "")).startswith("fullsize-"):  # unscaled preset: mapping-table memory
+            if status == "ok" and result:
+                full[p["slc"]] = json.loads(result)
+            continue
         t = str(p.get("trace", ""))
         name = t.split("workload:")[1] if t.startswith("workload:") else os.path.basename(t).split(".")[0]
         r = {"key": key, "label": label, "policy": p.get("slc"), "workload": name, "status": status,
@@ -43,7 +47,7 @@ def load(db_path, sweep):
         art = db.execute("SELECT data FROM artifacts WHERE key=? AND name='slc-series'", (key,)).fetchone()
         r["series"] = list(csv.DictReader(io.StringIO(zlib.decompress(art[0]).decode()))) if art else []
         runs.append(r)
-    return runs
+    return runs, full
 
 
 def provenance(db_path, sweep):
@@ -168,15 +172,9 @@ def fig7(path, runs):
 
 
 def main():
-    args = sys.argv[1:]
-    fullsize = None
-    if "--fullsize" in args:
-        i = args.index("--fullsize")
-        fullsize = args[i + 1]
-        del args[i:i + 2]
-    db, sweep, out = args
+    db, sweep, out = sys.argv[1:4]
     os.makedirs(out, exist_ok=True)
-    runs = load(db, sweep)
+    runs, full = load(db, sweep)
     ok = [r for r in runs if r["status"] == "ok" and r["res"]]
     failed = [r for r in runs if r["status"] != "ok"]
     workloads = []
@@ -338,12 +336,10 @@ def main():
         peak = max(x["res"]["slc"]["mapping_table"]["sector_entries_peak_bytes"] for x in rs) / 1024
         L.append(f"| scaled (this sweep) | {p} | {mt['page_table_bytes'] / 2**20:.2f} | "
                  f"{mt['extra_bytes_model'] / 2**20:.3f} | {peak:.1f} |")
-    if fullsize:
-        for p in POLICIES:
-            f = os.path.join(fullsize, f"full-{p}.json")
-            if os.path.exists(f):
-                mt = json.load(open(f))["slc"]["mapping_table"]
-                L.append(f"| full hybrid-slc-tlc (44 GB) | {p} | {mt['page_table_bytes'] / 2**20:.2f} | "
+    for p in POLICIES:
+        if p in full:
+            mt = full[p]["slc"]["mapping_table"]
+            L.append(f"| full hybrid-slc-tlc (44 GB) | {p} | {mt['page_table_bytes'] / 2**20:.2f} | "
                          f"{mt['extra_bytes_model'] / 2**20:.3f} | (msrc-hm0, 1 pass) |")
     L += ["", "Paper: Hierarchy's SMT 262,144 entries x 5.5 B = 1.375 MB; Sector twice as much; page and SA "
           "add nothing to the page-level table.", ""]

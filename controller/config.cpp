@@ -170,6 +170,13 @@ const std::vector<Param>& params() {
       num<double>("cache.size_mib", FIELD(cache_mib), 0, 1 << 16, "DRAM write-back data cache, MiB"),
       num<uint32_t>("cache.flush_headroom_units", FIELD(cache_flush_headroom_units), 0, 1 << 20,
                     "program units flushed ahead of demand (0 = evict on demand, as SSDsim)"),
+      choice("cache.flush_policy", FIELD(cache_flush_policy), {"watermark", "on-demand"},
+             "watermark: background flush between the watermarks, writes acknowledged from DRAM; "
+             "on-demand: evict only when a write finds no free slot (SSDsim, the FSP paper)"),
+      num<double>("cache.flush_high_watermark", FIELD(cache_flush_high_watermark), 0.0, 1.0,
+                  "watermark: background flushing starts above this fraction of dirty slots"),
+      num<double>("cache.flush_low_watermark", FIELD(cache_flush_low_watermark), 0.0, 1.0,
+                  "watermark: background flushing stops at this fraction of dirty slots"),
       choice("fsp.grouper", FIELD(fsp_grouper),
              {"baseline", "baseline-rw", "frequency", "distance", "rl"},
              "how evicted cache pages are grouped into program units (docs/fsp.md)"),
@@ -391,6 +398,8 @@ void SsdConfig::finalize() {
   if (cache_pages() > 0 && cache_pages() < static_cast<uint64_t>(unit_pages()))
     throw ConfigError(where + ": key 'cache.size_mib': the cache must hold at least one program unit (" +
                       std::to_string(unit_pages() * geo.page_size) + " bytes)");
+  if (cache_flush_low_watermark > cache_flush_high_watermark)
+    throw ConfigError(where + ": key 'cache.flush_low_watermark': above cache.flush_high_watermark");
   // GC thresholds above the over-provisioning are legal (the read-disturb paper runs SSDsim with
   // GC at 30% free and 25% over-provisioning: GC then runs whenever a victim has invalid pages).
   if (gc_threshold * geo.blocks_per_plane + 3 > geo.blocks_per_plane)

@@ -21,6 +21,9 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How --precondition lays out the drive (ControllerCore::precondition).
+enum class PreconditionMode : uint8_t { Auto, Fill, Overwrite, Steady };
+
 struct SsdConfig {
   std::string preset = "qlc-fsp";
   nand::Geometry geo;
@@ -51,6 +54,12 @@ struct SsdConfig {
 
   double cache_mib = 8;
   uint32_t cache_flush_headroom_units = 0;  // program units flushed ahead of demand
+  // Background flushing (docs/presets.md "Write cache"): "watermark" starts flushing when more
+  // than flush_high_watermark of the slots hold dirty data not yet flushing and goes on until at
+  // most flush_low_watermark do; "on-demand" evicts only when a write finds no free slot.
+  std::string cache_flush_policy = "watermark";
+  double cache_flush_high_watermark = 0.5;
+  double cache_flush_low_watermark = 0.25;
   std::string fsp_grouper = "baseline";
   double fsp_window = 0.05;  // candidate window of the FSP groupers: fraction of the cache pages
 

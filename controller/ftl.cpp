@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <numeric>
+
+#include "controller/steady_state.h"
 
 namespace ssdtlm {
 
@@ -355,6 +358,125 @@ void Ftl::precondition(uint64_t n, uint64_t overwrites, std::mt19937_64& rng) {
     Ppn dst = allocate(plane, 1);
     if (dst == kNoPpn) break;
     commit(dst, static_cast<Lpn>(pick(rng)));
+  }
+}
+
+void Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937_64& rng,
+                              const PagedArray<uint64_t>* hot) {
+  n = std::min<uint64_t>(n, logical_pages_);
+  if (n == 0) return;
+  const uint32_t planes = geo_.planes();
+  const uint32_t bpp = geo_.blocks_per_plane, ppb = geo_.pages_per_block;
+  auto is_hot = [&](uint64_t l) { return !hot || (hot->get(uint32_t(l / 64)) >> (l % 64) & 1); };
+  // Per plane: cold lpns in LBA order, hot lpns; the k-th lpn of each class goes to plane k mod
+  // planes. Hot lpns are taken in a scattered order: (a * i + c) mod n, a coprime with n.
+  std::vector<uint64_t> cold(planes, 0), hotn(planes, 0);
+  uint64_t ncold = 0, nhot = 0;
+  for (uint64_t l = 0; l < n; ++l) is_hot(l) ? ++nhot : ++ncold;
+  for (uint32_t p = 0; p < planes; ++p) {
+    cold[p] = ncold / planes + (p < ncold % planes);
+    hotn[p] = nhot / planes + (p < nhot % planes);
+  }
+  std::vector<std::vector<uint32_t>> counts(planes);
+  std::vector<uint32_t> cold_blocks(planes);
+  for (uint32_t p = 0; p < planes; ++p) {
+    cold_blocks[p] = static_cast<uint32_t>((cold[p] + ppb - 1) / ppb);
+    const uint64_t room = cold_blocks[p] * uint64_t(ppb) - cold[p];  // stale tail of cold blocks
+    const uint64_t hot_left = hotn[p] > room ? hotn[p] - room : 0;
+    const uint64_t need = cold_blocks[p] + (hot_left + ppb - 1) / ppb;
+    const uint32_t free_blocks =
+        static_cast<uint32_t>(std::min<uint64_t>(target_free, bpp > need ? bpp - need : 0));
+    const uint32_t hot_blocks = bpp - free_blocks - cold_blocks[p];
+    // The hot pages that do not fit the cold blocks' tail spread over the hot blocks.
+    counts[p] = greedy_steady_block_counts(hot_blocks, ppb, hotn[p] - std::min(hotn[p], room));
+  }
+  uint64_t a = std::max<uint64_t>(1, static_cast<uint64_t>(double(n) * 0.6180339887498949)) | 1;
+  while (std::gcd(a, n) != 1) a += 2;
+  const uint64_t c = rng() % n;
+  std::vector<uint32_t> pos(uint64_t(planes) * ppb);  // per plane: shuffle of the open block
+  std::vector<uint32_t> used(planes, 0);  // blocks taken per plane
+  std::vector<uint32_t> fill_in(planes, 0);  // valid pages of the plane's open cold block
+  auto take_block = [&](uint32_t p) {
+    PlaneState& ps = planes_[p];
+    const uint64_t b = uint64_t(p) * bpp + ps.free_ring[(ps.free_head + used[p]) % bpp];
+    ++used[p];
+    BlockInfo& bi = blocks_[b];
+    bi.state = BlockState::Full;
+    bi.write_ptr = ppb;
+    p2l_of(b, true);
+    return b;
+  };
+  // Cold: whole blocks in LBA order, the k-th cold lpn on plane k mod planes.
+  std::vector<int64_t> open(planes, -1);
+  uint64_t k = 0;
+  for (uint64_t l = 0; l < n; ++l) {
+    if (is_hot(l)) continue;
+    const uint32_t p = static_cast<uint32_t>(k++ % planes);
+    if (open[p] < 0 || fill_in[p] == ppb) {
+      open[p] = static_cast<int64_t>(take_block(p));
+      fill_in[p] = 0;
+    }
+    const uint64_t b = static_cast<uint64_t>(open[p]);
+    p2l_[b][fill_in[p]] = static_cast<Lpn>(l);
+    l2p_.at(static_cast<uint32_t>(l)) = geo_.ppn_of(b, fill_in[p]);
+    ++fill_in[p];
+    ++blocks_[b].valid;
+  }
+  // Hot: first into the free pages of the last cold block, then the steady-state blocks.
+  uint64_t lpn = c, hk = 0;
+  std::vector<uint32_t> next_hot_block(planes, 0);
+  std::vector<uint32_t> left_in_block(planes, 0);
+  std::vector<int64_t> hot_open(planes, -1);
+  for (uint64_t i = 0; i < n; ++i, lpn = lpn + a >= n ? lpn + a - n : lpn + a) {
+    if (!is_hot(lpn)) continue;
+    const uint32_t p = static_cast<uint32_t>(hk++ % planes);
+    uint64_t b;
+    uint32_t page;
+    if (open[p] >= 0 && fill_in[p] < ppb) {
+      b = static_cast<uint64_t>(open[p]);
+      page = fill_in[p]++;
+    } else {
+      while (left_in_block[p] == 0) {  // next hot block with room (counts may be 0)
+        hot_open[p] = static_cast<int64_t>(take_block(p));
+        assert(next_hot_block[p] < counts[p].size());
+        left_in_block[p] = counts[p][next_hot_block[p]++];
+        std::iota(pos.begin() + uint64_t(p) * ppb, pos.begin() + uint64_t(p + 1) * ppb, 0u);
+      }
+      // A random subset of the block's pages: a partial Fisher-Yates shuffle, one step per page.
+      b = static_cast<uint64_t>(hot_open[p]);
+      uint32_t* ps = &pos[uint64_t(p) * ppb];
+      const uint32_t j = counts[p][next_hot_block[p] - 1] - left_in_block[p];
+      const uint32_t r = j + static_cast<uint32_t>(rng() % (ppb - j));
+      std::swap(ps[j], ps[r]);
+      page = ps[j];
+      --left_in_block[p];
+    }
+    p2l_[b][page] = static_cast<Lpn>(lpn);
+    l2p_.at(static_cast<uint32_t>(lpn)) = geo_.ppn_of(b, page);
+    ++blocks_[b].valid;
+  }
+  uint64_t hot_cap = 0, hot_valid = 0;
+  for (uint32_t p = 0; p < planes; ++p) {
+    hot_cap += uint64_t(counts[p].size()) * ppb;
+    for (uint32_t v : counts[p]) hot_valid += v;
+  }
+  steady_hot_alpha_ = hot_cap ? double(hot_valid) / double(hot_cap) : 0.0;
+  // Blocks of the steady state left without valid pages (stale data only).
+  for (uint32_t p = 0; p < planes; ++p)
+    while (next_hot_block[p] < counts[p].size()) {
+      take_block(p);
+      ++next_hot_block[p];
+    }
+  for (uint32_t p = 0; p < planes; ++p) {
+    PlaneState& ps = planes_[p];
+    for (uint32_t i = 0; i < used[p]; ++i) {
+      const uint64_t b = uint64_t(p) * bpp + ps.free_ring[(ps.free_head + i) % bpp];
+      mapped_ += blocks_[b].valid;
+      bucket_insert(b);
+    }
+    ps.free_head = (ps.free_head + used[p]) % bpp;
+    ps.free_count -= used[p];
+    total_free_ -= used[p];
   }
 }
 

@@ -137,6 +137,16 @@ class Ftl {
   // --- preconditioning (timing-free) ---
   // Writes lpns [0, n) sequentially, then `overwrites` random lpns among them (GC as needed).
   void precondition(uint64_t n, uint64_t overwrites, std::mt19937_64& rng);
+  // Steady-state layout of lpns [0, n) under a workload that overwrites the lpns marked in
+  // `hot` (bit l of word l / 64; null: all of them) uniformly and never the others
+  // (controller/steady_state.h, docs/presets.md "Preconditioning"): each plane keeps `target_free`
+  // free blocks (fewer only when its data does not fit otherwise). Cold lpns fill whole blocks in
+  // LBA order, striped over the planes like fill(); hot lpns, in a scattered order, fill the
+  // other used blocks with the valid-page counts of greedy GC's steady state, at random
+  // positions inside each block (every page type alike), the rest of those blocks holding stale
+  // data. Built directly, without simulated writes. Call on a fresh Ftl.
+  void precondition_steady(uint64_t n, uint32_t target_free, std::mt19937_64& rng,
+                           const PagedArray<uint64_t>* hot = nullptr);
   // Maps one lpn directly (prefill of never-written read addresses). False if no space.
   bool fill(Lpn lpn);
 
@@ -144,6 +154,9 @@ class Ftl {
   const FtlCounters& counters() const { return counters_; }
   uint64_t state_bytes() const;  // bytes of mapping and block state now allocated
   uint64_t mapped_pages() const { return mapped_; }
+  // After precondition_steady: valid fraction of the blocks holding hot data (the load that
+  // sets greedy's steady-state WAF); -1 otherwise.
+  double steady_hot_alpha() const { return steady_hot_alpha_; }
 
  private:
   struct PlaneState {
@@ -173,6 +186,7 @@ class Ftl {
   uint64_t total_free_ = 0;
   uint64_t mapped_ = 0;
   uint32_t max_erase_ = 0;
+  double steady_hot_alpha_ = -1;
   FtlCounters counters_;
 };
 

@@ -29,7 +29,10 @@ ControllerCore::ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrit
       gc_(cfg.geo.planes()),
       gc_min_free_(cfg.geo.planes(), cfg.geo.blocks_per_plane),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
-      flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
+      flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0),
+      watermark_(cfg.cache_flush_policy == "watermark"),
+      flush_high_(static_cast<uint64_t>(cfg.cache_flush_high_watermark * cache_.capacity())),
+      flush_low_(static_cast<uint64_t>(cfg.cache_flush_low_watermark * cache_.capacity())) {
   gc_policy_->attach(this);
   grouper_->configure(cfg);
   if (cfg.rd_enabled) rd_ = std::make_unique<ReadDisturb>(cfg, *this);
@@ -40,11 +43,17 @@ ControllerCore::~ControllerCore() = default;
 // ---------------------------------------------------------------------------------------------
 // Preparation
 
-void ControllerCore::precondition(double fraction, double random_fraction) {
+void ControllerCore::precondition(double fraction, double random_fraction, PreconditionMode mode,
+                                  const PagedArray<uint64_t>* hot) {
   std::mt19937_64 rng(cfg_.seed);
   uint64_t n = static_cast<uint64_t>(fraction * static_cast<double>(ftl_.logical_pages()));
   uint64_t over = static_cast<uint64_t>(random_fraction * static_cast<double>(n));
-  ftl_.precondition(n, over, rng);
+  if (mode == PreconditionMode::Auto)
+    mode = random_fraction > 0 ? PreconditionMode::Steady : PreconditionMode::Fill;
+  if (mode == PreconditionMode::Steady)
+    ftl_.precondition_steady(n, ftl_.gc_threshold_blocks(), rng, hot);
+  else
+    ftl_.precondition(n, mode == PreconditionMode::Overwrite ? over : 0, rng);
 }
 
 void ControllerCore::prefill(Lpn lpn) {
@@ -229,7 +238,7 @@ bool ControllerCore::accept_write(HostCmd* c, Lpn lpn, uint32_t mask) {
   }
   WriteCache::Entry& e = cache_.entry(s);
   e.mask |= mask;
-  e.dirty = true;
+  cache_.mark_dirty(s);
   e.req_bytes = c->size;
   if (integrity_) {
     for (uint32_t i = 0; i < spp_; ++i)
@@ -274,6 +283,18 @@ void ControllerCore::pump_evictions() {
   while (headroom > 0 && cache_.free_slots() + cache_.flushing() < headroom &&
          cache_.resident() >= static_cast<uint64_t>(unit_))
     if (!evict_unit()) return;
+  // Background flushing between the watermarks (a drive acknowledges writes from DRAM and writes
+  // back ahead of demand): once the dirty pages not yet flushing exceed the high watermark, units
+  // are flushed until they fall to the low watermark. At most one background unit per plane is
+  // in flight, so the write-back keeps every plane busy without queueing deep behind host reads.
+  if (!watermark_) return;
+  if (cache_.dirty() > flush_high_) flushing_down_ = true;
+  while (flushing_down_ && cache_.dirty() > flush_low_ &&
+         cache_.dirty() >= static_cast<uint64_t>(unit_) && flushes_inflight_ < geo_.planes()) {
+    if (!evict_unit()) return;
+    ++ctr_.background_flushes;
+  }
+  if (cache_.dirty() <= flush_low_) flushing_down_ = false;
 }
 
 bool ControllerCore::evict_unit() {

@@ -46,7 +46,13 @@ class ControllerCore : public GcEngine {
   ~ControllerCore() override;
 
   // --- before the replay ---
-  void precondition(double fraction, double random_fraction);
+  // fill: lpns [0, fraction) written in order; overwrite: then random_fraction of them
+  // overwritten at random (timing-free GC); steady: greedy GC's steady state under a workload
+  // that overwrites the `hot` lpns (null: all), built directly (Ftl::precondition_steady); auto:
+  // steady when random_fraction > 0, else fill (docs/presets.md "Preconditioning").
+  void precondition(double fraction, double random_fraction,
+                    PreconditionMode mode = PreconditionMode::Auto,
+                    const PagedArray<uint64_t>* hot = nullptr);
   // Marks lpn as read by the trace before any write: prefilled in FTL state (the default) or
   // counted as a zero-fill read later.
   void prefill(Lpn lpn);
@@ -247,6 +253,11 @@ class ControllerCore : public GcEngine {
   uint32_t version_ = 0;
   PagedArray<uint32_t> golden_;      // by logical sector
   PagedArray<uint32_t> flash_data_;  // by physical sector
+
+  // Watermark write-back (cache.flush_policy): dirty-slot counts that start and stop it.
+  const bool watermark_;
+  const uint64_t flush_high_, flush_low_;
+  bool flushing_down_ = false;
 
   std::unique_ptr<ReadDisturb> rd_;  // issue 7
 };

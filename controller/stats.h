@@ -73,6 +73,7 @@ struct SimCounters {
   uint64_t cache_read_hits = 0, cache_read_misses = 0;
   uint64_t cache_write_hits = 0, cache_write_misses = 0;
   uint64_t write_waits = 0;  // write pages that waited for a free cache slot
+  uint64_t background_flushes = 0;  // units flushed by the watermark write-back
   // flash
   std::array<uint64_t, 4> host_reads_by_type{};  // host-initiated flash page reads per page type
   uint64_t rmw_reads = 0;                        // reads completing partial pages before a flush

@@ -45,6 +45,7 @@ int32_t WriteCache::insert(Lpn lpn, bool dirty) {
   e.lpn = lpn;
   e.mask = 0;
   e.dirty = dirty;
+  dirty_ += dirty;
   e.req_bytes = 0;
   e.state = State::Resident;
   int32_t old = find(lpn);
@@ -90,6 +91,7 @@ void WriteCache::begin_flush(int32_t s) {
   assert(e.state == State::Resident);
   unlink(s);
   e.state = State::Flushing;
+  dirty_ -= e.dirty;
   --resident_;
   ++flushing_;
 }
@@ -113,6 +115,7 @@ void WriteCache::drop(int32_t s) {
   if (cur && *cur == s) index_.erase(e.lpn);
   e.state = State::Free;
   e.lpn = kNoLpn;
+  dirty_ -= e.dirty;
   --resident_;
   free_.push_back(s);
 }

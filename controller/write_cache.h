@@ -34,6 +34,7 @@ class WriteCache {
   uint64_t free_slots() const { return free_.size(); }
   uint64_t resident() const { return resident_; }
   uint64_t flushing() const { return flushing_; }
+  uint64_t dirty() const { return dirty_; }  // resident slots holding dirty data
   uint32_t full_mask() const { return full_mask_; }
 
   // Newest cached copy of lpn (resident or flushing), or -1.
@@ -51,6 +52,10 @@ class WriteCache {
   // from a slow page re-enters the cache to be regrouped at the next eviction).
   int32_t insert_tail(Lpn lpn, bool dirty);
   void touch(int32_t s);  // move to MRU
+  void mark_dirty(int32_t s) {
+    dirty_ += !entries_[s].dirty;
+    entries_[s].dirty = true;
+  }
   void begin_flush(int32_t s);
   void end_flush(int32_t s);  // frees the slot
   void drop(int32_t s);       // frees a resident slot (clean eviction)
@@ -74,7 +79,7 @@ class WriteCache {
   uint32_t spp_;
   uint32_t full_mask_;
   int32_t head_ = -1, tail_ = -1;
-  uint64_t resident_ = 0, flushing_ = 0;
+  uint64_t resident_ = 0, flushing_ = 0, dirty_ = 0;
 };
 
 }  // namespace ssdtlm

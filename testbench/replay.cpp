@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "controller/config.h"
+#include "controller/steady_state.h"
 #include "models/ssd.h"
 #include "testbench/commands.h"
 #include "testbench/fsp_result.h"
@@ -106,6 +108,54 @@ uint64_t prefill_unwritten(traces::TraceSource& src, Core& core, const SsdConfig
   return n;
 }
 
+// Pass over the trace: the logical pages it writes (bit l of word l / 64).
+PagedArray<uint64_t> written_pages(traces::TraceSource& src, const SsdConfig& cfg) {
+  const uint64_t logical = cfg.logical_pages();
+  PagedArray<uint64_t> written((logical + 63) / 64, 0);
+  traces::TraceRecord r;
+  const uint64_t ps = cfg.geo.page_size;
+  while (src.next(r)) {
+    if (r.is_read) continue;
+    const uint64_t first = r.offset / ps, last = (r.offset + r.size - 1) / ps;
+    for (uint64_t p = first; p <= last; ++p) {
+      const uint64_t lpn = p % logical;
+      written.at(static_cast<uint32_t>(lpn / 64)) |= 1ull << (lpn % 64);
+    }
+  }
+  src.rewind();
+  return written;
+}
+
+// The drive at the start of the replay: free blocks per plane against the GC threshold, the valid
+// fraction of the blocks holding data, and the WAF that greedy GC converges to at this fill under
+// uniform random overwrites (controller/steady_state.h).
+json precondition_state(const Ftl& f) {
+  const auto& g = f.geo();
+  uint32_t mn = UINT32_MAX, below = 0;
+  uint64_t free_sum = 0;
+  for (uint32_t p = 0; p < g.planes(); ++p) {
+    const uint32_t fb = f.free_blocks(p);
+    mn = std::min(mn, fb);
+    free_sum += fb;
+    below += f.below_gc_threshold(p);
+  }
+  const uint64_t used_pages = (g.blocks() - free_sum) * g.pages_per_block;
+  const uint64_t room = (g.blocks() - uint64_t(f.gc_threshold_blocks()) * g.planes()) *
+                        g.pages_per_block;
+  // Steady layout: the load of the hot blocks; otherwise uniform overwrites of every mapped page
+  // with the free blocks down to the threshold.
+  const double alpha = f.steady_hot_alpha() >= 0 ? f.steady_hot_alpha()
+                       : room ? std::min(1.0, double(f.mapped_pages()) / double(room))
+                              : 1.0;
+  const double waf = greedy_steady_waf(alpha);
+  return {{"free_blocks_per_plane",
+           {{"min", mn}, {"mean", double(free_sum) / g.planes()}}},
+          {"gc_threshold_blocks", f.gc_threshold_blocks()},
+          {"planes_below_gc_threshold", below},
+          {"valid_fraction", used_pages ? double(f.mapped_pages()) / double(used_pages) : 0.0},
+          {"expected_steady_state_waf", std::isfinite(waf) ? json(waf) : json(nullptr)}};
+}
+
 }  // namespace
 
 json run_replay(const RunOptions& opt) {
@@ -159,13 +209,37 @@ json run_replay(const RunOptions& opt) {
 
   const auto t_pre0 = std::chrono::steady_clock::now();
   uint64_t requests = 0;
+  const PreconditionMode pmode = opt.precondition_mode == "fill"        ? PreconditionMode::Fill
+                                 : opt.precondition_mode == "overwrite" ? PreconditionMode::Overwrite
+                                 : opt.precondition_mode == "steady"    ? PreconditionMode::Steady
+                                                                        : PreconditionMode::Auto;
   if (hy) {
+    // The hybrid core writes its preconditioning one page at a time (fill, then overwrites).
+    if (pmode == PreconditionMode::Steady || pmode == PreconditionMode::Fill)
+      throw ConfigError("--precondition-mode " + opt.precondition_mode +
+                        ": not available with --preset " + opt.preset +
+                        " (hybrid SSD: use auto or overwrite)");
     hy->precondition(opt.precondition, opt.precondition_random);
     if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, *hy, cfg);
   } else {
-    core.precondition(opt.precondition, opt.precondition_random);
+    const bool steady = pmode == PreconditionMode::Steady ||
+                        (pmode == PreconditionMode::Auto && opt.precondition_random > 0);
+    if (steady) {  // the steady state of this trace's writes: the pages it writes are the hot set
+      const PagedArray<uint64_t> hot = written_pages(*src, cfg);
+      core.precondition(opt.precondition, opt.precondition_random, PreconditionMode::Steady, &hot);
+    } else {
+      core.precondition(opt.precondition, opt.precondition_random, pmode);
+    }
     if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, core, cfg);
   }
+  const json pre_state = hy ? json::object() : precondition_state(core.ftl());
+  if (!hy && pre_state["planes_below_gc_threshold"].get<uint32_t>() > 0 && !opt.quiet_warnings)
+    std::fprintf(stderr,
+                 "ssdtlm: warning: the replay starts with %u of %u planes below the GC threshold "
+                 "(%u free blocks; fewest %u): GC runs from the first write\n",
+                 pre_state["planes_below_gc_threshold"].get<uint32_t>(), cfg.geo.planes(),
+                 core.ftl().gc_threshold_blocks(),
+                 pre_state["free_blocks_per_plane"]["min"].get<uint32_t>());
   // Erase counts at the start of the replay: the lifetime estimate counts the replay's wear only.
   std::vector<uint32_t> erase_base;
   if (!hy && opt.precondition > 0) {
@@ -272,6 +346,8 @@ json run_replay(const RunOptions& opt) {
       {"write_hits", c.cache_write_hits},
       {"write_misses", c.cache_write_misses},
       {"write_waits", c.write_waits},
+      {"background_flushes", c.background_flushes},
+      {"flush_policy", hy ? "write-through (hybrid SSD)" : cfg.cache_flush_policy},
       {"pages", hy ? 0 : core.cache().capacity()},
       {"grouper", hy ? "none (hybrid SSD: writes go through to flash)" : core.grouper().name()}};
   if (!hy) r["fsp"] = fsp_result_json(core, cfg, sim_wall, erase_base);
@@ -296,8 +372,10 @@ json run_replay(const RunOptions& opt) {
                           {"zero_filled_reads", c.unmapped_reads}};
   r["precondition"] = {{"fraction", opt.precondition},
                        {"random_overwrites", opt.precondition_random},
+                       {"mode", opt.precondition_mode},
                        {"mapped_pages", hy ? hy->mapped_sectors() / geo.sectors_per_page()
                                            : core.ftl().mapped_pages()}};
+  r["precondition"].update(pre_state);
   if (hy) {
     r["gc"] = {{"policy", "greedy (hybrid: native GC and SLC migration)"}, {"erases", c.erases_gc}};
   } else {

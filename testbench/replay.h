@@ -19,6 +19,7 @@ struct RunOptions {
   std::optional<double> cache_mb;
   double precondition = 0;         // fraction of the logical space filled before the replay
   double precondition_random = 0;  // random overwrites after the fill, as a fraction of it
+  std::string precondition_mode = "auto";  // auto | fill | overwrite | steady
   bool integrity = false;
   std::vector<std::string> config_files;  // applied in order
   std::vector<std::string> sets;          // key=value overrides (JSON values), applied last
@@ -27,6 +28,7 @@ struct RunOptions {
   uint32_t closed_loop = 0;
   int progress = -1;   // -1 auto (stderr is a terminal), 0 off, 1 on
   bool quiet = false;  // no summary on stdout
+  bool quiet_warnings = false;  // no warnings on stderr (they are recorded in the JSON anyway)
   // RL decision units (--rl-backend): the name goes to the result JSON (sim section), the factory
   // builds the units (empty: the C++ golden model).
   std::string rl_backend = "cpp";

@@ -32,6 +32,12 @@ int run_main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--precondition-random", opt.precondition_random,
                  "after the fill, random overwrites of filled pages, as a fraction of the fill");
+  app.add_option("--precondition-mode", opt.precondition_mode,
+                 "steady: greedy GC's steady state of random overwrites, built directly; fill: "
+                 "written in LBA order; overwrite: fill, then the random overwrites one by one; "
+                 "auto: steady when --precondition-random > 0, else fill")
+      ->check(CLI::IsMember({"auto", "fill", "overwrite", "steady"}))
+      ->capture_default_str();
   app.add_flag("--integrity", opt.integrity,
                "check that every read returns the newest version written (data-integrity mode)");
   app.add_option("--config", opt.config_files, "JSON override file(s), applied after the preset");

@@ -361,18 +361,31 @@ void Ftl::precondition(uint64_t n, uint64_t overwrites, std::mt19937_64& rng) {
   }
 }
 
-void Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937_64& rng,
-                              const PagedArray<uint64_t>* hot) {
+uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937_64& rng,
+                                  const PagedArray<uint64_t>* hot,
+                                  const PagedArray<uint64_t>* extra, uint32_t min_gain,
+                                  uint32_t min_free) {
   n = std::min<uint64_t>(n, logical_pages_);
-  if (n == 0) return;
+  auto bit = [](const PagedArray<uint64_t>* m, uint64_t l) {
+    return (m->get(uint32_t(l / 64)) >> (l % 64) & 1) != 0;
+  };
+  // Lpns laid out: [0, n) and the extra ones; `n` becomes the end of that range.
+  uint64_t added = 0;
+  const uint64_t n0 = n;
+  if (extra)
+    for (uint64_t l = n0; l < logical_pages_; ++l)
+      if (bit(extra, l)) ++added, n = l + 1;
+  if (n == 0) return 0;
+  auto laid = [&](uint64_t l) { return l < n0 || bit(extra, l); };
   const uint32_t planes = geo_.planes();
   const uint32_t bpp = geo_.blocks_per_plane, ppb = geo_.pages_per_block;
-  auto is_hot = [&](uint64_t l) { return !hot || (hot->get(uint32_t(l / 64)) >> (l % 64) & 1); };
+  auto is_hot = [&](uint64_t l) { return !hot || bit(hot, l); };
   // Per plane: cold lpns in LBA order, hot lpns; the k-th lpn of each class goes to plane k mod
   // planes. Hot lpns are taken in a scattered order: (a * i + c) mod n, a coprime with n.
   std::vector<uint64_t> cold(planes, 0), hotn(planes, 0);
   uint64_t ncold = 0, nhot = 0;
-  for (uint64_t l = 0; l < n; ++l) is_hot(l) ? ++nhot : ++ncold;
+  for (uint64_t l = 0; l < n; ++l)
+    if (laid(l)) is_hot(l) ? ++nhot : ++ncold;
   for (uint32_t p = 0; p < planes; ++p) {
     cold[p] = ncold / planes + (p < ncold % planes);
     hotn[p] = nhot / planes + (p < nhot % planes);
@@ -384,11 +397,16 @@ void Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937_64&
     const uint64_t room = cold_blocks[p] * uint64_t(ppb) - cold[p];  // stale tail of cold blocks
     const uint64_t hot_left = hotn[p] > room ? hotn[p] - room : 0;
     const uint64_t need = cold_blocks[p] + (hot_left + ppb - 1) / ppb;
-    const uint32_t free_blocks =
+    uint32_t free_blocks =
         static_cast<uint32_t>(std::min<uint64_t>(target_free, bpp > need ? bpp - need : 0));
-    const uint32_t hot_blocks = bpp - free_blocks - cold_blocks[p];
-    // The hot pages that do not fit the cold blocks' tail spread over the hot blocks.
-    counts[p] = greedy_steady_block_counts(hot_blocks, ppb, hotn[p] - std::min(hotn[p], room));
+    // The hot pages that do not fit the cold blocks' tail spread over the hot blocks; fewer free
+    // blocks (more hot blocks) while the next victim would gain less than min_gain pages.
+    for (;;) {
+      const uint32_t hot_blocks = bpp - free_blocks - cold_blocks[p];
+      counts[p] = greedy_steady_block_counts(hot_blocks, ppb, hotn[p] - std::min(hotn[p], room));
+      if (free_blocks <= min_free || counts[p].empty() || counts[p][0] + min_gain <= ppb) break;
+      --free_blocks;
+    }
   }
   uint64_t a = std::max<uint64_t>(1, static_cast<uint64_t>(double(n) * 0.6180339887498949)) | 1;
   while (std::gcd(a, n) != 1) a += 2;
@@ -410,7 +428,7 @@ void Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937_64&
   std::vector<int64_t> open(planes, -1);
   uint64_t k = 0;
   for (uint64_t l = 0; l < n; ++l) {
-    if (is_hot(l)) continue;
+    if (!laid(l) || is_hot(l)) continue;
     const uint32_t p = static_cast<uint32_t>(k++ % planes);
     if (open[p] < 0 || fill_in[p] == ppb) {
       open[p] = static_cast<int64_t>(take_block(p));
@@ -428,7 +446,7 @@ void Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937_64&
   std::vector<uint32_t> left_in_block(planes, 0);
   std::vector<int64_t> hot_open(planes, -1);
   for (uint64_t i = 0; i < n; ++i, lpn = lpn + a >= n ? lpn + a - n : lpn + a) {
-    if (!is_hot(lpn)) continue;
+    if (!laid(lpn) || !is_hot(lpn)) continue;
     const uint32_t p = static_cast<uint32_t>(hk++ % planes);
     uint64_t b;
     uint32_t page;
@@ -478,6 +496,7 @@ void Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937_64&
     ps.free_count -= used[p];
     total_free_ -= used[p];
   }
+  return added;
 }
 
 uint64_t Ftl::state_bytes() const {

@@ -145,8 +145,15 @@ class Ftl {
   // other used blocks with the valid-page counts of greedy GC's steady state, at random
   // positions inside each block (every page type alike), the rest of those blocks holding stale
   // data. Built directly, without simulated writes. Call on a fresh Ftl.
-  void precondition_steady(uint64_t n, uint32_t target_free, std::mt19937_64& rng,
-                           const PagedArray<uint64_t>* hot = nullptr);
+  // `extra` (same bit layout) adds lpns >= n to lay out too (the never-written pages a trace
+  // reads, so that no later fill takes blocks); returns how many it added.
+  // `min_gain`: a plane keeps fewer free blocks than `target_free` (down to `min_free`) while
+  // greedy's next victim would free fewer pages than that (GC moves in program units: a victim
+  // that frees less than a unit or two gains nothing, and GC could never catch up).
+  uint64_t precondition_steady(uint64_t n, uint32_t target_free, std::mt19937_64& rng,
+                               const PagedArray<uint64_t>* hot = nullptr,
+                               const PagedArray<uint64_t>* extra = nullptr,
+                               uint32_t min_gain = 0, uint32_t min_free = 0);
   // Maps one lpn directly (prefill of never-written read addresses). False if no space.
   bool fill(Lpn lpn);
 

@@ -97,6 +97,11 @@ class GreedyGc : public GcPolicy {
   const char* name() const override { return "greedy"; }
   void on_free_blocks(uint32_t plane) override { maybe_start(plane); }
   void on_gc_idle(uint32_t plane) override { maybe_start(plane); }
+  // Host units wait for a free block while no count changed (a replay that starts below the
+  // threshold): start GC on every plane that needs it.
+  void on_host_blocked() override {
+    for (uint32_t p = 0; p < engine_->planes(); ++p) maybe_start(p);
+  }
 
  private:
   void maybe_start(uint32_t plane);

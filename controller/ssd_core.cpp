@@ -44,14 +44,22 @@ ControllerCore::~ControllerCore() = default;
 // Preparation
 
 void ControllerCore::precondition(double fraction, double random_fraction, PreconditionMode mode,
-                                  const PagedArray<uint64_t>* hot) {
+                                  const PagedArray<uint64_t>* hot,
+                                  const PagedArray<uint64_t>* read_first) {
   std::mt19937_64 rng(cfg_.seed);
   uint64_t n = static_cast<uint64_t>(fraction * static_cast<double>(ftl_.logical_pages()));
   uint64_t over = static_cast<uint64_t>(random_fraction * static_cast<double>(n));
   if (mode == PreconditionMode::Auto)
     mode = random_fraction > 0 ? PreconditionMode::Steady : PreconditionMode::Fill;
-  if (mode == PreconditionMode::Steady)
-    ftl_.precondition_steady(n, ftl_.gc_threshold_blocks(), rng, hot);
+  if (mode == PreconditionMode::Steady) {
+    // GC needs free blocks to move into, and host writes leave the last ones to it.
+    const uint32_t free = std::max(ftl_.gc_threshold_blocks(), gc_policy_->host_reserve_blocks() + 1);
+    const bool prefill = cfg_.unmapped_reads == "prefill";
+    // Greedy's victims must free at least two program units, or GC gains nothing per victim.
+    ctr_.prefilled_pages +=
+        ftl_.precondition_steady(n, free, rng, hot, prefill ? read_first : nullptr, 2 * unit_,
+                                 gc_policy_->host_reserve_blocks() + 1);
+  }
   else
     ftl_.precondition(n, mode == PreconditionMode::Overwrite ? over : 0, rng);
 }

@@ -49,10 +49,13 @@ class ControllerCore : public GcEngine {
   // fill: lpns [0, fraction) written in order; overwrite: then random_fraction of them
   // overwritten at random (timing-free GC); steady: greedy GC's steady state under a workload
   // that overwrites the `hot` lpns (null: all), built directly (Ftl::precondition_steady); auto:
-  // steady when random_fraction > 0, else fill (docs/presets.md "Preconditioning").
+  // steady when random_fraction > 0, else fill (docs/presets.md "Preconditioning"). Steady also
+  // lays out the `read_first` lpns (read before the trace writes them) when unwritten reads are
+  // prefilled, so that prefill() finds them mapped.
   void precondition(double fraction, double random_fraction,
                     PreconditionMode mode = PreconditionMode::Auto,
-                    const PagedArray<uint64_t>* hot = nullptr);
+                    const PagedArray<uint64_t>* hot = nullptr,
+                    const PagedArray<uint64_t>* read_first = nullptr);
   // Marks lpn as read by the trace before any write: prefilled in FTL state (the default) or
   // counted as a zero-fill read later.
   void prefill(Lpn lpn);

@@ -108,22 +108,77 @@ uint64_t prefill_unwritten(traces::TraceSource& src, Core& core, const SsdConfig
   return n;
 }
 
-// Pass over the trace: the logical pages it writes (bit l of word l / 64).
-PagedArray<uint64_t> written_pages(traces::TraceSource& src, const SsdConfig& cfg) {
+// Where the replay ran: utilisation of dies, channels and the PCIe link, host-queue occupancy, and
+// flash queueing against service. A run is saturated when a resource is busy more than 90% of
+// the time or operations wait at the dies more than 10x their service time on average: its
+// latencies then measure the queue, not the policy (docs/results.md "Operating point").
+json operating_point(models::Ssd& ssd, Tick end, double die_max, double die_sum, size_t dies) {
+  double chan_max = 0, chan_sum = 0;
+  uint64_t ops = 0;
+  double wait = 0, service = 0;
+  for (const auto& ch : ssd.channels) {
+    const double f = end ? double(ch->bus_busy()) / end : 0.0;
+    chan_max = std::max(chan_max, f);
+    chan_sum += f;
+    ops += ch->ops_done();
+    wait += double(ch->wait_sum());
+    service += double(ch->service_sum());
+  }
+  const auto& h = ssd.host;
+  const double pcie = end ? double(std::max(h.pcie_h2d_busy(), h.pcie_d2h_busy())) / end : 0.0;
+  const double wait_ratio = service > 0 ? wait / service : 0.0;
+  json reasons = json::array();
+  if (die_max > 0.9) reasons.push_back("die utilisation above 90%");
+  if (chan_max > 0.9) reasons.push_back("channel utilisation above 90%");
+  if (pcie > 0.9) reasons.push_back("PCIe utilisation above 90%");
+  if (wait_ratio > 10) reasons.push_back("flash queueing above 10x service time");
+  return {{"die_utilisation", {{"mean", dies ? die_sum / dies : 0.0}, {"max", die_max}}},
+          {"channel_utilisation",
+           {{"mean", ssd.channels.empty() ? 0.0 : chan_sum / ssd.channels.size()},
+            {"max", chan_max}}},
+          {"pcie_utilisation", pcie},
+          {"host_queue",
+           {{"capacity", h.capacity()},
+            {"mean_outstanding", end ? h.occupancy_area(end) / end : 0.0},
+            {"max_outstanding", h.max_outstanding()},
+            {"mean_waiting_for_entry", end ? h.backlog_area(end) / end : 0.0},
+            {"max_waiting_for_entry", h.max_backlog()}}},
+          {"flash_queue",
+           {{"ops", ops},
+            {"mean_wait_us", ops ? wait / ops / 1e6 : 0.0},
+            {"mean_service_us", ops ? service / ops / 1e6 : 0.0},
+            {"wait_over_service", wait_ratio}}},
+          {"saturated", !reasons.empty()},
+          {"saturation_reasons", reasons}};
+}
+
+// One pass over the trace: the logical pages it writes and those it reads before writing them
+// (bit l of word l / 64), and its request count.
+struct TraceScan {
+  PagedArray<uint64_t> written, read_first;
+  uint64_t requests = 0;
+};
+TraceScan scan_trace(traces::TraceSource& src, const SsdConfig& cfg) {
   const uint64_t logical = cfg.logical_pages();
-  PagedArray<uint64_t> written((logical + 63) / 64, 0);
+  TraceScan t{PagedArray<uint64_t>((logical + 63) / 64, 0),
+              PagedArray<uint64_t>((logical + 63) / 64, 0), 0};
   traces::TraceRecord r;
   const uint64_t ps = cfg.geo.page_size;
   while (src.next(r)) {
-    if (r.is_read) continue;
+    ++t.requests;
     const uint64_t first = r.offset / ps, last = (r.offset + r.size - 1) / ps;
     for (uint64_t p = first; p <= last; ++p) {
       const uint64_t lpn = p % logical;
-      written.at(static_cast<uint32_t>(lpn / 64)) |= 1ull << (lpn % 64);
+      const uint32_t w = static_cast<uint32_t>(lpn / 64);
+      const uint64_t bit = 1ull << (lpn % 64);
+      if (!r.is_read)
+        t.written.at(w) |= bit;
+      else if (!(t.written.get(w) & bit))
+        t.read_first.at(w) |= bit;
     }
   }
   src.rewind();
-  return written;
+  return t;
 }
 
 // The drive at the start of the replay: free blocks per plane against the GC threshold, the valid
@@ -224,13 +279,17 @@ json run_replay(const RunOptions& opt) {
   } else {
     const bool steady = pmode == PreconditionMode::Steady ||
                         (pmode == PreconditionMode::Auto && opt.precondition_random > 0);
-    if (steady) {  // the steady state of this trace's writes: the pages it writes are the hot set
-      const PagedArray<uint64_t> hot = written_pages(*src, cfg);
-      core.precondition(opt.precondition, opt.precondition_random, PreconditionMode::Steady, &hot);
+    if (steady) {
+      // The steady state of this trace's writes: the pages it writes are the hot set; the pages
+      // it reads before writing them are laid out with the rest (no prefill pass).
+      const TraceScan scan = scan_trace(*src, cfg);
+      core.precondition(opt.precondition, opt.precondition_random, PreconditionMode::Steady,
+                        &scan.written, &scan.read_first);
+      requests = scan.requests;
     } else {
       core.precondition(opt.precondition, opt.precondition_random, pmode);
+      if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, core, cfg);
     }
-    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, core, cfg);
   }
   const json pre_state = hy ? json::object() : precondition_state(core.ftl());
   if (!hy && pre_state["planes_below_gc_threshold"].get<uint32_t>() > 0 && !opt.quiet_warnings)
@@ -337,6 +396,7 @@ json run_replay(const RunOptions& opt) {
         {"max", busy_max},
         {"per_die", die_busy}}},
       {"channel_busy_fraction", chan_busy}};
+  r["operating_point"] = operating_point(ssd, end, busy_max, busy_sum, die_busy.size());
   auto ratio = [](uint64_t a, uint64_t b) { return a + b ? double(a) / double(a + b) : 0.0; };
   r["cache"] = {
       {"read_hit_ratio", ratio(c.cache_read_hits, c.cache_read_misses)},

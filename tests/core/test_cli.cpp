@@ -94,6 +94,70 @@ TEST(Cli, AgedDriveKeepsIntegrityThroughGcAndWearLeveling) {
   EXPECT_GT(j["flash"]["waf"].get<double>(), 1.0);
 }
 
+TEST(Cli, SteadyPreconditionStartsAtTheGcThresholdAndBelowItWarns) {
+  // GC threshold 15% of 64 blocks = 10, 20% over-provisioning: a full drive has 12.8 blocks of
+  // spare per plane, so the steady layout can keep exactly the threshold free; the one-by-one
+  // overwrite layout keeps about half the spare (5) and starts below it.
+  const std::string cfg = write_file("thr.json", kSmall);
+  const std::string base = "run --trace " + kData + "umass-financial1.ssdsim.gz --config " + cfg +
+                           " --set ftl.gc_threshold=0.15 --set ftl.overprovisioning=0.2 --fold modulo"
+                           " --precondition 1.0"
+                           " --precondition-random 0.15 --integrity --quiet --out ";
+  const std::string steady = (tmpdir() / "steady.json").string();
+  Result r = sh(base + steady);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+  json j = load(steady);
+  EXPECT_EQ(j["precondition"]["mode"], "auto");
+  EXPECT_EQ(j["precondition"]["gc_threshold_blocks"].get<uint32_t>(), 10u);
+  EXPECT_EQ(j["precondition"]["free_blocks_per_plane"]["min"].get<uint32_t>(), 10u);
+  EXPECT_EQ(j["precondition"]["planes_below_gc_threshold"].get<uint32_t>(), 0u);
+  EXPECT_GT(j["precondition"]["expected_steady_state_waf"].get<double>(), 1.0);
+  EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["flash"]["erases"]["gc"].get<uint64_t>(), 0u);  // GC runs from the start
+  const std::string over = (tmpdir() / "overwrite.json").string();
+  r = sh(base + over + " --precondition-mode overwrite");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("warning: the replay starts with 4 of 4 planes below the GC threshold"),
+            std::string::npos)
+      << r.out;
+  j = load(over);
+  EXPECT_EQ(j["precondition"]["planes_below_gc_threshold"].get<uint32_t>(), 4u);
+  EXPECT_EQ(j["precondition"]["free_blocks_per_plane"]["min"].get<uint32_t>(), 5u);
+  EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
+  // A hybrid preset lays out its drive page by page: the steady mode is refused by name.
+  r = sh("run --preset hybrid-slc-tlc --trace " + kData +
+         "msrc-hm0.csv.gz --precondition 0.5 --precondition-mode steady --quiet");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("--precondition-mode steady"), std::string::npos) << r.out;
+}
+
+TEST(Cli, WriteCacheAcknowledgesFromDramUnlessOnDemand) {
+  // 600 writes of 8 KiB at 1 ms on tlc-gc-128gb (one die, 600 us per page, two planes merged:
+  // about 30% busy)
+  // into a 0.5 MiB cache (64 pages): the watermark write-back keeps slots free, so a write costs
+  // firmware + DRAM + PCIe only; evicting on demand makes writes wait for programs once full.
+  std::string trace;
+  for (int i = 0; i < 600; ++i)
+    trace += std::to_string(i * 1000000LL) + " 0 " + std::to_string((i * 7919 % 4096) * 16) +
+             " 16 0\n";
+  const std::string t = write_file("writes.mqsim", trace);
+  const std::string base = "run --preset tlc-gc-128gb --trace " + t +
+                           " --format mqsim --cache-mb 0.5 --integrity --quiet --out ";
+  const std::string wm = (tmpdir() / "wm.json").string(), od = (tmpdir() / "od.json").string();
+  ASSERT_EQ(sh(base + wm).code, 0);
+  ASSERT_EQ(sh(base + od + " --set cache.flush_policy=on-demand").code, 0);
+  json a = load(wm), b = load(od);
+  EXPECT_EQ(a["cache"]["flush_policy"], "watermark");
+  EXPECT_EQ(a["cache"]["write_waits"].get<uint64_t>(), 0u);
+  EXPECT_GT(a["cache"]["background_flushes"].get<uint64_t>(), 0u);
+  EXPECT_LT(a["latency_us"]["write"]["p99"].get<double>(), 20.0);
+  EXPECT_GT(b["cache"]["write_waits"].get<uint64_t>(), 100u);
+  EXPECT_GT(b["latency_us"]["write"]["p50"].get<double>(), 500.0);  // a page program
+  EXPECT_FALSE(a["operating_point"]["saturated"].get<bool>());
+  EXPECT_LT(a["operating_point"]["die_utilisation"]["max"].get<double>(), 0.5);
+}
+
 TEST(Cli, ResultJsonHasTheStableCore) {
   const std::string out = (tmpdir() / "core.json").string();
   const std::string csv = (tmpdir() / "core.csv").string();

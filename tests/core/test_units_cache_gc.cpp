@@ -409,6 +409,19 @@ TEST(GreedyGc, StartsOnlyBelowThresholdAndWhenIdle) {
   EXPECT_EQ(e.starts.size(), 3u);
 }
 
+TEST(GreedyGc, BlockedHostStartsGcOnEveryPlaneBelowThreshold) {
+  // A replay that starts below the threshold: no free-block count changes before the host
+  // blocks, so the block itself must start GC (else host writes wait forever).
+  FakeEngine e(3);
+  GreedyGc gc;
+  gc.attach(&e);
+  e.free = {2, 7, 4};
+  e.active[2] = true;
+  gc.on_host_blocked();
+  ASSERT_EQ(e.starts.size(), 1u);  // plane 1 is above, plane 2 already collecting
+  EXPECT_EQ(e.starts[0].plane, 0u);
+}
+
 TEST(GreedyGc, NoVictimIsNotRetriedInALoop) {
   FakeEngine e(1);
   e.has_victim = false;

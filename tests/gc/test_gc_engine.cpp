@@ -30,7 +30,7 @@ TEST(GcEngine, StepsCopyThenEraseAsItsOwnStep) {
   SimEnv env;
   ControllerCore core(cfg, env, true);
   env.bind(&core);
-  core.precondition(0.5, 0.5);
+  core.precondition(0.5, 0.5, PreconditionMode::Overwrite);
   const uint32_t v = min_valid_full(core, 0);
   ASSERT_GT(v, 3u);
   ASSERT_LT(v, cfg.geo.pages_per_block);
@@ -78,7 +78,7 @@ TEST(GcEngine, DelayedStepStartsAfterTheDecisionTime) {
   SimEnv env;
   ControllerCore core(cfg, env, false);
   env.bind(&core);
-  core.precondition(0.5, 0.5);
+  core.precondition(0.5, 0.5, PreconditionMode::Overwrite);
   core.gc_schedule(1, 2, kPrioNormal, UINT32_MAX, 14000);  // 7 cycles x 2 ns
   core.gc_schedule(1, 1, kPrioNormal, UINT32_MAX, 14000);  // merged into the pending step
   EXPECT_EQ(env.count(OpOwner::GcRead), 0u);
@@ -95,7 +95,7 @@ TEST(GcEngine, BandVictimFilterReturnsTheVictim) {
   SimEnv env;
   ControllerCore core(cfg, env, false);
   env.bind(&core);
-  core.precondition(0.5, 0.5);
+  core.precondition(0.5, 0.5, PreconditionMode::Overwrite);
   const uint32_t v = min_valid_full(core, 0);
   ASSERT_GT(v, 0u);
   EXPECT_FALSE(core.gc_start_partial(0, 2, kPrioNormal, v - 1));  // too many valid pages
@@ -111,7 +111,7 @@ void read_initiated(const char* policy, bool expect_gc) {
   SimEnv env;
   ControllerCore core(cfg, env, true);
   env.bind(&core);
-  core.precondition(0.9, 1.0);  // many invalid pages: victims >= 60% invalid exist
+  core.precondition(0.9, 1.0, PreconditionMode::Overwrite);  // many invalid pages: victims >= 60% invalid exist
   std::deque<HostCmd> cmds;
   const uint64_t lpns = core.ftl().logical_pages();
   for (int i = 0; i < 300; ++i) {

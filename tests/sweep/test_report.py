@@ -105,3 +105,26 @@ def chromium_dump(path):
 def console_errors(log):
     """Console messages of the page (Chromium logs them as ...:CONSOLE:N] "msg", source: file://...)."""
     return [line for line in log.splitlines() if ":CONSOLE" in line and "file://" in line]
+
+
+def test_saturated_runs_are_marked(tmp_path, ssdtlm_bin):
+    """The report names the runs whose operating point is saturated (result JSON
+    operating_point, docs/results.md) and shows the busiest die's utilisation of the others."""
+    pytest.importorskip("matplotlib")
+    spec = write(tmp_path / "s.yaml", """
+name: sat
+workloads:
+  burst: {requests: 3000, seed: 2, read-ratio: 0.0, size: 65536, footprint-mib: 256, iops: 1000000}
+  calm: {requests: 300, seed: 2, read-ratio: 0.5, size: 4096, footprint-mib: 256, iops: 100}
+base: {preset: tlc-gc-128gb, fold: modulo}
+grid:
+  trace: ["workload:burst", "workload:calm"]
+seeds: [1]
+""")
+    db = str(tmp_path / "s.sqlite")
+    sweep_cmd([spec, "--db", db, "--backend", "pool", "--workers", "2"], ssdtlm_bin)
+    p = run_report(db, str(tmp_path / "s.html"))
+    assert p.returncode == 0, p.stderr
+    assert "1 of 2 runs are saturated" in p.stdout
+    assert re.search(r"\| [^|\n]*burst[^|\n]* \| ok \| SATURATED: [^|\n]*die utilisation above 90%", p.stdout)
+    assert re.search(r"\| [^|\n]*calm[^|\n]* \| ok \| die \d+% \|", p.stdout)

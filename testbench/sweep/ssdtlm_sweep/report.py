@@ -331,11 +331,31 @@ def render_section(doc, sec, store):
     _runs_tables(doc, sec)
 
 
+def operating_point(res):
+    """'SATURATED: reasons' or the busiest die's utilisation, from a result's operating_point
+    section (docs/results.md); '' for results without one."""
+    op = (res or {}).get("operating_point")
+    if not op:
+        return ""
+    if op.get("saturated"):
+        return "SATURATED: " + "; ".join(op.get("saturation_reasons") or [])
+    die = (op.get("die_utilisation") or {}).get("max")
+    return f"die {die:.0%}" if isinstance(die, (int, float)) else ""
+
+
 def _runs_tables(doc, sec):
     cols = sec.cfg.get("columns") or DEFAULT_COLUMNS
     doc.heading("Runs", 3)
-    rows = [[r["label"], r["status"]] + [_fmt(r.get(c)) for c in cols] for r in sec.rows]
-    doc.table(["run", "status"] + cols, rows, "runs")
+    ops = {id(r): operating_point(sec.result(r)) for r in sec.ok}
+    sat = [r for r in sec.ok if ops[id(r)].startswith("SATURATED")]
+    if sat:
+        doc.para(f"{len(sat)} of {len(sec.ok)} runs are saturated (a die, channel or the PCIe link "
+                 "busy more than 90% of the time, or flash queueing above 10x service time): their "
+                 "latencies measure the queue, not the policy. Saturated: "
+                 + ", ".join(r["label"] for r in sat) + ".")
+    rows = [[r["label"], r["status"], ops.get(id(r), "")] + [_fmt(r.get(c)) for c in cols]
+            for r in sec.rows]
+    doc.table(["run", "status", "operating point"] + cols, rows, "runs")
     if sec.failed:
         doc.heading("Failed runs", 3)
         doc.table(["run", "error", "args"],

@@ -172,6 +172,9 @@ void FlashChannel::complete(uint32_t d) {
   for (int i = 0; i < n; ++i) {
     FlashOp* op = OpPool::of(*group[i]);
     op->t_done = now;
+    ++ops_done_;
+    wait_sum_ += op->t_start - op->t_submit;
+    service_sum_ += now - op->t_start;
     group[i]->set_response_status(tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time zero = sc_core::SC_ZERO_TIME;

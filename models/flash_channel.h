@@ -37,6 +37,11 @@ class FlashChannel : public sc_core::sc_module {
   // Busy time of each die of this channel (dispatch to completion), ps.
   const std::vector<Tick>& die_busy() const { return busy_; }
   Tick bus_busy() const { return bus_busy_total_; }
+  // Operations completed, and their summed wait at the die (submit to dispatch) and service
+  // (dispatch to completion), ps: the operating point's queueing against service.
+  uint64_t ops_done() const { return ops_done_; }
+  Tick wait_sum() const { return wait_sum_; }
+  Tick service_sum() const { return service_sum_; }
   uint64_t events() const { return events_; }
 
  private:
@@ -78,6 +83,8 @@ class FlashChannel : public sc_core::sc_module {
   std::vector<Die> dies_;
   std::deque<uint32_t> bus_wait_;
   bool bus_busy_ = false;
+  uint64_t ops_done_ = 0;
+  Tick wait_sum_ = 0, service_sum_ = 0;
   Tick bus_busy_total_ = 0;
   std::vector<Tick> busy_;
   sc_core::sc_event ev_;

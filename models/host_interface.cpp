@@ -1,5 +1,7 @@
 #include "models/host_interface.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdio>
 
@@ -79,14 +81,25 @@ void HostInterface::enter(const traces::TraceRecord& r) {
   c->size = r.size;
   c->is_read = r.is_read;
   c->pending = 0;
+  account_occupancy();
   backlog_.push_back(c);
+  max_backlog_ = std::max<uint64_t>(max_backlog_, backlog_.size());
+}
+
+void HostInterface::account_occupancy() {
+  const Tick now = now_ps();
+  occ_area_ += double(outstanding_) * (now - occ_at_);
+  backlog_area_ += double(backlog_.size()) * (now - occ_at_);
+  occ_at_ = now;
 }
 
 void HostInterface::try_submit() {
   while (outstanding_ < capacity_ && !backlog_.empty()) {
     HostCmd* c = backlog_.front();
+    account_occupancy();
     backlog_.pop_front();
     ++outstanding_;
+    max_outstanding_ = std::max(max_outstanding_, outstanding_);
     ++issued_;
     const Tick start = std::max(now_ps(), h2d_free_);
     const Tick dur = cmd_overhead_ + (c->is_read ? 0 : link_time(c->size));
@@ -147,6 +160,7 @@ void HostInterface::complete(HostCmd* c) {
   (c->is_read ? read_ : write_).add(lat);
   all_.add(lat);
   ++completed_;
+  account_occupancy();
   --outstanding_;
   last_done_ = now;
   static_cast<tlm::tlm_generic_payload*>(c->user)->release();

@@ -63,6 +63,16 @@ class HostInterface : public sc_core::sc_module {
   }
   Tick pcie_h2d_busy() const { return h2d_busy_; }
   Tick pcie_d2h_busy() const { return d2h_busy_; }
+  // Host-queue occupancy: time integrals (command x ps) of the commands inside the device
+  // (submitted, not completed) and of those waiting for a free submission-queue entry, and
+  // their peaks; capacity() = queues x depth.
+  double occupancy_area(Tick until) const { return occ_area_ + double(outstanding_) * (until - occ_at_); }
+  double backlog_area(Tick until) const {
+    return backlog_area_ + double(backlog_.size()) * (until - occ_at_);
+  }
+  uint64_t max_outstanding() const { return max_outstanding_; }
+  uint64_t max_backlog() const { return max_backlog_; }
+  uint64_t capacity() const { return capacity_; }
 
  private:
   enum Kind : uint8_t { kArrival, kDeliver, kComplete };
@@ -99,6 +109,10 @@ class HostInterface : public sc_core::sc_module {
   Tick h2d_free_ = 0, d2h_free_ = 0, h2d_busy_ = 0, d2h_busy_ = 0;
   uint64_t outstanding_ = 0, issued_ = 0, completed_ = 0, next_id_ = 0;
   Tick last_done_ = 0;
+  void account_occupancy();  // before outstanding_ or backlog_ changes
+  double occ_area_ = 0, backlog_area_ = 0;
+  Tick occ_at_ = 0;
+  uint64_t max_outstanding_ = 0, max_backlog_ = 0;
   LatencyHistogram read_, write_, all_;
   sc_core::sc_event ev_;
   TimedQueue<Ev> q_;

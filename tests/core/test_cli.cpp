@@ -158,6 +158,49 @@ TEST(Cli, WriteCacheAcknowledgesFromDramUnlessOnDemand) {
   EXPECT_LT(a["operating_point"]["die_utilisation"]["max"].get<double>(), 0.5);
 }
 
+TEST(Validation, MatchedDriveAtLowLoadIsServicePlusTransfer) {
+  // The matched configuration of docs/validation.md (tlc-gc-128gb widened to 8 channels x 2
+  // chips at 500 MT/s, 256 GiB), 2,000 requests of 8 KiB 1 ms apart (no queueing): reads of
+  // preconditioned data in the first GiB, writes in the second. Expected, from the preset:
+  //   PCIe h2d  1 us command + (write) 8192 B / 3938 MB/s = 2.080 us
+  //   firmware  (500 + 1 x 50) cycles / 500 MHz = 1.1 us
+  //   read      cmd 7 x 10 ns + tR 49 us + 8192 B / 500 MB/s = 16.384 us  (= 65.454 us)
+  //   DRAM      50 ns + 8192 B / 12800 MB/s = 0.69 us
+  //   PCIe d2h  (read) 8192 B / 3938 MB/s = 2.080 us
+  // read = 1 + 1.1 + 65.454 + 0.69 + 2.080 = 70.32 us; write = 1 + 2.080 + 1.1 + 0.69 = 4.87 us.
+  const std::string cfg = write_file(
+      "match.json",
+      R"({"nand": {"channels": 8, "chips_per_channel": 2}, "channel": {"rate_mt_s": 500}})");
+  std::string trace;
+  for (int i = 0; i < 2000; ++i) {
+    const bool rd = i % 2 == 0;
+    const long long lba = (rd ? 0 : 2097152) + (i * 7919LL % 131072) * 16;
+    trace += std::to_string(i * 1000000LL) + " 0 " + std::to_string(lba) + " 16 " +
+             (rd ? "1" : "0") + "\n";
+  }
+  const std::string t = write_file("lowload.mqsim", trace);
+  const std::string out = (tmpdir() / "lowload.json").string();
+  Result r = sh("run --preset tlc-gc-128gb --config " + cfg + " --trace " + t +
+                " --format mqsim --precondition 0.01 --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  json j = load(out);
+  const double read_us = 1 + 1.1 + (0.07 + 49 + 8192 / 500.0) + (0.05 + 8192 / 12800.0) +
+                         8192 / 3938.0;
+  const double write_us = 1 + 8192 / 3938.0 + 1.1 + (0.05 + 8192 / 12800.0);
+  EXPECT_NEAR(read_us, 70.32, 0.01);
+  EXPECT_NEAR(write_us, 4.87, 0.01);
+  // Percentiles are bucket edges (+0.78% at most); every request sees the same path.
+  EXPECT_NEAR(j["latency_us"]["read"]["p50"].get<double>(), read_us, 0.01 * read_us);
+  EXPECT_NEAR(j["latency_us"]["read"]["p99"].get<double>(), read_us, 0.01 * read_us);
+  EXPECT_NEAR(j["latency_us"]["write"]["p50"].get<double>(), write_us, 0.01 * write_us);
+  EXPECT_NEAR(j["latency_us"]["write"]["p99"].get<double>(), write_us, 0.01 * write_us);
+  EXPECT_EQ(j["flash"]["host_reads"].get<uint64_t>(), 1000u);  // every read went to flash
+  EXPECT_FALSE(j["operating_point"]["saturated"].get<bool>());
+  // Only background programs wait (for the one before them at their die), never a read.
+  EXPECT_LT(j["operating_point"]["flash_queue"]["wait_over_service"].get<double>(), 1.0);
+  EXPECT_LT(j["operating_point"]["die_utilisation"]["max"].get<double>(), 0.1);
+}
+
 TEST(Cli, ResultJsonHasTheStableCore) {
   const std::string out = (tmpdir() / "core.json").string();
   const std::string csv = (tmpdir() / "core.csv").string();

@@ -120,6 +120,7 @@ struct HostCmd {
   uint64_t offset = 0;
   uint32_t size = 0;
   bool is_read = false;
+  bool warmup = false;  // a warm-up request: served like any other, not measured
   // Controller state.
   uint32_t pending = 0;
   Tick ready = 0;        // data ready in DRAM (read) / absorbed (write)

@@ -28,6 +28,7 @@ ControllerCore::ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrit
       block_reads_(256),
       gc_(cfg.geo.planes()),
       gc_min_free_(cfg.geo.planes(), cfg.geo.blocks_per_plane),
+      placed_((cfg.logical_pages() + 63) / 64, 0),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0),
       watermark_(cfg.cache_flush_policy == "watermark"),
@@ -62,6 +63,16 @@ void ControllerCore::precondition(double fraction, double random_fraction, Preco
   }
   else
     ftl_.precondition(n, mode == PreconditionMode::Overwrite ? over : 0, rng);
+}
+
+void ControllerCore::reset_measurement() {
+  SimCounters fresh;
+  fresh.checked_reads = ctr_.checked_reads;
+  fresh.mismatches = ctr_.mismatches;
+  fresh.mismatch_examples = std::move(ctr_.mismatch_examples);
+  fresh.prefilled_pages = ctr_.prefilled_pages;
+  ctr_ = std::move(fresh);
+  ftl_.counters() = FtlCounters{};
 }
 
 void ControllerCore::prefill(Lpn lpn) {
@@ -177,6 +188,8 @@ void ControllerCore::do_read(HostCmd* c) {
             check_sector(lpn, i, cache_.versions(s)[i], golden_.get(lsn_of(lpn, i)), "cache");
       }
       if (cached == mask) {
+        ++ctr_.read_pages;
+        ++ctr_.placed_read_pages;  // in the controller's cache
         ++ctr_.cache_read_hits;
         if (e.state == WriteCache::State::Resident) cache_.touch(s);
         grouper_->on_host_read(lpn, -1, true);
@@ -184,6 +197,8 @@ void ControllerCore::do_read(HostCmd* c) {
       }
     }
     ++ctr_.cache_read_misses;
+    ++ctr_.read_pages;
+    ctr_.placed_read_pages += placed(lpn);
     const uint32_t need = mask & ~cached;
     const Ppn ppn = ftl_.lookup(lpn);
     if (ppn == kNoPpn) {
@@ -545,6 +560,7 @@ void ControllerCore::flush_program_done(FlashOp* op) {
     if (job->seq > rec->newest_committed) {
       ftl_.commit(job->ppn + i, lpn);
       rec->newest_committed = job->seq;
+      mark_placed(lpn);
     } else {
       ftl_.commit(job->ppn + i, kNoLpn);
     }

@@ -97,6 +97,9 @@ class ControllerCore : public GcEngine {
   // GC steps run: copy steps (by moves issued) and erase steps.
   uint64_t gc_copy_steps() const { return gc_copy_steps_; }
   uint64_t gc_erase_steps() const { return gc_erase_steps_; }
+  // Measurement starts (after a warm-up): the counters restart, except the integrity check's
+  // and the prefill's; policy statistics keep counting (the warm-up is their training).
+  void reset_measurement();
   // Outstanding work that keeps the drive busy after the last host request (flushes, GC).
   bool idle() const;
 
@@ -251,6 +254,11 @@ class ControllerCore : public GcEngine {
   uint64_t gc_copy_steps_ = 0, gc_erase_steps_ = 0;
   uint64_t flush_seq_ = 0;
   uint64_t flushes_inflight_ = 0;
+
+  // Logical pages whose current data the controller placed (bit lpn of word lpn / 64).
+  PagedArray<uint64_t> placed_;
+  void mark_placed(Lpn lpn) { placed_.at(lpn / 64) |= 1ull << (lpn % 64); }
+  bool placed(Lpn lpn) const { return placed_.get(lpn / 64) >> (lpn % 64) & 1; }
 
   // integrity state (allocated on touch)
   uint32_t version_ = 0;

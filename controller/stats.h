@@ -86,6 +86,10 @@ struct SimCounters {
   uint64_t unmapped_reads =
       0;  // zero-filled reads of never-written pages (ftl.unmapped_reads=zero)
   uint64_t prefilled_pages = 0;  // never-written read pages prefilled before the replay
+  // Host read pages, and those of them whose data the controller placed during the replay (from
+  // its cache, or programmed by a host flush or an FSP rewrite) rather than preconditioning or
+  // the prefill of unwritten reads.
+  uint64_t read_pages = 0, placed_read_pages = 0;
   // integrity
   uint64_t checked_reads = 0, mismatches = 0;
   std::vector<std::string> mismatch_examples;

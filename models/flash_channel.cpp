@@ -35,6 +35,17 @@ tlm::tlm_sync_enum FlashChannel::nb_transport_fw(tlm::tlm_generic_payload& gp, t
   return tlm::TLM_UPDATED;
 }
 
+void FlashChannel::reset_measurement() {
+  const Tick now = now_ps();
+  for (size_t d = 0; d < dies_.size(); ++d) {
+    busy_[d] = 0;
+    if (dies_[d].phase != Phase::Idle) dies_[d].since = now;  // the running op counts from now
+  }
+  bus_busy_total_ = 0;
+  ops_done_ = 0;
+  wait_sum_ = service_sum_ = 0;
+}
+
 void FlashChannel::process() {
   events_ += q_.run([this](const Ev& e) {
     if (e.kind == 0)

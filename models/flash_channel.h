@@ -40,6 +40,8 @@ class FlashChannel : public sc_core::sc_module {
   // Operations completed, and their summed wait at the die (submit to dispatch) and service
   // (dispatch to completion), ps: the operating point's queueing against service.
   uint64_t ops_done() const { return ops_done_; }
+  // Measurement starts (after a warm-up): busy times and queue figures count from now.
+  void reset_measurement();
   Tick wait_sum() const { return wait_sum_; }
   Tick service_sum() const { return service_sum_; }
   uint64_t events() const { return events_; }

@@ -51,6 +51,21 @@ void HostInterface::start_of_simulation() {
 // Open loop: fetch the next record and schedule its arrival. Closed loop: let requests enter
 // while fewer than QD are outstanding.
 void HostInterface::pull() {
+  if (closed_warmup() || (opt_.warmup_qd > 0 && !shifted_)) {
+    // Warm-up closed loop at warmup_qd; the measured records wait until it has completed.
+    traces::TraceRecord r;
+    while (closed_warmup() && !src_done_ && outstanding_ + backlog_.size() < opt_.warmup_qd) {
+      if (!src_.next(r)) {
+        src_done_ = true;
+        break;
+      }
+      enter(r);
+    }
+    try_submit();
+    if (closed_warmup() || warm_completed_ < next_id_) return;
+    shifted_ = true;  // every warm-up request completed: the measured replay starts after the gap
+    shift_ps_ = static_cast<int64_t>(now_ps() + opt_.warmup_gap);
+  }
   if (opt_.closed_loop_qd > 0) {
     traces::TraceRecord r;
     while (!src_done_ && outstanding_ + backlog_.size() < opt_.closed_loop_qd) {
@@ -69,7 +84,15 @@ void HostInterface::pull() {
     return;
   }
   have_next_ = true;
-  const Tick t = std::max<Tick>(next_.time_ns * nand::kPsPerNs, now_ps());
+  Tick t = next_.time_ns * nand::kPsPerNs;
+  if (shifted_) {  // the first measured record arrives at the shift point, the others after it
+    if (!shift_known_) {
+      shift_ps_ -= static_cast<int64_t>(t);
+      shift_known_ = true;
+    }
+    t = static_cast<Tick>(static_cast<int64_t>(t) + shift_ps_);
+  }
+  t = std::max<Tick>(t, now_ps());
   q_.schedule(t, Ev{kArrival, nullptr});
 }
 
@@ -80,10 +103,23 @@ void HostInterface::enter(const traces::TraceRecord& r) {
   c->offset = r.offset;
   c->size = r.size;
   c->is_read = r.is_read;
+  c->warmup = c->id < opt_.warmup_requests;
   c->pending = 0;
+  if (!c->warmup && !measuring_) start_measuring();
   account_occupancy();
   backlog_.push_back(c);
   max_backlog_ = std::max<uint64_t>(max_backlog_, backlog_.size());
+}
+
+void HostInterface::start_measuring() {
+  measuring_ = true;
+  account_occupancy();
+  measure_start_ = now_ps();
+  h2d_busy_ = d2h_busy_ = 0;
+  occ_area_ = backlog_area_ = 0;
+  max_outstanding_ = outstanding_;
+  max_backlog_ = backlog_.size();
+  if (on_measure_start) on_measure_start(measure_start_);
 }
 
 void HostInterface::account_occupancy() {
@@ -157,8 +193,12 @@ tlm::tlm_sync_enum HostInterface::nb_transport_bw(tlm::tlm_generic_payload& gp, 
 void HostInterface::complete(HostCmd* c) {
   const Tick now = now_ps();
   const Tick lat = now - c->arrival;
-  (c->is_read ? read_ : write_).add(lat);
-  all_.add(lat);
+  if (c->warmup) {
+    ++warm_completed_;
+  } else {
+    (c->is_read ? read_ : write_).add(lat);
+    all_.add(lat);
+  }
   ++completed_;
   account_occupancy();
   --outstanding_;
@@ -169,7 +209,7 @@ void HostInterface::complete(HostCmd* c) {
   if (on_completion) on_completion(now);
   if (opt_.progress && (completed_ & 4095) == 0) progress(false);
   try_submit();
-  if (opt_.closed_loop_qd > 0) pull();
+  if (opt_.closed_loop_qd > 0 || (opt_.warmup_qd > 0 && !shifted_)) pull();
 }
 
 void HostInterface::progress(bool final) {

@@ -33,6 +33,13 @@ struct HostOptions {
   uint32_t closed_loop_qd = 0;     // 0: open loop
   bool progress = false;           // progress line on stderr
   uint64_t expected_requests = 0;  // for the progress line (0: unknown)
+  // Warm-up: the first warmup_requests records are served but not measured. warmup_qd > 0: they
+  // are issued closed loop at that depth, and the measured records start warmup_gap after the
+  // last warm-up completion (their trace times shifted); 0: they keep their trace times (the
+  // first passes of --loop). Measurement starts when the first measured record arrives.
+  uint64_t warmup_requests = 0;
+  uint32_t warmup_qd = 0;
+  Tick warmup_gap = 0;
 };
 
 class HostInterface : public sc_core::sc_module {
@@ -44,16 +51,27 @@ class HostInterface : public sc_core::sc_module {
 
   // Called at each completion with the current time (time-series sampling).
   std::function<void(Tick)> on_completion;
+  // Called when the first measured request arrives (after the warm-up): the owner resets its
+  // counters. The host's own figures (latency, PCIe, occupancy) count from then on.
+  std::function<void(Tick)> on_measure_start;
+  Tick measure_start() const { return measure_start_; }
+  uint64_t warmup_completed() const { return warm_completed_; }
 
   const LatencyHistogram& read_latency() const { return read_; }
   const LatencyHistogram& write_latency() const { return write_; }
   const LatencyHistogram& all_latency() const { return all_; }
-  uint64_t completed() const { return completed_; }
+  uint64_t completed() const { return completed_ - warm_completed_; }  // measured requests
   uint64_t issued() const { return issued_; }
   uint64_t outstanding() const { return outstanding_; }
   Tick last_completion() const { return last_done_; }
   uint64_t events() const { return events_; }
   void set_expected_requests(uint64_t n) { opt_.expected_requests = n; }
+  // Before the simulation starts: see HostOptions::warmup_*.
+  void set_warmup(uint64_t requests, uint32_t qd, Tick gap) {
+    opt_.warmup_requests = requests;
+    opt_.warmup_qd = qd;
+    opt_.warmup_gap = gap;
+  }
   // Ends the progress line (a final update and a newline) when progress is on.
   void finish_progress() {
     if (opt_.progress) {
@@ -113,6 +131,14 @@ class HostInterface : public sc_core::sc_module {
   double occ_area_ = 0, backlog_area_ = 0;
   Tick occ_at_ = 0;
   uint64_t max_outstanding_ = 0, max_backlog_ = 0;
+  void start_measuring();
+  bool closed_warmup() const { return opt_.warmup_qd > 0 && next_id_ < opt_.warmup_requests; }
+  bool measuring_ = false;
+  Tick measure_start_ = 0;
+  uint64_t warm_completed_ = 0;
+  bool shifted_ = false;         // closed-loop warm-up over: measured times are shifted
+  int64_t shift_ps_ = 0;         // added to a measured record's trace time
+  bool shift_known_ = false;
   LatencyHistogram read_, write_, all_;
   sc_core::sc_event ev_;
   TimedQueue<Ev> q_;

@@ -15,6 +15,7 @@
 #include "testbench/commands.h"
 #include "testbench/fsp_result.h"
 #include "testbench/rd_result.h"
+#include "testbench/warmup.h"
 
 namespace ssdtlm::tb {
 namespace {
@@ -108,16 +109,22 @@ uint64_t prefill_unwritten(traces::TraceSource& src, Core& core, const SsdConfig
   return n;
 }
 
+// Warm-up requests are issued closed loop at this depth; the measured replay starts this long
+// after the last of them completed (the write-back drains in between).
+constexpr uint32_t kWarmupQd = 16;
+constexpr Tick kWarmupGap = 100 * nand::kPsPerMs;
+
 // Where the replay ran: utilisation of dies, channels and the PCIe link, host-queue occupancy, and
 // flash queueing against service. A run is saturated when a resource is busy more than 90% of
 // the time or operations wait at the dies more than 10x their service time on average: its
 // latencies then measure the queue, not the policy (docs/results.md "Operating point").
-json operating_point(models::Ssd& ssd, Tick end, double die_max, double die_sum, size_t dies) {
+json operating_point(models::Ssd& ssd, Tick end, Tick span, double die_max, double die_sum,
+                     size_t dies) {
   double chan_max = 0, chan_sum = 0;
   uint64_t ops = 0;
   double wait = 0, service = 0;
   for (const auto& ch : ssd.channels) {
-    const double f = end ? double(ch->bus_busy()) / end : 0.0;
+    const double f = span ? double(ch->bus_busy()) / span : 0.0;
     chan_max = std::max(chan_max, f);
     chan_sum += f;
     ops += ch->ops_done();
@@ -125,7 +132,8 @@ json operating_point(models::Ssd& ssd, Tick end, double die_max, double die_sum,
     service += double(ch->service_sum());
   }
   const auto& h = ssd.host;
-  const double pcie = end ? double(std::max(h.pcie_h2d_busy(), h.pcie_d2h_busy())) / end : 0.0;
+  const double pcie =
+      span ? double(std::max(h.pcie_h2d_busy(), h.pcie_d2h_busy())) / span : 0.0;
   const double wait_ratio = service > 0 ? wait / service : 0.0;
   json reasons = json::array();
   if (die_max > 0.9) reasons.push_back("die utilisation above 90%");
@@ -139,9 +147,9 @@ json operating_point(models::Ssd& ssd, Tick end, double die_max, double die_sum,
           {"pcie_utilisation", pcie},
           {"host_queue",
            {{"capacity", h.capacity()},
-            {"mean_outstanding", end ? h.occupancy_area(end) / end : 0.0},
+            {"mean_outstanding", span ? h.occupancy_area(end) / span : 0.0},
             {"max_outstanding", h.max_outstanding()},
-            {"mean_waiting_for_entry", end ? h.backlog_area(end) / end : 0.0},
+            {"mean_waiting_for_entry", span ? h.backlog_area(end) / span : 0.0},
             {"max_waiting_for_entry", h.max_backlog()}}},
           {"flash_queue",
            {{"ops", ops},
@@ -235,11 +243,26 @@ json run_replay(const RunOptions& opt) {
 
   const uint64_t logical_bytes = cfg.logical_pages() * cfg.geo.page_size;
   auto src = traces::open_trace(opt.trace, logical_bytes);
+  if (opt.measure_last_pass && opt.trace.loop < 2)
+    throw ConfigError("--measure-last-pass: needs --loop N with N >= 2");
+  if (opt.measure_last_pass && opt.warmup != "none")
+    throw ConfigError("--measure-last-pass and --warmup " + opt.warmup +
+                      ": two warm-ups, choose one");
+  if (cfg.hybrid() && (opt.measure_last_pass || opt.warmup != "none"))
+    throw ConfigError(std::string(opt.measure_last_pass ? "--measure-last-pass" : "--warmup") +
+                      ": not available with --preset " + opt.preset +
+                      " (the hybrid SSD's counters cannot restart after a warm-up yet)");
+  // The host replays the warm-up records first (closed loop), then the trace.
+  std::unique_ptr<WarmupSource> warm;
+  if (opt.warmup != "none")
+    warm = std::make_unique<WarmupSource>(*src, opt.warmup, cfg.geo.page_size,
+                                          cfg.logical_pages());
+  traces::TraceSource& replay_src = warm ? static_cast<traces::TraceSource&>(*warm) : *src;
 
   models::HostOptions hopt;
   hopt.closed_loop_qd = opt.closed_loop;
   hopt.progress = opt.progress == 1 || (opt.progress == -1 && isatty(2));
-  models::Ssd ssd("ssd", cfg, *src, hopt, opt.integrity);
+  models::Ssd ssd("ssd", cfg, replay_src, hopt, opt.integrity);
   ControllerCore& core = ssd.ctrl.core();
   slc::HybridCore* hy = ssd.ctrl.hybrid();  // issue 8: serves the replay when non-null
   if (hy && opt.rl_factory) hy->sizer().set_backend_factory(opt.rl_factory);
@@ -275,20 +298,21 @@ json run_replay(const RunOptions& opt) {
                         ": not available with --preset " + opt.preset +
                         " (hybrid SSD: use auto or overwrite)");
     hy->precondition(opt.precondition, opt.precondition_random);
-    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, *hy, cfg);
+    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, *hy, cfg);
   } else {
     const bool steady = pmode == PreconditionMode::Steady ||
                         (pmode == PreconditionMode::Auto && opt.precondition_random > 0);
     if (steady) {
       // The steady state of this trace's writes: the pages it writes are the hot set; the pages
       // it reads before writing them are laid out with the rest (no prefill pass).
-      const TraceScan scan = scan_trace(*src, cfg);
+      const TraceScan scan = scan_trace(*src, cfg);  // the trace itself, not the warm-up
       core.precondition(opt.precondition, opt.precondition_random, PreconditionMode::Steady,
                         &scan.written, &scan.read_first);
-      requests = scan.requests;
+      requests = scan.requests + (warm ? warm->warmup_records() : 0);
     } else {
       core.precondition(opt.precondition, opt.precondition_random, pmode);
-      if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(*src, core, cfg);
+      // Pages the warm-up writes are not prefilled: the warm-up places them.
+      if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg);
     }
   }
   const json pre_state = hy ? json::object() : precondition_state(core.ftl());
@@ -305,6 +329,25 @@ json run_replay(const RunOptions& opt) {
     erase_base.resize(cfg.geo.blocks());
     for (uint64_t b = 0; b < cfg.geo.blocks(); ++b) erase_base[b] = core.ftl().block(b).erase_count;
   }
+  // Warm-up: the host serves the first records unmeasured; at the first measured arrival the
+  // counters restart (policy statistics keep counting: the warm-up is their training).
+  if (warm) {
+    ssd.host.set_warmup(warm->warmup_records(), kWarmupQd, kWarmupGap);
+  } else if (opt.measure_last_pass) {
+    if (requests == 0) {  // no pre-pass ran: count the records
+      traces::TraceRecord rec;
+      while (replay_src.next(rec)) ++requests;
+      replay_src.rewind();
+    }
+    ssd.host.set_warmup(requests - requests / opt.trace.loop, 0, 0);
+  }
+  ssd.host.on_measure_start = [&](Tick) {
+    if (!hy) core.reset_measurement();
+    for (auto& ch : ssd.channels) ch->reset_measurement();
+    if (!erase_base.empty())
+      for (uint64_t b = 0; b < cfg.geo.blocks(); ++b)
+        erase_base[b] = core.ftl().block(b).erase_count;
+  };
   ssd.host.set_expected_requests(requests);
   const double pre_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pre0).count();
@@ -319,6 +362,9 @@ json run_replay(const RunOptions& opt) {
   ssd.host.finish_progress();
   const Tick end = ssd.host.last_completion();
   sampler.sample(end, true);
+  // Measured span: from the first measured arrival (0 without a warm-up) to the last completion.
+  const Tick t0 = ssd.host.measure_start();
+  const Tick span = end > t0 ? end - t0 : 0;
 
   // ---- result ----
   const SimCounters& c = hy ? hy->counters() : core.counters();
@@ -327,7 +373,7 @@ json run_replay(const RunOptions& opt) {
   r["tool"] = {{"name", "ssdtlm"}, {"version", version()}};
   r["config"] = cfg.to_json();
   r["trace"] = src->describe();
-  const double sim_s = static_cast<double>(end) / 1e12;
+  const double sim_s = static_cast<double>(span) / 1e12;
   const uint64_t nreq = ssd.host.completed();
   r["host"] = {
       {"requests", nreq},
@@ -341,8 +387,8 @@ json run_replay(const RunOptions& opt) {
       {"closed_loop_qd", opt.closed_loop},
       {"out_of_range_pages", c.out_of_range},
       {"pcie_busy_fraction",
-       {{"h2d", end ? double(ssd.host.pcie_h2d_busy()) / end : 0.0},
-        {"d2h", end ? double(ssd.host.pcie_d2h_busy()) / end : 0.0}}}};
+       {{"h2d", span ? double(ssd.host.pcie_h2d_busy()) / span : 0.0},
+        {"d2h", span ? double(ssd.host.pcie_d2h_busy()) / span : 0.0}}}};
   r["latency_us"] = {{"read", latency_json_us(ssd.host.read_latency())},
                      {"write", latency_json_us(ssd.host.write_latency())},
                      {"all", latency_json_us(ssd.host.all_latency())}};
@@ -364,12 +410,12 @@ json run_replay(const RunOptions& opt) {
   json chan_busy = json::array();
   for (const auto& ch : ssd.channels) {
     for (Tick t : ch->die_busy()) {
-      double f = end ? double(t) / end : 0;
+      double f = span ? double(t) / span : 0;
       die_busy.push_back(f);
       busy_sum += f;
       busy_max = std::max(busy_max, f);
     }
-    chan_busy.push_back(end ? double(ch->bus_busy()) / end : 0.0);
+    chan_busy.push_back(span ? double(ch->bus_busy()) / span : 0.0);
   }
   r["flash"] = {
       {"reads_by_page_type", by_type},
@@ -396,7 +442,15 @@ json run_replay(const RunOptions& opt) {
         {"max", busy_max},
         {"per_die", die_busy}}},
       {"channel_busy_fraction", chan_busy}};
-  r["operating_point"] = operating_point(ssd, end, busy_max, busy_sum, die_busy.size());
+  r["operating_point"] = operating_point(ssd, end, span, busy_max, busy_sum, die_busy.size());
+  r["warmup"] = {{"mode", opt.measure_last_pass ? "last-pass" : opt.warmup},
+                 {"requests", ssd.host.warmup_completed()},
+                 {"measure_start_s", static_cast<double>(t0) / 1e12},
+                 {"read_pages", c.read_pages},
+                 {"placed_read_pages", c.placed_read_pages},
+                 {"placed_read_share", c.read_pages && !hy ? json(double(c.placed_read_pages) /
+                                                                  double(c.read_pages))
+                                                           : json(nullptr)}};
   auto ratio = [](uint64_t a, uint64_t b) { return a + b ? double(a) / double(a + b) : 0.0; };
   r["cache"] = {
       {"read_hit_ratio", ratio(c.cache_read_hits, c.cache_read_misses)},

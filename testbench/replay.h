@@ -20,6 +20,8 @@ struct RunOptions {
   double precondition = 0;         // fraction of the logical space filled before the replay
   double precondition_random = 0;  // random overwrites after the fill, as a fraction of it
   std::string precondition_mode = "auto";  // auto | fill | overwrite | steady
+  std::string warmup = "none";  // --warmup none | writes | footprint (testbench/warmup.h)
+  bool measure_last_pass = false;  // --measure-last-pass: with --loop N, measure the last pass
   bool integrity = false;
   std::vector<std::string> config_files;  // applied in order
   std::vector<std::string> sets;          // key=value overrides (JSON values), applied last

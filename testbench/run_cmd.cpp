@@ -38,6 +38,13 @@ int run_main(int argc, char** argv) {
                  "auto: steady when --precondition-random > 0, else fill")
       ->check(CLI::IsMember({"auto", "fill", "overwrite", "steady"}))
       ->capture_default_str();
+  app.add_option("--warmup", opt.warmup,
+                 "before the measured replay, write through the controller: the trace's writes "
+                 "(writes) or every page it touches (footprint); none: measure from the start")
+      ->check(CLI::IsMember({"none", "writes", "footprint"}))
+      ->capture_default_str();
+  app.add_flag("--measure-last-pass", opt.measure_last_pass,
+               "with --loop N: the first N-1 passes are the warm-up, only the last is measured");
   app.add_flag("--integrity", opt.integrity,
                "check that every read returns the newest version written (data-integrity mode)");
   app.add_option("--config", opt.config_files, "JSON override file(s), applied after the preset");

@@ -158,6 +158,71 @@ TEST(Cli, WriteCacheAcknowledgesFromDramUnlessOnDemand) {
   EXPECT_LT(a["operating_point"]["die_utilisation"]["max"].get<double>(), 0.5);
 }
 
+TEST(Cli, WarmupPlacesWhatTheMeasuredReplayReads) {
+  // msrc-windows-1006 reads mostly data it never writes: on a preconditioned drive those reads
+  // target the preconditioned layout, unless the footprint warm-up writes every touched page
+  // through the controller first.
+  const std::string cfg = write_file("warm.json", kSmall);
+  const std::string base = "run --trace " + kData + "msrc-windows-1006.trace.gz --config " + cfg +
+                           " --fold modulo --precondition 0.9 --integrity --quiet --out ";
+  const std::string none = (tmpdir() / "wu-none.json").string();
+  const std::string fp = (tmpdir() / "wu-fp.json").string();
+  const std::string wr = (tmpdir() / "wu-wr.json").string();
+  ASSERT_EQ(sh(base + none).code, 0);
+  ASSERT_EQ(sh(base + fp + " --warmup footprint").code, 0);
+  ASSERT_EQ(sh(base + wr + " --warmup writes").code, 0);
+  json a = load(none), b = load(fp), w = load(wr);
+  EXPECT_EQ(a["warmup"]["mode"], "none");
+  EXPECT_EQ(a["warmup"]["requests"].get<uint64_t>(), 0u);
+  // (folded into the small drive, some reads alias pages the trace writes: 22%)
+  EXPECT_LT(a["warmup"]["placed_read_share"].get<double>(), 0.3);
+  EXPECT_EQ(b["warmup"]["mode"], "footprint");
+  EXPECT_GE(b["warmup"]["placed_read_share"].get<double>(), 0.9);
+  EXPECT_GT(b["warmup"]["measure_start_s"].get<double>(), 0.1);  // after the 100 ms drain gap
+  // The measured part is the trace itself: same requests, reads and read pages as without.
+  for (const json* j : {&b, &w}) {
+    EXPECT_EQ((*j)["host"]["requests"], a["host"]["requests"]);
+    EXPECT_EQ((*j)["host"]["reads"], a["host"]["reads"]);
+    EXPECT_EQ((*j)["warmup"]["read_pages"], a["warmup"]["read_pages"]);
+    EXPECT_EQ((*j)["latency_us"]["read"]["count"], a["latency_us"]["read"]["count"]);
+    EXPECT_EQ((*j)["integrity"]["mismatches"].get<uint64_t>(), 0u);
+  }
+  // The writes warm-up replays the trace's 1,684 writes once.
+  EXPECT_EQ(w["warmup"]["requests"].get<uint64_t>(), 1684u);
+  EXPECT_EQ(w["host"]["writes"].get<uint64_t>(), 1684u);  // counters restarted after it
+}
+
+TEST(Cli, MeasureLastPassMeasuresOnlyTheLastLoop) {
+  const std::string out = (tmpdir() / "last.json").string();
+  Result r = sh("run --trace " + kData +
+                "umass-financial1.ssdsim.gz --fold modulo --loop 3 --measure-last-pass "
+                "--integrity --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  json j = load(out);
+  EXPECT_EQ(j["warmup"]["mode"], "last-pass");
+  EXPECT_EQ(j["warmup"]["requests"].get<uint64_t>(), 20000u);
+  EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 10000u);
+  EXPECT_EQ(j["latency_us"]["all"]["count"].get<uint64_t>(), 10000u);
+  // The trace lasts 259.6 s: the last pass starts after two of them and lasts one.
+  EXPECT_NEAR(j["warmup"]["measure_start_s"].get<double>(), 2 * 259.6, 1.0);
+  EXPECT_NEAR(j["host"]["sim_time_s"].get<double>(), 259.6, 1.0);
+  EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
+  // Bad combinations are refused by name.
+  r = sh("run --trace " + kData + "msrc-hm0.csv.gz --measure-last-pass --quiet");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("--measure-last-pass: needs --loop"), std::string::npos) << r.out;
+  r = sh("run --trace " + kData + "msrc-hm0.csv.gz --loop 2 --measure-last-pass --warmup writes --quiet");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("--warmup writes"), std::string::npos) << r.out;
+  r = sh("run --trace " + kData + "msrc-hm0.csv.gz --warmup footprint --preset hybrid-slc-tlc --quiet");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("--warmup: not available with --preset hybrid-slc-tlc"), std::string::npos)
+      << r.out;
+  r = sh("run --trace " + kData + "msrc-hm0.csv.gz --warmup all --quiet");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("--warmup"), std::string::npos) << r.out;
+}
+
 TEST(Validation, MatchedDriveAtLowLoadIsServicePlusTransfer) {
   // The matched configuration of docs/validation.md (tlc-gc-128gb widened to 8 channels x 2
   // chips at 500 MT/s, 256 GiB), 2,000 requests of 8 KiB 1 ms apart (no queueing): reads of

@@ -2,8 +2,8 @@
 
 namespace ssdtlm::tb {
 
-WarmupSource::WarmupSource(traces::TraceSource& inner, const std::string& mode,
-                           uint64_t page_size, uint64_t logical_pages)
+WarmupSource::WarmupSource(traces::TraceSource& inner, const std::string& mode, uint64_t page_size,
+                           uint64_t logical_pages)
     : inner_(inner),
       footprint_(mode == "footprint"),
       page_size_(page_size),

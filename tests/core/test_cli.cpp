@@ -2,8 +2,6 @@
 // check, an aged drive under GC and wear leveling, the result JSON's stable keys, and bad input
 // (missing file, garbage trace lines, unknown or out-of-range config keys).
 #include <gtest/gtest.h>
-
-#include "tests/common/cli.h"
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -12,13 +10,17 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/common/cli.h"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
 using Result = ssdtlm::test::CliResult;
-Result sh(const std::string& args) { return ssdtlm::test::run_ssdtlm(args); }
+Result sh(const std::string& args) {
+  return ssdtlm::test::run_ssdtlm(args);
+}
 
 fs::path tmpdir() {
   fs::path d = fs::temp_directory_path() / ("ssdtlm-cli-" + std::to_string(getpid()));
@@ -99,10 +101,11 @@ TEST(Cli, SteadyPreconditionStartsAtTheGcThresholdAndBelowItWarns) {
   // spare per plane, so the steady layout can keep exactly the threshold free; the one-by-one
   // overwrite layout keeps about half the spare (5) and starts below it.
   const std::string cfg = write_file("thr.json", kSmall);
-  const std::string base = "run --trace " + kData + "umass-financial1.ssdsim.gz --config " + cfg +
-                           " --set ftl.gc_threshold=0.15 --set ftl.overprovisioning=0.2 --fold modulo"
-                           " --precondition 1.0"
-                           " --precondition-random 0.15 --integrity --quiet --out ";
+  const std::string base =
+      "run --trace " + kData + "umass-financial1.ssdsim.gz --config " + cfg +
+      " --set ftl.gc_threshold=0.15 --set ftl.overprovisioning=0.2 --fold modulo"
+      " --precondition 1.0"
+      " --precondition-random 0.15 --integrity --quiet --out ";
   const std::string steady = (tmpdir() / "steady.json").string();
   Result r = sh(base + steady);
   ASSERT_EQ(r.code, 0) << r.out;
@@ -139,8 +142,8 @@ TEST(Cli, WriteCacheAcknowledgesFromDramUnlessOnDemand) {
   // firmware + DRAM + PCIe only; evicting on demand makes writes wait for programs once full.
   std::string trace;
   for (int i = 0; i < 600; ++i)
-    trace += std::to_string(i * 1000000LL) + " 0 " + std::to_string((i * 7919 % 4096) * 16) +
-             " 16 0\n";
+    trace +=
+        std::to_string(i * 1000000LL) + " 0 " + std::to_string((i * 7919 % 4096) * 16) + " 16 0\n";
   const std::string t = write_file("writes.mqsim", trace);
   const std::string base = "run --preset tlc-gc-128gb --trace " + t +
                            " --format mqsim --cache-mb 0.5 --integrity --quiet --out ";
@@ -196,7 +199,8 @@ TEST(Cli, MeasureLastPassMeasuresOnlyTheLastLoop) {
   const std::string out = (tmpdir() / "last.json").string();
   Result r = sh("run --trace " + kData +
                 "umass-financial1.ssdsim.gz --fold modulo --loop 3 --measure-last-pass "
-                "--integrity --quiet --out " + out);
+                "--integrity --quiet --out " +
+                out);
   ASSERT_EQ(r.code, 0) << r.out;
   json j = load(out);
   EXPECT_EQ(j["warmup"]["mode"], "last-pass");
@@ -211,10 +215,12 @@ TEST(Cli, MeasureLastPassMeasuresOnlyTheLastLoop) {
   r = sh("run --trace " + kData + "msrc-hm0.csv.gz --measure-last-pass --quiet");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("--measure-last-pass: needs --loop"), std::string::npos) << r.out;
-  r = sh("run --trace " + kData + "msrc-hm0.csv.gz --loop 2 --measure-last-pass --warmup writes --quiet");
+  r = sh("run --trace " + kData +
+         "msrc-hm0.csv.gz --loop 2 --measure-last-pass --warmup writes --quiet");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("--warmup writes"), std::string::npos) << r.out;
-  r = sh("run --trace " + kData + "msrc-hm0.csv.gz --warmup footprint --preset hybrid-slc-tlc --quiet");
+  r = sh("run --trace " + kData +
+         "msrc-hm0.csv.gz --warmup footprint --preset hybrid-slc-tlc --quiet");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("--warmup: not available with --preset hybrid-slc-tlc"), std::string::npos)
       << r.out;
@@ -249,8 +255,8 @@ TEST(Validation, MatchedDriveAtLowLoadIsServicePlusTransfer) {
                 " --format mqsim --precondition 0.01 --quiet --out " + out);
   ASSERT_EQ(r.code, 0) << r.out;
   json j = load(out);
-  const double read_us = 1 + 1.1 + (0.07 + 49 + 8192 / 500.0) + (0.05 + 8192 / 12800.0) +
-                         8192 / 3938.0;
+  const double read_us =
+      1 + 1.1 + (0.07 + 49 + 8192 / 500.0) + (0.05 + 8192 / 12800.0) + 8192 / 3938.0;
   const double write_us = 1 + 8192 / 3938.0 + 1.1 + (0.05 + 8192 / 12800.0);
   EXPECT_NEAR(read_us, 70.32, 0.01);
   EXPECT_NEAR(write_us, 4.87, 0.01);

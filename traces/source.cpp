@@ -282,9 +282,11 @@ class Pipeline : public TraceSource {
       return false;
     }
     if (repeat_left_ > 0) {
+      const uint32_t k = opt_.read_repeat - repeat_left_;  // copy k of N - 1
       --repeat_left_;
       ++repeat_added_;
       rec = last_;
+      rec.time_ns = last_.time_ns + k * repeat_step_;
       ++emitted_;
       return true;
     }
@@ -308,7 +310,23 @@ class Pipeline : public TraceSource {
       rec.device = it.device;
       rec.is_read = it.is_read;
       last_ = rec;
-      if (rec.is_read && opt_.read_repeat > 1) repeat_left_ = opt_.read_repeat - 1;
+      if (rec.is_read && opt_.read_repeat > 1) {
+        repeat_left_ = opt_.read_repeat - 1;
+        // spread: the copies divide the gap to the next request of the pass evenly (1 ms after
+        // the last one), so inter-arrival times stay those of the trace, scaled by 1/N.
+        repeat_step_ = 0;
+        if (opt_.read_repeat_mode == "spread") {
+          Item nx;
+          uint64_t gap = 1000000;
+          if (next_in_pass(nx)) {
+            peek_ = nx;
+            peeked_ = true;
+            const int64_t t = sat_add(nx.t, time_shift_);
+            gap = t > static_cast<int64_t>(rec.time_ns) ? uint64_t(t) - rec.time_ns : 0;
+          }
+          repeat_step_ = gap / opt_.read_repeat;
+        }
+      }
       ++emitted_;
       return true;
     }
@@ -353,7 +371,9 @@ class Pipeline : public TraceSource {
                    {"rejected", rejected_}};
     if (opt_.speed != 1.0) t["speed"] = opt_.speed;
     if (opt_.read_repeat > 1)
-      t["read_repeat"] = {{"factor", opt_.read_repeat}, {"added_reads", repeat_added_}};
+      t["read_repeat"] = {{"factor", opt_.read_repeat},
+                          {"mode", opt_.read_repeat_mode},
+                          {"added_reads", repeat_added_}};
     if (opt_.loop > 1) t["loop"] = {{"count", opt_.loop}, {"passes_started", pass_ + 1}};
     if (opt_.max_requests)
       t["max_requests"] = {{"limit", opt_.max_requests}, {"truncated", truncated_}};
@@ -566,6 +586,7 @@ class Pipeline : public TraceSource {
   uint32_t repeat_left_ = 0;
   uint64_t repeat_added_ = 0;
   TraceRecord last_;
+  uint64_t repeat_step_ = 0;  // ns between the copies of a repeated read
   bool truncated_ = false;
   uint64_t dropped_device_ = 0, out_of_order_ = 0, clamped_ = 0, window_dropped_ = 0, folded_ = 0,
            rejected_ = 0;
@@ -621,6 +642,11 @@ void add_trace_options(CLI::App& app, TraceOptions& opt) {
   app.add_option("--speed", opt.speed, "time scaling: arrival times divided by X")
       ->capture_default_str();
   app.add_option("--read-repeat", opt.read_repeat, "issue each read N times (read amplification)")
+      ->capture_default_str();
+  app.add_option("--read-repeat-mode", opt.read_repeat_mode,
+                 "spread: the copies divide the gap to the next request evenly; burst: all at "
+                 "the read's own time")
+      ->check(CLI::IsMember({"spread", "burst"}))
       ->capture_default_str();
   app.add_option("--loop", opt.loop, "replay the trace N times, continuing in time")
       ->capture_default_str();

@@ -147,9 +147,26 @@ TEST(Transform, Speed) {
   EXPECT_EQ(d["transformations"]["speed"], 4.0);
 }
 
-TEST(Transform, ReadRepeat) {
+TEST(Transform, ReadRepeatSpreadsTheCopiesOverTheGap) {
   TraceOptions o;
   o.read_repeat = 3;
+  nlohmann::json d;
+  auto v = parse("0 0 0 8 1\n10 0 8 8 0\n20 0 16 8 1\n", "mqsim", &d, o);
+  ASSERT_EQ(v.size(), 7u);  // 2 reads x 3 + 1 write
+  // Gap 10 ns to the write: copies every 10 / 3 = 3 ns; the last read has no successor in the
+  // pass: its copies divide 1 ms.
+  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 3, 6, 10, 20, 333353, 666686}));
+  EXPECT_EQ(v[1].offset, 0u);
+  EXPECT_TRUE(v[2].is_read);
+  EXPECT_FALSE(v[3].is_read);
+  EXPECT_EQ(d["transformations"]["read_repeat"]["mode"], "spread");
+  EXPECT_EQ(d["transformations"]["read_repeat"]["added_reads"], 4);
+}
+
+TEST(Transform, ReadRepeatBurstIssuesTheCopiesAtOnce) {
+  TraceOptions o;
+  o.read_repeat = 3;
+  o.read_repeat_mode = "burst";
   nlohmann::json d;
   auto v = parse("0 0 0 8 1\n10 0 8 8 0\n20 0 16 8 1\n", "mqsim", &d, o);
   ASSERT_EQ(v.size(), 7u);  // 2 reads x 3 + 1 write
@@ -192,8 +209,9 @@ TEST(Transform, Composition) {
   o.loop = 3;
   o.max_requests = 5;
   auto v = parse("0 1 0 8 1\n5 0 8 8 1\n10 1 16 8 0\n", "mqsim", nullptr, o);
-  // pass 1: R(0) R(0) W(10); pass 2 starts at 10 + 10: R(20) R(20) -> limit reached
-  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 0, 10, 20, 20}));
+  // pass 1: R(0) R(5) W(10) (the copy halfway to the write); pass 2 starts at 10 + 10:
+  // R(20) R(25) -> limit reached
+  EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 5, 10, 20, 25}));
 }
 
 TEST(Transform, OptionsAreRegisteredOnTheCli) {
@@ -202,7 +220,7 @@ TEST(Transform, OptionsAreRegisteredOnTheCli) {
   add_trace_options(app, o);
   const char* argv[] = {
       "x",       "--format", "msrc", "--device",      "3",  "--device",   "4",     "--fold",
-      "modulo",  "--speed",  "2.5",  "--read-repeat", "15", "--loop",     "2",     "--max-requests",
+      "modulo",  "--speed",  "2.5",  "--read-repeat", "15", "--read-repeat-mode", "burst", "--loop",     "2",     "--max-requests",
       "9",       "--start",  "1.5",  "--duration",    "10", "--unsorted", "clamp", "--map-devices",
       "--strict"};
   app.parse(int(sizeof argv / sizeof *argv), const_cast<char**>(argv));
@@ -211,6 +229,7 @@ TEST(Transform, OptionsAreRegisteredOnTheCli) {
   EXPECT_EQ(o.fold, "modulo");
   EXPECT_EQ(o.speed, 2.5);
   EXPECT_EQ(o.read_repeat, 15u);
+  EXPECT_EQ(o.read_repeat_mode, "burst");
   EXPECT_EQ(o.loop, 2u);
   EXPECT_EQ(o.max_requests, 9u);
   EXPECT_EQ(o.start_s, 1.5);

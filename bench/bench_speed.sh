@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Replay speed against a reference revision, both built and run in this one run (a benchmark, not
+# a test): the SystemC kernel's own dispatch rate, then for each workload and each binary (runs
+# interleaved, median of R) requests per wall-second, kernel events per request, the share of the
+# kernel limit (req/s x events/req / kernel activations/s) and set-up time, and new/old ratios.
+#   bench/bench_speed.sh [REF_REV=HEAD~1] [BUILD_DIR=build]
+# Env: N (requests of the generated mixed workload, default 1000000), R (repeats, default 3),
+#      OUT (default bench/out/speed).
+# Workloads: the mixed workload of bench_replay.sh (65% writes, 8 KiB, Zipf 0.9 over 16 GiB,
+# ~50k IOPS offered) on qlc-fsp fresh and aged (--precondition 1.0 --precondition-random 0.15),
+# and the bundled real traces folded onto qlc-fsp.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+REF=${1:-HEAD~1}
+BUILD=${2:-$ROOT/build}
+N=${N:-1000000}
+R=${R:-3}
+OUT=${OUT:-$ROOT/bench/out/speed}
+mkdir -p "$OUT"
+NEW="$BUILD/ssdtlm"
+[[ -x "$NEW" ]] || { echo "bench_speed: $NEW not built" >&2; exit 1; }
+
+# The reference binary: a worktree of REF built beside (ccache makes rebuilds cheap).
+REFHASH=$(git -C "$ROOT" rev-parse --short "$REF")
+REFDIR="$OUT/ref-$REFHASH"
+if [[ ! -x "$REFDIR/build/ssdtlm" ]]; then
+  rm -rf "$REFDIR"
+  git -C "$ROOT" worktree add --detach -f "$REFDIR" "$REF" >/dev/null
+  launcher=$(command -v ccache >/dev/null && echo "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache" || true)
+  cmake -S "$REFDIR" -B "$REFDIR/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSSDTLM_TESTS=OFF $launcher >/dev/null
+  ninja -C "$REFDIR/build" ssdtlm >/dev/null
+fi
+OLD="$REFDIR/build/ssdtlm"
+
+KPROBE="$OUT/bench_kernel"
+${CXX:-g++} -std=c++17 -O2 "$ROOT/bench/bench_kernel.cpp" -lsystemc -o "$KPROBE"
+KRATE=$(SC_COPYRIGHT_MESSAGE=DISABLE "$KPROBE" 10 20000000 | awk '{print $6}')
+
+WL="$OUT/mixed-$N.csv.gz"
+[[ -f "$WL" ]] || "$NEW" gen --requests "$N" --seed 7 --read-ratio 0.35 --size 8192 \
+  --footprint-gib 16 --zipf 0.9 --iops 50000 --out "$WL" --quiet
+
+echo "== replay speed: $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet || echo '+dirty') vs $REF ($REFHASH), $(date -u +%F), $(nproc) cores"
+echo "SystemC kernel probe (10 SC_METHODs, timed re-notification): $KRATE activations/s"
+run() {  # name binary args... -> prints median req/s, ev/req, setup s
+  local name=$1 bin=$2; shift 2
+  for i in $(seq "$R"); do
+    "$bin" run "$@" --quiet --no-progress --out "$OUT/$name.$i.json"
+  done
+  python3 - "$OUT" "$name" "$R" <<'PY'
+import json, sys, statistics as st
+out, name, r = sys.argv[1], sys.argv[2], int(sys.argv[3])
+js = [json.load(open(f"{out}/{name}.{i}.json"))["sim"] for i in range(1, r + 1)]
+print(st.median(j["requests_per_wall_s"] for j in js), st.median(j["events_per_request"] for j in js),
+      st.median(j["setup_wall_s"] for j in js))
+PY
+}
+printf '%-30s %12s %8s %8s %8s | %12s %8s %8s | %7s %7s\n' workload "new req/s" ev/req "limit" "setup s" \
+  "old req/s" ev/req "setup s" "speed" "setup"
+cases=("mixed-fresh|--trace $WL --cache-mb 8"
+       "mixed-aged|--trace $WL --cache-mb 8 --precondition 1.0 --precondition-random 0.15")
+for t in "$ROOT"/traces/data/*.gz "$ROOT"/traces/data/*.zst; do
+  cases+=("$(basename "$t" | cut -d. -f1)|--trace $t --fold modulo")
+done
+for c in "${cases[@]}"; do
+  name=${c%%|*}; args=${c#*|}
+  # shellcheck disable=SC2086
+  read -r nr ne ns < <(run "new-$name" "$NEW" $args)
+  # shellcheck disable=SC2086
+  read -r orr oe os < <(run "old-$name" "$OLD" $args)
+  python3 - "$name" "$nr" "$ne" "$ns" "$orr" "$oe" "$os" "$KRATE" <<'PY'
+import sys
+n, nr, ne, ns, orr, oe, os_, k = sys.argv[1], *map(float, sys.argv[2:])
+print(f"{n:30s} {nr:12.0f} {ne:8.2f} {nr*ne/k:8.3f} {ns:8.2f} | {orr:12.0f} {oe:8.2f} {os_:8.2f} | "
+      f"{nr/orr:7.3f} {os_/ns if ns else 0:7.3f}")
+PY
+done
+echo "limit = req/s x events/req / kernel activations/s; speed = new/old req/s; setup = old/new set-up time"

@@ -315,13 +315,13 @@ json run_replay(const RunOptions& opt) {
       if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg);
     }
   }
-  const json pre_state = hy ? json::object() : precondition_state(core.ftl());
-  if (!hy && pre_state["planes_below_gc_threshold"].get<uint32_t>() > 0 && !opt.quiet_warnings)
+  const json pre_state = hy ? hy->precondition_state() : precondition_state(core.ftl());
+  if (pre_state["planes_below_gc_threshold"].get<uint32_t>() > 0 && !opt.quiet_warnings)
     std::fprintf(stderr,
                  "ssdtlm: warning: the replay starts with %u of %u planes below the GC threshold "
                  "(%u free blocks; fewest %u): GC runs from the first write\n",
                  pre_state["planes_below_gc_threshold"].get<uint32_t>(), cfg.geo.planes(),
-                 core.ftl().gc_threshold_blocks(),
+                 pre_state["gc_threshold_blocks"].get<uint32_t>(),
                  pre_state["free_blocks_per_plane"]["min"].get<uint32_t>());
   // Erase counts at the start of the replay: the lifetime estimate counts the replay's wear only.
   std::vector<uint32_t> erase_base;

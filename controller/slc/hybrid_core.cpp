@@ -431,7 +431,7 @@ void HybridCore::instant_write_native(Lpn lpn, uint32_t& cursor) {
   for (uint32_t tries = 0; tries < np; ++tries) {
     const uint32_t p = cursor;
     cursor = (cursor + 1) % np;
-    if (pl_[p].count[0] <= kGcReserve + 1 &&
+    if (pl_[p].count[0] <= instant_keep_ &&
         !(pl_[p].active[kNative] >= 0 &&
           blk_[pl_[p].active[kNative]].write_ptr < geo_.pages_per_block))
       instant_gc(p);
@@ -454,10 +454,32 @@ void HybridCore::precondition(double fraction, double random_fraction) {
   std::mt19937_64 rng(cfg_.seed);
   const uint64_t n = static_cast<uint64_t>(fraction * static_cast<double>(logical_pages_));
   const uint64_t over = static_cast<uint64_t>(random_fraction * static_cast<double>(n));
+  // Keep the native GC trigger's free blocks (+1) where half the spare allows it: a threshold
+  // beyond that (hybrid-slc-tlc's 50% at a full drive) cannot be kept, and GC would move nearly
+  // full blocks at every write.
+  const uint64_t nb = geo_.blocks_per_plane - (convertible_ ? 0 : cfg_.slc_blocks_per_plane);
+  const uint64_t data = (n / geo_.planes() + geo_.pages_per_block - 1) / geo_.pages_per_block;
+  const uint64_t spare = nb > data ? nb - data : 0;
+  instant_keep_ = static_cast<uint32_t>(std::min<uint64_t>(
+      native_trigger(0) + 1, std::max<uint64_t>(kGcReserve + 1, spare / 2)));
   uint32_t cursor = 0;
   for (uint64_t l = 0; l < n; ++l) instant_write_native(static_cast<Lpn>(l), cursor);
   for (uint64_t i = 0; i < over && n > 0; ++i)
     instant_write_native(static_cast<Lpn>(rng() % n), cursor);
+}
+
+nlohmann::json HybridCore::precondition_state() const {
+  uint32_t mn = UINT32_MAX, below = 0;
+  uint64_t sum = 0;
+  for (uint32_t p = 0; p < geo_.planes(); ++p) {
+    const uint32_t f = native_free(p);
+    mn = std::min(mn, f);
+    sum += f;
+    below += f <= native_trigger(p);
+  }
+  return {{"free_blocks_per_plane", {{"min", mn}, {"mean", double(sum) / geo_.planes()}}},
+          {"gc_threshold_blocks", native_trigger(0)},
+          {"planes_below_gc_threshold", below}};
 }
 
 void HybridCore::prefill(Lpn lpn) {

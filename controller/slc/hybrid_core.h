@@ -101,6 +101,9 @@ class HybridCore {
   uint64_t mapped_sectors() const { return mapped_sectors_; }
   uint32_t slc_blocks() const { return slc_blocks_; }
   nlohmann::json result_json(double sim_s) const;
+  // The drive before the replay: native free blocks per plane against the native GC trigger
+  // (GC runs when free <= trigger); planes_below_gc_threshold counts planes at or below it.
+  nlohmann::json precondition_state() const;
   // Time series (CSV): one row per epoch / division window.
   void write_series_csv(const std::string& path) const;
 
@@ -240,6 +243,9 @@ class HybridCore {
 
   // precondition helpers (timing-free)
   void instant_write_native(Lpn lpn, uint32_t& plane_cursor);
+  // Free native blocks per plane that preconditioning's timing-free GC keeps: the native GC
+  // trigger + 1 (the replay starts at or above the threshold) where half the spare allows it.
+  uint32_t instant_keep_ = 3;
   void instant_gc(uint32_t plane);
 
   void check_sector(uint32_t lsn, uint32_t got, uint32_t want, const char* where);

@@ -18,7 +18,8 @@ struct UnitSize {
   uint32_t actions;
   bool shadow;           // active + shadow q-table (episode copy)
   bool has_reward;       // percentile reward unit present
-  uint32_t episode_len;  // decisions per episode (0: no episodes)
+  uint32_t episode_len;  // decisions per episode hwcost measures with (fsp: 1000, which its
+                         // policy ends itself in a replay); 0: no episodes
 };
 
 inline constexpr UnitSize kUnits[] = {

@@ -73,8 +73,10 @@ TEST(HwcostFmax, EveryUnitHasNumericFmax) {
     } else {
       EXPECT_TRUE(u["reward_kge"].is_null()) << name;
     }
-    // The parts are each smaller than the whole (glue and cross-boundary optimisation aside).
-    EXPECT_LT(u["core_kge"].get<double>(), u["logic_kge"].get<double>()) << name;
+    // The parts add up to the whole, up to the glue and ABC optimising each module on its own.
+    const double parts = u["core_kge"].get<double>() +
+                         (u["reward_kge"].is_number() ? u["reward_kge"].get<double>() : 0.0);
+    EXPECT_NEAR(parts, u["logic_kge"].get<double>(), 0.05 * u["logic_kge"].get<double>()) << name;
   }
 }
 

@@ -1,6 +1,7 @@
 // ssdtlm run: replay a trace on a simulated SSD.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -126,6 +127,14 @@ int run_main(int argc, char** argv) {
   if (vcd_opt->count() && rl_vcd.empty()) {
     std::fprintf(stderr, "ssdtlm run: --rl-vcd: empty file name\n");
     return 2;
+  }
+  if (vcd_opt->count()) {
+    const std::filesystem::path dir = std::filesystem::path(rl_vcd).parent_path();
+    std::error_code ec;
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
+      std::fprintf(stderr, "ssdtlm run: --rl-vcd: directory %s does not exist\n", dir.c_str());
+      return 2;
+    }
   }
   if (opt.rl_backend == "rtl") {
 #ifdef SSDTLM_HAVE_RTL

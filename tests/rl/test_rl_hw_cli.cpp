@@ -222,6 +222,7 @@ TEST(RlVcd, BadOptionsAreRefused) {
       {"--rl-vcd " + w + " --rl-vcd-window a:b", "START_MS:END_MS"},
       {"--rl-vcd " + w + " --rl-vcd-window -1:5", "START_MS:END_MS"},
       {"--rl-vcd-units fsp", "need --rl-vcd"},
+      {"--rl-vcd /nonexistent-dir/w.vcd", "does not exist"},
   };
   for (const auto& c : cases) {
     const auto r = run_ssdtlm(kFspRun + c.args);

@@ -9,6 +9,9 @@ PKGS=(
   libsystemc-dev           # SystemC 2.3.4 (+ TLM-2.0), built for C++17
   verilator                # 5.006: RTL co-simulation of the RL decision units
   yosys                    # 0.23: hardware cost of the RL decision units
+  nextpnr-ice40            # 0.4: place and route, fmax of the RL units (ssdtlm hwcost)
+  fpga-icestorm            # iCE40 chip database and icetime (static timing of a routed unit)
+  gtkwave                  # viewer for the RL unit waveforms (ssdtlm run --rl-vcd)
   nlohmann-json3-dev       # JSON configs and results
   libcli11-dev             # command-line parsing
   zlib1g-dev libbz2-dev libzstd-dev   # transparent .gz/.bz2/.zst traces

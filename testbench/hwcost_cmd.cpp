@@ -1,11 +1,15 @@
 // ssdtlm hwcost: hardware cost of the RL decision units (controller/rtl), per unit size.
 //
-// For each unit: (1) Yosys generic synthesis with the RAM wrapper (qrl_ram_1r1w) black-boxed,
-// logic mapped by ABC to simple gates and weighted by a NAND2-equivalent area table (below);
-// (2) Yosys synth_ice40 with the RAM wrapper inferred as SB_RAM40_4K block RAM; (3) fmax from
-// nextpnr-ice40 when installed (else null); (4) cycles per decision / update / reward sample
-// measured by running the unit (Verilated RTL when built with SSDTLM_RTL, else the cycle-exact
-// C++ model). Method and table documented in docs/rl.md ("Hardware cost").
+// For each unit (controller/rl/units.h; sources controller/rtl/qrl.f): (1) Yosys generic
+// synthesis with the RAM wrapper (qrl_ram_1r1w) black-boxed, logic mapped by ABC to simple gates
+// and weighted by a NAND2-equivalent area table (below), once flattened (logic_kge) and once with
+// qrl_core and qrl_reward kept as modules (core_kge, reward_kge); (2) Yosys synth_ice40 of the
+// bare unit, RAM wrapper inferred as SB_RAM40_4K block RAM (LUT4/FF/BRAM); (3) fmax: the unit
+// inside the place-and-route harness controller/rtl/harness/qrl_harness.sv (ports registered,
+// not pins; excluded from every area figure), synth_ice40 + nextpnr-ice40 on an HX8K;
+// (4) cycles per decision / update / reward sample measured by running the unit (Verilated RTL
+// when built with SSDTLM_RTL, else the cycle-exact C++ model). Method and table documented in
+// docs/rl.md ("Hardware cost").
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +33,7 @@
 #include <vector>
 
 #include "controller/rl/backend.h"
+#include "controller/rl/units.h"
 #include "testbench/commands.h"
 #ifdef SSDTLM_HAVE_RTL
 #include "controller/rl/rtl_backend.h"
@@ -53,22 +58,48 @@ struct UnitSpec {
 };
 
 const std::vector<UnitSpec>& unit_specs() {
-  static const std::vector<UnitSpec> u = {
-      {"fsp", "FSP grouper (issue 5): 128 states x 4 actions, active + shadow", 128, 4, true, true,
-       1000},
-      {"gc", "GC scheduler (issue 6): 68 states x 8 actions", 68, 8, false, true, 0},
-      {"rr", "read-refresh scheduler (issue 7): 80 states x 9 actions, masked erases", 80, 9, false,
-       true, 0},
-      {"slc", "SLC-cache agent (issue 8): 1296 states x 9 actions, no percentile unit", 1296, 9,
-       false, false, 0},
-  };
+  static const std::vector<UnitSpec> u = [] {
+    std::vector<UnitSpec> v;
+    for (const rl::UnitSize& x : rl::kUnits)
+      v.push_back({x.name, x.role, x.states, x.actions, x.shadow, x.has_reward, x.episode_len});
+    return v;
+  }();
   return u;
 }
 
 constexpr int kQW = 16;
-const char* kLogicSources[] = {"qrl_unit.sv",   "qrl_core.sv", "qrl_reward.sv", "qrl_lfsr.sv",
-                               "qrl_argmax.sv", "qrl_pick.sv", "qrl_qupdate.sv"};
 const char* kRamSource = "qrl_ram_1r1w.sv";
+const char* kHarnessSource = "harness/qrl_harness.sv";
+// iCE40 HX8K (the largest iCE40: 7,680 LUT4, 32 SB_RAM40_4K); the UP5K has fewer block RAMs
+// (30), so no unit fits there that does not fit here.
+constexpr uint64_t kHx8kBrams = 32;
+constexpr double kTargetMhz = 80.0;  // nextpnr's timing-driven target
+
+// The sources listed in RTL_DIR/qrl.f (comments and blank lines skipped).
+std::vector<std::string> rtl_sources(const fs::path& rtl) {
+  std::ifstream f(rtl / "qrl.f");
+  if (!f) throw std::runtime_error("no source list " + (rtl / "qrl.f").string());
+  std::vector<std::string> v;
+  std::string l;
+  while (std::getline(f, l)) {
+    l.erase(0, l.find_first_not_of(" \t\r"));
+    l.erase(l.find_last_not_of(" \t\r") + 1);
+    if (l.empty() || l[0] == '#' || l.rfind("//", 0) == 0) continue;
+    v.push_back(l);
+  }
+  return v;
+}
+
+// States the fmax harness elaborates the unit with: all of them when the q-table(s) fit the
+// HX8K's block RAMs (256 x 16 bits each), else the most 256-row banks that fit. The read paths
+// are the same; only the bank-select width shrinks.
+uint32_t harness_states(const UnitSpec& u) {
+  const uint64_t per_bank = uint64_t{u.actions} * (u.shadow ? 2 : 1);  // one 256-row bank
+  const uint64_t avail = kHx8kBrams - (u.reward ? 1 : 0);
+  const uint64_t need = (u.states + 255) / 256 * per_bank;
+  if (need <= avail) return u.states;
+  return static_cast<uint32_t>(std::max<uint64_t>(1, avail / per_bank) * 256);
+}
 
 // NAND2-equivalent area of Yosys' internal gate cells, from the Nangate 45 nm Open Cell Library
 // (X1 drive) areas divided by NAND2_X1 = 0.798 um^2. Flip-flops: DFFR_X1 (async reset) 5.32 um^2
@@ -101,7 +132,8 @@ std::string chparams(const UnitSpec& u) {
 
 std::string read_logic(const fs::path& rtl) {
   std::string s = "read_verilog -sv";
-  for (const char* f : kLogicSources) s += " " + (rtl / f).string();
+  for (const std::string& f : rtl_sources(rtl))
+    if (f != kRamSource) s += " " + (rtl / f).string();
   return s + "\n";
 }
 
@@ -114,13 +146,94 @@ std::string quote(const std::string& s) {
   return "'" + s + "'";
 }
 
-json cells_of(const fs::path& stat_json) {
+// The cells of the first module whose name is `top` exactly, or contains `part` (Yosys names a
+// parameterised module "$paramod$<hash>\\qrl_core").
+json cells_of(const fs::path& stat_json, const std::string& top = "\\qrl_unit",
+              const std::string& part = "") {
   std::ifstream f(stat_json);
   if (!f) throw std::runtime_error("no Yosys statistics in " + stat_json.string());
   json j = json::parse(f);
   for (auto& [name, m] : j.at("modules").items())
-    if (name == "\\qrl_unit") return m.at("num_cells_by_type");
-  throw std::runtime_error("qrl_unit missing from " + stat_json.string());
+    if (name == top || (!part.empty() && name.find(part) != std::string::npos))
+      return m.at("num_cells_by_type");
+  if (!part.empty()) return json::object();
+  throw std::runtime_error(top + " missing from " + stat_json.string());
+}
+
+// NAND2 equivalents of a generic-gate cell list (RAM wrapper cells skipped).
+struct GeSum {
+  double ge = 0, ff_ge = 0;
+  uint64_t ffs = 0, rams = 0;
+  json unknown = json::array();
+};
+GeSum ge_of(const json& cells) {
+  GeSum s;
+  for (auto& [t, n] : cells.items()) {
+    const uint64_t c = n.get<uint64_t>();
+    if (t.find("qrl_ram_1r1w") != std::string::npos) {
+      s.rams += c;
+      continue;
+    }
+    if (t.find("qrl_core") != std::string::npos || t.find("qrl_reward") != std::string::npos)
+      continue;  // kept submodules: counted on their own
+    const double g = gate_ge(t);
+    if (g < 0) {
+      s.unknown.push_back(t);
+      continue;
+    }
+    s.ge += g * static_cast<double>(c);
+    if (is_ff(t)) {
+      s.ffs += c;
+      s.ff_ge += g * static_cast<double>(c);
+    }
+  }
+  return s;
+}
+double kge(double ge) {
+  return std::round(ge / 10.0) / 100.0;
+}
+
+// fmax from nextpnr: the --report JSON ("fmax": {clock: {"achieved": MHz}}), else the last
+// "Max frequency for clock 'NAME': F MHz" line of the log (nextpnr prints it after placement
+// and again after routing; the last is the routed figure).
+double nextpnr_fmax(const fs::path& report, const fs::path& log, json* crit) {
+  double best = -1;
+  std::ifstream rf(report);
+  if (rf) {
+    try {
+      const json r = json::parse(rf);
+      if (r.contains("fmax"))
+        for (auto& [clk, v] : r["fmax"].items())
+          if (v.contains("achieved")) best = v["achieved"].get<double>();
+      if (r.contains("critical_paths"))
+        for (const auto& p : r["critical_paths"]) {
+          const std::string from = p.value("from", ""), to = p.value("to", "");
+          if (from.rfind("posedge", 0) != 0 || from != to || !p.contains("path") ||
+              p["path"].empty())
+            continue;
+          double ns = 0;
+          uint64_t cells = 0;
+          for (const auto& seg : p["path"]) {
+            ns += seg.value("delay", 0.0);
+            if (seg.value("type", "") == "logic") ++cells;
+          }
+          *crit = {{"from", p["path"].front()["to"].value("cell", "")},
+                   {"to", p["path"].back()["to"].value("cell", "")},
+                   {"ns", std::round(ns * 100) / 100},
+                   {"logic_cells", cells}};
+        }
+    } catch (const std::exception&) {
+      best = -1;
+    }
+  }
+  if (best > 0) return best;
+  std::ifstream f(log);
+  std::string line;
+  const std::regex re("Max frequency for clock '[^']*': ([0-9.]+) MHz");
+  std::smatch m;
+  while (std::getline(f, line))
+    if (std::regex_search(line, m, re)) best = std::stod(m[1]);
+  return best;
 }
 
 struct UnitResult {
@@ -128,48 +241,52 @@ struct UnitResult {
   std::string error;
 };
 
-// flow 0: generic gates (RAM black-boxed); flow 1: iCE40 (+ nextpnr when installed).
+// flow 0: generic gates (RAM black-boxed); flow 1: iCE40 area of the bare unit; flow 2: fmax of
+// the unit inside the harness (nextpnr-ice40, when installed); flow 3: generic gates with
+// qrl_core and qrl_reward kept as modules (core_kge, reward_kge).
 void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
                 const std::string& yosys, int flow, const std::string& nextpnr, UnitResult& out) {
   json& r = out.j;
   fs::create_directories(work);
-  const bool ice40 = flow == 1;
-  // ---- (1) generic gates, RAM wrapper black-boxed
-  if (flow == 0) {
+  // ---- (1) generic gates, RAM wrapper black-boxed: flattened (the unit), or (flow 3) with
+  // qrl_core and qrl_reward kept as modules (their own figures; the difference to logic_kge is
+  // the unit's glue and the optimisation across the two boundaries). Two Yosys runs: ABC's
+  // result depends on the netlist's history, so the flattened figure stays a run of its own.
+  if (flow == 0 || flow == 3) {
+    const std::string tag = flow == 0 ? "generic" : "generic_parts";
     {
-      std::ofstream ys(work / "generic.ys");
+      std::ofstream ys(work / (tag + ".ys"));
       ys << read_logic(rtl) << "read_verilog -sv -lib " << (rtl / kRamSource).string() << "\n"
-         << chparams(u) << "hierarchy -top qrl_unit\n"
-         << "synth -flatten -top qrl_unit\n"
+         << chparams(u) << "hierarchy -top qrl_unit\n";
+      if (flow == 3) ys << "setattr -mod -set keep_hierarchy 1 *qrl_core* *qrl_reward*\n";
+      ys << "synth -flatten -top qrl_unit\n"
          << "abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX\nopt_clean\n"
-         << "tee -q -o " << (work / "generic_stat.json").string() << " stat -json\n";
+         << "tee -q -o " << (work / (tag + "_stat.json")).string() << " stat -json\n";
     }
-    if (run_cmd(yosys + " -q -l " + quote((work / "generic.log").string()) + " -s " +
-                quote((work / "generic.ys").string()) + " >/dev/null 2>&1") != 0) {
-      out.error = "yosys generic synthesis failed (see " + (work / "generic.log").string() + ")";
+    if (run_cmd(yosys + " -q -l " + quote((work / (tag + ".log")).string()) + " -s " +
+                quote((work / (tag + ".ys")).string()) + " >/dev/null 2>&1") != 0) {
+      out.error = "yosys generic synthesis failed (see " + (work / (tag + ".log")).string() + ")";
+      return;
+    }
+    if (flow == 3) {
+      const fs::path parts = work / "generic_parts_stat.json";
+      const GeSum core = ge_of(cells_of(parts, "\\qrl_core", "qrl_core"));
+      const GeSum rwd = ge_of(cells_of(parts, "\\qrl_reward", "qrl_reward"));
+      if (core.ge <= 0) {
+        out.error = "qrl_core missing from " + parts.string();
+        return;
+      }
+      r["core_kge"] = kge(core.ge);
+      r["core_ffs"] = core.ffs;
+      r["reward_kge"] = u.reward ? json(kge(rwd.ge)) : json(nullptr);
+      r["reward_ffs"] = u.reward ? json(rwd.ffs) : json(nullptr);
+      json unknown = core.unknown;
+      for (const auto& t : rwd.unknown) unknown.push_back(t);
+      if (!unknown.empty()) r["unweighted_cell_types"] = unknown;
       return;
     }
     const json cells = cells_of(work / "generic_stat.json");
-    double ge = 0, ff_ge = 0;
-    uint64_t ffs = 0, rams = 0;
-    json unknown = json::array();
-    for (auto& [t, n] : cells.items()) {
-      const uint64_t c = n.get<uint64_t>();
-      if (t == "qrl_ram_1r1w" || t.find("qrl_ram_1r1w") != std::string::npos) {
-        rams += c;
-        continue;
-      }
-      const double g = gate_ge(t);
-      if (g < 0) {
-        unknown.push_back(t);
-        continue;
-      }
-      ge += g * static_cast<double>(c);
-      if (is_ff(t)) {
-        ffs += c;
-        ff_ge += g * static_cast<double>(c);
-      }
-    }
+    const GeSum all = ge_of(cells);
     const uint64_t table_bits = uint64_t{u.states} * u.actions * kQW * (u.shadow ? 2 : 1);
     const uint64_t hist_bits = u.reward ? uint64_t{(32 - 3 + 1) << 3} * 16 : 0;
     r["role"] = u.role;
@@ -178,28 +295,23 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
     r["shadow"] = u.shadow;
     r["reward_unit"] = u.reward;
     r["cells"] = cells;
-    r["ffs"] = ffs;
-    r["logic_kge"] = std::round(ge / 10.0) / 100.0;
-    r["comb_kge"] = std::round((ge - ff_ge) / 10.0) / 100.0;
-    r["ram_instances"] = rams;
+    r["ffs"] = all.ffs;
+    r["logic_kge"] = kge(all.ge);
+    r["comb_kge"] = kge(all.ge - all.ff_ge);
+    r["ram_instances"] = all.rams;
     r["ram_bits"] = table_bits + hist_bits;
     r["ram_bits_qtable"] = table_bits;
     r["ram_bits_histogram"] = hist_bits;
-    if (!unknown.empty()) r["unweighted_cell_types"] = unknown;
+    if (!all.unknown.empty()) r["unweighted_cell_types"] = all.unknown;
     return;
   }
-  // ---- (2) iCE40
-  json ice = {{"lut4", nullptr},
-              {"ff", nullptr},
-              {"bram", nullptr},
-              {"carry", nullptr},
-              {"fmax_mhz", nullptr}};
-  if (ice40) {
+  // ---- (2) iCE40 area of the bare unit
+  if (flow == 1) {
     {
       std::ofstream ys(work / "ice40.ys");
       ys << read_logic(rtl) << "read_verilog -sv " << (rtl / kRamSource).string() << "\n"
          << chparams(u) << "hierarchy -top qrl_unit\n"
-         << "synth_ice40 -top qrl_unit -json " << (work / "ice40.json").string() << "\n"
+         << "synth_ice40 -top qrl_unit\n"
          << "tee -q -o " << (work / "ice40_stat.json").string() << " stat -json\n";
     }
     if (run_cmd(yosys + " -q -l " + quote((work / "ice40.log").string()) + " -s " +
@@ -220,28 +332,50 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
       else if (t == "SB_CARRY")
         carry += c;
     }
-    ice["lut4"] = lut;
-    ice["ff"] = ff;
-    ice["bram"] = bram;
-    ice["carry"] = carry;
-    ice["cells"] = ic;
-    if (!nextpnr.empty()) {
-      // Timing-driven place and route on the largest HX part (up8k for units beyond 32 BRAMs).
-      const std::string dev = bram > 32 ? "--up5k --package sg48" : "--hx8k --package ct256";
-      const fs::path log = work / "nextpnr.log";
-      run_cmd(nextpnr + " " + dev + " --json " + quote((work / "ice40.json").string()) +
-              " --freq 12 --quiet -l " + quote(log.string()) + " >/dev/null 2>&1");
-      std::ifstream f(log);
-      std::string line;
-      std::regex re("Max frequency for clock[^:]*: ([0-9.]+) MHz");
-      std::smatch m;
-      double best = -1;
-      while (std::getline(f, line))
-        if (std::regex_search(line, m, re)) best = std::stod(m[1]);  // the last report wins
-      if (best > 0) ice["fmax_mhz"] = best;
-    }
+    r["lut4"] = lut;
+    r["ff"] = ff;
+    r["bram"] = bram;
+    r["carry"] = carry;
+    r["cells"] = ic;
+    return;
   }
-  r["ice40"] = ice;
+  // ---- (3) fmax: the unit in the harness, placed and routed on an HX8K
+  const uint32_t hs = harness_states(u);
+  r["device"] = "iCE40HX8K-CT256";
+  r["fmax_states"] = hs;
+  r["fmax_target_mhz"] = kTargetMhz;
+  if (nextpnr.empty()) return;
+  {
+    std::ofstream ys(work / "harness.ys");
+    ys << read_logic(rtl) << "read_verilog -sv " << (rtl / kRamSource).string() << " "
+       << (rtl / kHarnessSource).string() << "\n"
+       << "chparam -set States " << hs << " -set Actions " << u.actions << " -set Shadow "
+       << (u.shadow ? 1 : 0) << " -set HasReward " << (u.reward ? 1 : 0) << " qrl_harness\n"
+       << "hierarchy -top qrl_harness\n"
+       << "synth_ice40 -top qrl_harness -json " << (work / "harness.json").string() << "\n";
+  }
+  if (run_cmd(yosys + " -q -l " + quote((work / "harness.log").string()) + " -s " +
+              quote((work / "harness.ys").string()) + " >/dev/null 2>&1") != 0) {
+    out.error =
+        "yosys synth_ice40 of the harness failed (see " + (work / "harness.log").string() + ")";
+    return;
+  }
+  const fs::path log = work / "nextpnr.log", report = work / "nextpnr_report.json";
+  char freq[32];
+  std::snprintf(freq, sizeof freq, "%.0f", kTargetMhz);
+  const int rc = run_cmd(
+      nextpnr + " --hx8k --package ct256 --json " + quote((work / "harness.json").string()) +
+      " --freq " + freq + " --timing-allow-fail --seed 1 --quiet --report " +
+      quote(report.string()) + " -l " + quote(log.string()) + " >/dev/null 2>&1");
+  json crit;
+  const double f = nextpnr_fmax(report, log, &crit);
+  if (rc != 0 || f <= 0) {
+    out.error =
+        "nextpnr-ice40 gave no fmax (exit " + std::to_string(rc) + ", see " + log.string() + ")";
+    return;
+  }
+  r["fmax_mhz"] = std::round(f * 100) / 100;
+  if (!crit.is_null()) r["critical_path"] = crit;
 }
 
 // Cycles measured by running the unit: mean over a random operation mix.
@@ -334,7 +468,15 @@ int hwcost_main(int argc, char** argv) {
   }
   const auto t0 = std::chrono::steady_clock::now();
   const fs::path rtl(rtl_dir);
-  for (const char* f : kLogicSources)
+  std::vector<std::string> sources;
+  try {
+    sources = rtl_sources(rtl);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ssdtlm hwcost: %s (use --rtl-dir)\n", e.what());
+    return 1;
+  }
+  sources.push_back(kHarnessSource);
+  for (const std::string& f : sources)
     if (!fs::exists(rtl / f)) {
       std::fprintf(stderr, "ssdtlm hwcost: RTL source %s not found (use --rtl-dir)\n",
                    (rtl / f).c_str());
@@ -363,11 +505,11 @@ int hwcost_main(int argc, char** argv) {
   }
   fs::create_directories(work);
 
-  // Tasks: (unit, flow), the slowest (iCE40, large units) first.
-  const int flows = no_ice40 ? 1 : 2;
-  std::vector<UnitResult> res(units.size()), res_ice(units.size());
+  // Tasks: (unit, flow), the slowest (place and route, iCE40, large units) first.
+  const std::vector<int> flows = no_ice40 ? std::vector<int>{0, 3} : std::vector<int>{2, 1, 0, 3};
+  std::vector<std::vector<UnitResult>> res(4, std::vector<UnitResult>(units.size()));
   std::vector<std::pair<size_t, int>> tasks;
-  for (int f = flows - 1; f >= 0; --f)
+  for (int f : flows)
     for (size_t i = 0; i < units.size(); ++i) tasks.emplace_back(i, f);
   std::atomic<size_t> next{0};
   std::vector<std::thread> pool;
@@ -375,7 +517,7 @@ int hwcost_main(int argc, char** argv) {
     pool.emplace_back([&] {
       for (size_t k; (k = next++) < tasks.size();) {
         const auto [i, f] = tasks[k];
-        UnitResult& r = f == 0 ? res[i] : res_ice[i];
+        UnitResult& r = res[f][i];
         try {
           synth_unit(units[i], rtl, work / units[i].name, yosys_path, f, nextpnr, r);
         } catch (const std::exception& e) {
@@ -385,14 +527,25 @@ int hwcost_main(int argc, char** argv) {
     });
   for (auto& th : pool) th.join();
   for (size_t i = 0; i < units.size(); ++i) {
-    if (res[i].error.empty()) res[i].error = res_ice[i].error;
-    res[i].j["ice40"] = no_ice40 ? json{{"lut4", nullptr},
-                                        {"ff", nullptr},
-                                        {"bram", nullptr},
-                                        {"carry", nullptr},
-                                        {"fmax_mhz", nullptr}}
-                                 : res_ice[i].j["ice40"];
+    for (int f : flows)
+      if (res[0][i].error.empty()) res[0][i].error = res[f][i].error;
+    for (auto& [k, v] : res[3][i].j.items()) {
+      if (k == "unweighted_cell_types" && res[0][i].j.contains(k)) {
+        for (const auto& t : v) res[0][i].j[k].push_back(t);
+        continue;
+      }
+      res[0][i].j[k] = v;
+    }
+    json ice = {{"lut4", nullptr},       {"ff", nullptr},       {"bram", nullptr},
+                {"carry", nullptr},      {"fmax_mhz", nullptr}, {"device", nullptr},
+                {"fmax_states", nullptr}};
+    if (!no_ice40) {
+      for (auto& [k, v] : res[1][i].j.items()) ice[k] = v;
+      for (auto& [k, v] : res[2][i].j.items()) ice[k] = v;
+    }
+    res[0][i].j["ice40"] = ice;
   }
+  std::vector<UnitResult>& unit_res = res[0];
 
   json out;
   out["tool"] = {{"name", "ssdtlm hwcost"}, {"version", version()}};
@@ -404,51 +557,66 @@ int hwcost_main(int argc, char** argv) {
        "NAND2-equivalents from Nangate45 X1 cell areas / NAND2_X1: NOT 0.67, NAND/NOR 1, "
        "AND/OR/ANDNOT/ORNOT 1.33, XOR/XNOR 2, MUX 2.33, DFF with async reset 6.67, +2.33 "
        "with enable"},
-      {"ice40", "Yosys synth_ice40 (RAM inferred as SB_RAM40_4K)"},
+      {"core_reward",
+       "core_kge / reward_kge: the same generic flow with qrl_core and qrl_reward kept as modules "
+       "(keep_hierarchy); their sum differs from logic_kge by the unit's glue and the "
+       "optimisation across the two boundaries"},
+      {"ice40", "Yosys synth_ice40 of the bare unit (RAM inferred as SB_RAM40_4K)"},
       {"fmax",
-       nextpnr.empty() ? "nextpnr-ice40 not installed: null" : "nextpnr-ice40 --hx8k (or --up5k)"},
+       nextpnr.empty()
+           ? "nextpnr-ice40 not installed: null"
+           : "unit inside controller/rtl/harness/qrl_harness.sv (inputs from a shift register, "
+             "outputs registered and XOR-folded to 8 pins; harness excluded from every area "
+             "figure), synth_ice40 + nextpnr-ice40 --hx8k --package ct256 --freq 80 --seed 1; "
+             "fmax_states < states when the q-table needs more than the HX8K's 32 block RAMs"},
       {"q_format", "signed Q8.8 (16 bit), alpha = 77/256, gamma = 205/256"}};
   bool failed = false;
   for (size_t i = 0; i < units.size(); ++i) {
-    if (!res[i].error.empty()) {
+    if (!unit_res[i].error.empty()) {
       std::fprintf(stderr, "ssdtlm hwcost: unit %s: %s\n", units[i].name.c_str(),
-                   res[i].error.c_str());
+                   unit_res[i].error.c_str());
       failed = true;
       continue;
     }
     bool rtl_used = false;
     json cyc = measure_cycles(units[i], &rtl_used);
-    for (auto& [k, v] : cyc.items()) res[i].j[k] = v;
-    out["units"][units[i].name] = res[i].j;
+    for (auto& [k, v] : cyc.items()) unit_res[i].j[k] = v;
+    out["units"][units[i].name] = unit_res[i].j;
   }
   out["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   // Markdown on stdout.
   std::printf("## RL decision units: hardware cost\n\n");
   std::printf(
-      "| unit | states × actions | logic kGE | comb kGE | FFs | RAM bits | iCE40 LUT4 | iCE40 FF | "
-      "iCE40 BRAM | fmax MHz | cycles/decision | cycles/update | cycles/reward |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "| unit | states × actions | logic kGE | comb kGE | core kGE | reward kGE | FFs | RAM bits | "
+      "iCE40 LUT4 | iCE40 FF | iCE40 BRAM | fmax MHz | cycles/decision | cycles/update | "
+      "cycles/reward |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& u : units) {
     if (!out.contains("units") || !out["units"].contains(u.name)) continue;
     const json& r = out["units"][u.name];
-    std::printf("| %s | %u × %u%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-                u.name.c_str(), u.states, u.actions, u.shadow ? " (+shadow)" : "",
-                fmt(r["logic_kge"]).c_str(), fmt(r["comb_kge"]).c_str(), fmt(r["ffs"]).c_str(),
-                fmt(r["ram_bits"]).c_str(), fmt(r["ice40"]["lut4"]).c_str(),
-                fmt(r["ice40"]["ff"]).c_str(), fmt(r["ice40"]["bram"]).c_str(),
-                fmt(r["ice40"]["fmax_mhz"], 1).c_str(), fmt(r["cycles_per_decision"], 3).c_str(),
-                fmt(r["cycles_per_update"], 3).c_str(), fmt(r["cycles_per_reward"], 3).c_str());
+    std::printf(
+        "| %s | %u × %u%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s | %s | %s | %s |\n",
+        u.name.c_str(), u.states, u.actions, u.shadow ? " (+shadow)" : "",
+        fmt(r["logic_kge"]).c_str(), fmt(r["comb_kge"]).c_str(), fmt(r["core_kge"]).c_str(),
+        fmt(r["reward_kge"]).c_str(), fmt(r["ffs"]).c_str(), fmt(r["ram_bits"]).c_str(),
+        fmt(r["ice40"]["lut4"]).c_str(), fmt(r["ice40"]["ff"]).c_str(),
+        fmt(r["ice40"]["bram"]).c_str(), fmt(r["ice40"]["fmax_mhz"], 1).c_str(),
+        r["ice40"].value("fmax_states", json(u.states)) != json(u.states) ? "*" : "",
+        fmt(r["cycles_per_decision"], 3).c_str(), fmt(r["cycles_per_update"], 3).c_str(),
+        fmt(r["cycles_per_reward"], 3).c_str());
   }
   std::printf(
       "\nLogic = NAND2 equivalents of the gates and flip-flops, RAMs excluded (RAM bits: "
       "q-table(s) "
       "+ percentile histogram). Cycles measured on the %s; decision latency 2 cycles, pipelined at "
       "one "
-      "decision per cycle. fmax: %s. Wall time %.1f s.\n",
+      "decision per cycle. fmax: %s (the unit inside controller/rtl/harness/qrl_harness.sv, not "
+      "counted in any area; * = q-table depth cut to the HX8K's 32 block RAMs for placement). Wall "
+      "time %.1f s.\n",
       out["units"].empty() ? "—"
                            : std::string(out["units"].begin()->value("cycles_source", "")).c_str(),
-      nextpnr.empty() ? "nextpnr-ice40 not installed" : "nextpnr-ice40",
+      nextpnr.empty() ? "nextpnr-ice40 not installed" : "nextpnr-ice40 on an iCE40 HX8K",
       out["wall_s"].get<double>());
   if (!json_out.empty()) {
     std::ofstream f(json_out);

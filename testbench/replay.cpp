@@ -236,6 +236,7 @@ json run_replay(const RunOptions& opt) {
   }
   if (opt.cache_mb) cfg.set("cache.size_mib", *opt.cache_mb, "--cache-mb");
   cfg.finalize();
+  if (opt.rl_clock) opt.rl_clock(cfg.ctrl_cycle);
   if (opt.precondition < 0 || opt.precondition > 1)
     throw ConfigError("--precondition: expected a fraction in [0, 1]");
   if (opt.precondition_random < 0 || opt.precondition_random > 100)

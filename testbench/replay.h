@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -35,6 +36,8 @@ struct RunOptions {
   // builds the units (empty: the C++ golden model).
   std::string rl_backend = "cpp";
   rl::BackendFactory rl_factory;
+  // Told the controller clock period (ps) once the configuration is final (--rl-vcd time stamps).
+  std::function<void(uint64_t ctrl_cycle_ps)> rl_clock;
   std::string fsp_rewards_csv;  // --fsp-rewards: average reward per episode of the RL grouper
   std::string rr_rewards_csv;   // --rr-rewards: average reward per episode of ws+rs (issue 7)
   std::string slc_series_csv;   // --slc-series: SLC size, theta, L1/L2 division over time (issue 8)

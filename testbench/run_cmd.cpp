@@ -1,9 +1,11 @@
 // ssdtlm run: replay a trace on a simulated SSD.
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <systemc>
 
 #include "controller/config.h"
 #include "testbench/commands.h"
@@ -15,14 +17,16 @@
 
 namespace ssdtlm::tb {
 
-const char* version() { return SSDTLM_VERSION; }
+const char* version() {
+  return SSDTLM_VERSION;
+}
 
 int run_main(int argc, char** argv) {
+  std::function<std::vector<std::string>()> rl_trace_files;
   CLI::App app{"Replay a block-I/O trace on a simulated SSD (SystemC/TLM-2.0)", "ssdtlm run"};
   RunOptions opt;
   bool progress_on = false, progress_off = false, list_keys = false;
-  app.add_option("--preset", opt.preset,
-                 "preset name (configs/NAME.json) or path to a preset file")
+  app.add_option("--preset", opt.preset, "preset name (configs/NAME.json) or path to a preset file")
       ->capture_default_str();
   app.add_option("--trace", opt.trace.path, "trace file (plain, .gz, .bz2, .zst)");
   traces::add_trace_options(app, opt.trace);
@@ -84,6 +88,16 @@ int run_main(int argc, char** argv) {
                  "RL decision units: cpp (golden model) or rtl (Verilated RTL)")
       ->check(CLI::IsMember({"cpp", "rtl"}))
       ->capture_default_str();
+  std::string rl_vcd, rl_vcd_units, rl_vcd_window;
+  auto* vcd_opt = app.add_option("--rl-vcd", rl_vcd,
+                                 "with --rl-backend rtl: dump the Verilated units' signals to this "
+                                 "VCD file (GTKWave); one file per unit when several are traced");
+  auto* vcd_units_opt =
+      app.add_option("--rl-vcd-units", rl_vcd_units,
+                     "units --rl-vcd traces: comma-separated fsp,gc,rr,slc (default all)");
+  auto* vcd_window_opt =
+      app.add_option("--rl-vcd-window", rl_vcd_window,
+                     "trace only operations in this simulated-time window, START_MS:END_MS");
   app.add_option("--out", opt.out_json, "write the result JSON here");
   app.add_option("--csv", opt.out_csv, "write the time series (CSV) here");
   app.add_option("--closed-loop", opt.closed_loop,
@@ -114,9 +128,45 @@ int run_main(int argc, char** argv) {
   }
   if (!slc.empty()) opt.sets.push_back("slc.policy=\"" + slc + "\"");
   if (!slc_size.empty()) opt.sets.push_back("slc.size_policy=\"" + slc_size + "\"");
+  if ((vcd_units_opt->count() || vcd_window_opt->count()) && !vcd_opt->count()) {
+    std::fprintf(stderr, "ssdtlm run: --rl-vcd-units/--rl-vcd-window need --rl-vcd FILE\n");
+    return 2;
+  }
+  if (vcd_opt->count() && opt.rl_backend != "rtl") {
+    std::fprintf(stderr,
+                 "ssdtlm run: --rl-vcd traces the Verilated units: it needs --rl-backend rtl\n");
+    return 2;
+  }
+  if (vcd_opt->count() && rl_vcd.empty()) {
+    std::fprintf(stderr, "ssdtlm run: --rl-vcd: empty file name\n");
+    return 2;
+  }
+  if (vcd_opt->count()) {
+    const std::filesystem::path dir = std::filesystem::path(rl_vcd).parent_path();
+    std::error_code ec;
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
+      std::fprintf(stderr, "ssdtlm run: --rl-vcd: directory %s does not exist\n", dir.c_str());
+      return 2;
+    }
+  }
   if (opt.rl_backend == "rtl") {
 #ifdef SSDTLM_HAVE_RTL
-    opt.rl_factory = rl::rtl_backend_factory();
+    std::shared_ptr<rl::RtlTrace> trace;
+    if (vcd_opt->count()) {
+      trace = std::make_shared<rl::RtlTrace>();
+      trace->path = rl_vcd;
+      try {
+        if (vcd_units_opt->count()) rl::parse_vcd_units(rl_vcd_units, *trace);
+        if (vcd_window_opt->count()) rl::parse_vcd_window(rl_vcd_window, *trace);
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "ssdtlm run: %s\n", e.what());
+        return 2;
+      }
+      trace->now_ps = [] { return static_cast<uint64_t>(sc_core::sc_time_stamp().value()); };
+      opt.rl_clock = [trace](uint64_t cycle_ps) { trace->cycle_ps = cycle_ps; };
+    }
+    opt.rl_factory = rl::rtl_backend_factory(trace);
+    rl_trace_files = [trace] { return trace ? trace->files : std::vector<std::string>{}; };
 #else
     std::fprintf(stderr, "ssdtlm run: --rl-backend rtl: built without the RTL (SSDTLM_RTL=OFF)\n");
     return 2;
@@ -130,6 +180,9 @@ int run_main(int argc, char** argv) {
       f << r.dump(2) << '\n';
     }
     if (!opt.quiet) std::fputs(summary_text(r).c_str(), stdout);
+    if (rl_trace_files && !opt.quiet)
+      for (const std::string& f : rl_trace_files())
+        std::printf("RL unit waveform: %s\n", f.c_str());
     if (opt.integrity && r["integrity"]["mismatches"].get<uint64_t>() > 0) {
       for (const auto& e : r["integrity"]["examples"])
         std::fprintf(stderr, "ssdtlm run: integrity error: %s\n", e.get<std::string>().c_str());

@@ -2,6 +2,7 @@
 
 #include "controller/config.h"
 #include "controller/fsp/common.h"
+#include "controller/rl/units.h"
 
 namespace ssdtlm {
 
@@ -9,6 +10,11 @@ RlGrouper::RlGrouper(uint32_t seed) : seed_(seed) {
   prev_.reserve(kEpisodeSteps);
   cur_.reserve(kEpisodeSteps);
 }
+
+// The unit size is one row of controller/rl/units.h (the RTL variant and hwcost read it too).
+static_assert(RlGrouper::kStates == rl::unit_size("fsp").states &&
+                  RlGrouper::kActions == rl::unit_size("fsp").actions,
+              "fsp: state encoding and controller/rl/units.h disagree");
 
 rl::UnitConfig RlGrouper::unit_config(uint32_t seed) {
   rl::UnitConfig u;
@@ -20,11 +26,11 @@ rl::UnitConfig RlGrouper::unit_config(uint32_t seed) {
   u.core.eps_high = 0.80;
   u.core.eps_low = 0.01;
   u.core.eps_high_decisions = 4 * kEpisodeSteps;
-  u.core.shadow = true;
+  u.core.shadow = rl::unit_size("fsp").shadow;
   u.core.episode_len = 0;  // episodes end after 1000 steps (placed pages), driven here
   u.core.seed = seed ? seed : 1;
   u.reward.values = {1.0, 0.5, 0.0, -1.0};
-  u.has_reward = true;
+  u.has_reward = rl::unit_size("fsp").has_reward;
   return u;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "controller/config.h"
+#include "controller/rl/units.h"
 
 namespace ssdtlm {
 
@@ -20,6 +21,11 @@ const std::array<Tick, 16>& cur_bounds() {
 }
 }  // namespace
 
+// The unit size is one row of controller/rl/units.h (the RTL variant and hwcost read it too).
+static_assert(RlGc::kStates == rl::unit_size("gc").states &&
+                  RlGc::kActions == rl::unit_size("gc").actions,
+              "gc: state encoding and controller/rl/units.h disagree");
+
 rl::UnitConfig RlGc::unit_config(uint32_t seed) {
   rl::UnitConfig u;
   u.name = "gc";
@@ -32,6 +38,8 @@ rl::UnitConfig RlGc::unit_config(uint32_t seed) {
   u.core.eps_high_decisions = 1000;
   u.core.seed = seed;
   u.reward.values = {1.0, 0.5, 0.0, -0.5};
+  u.core.shadow = rl::unit_size("gc").shadow;
+  u.has_reward = rl::unit_size("gc").has_reward;
   return u;
 }
 

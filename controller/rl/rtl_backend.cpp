@@ -2,15 +2,23 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 #include <type_traits>
 
 #include "Vqrl_fsp.h"
+#include "Vqrl_fsp_trace.h"
 #include "Vqrl_gc.h"
+#include "Vqrl_gc_trace.h"
 #include "Vqrl_rr.h"
+#include "Vqrl_rr_trace.h"
 #include "Vqrl_slc.h"
+#include "Vqrl_slc_trace.h"
 #include "controller/rl/fixed.h"
+#include "controller/rl/units.h"
 #include "verilated.h"
+#include "verilated_vcd_c.h"
 
 namespace ssdtlm::rl {
 
@@ -48,13 +56,21 @@ uint64_t get_bits(const T& port, unsigned lsb, unsigned width) {
   }
 }
 
-template <typename M>
+std::unique_ptr<VerilatedContext> make_context(bool traced) {
+  auto c = std::make_unique<VerilatedContext>();
+  if (traced) c->traceEverOn(true);  // before the model is built
+  return c;
+}
+
+// Traced = the model was Verilated with --trace and `trace` selects this unit.
+template <typename M, bool Traced = false>
 class RtlBackendT final : public Backend {
  public:
-  explicit RtlBackendT(const UnitConfig& cfg)
+  explicit RtlBackendT(const UnitConfig& cfg, std::shared_ptr<RtlTrace> trace = nullptr)
       : cfg_(cfg),
-        ctx_(std::make_unique<VerilatedContext>()),
-        m_(std::make_unique<M>(ctx_.get(), "qrl")) {
+        trace_(std::move(trace)),
+        ctx_(make_context(Traced)),
+        m_(std::make_unique<M>(ctx_.get(), Traced ? cfg.name.c_str() : "qrl")) {
     const auto& c = cfg_.core;
     m_->clk_i = 0;
     m_->rst_ni = 1;
@@ -77,8 +93,14 @@ class RtlBackendT final : public Backend {
     }
     reset_edges_ = n;
     if (c.seed != Lfsr32::kDefaultSeed) run_seed(c.seed);
+    if constexpr (Traced) open_trace();
   }
-  ~RtlBackendT() override { m_->final(); }
+  ~RtlBackendT() override {
+    m_->final();
+    if constexpr (Traced) {
+      if (vcd_) vcd_->close();
+    }
+  }
 
   const char* kind() const override { return "rtl"; }
   const UnitConfig& config() const override { return cfg_; }
@@ -181,13 +203,43 @@ class RtlBackendT final : public Backend {
   void edge() {
     m_->clk_i = 0;
     m_->eval();
+    if constexpr (Traced) dump(0);
     m_->clk_i = 1;
     m_->eval();
+    if constexpr (Traced) dump(1);
     ctx_->timeInc(1);
+  }
+  void open_trace() {
+    const std::string file = trace_->file_for(cfg_.name);
+    vcd_ = std::make_unique<VerilatedVcdC>();
+    m_->trace(vcd_.get(), 99);
+    vcd_->open(file.c_str());
+    if (!vcd_->isOpen()) throw std::runtime_error("rl rtl: cannot write the VCD file " + file);
+    trace_->files.push_back(file);
+  }
+  // Called at the start of an operation: its simulated time, and whether it is in the window.
+  void begin_op() {
+    if constexpr (Traced) {
+      op_ps_ = trace_->now_ps ? trace_->now_ps() : 0;
+      op_edge_ = 0;
+      in_window_ = op_ps_ >= trace_->start_ps && op_ps_ < trace_->end_ps;
+    }
+  }
+  // Dumps after the falling (phase 0) or rising (phase 1) clock transition of an edge.
+  void dump(int phase) {
+    if (!in_window_ || !vcd_) return;
+    const uint64_t half = std::max<uint64_t>(1, trace_->cycle_ps / 2);
+    uint64_t t = op_ps_ + op_edge_ * 2 * half + (phase ? half : 0);
+    if (dumped_ && t <= last_ps_) t = last_ps_ + 1;  // several operations at one simulated time
+    vcd_->dump(t);
+    last_ps_ = t;
+    dumped_ = true;
+    if (phase) ++op_edge_;
   }
   // Raise `valid` for the accepting edge, then clock until the unit is idle again.
   template <typename V, typename R, typename F>
   uint32_t run(V& valid, const R& ready, F&& on_edge) {
+    begin_op();
     valid = 1;
     m_->eval();
     if (!ready || !m_->idle_o)
@@ -219,9 +271,14 @@ class RtlBackendT final : public Backend {
   }
 
   UnitConfig cfg_;
+  std::shared_ptr<RtlTrace> trace_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<M> m_;
   uint64_t reset_edges_ = 0;
+  // tracing (Traced only)
+  std::unique_ptr<VerilatedVcdC> vcd_;
+  uint64_t op_ps_ = 0, op_edge_ = 0, last_ps_ = 0;
+  bool in_window_ = false, dumped_ = false;
 };
 
 const RtlVariant* find_variant(const UnitConfig& cfg) {
@@ -235,12 +292,12 @@ const RtlVariant* find_variant(const UnitConfig& cfg) {
 }  // namespace
 
 const std::vector<RtlVariant>& rtl_variants() {
-  static const std::vector<RtlVariant> v = {
-      {"fsp", 128, 4, true, true},
-      {"gc", 68, 8, false, true},
-      {"rr", 80, 9, false, true},
-      {"slc", 1296, 9, false, false},
-  };
+  static const std::vector<RtlVariant> v = [] {
+    std::vector<RtlVariant> r;
+    for (const UnitSize& u : kUnits)
+      r.push_back({u.name, u.states, u.actions, u.shadow, u.has_reward});
+    return r;
+  }();
   return v;
 }
 
@@ -266,7 +323,7 @@ std::string rtl_mismatch(const UnitConfig& cfg) {
     for (const auto& x : rtl_variants())
       s += std::string(" ") + x.name + "=" + std::to_string(x.states) + "x" +
            std::to_string(x.actions) + (x.shadow ? "+shadow" : "");
-    return s + "; add one in controller/rtl/CMakeLists.txt)";
+    return s + "; add one in controller/rl/units.h and controller/rtl/units.cmake)";
   }
   const QCoreConfig r = rtl_core_config(*v);
   const QCoreConfig& c = cfg.core;
@@ -284,20 +341,78 @@ std::string rtl_mismatch(const UnitConfig& cfg) {
   return "";
 }
 
-std::unique_ptr<Backend> make_rtl_backend(const UnitConfig& cfg) {
+bool RtlTrace::selects(const std::string& unit) const {
+  return units.empty() || std::find(units.begin(), units.end(), unit) != units.end();
+}
+
+std::string RtlTrace::file_for(const std::string& unit) const {
+  if (units.size() == 1) return path;
+  const size_t slash = path.find_last_of('/');
+  const size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot == 0 ||
+      (slash != std::string::npos && dot == slash + 1))
+    return path + "." + unit;
+  return path.substr(0, dot) + "." + unit + path.substr(dot);
+}
+
+void parse_vcd_units(const std::string& list, RtlTrace& t) {
+  t.units.clear();
+  std::string known;
+  for (const UnitSize& u : kUnits) known += std::string(known.empty() ? "" : ",") + u.name;
+  size_t i = 0;
+  while (true) {
+    const size_t j = list.find(',', i);
+    const std::string n = list.substr(i, j == std::string::npos ? std::string::npos : j - i);
+    bool ok = false;
+    for (const UnitSize& u : kUnits) ok |= n == u.name;
+    if (!ok)
+      throw std::invalid_argument("--rl-vcd-units: unknown unit '" + n + "' (units: " + known +
+                                  ")");
+    if (std::find(t.units.begin(), t.units.end(), n) == t.units.end()) t.units.push_back(n);
+    if (j == std::string::npos) break;
+    i = j + 1;
+  }
+}
+
+void parse_vcd_window(const std::string& w, RtlTrace& t) {
+  const std::string why =
+      "--rl-vcd-window: expected START_MS:END_MS with 0 <= START_MS < END_MS, got '" + w + "'";
+  const size_t c = w.find(':');
+  if (c == std::string::npos || c == 0 || c + 1 == w.size()) throw std::invalid_argument(why);
+  auto num = [&](const std::string& x) {
+    char* end = nullptr;
+    const double v = std::strtod(x.c_str(), &end);
+    if (end == x.c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || v > 1e12)
+      throw std::invalid_argument(why);
+    return v;
+  };
+  const double a = num(w.substr(0, c)), b = num(w.substr(c + 1));
+  if (!(a < b)) throw std::invalid_argument(why);
+  t.start_ps = static_cast<uint64_t>(std::llround(a * 1e9));
+  t.end_ps = static_cast<uint64_t>(std::llround(b * 1e9));
+}
+
+std::unique_ptr<Backend> make_rtl_backend(const UnitConfig& cfg, std::shared_ptr<RtlTrace> trace) {
   cfg.core.validate();
   cfg.reward.validate();
   const std::string why = rtl_mismatch(cfg);
   if (!why.empty()) throw std::invalid_argument("rl: unit " + cfg.name + ": " + why);
+  static_assert(kNumUnits == 4, "a new row of units.h needs its Vqrl_<name> model here");
   const std::string n = find_variant(cfg)->name;
+  if (trace && trace->selects(cfg.name)) {
+    if (n == "fsp") return std::make_unique<RtlBackendT<Vqrl_fsp_trace, true>>(cfg, trace);
+    if (n == "gc") return std::make_unique<RtlBackendT<Vqrl_gc_trace, true>>(cfg, trace);
+    if (n == "rr") return std::make_unique<RtlBackendT<Vqrl_rr_trace, true>>(cfg, trace);
+    return std::make_unique<RtlBackendT<Vqrl_slc_trace, true>>(cfg, trace);
+  }
   if (n == "fsp") return std::make_unique<RtlBackendT<Vqrl_fsp>>(cfg);
   if (n == "gc") return std::make_unique<RtlBackendT<Vqrl_gc>>(cfg);
   if (n == "rr") return std::make_unique<RtlBackendT<Vqrl_rr>>(cfg);
   return std::make_unique<RtlBackendT<Vqrl_slc>>(cfg);
 }
 
-BackendFactory rtl_backend_factory() {
-  return [](const UnitConfig& c) { return make_rtl_backend(c); };
+BackendFactory rtl_backend_factory(std::shared_ptr<RtlTrace> trace) {
+  return [trace](const UnitConfig& c) { return make_rtl_backend(c, trace); };
 }
 
 BackendFactory backend_factory(const std::string& kind) {

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "controller/config.h"
+#include "controller/rl/units.h"
 #include "controller/ssd_core.h"
 
 namespace ssdtlm {
@@ -88,6 +89,11 @@ ReadDisturb::Policy parse_policy(const std::string& s) {
   return P::Baseline;
 }
 
+// The unit size is one row of controller/rl/units.h (the RTL variant and hwcost read it too).
+static_assert(ReadDisturb::kStates == rl::unit_size("rr").states &&
+                  ReadDisturb::kActions == rl::unit_size("rr").actions,
+              "rr: state encoding and controller/rl/units.h disagree");
+
 rl::UnitConfig rr_unit_config(uint32_t seed) {
   rl::UnitConfig u;
   u.name = "rr";
@@ -100,6 +106,8 @@ rl::UnitConfig rr_unit_config(uint32_t seed) {
   u.core.eps_high_decisions = 1000;
   u.core.seed = seed;
   u.reward.values = {1.0, 0.5, 0.0, -1.0};
+  u.core.shadow = rl::unit_size("rr").shadow;
+  u.has_reward = rl::unit_size("rr").has_reward;
   return u;
 }
 

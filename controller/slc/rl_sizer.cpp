@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "controller/rl/qcore.h"
+#include "controller/rl/units.h"
 
 namespace ssdtlm::slc {
 
@@ -16,6 +17,11 @@ int32_t CostAverage::observe(double cost) {
   ++n_;
   return cost > mean ? -256 : 256;
 }
+
+// The unit size is one row of controller/rl/units.h (the RTL variant and hwcost read it too).
+static_assert(RlSizer::kStates == rl::unit_size("slc").states &&
+                  RlSizer::kActions == rl::unit_size("slc").actions,
+              "slc: state encoding and controller/rl/units.h disagree");
 
 rl::UnitConfig RlSizer::unit_config(const SsdConfig& cfg) {
   uint32_t seed = static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32));
@@ -29,10 +35,10 @@ rl::UnitConfig RlSizer::unit_config(const SsdConfig& cfg) {
   u.core.eps_high = cfg.slc_rl_epsilon;  // unused: the slides use one epsilon throughout
   u.core.eps_low = cfg.slc_rl_epsilon;
   u.core.eps_high_decisions = 0;
-  u.core.shadow = false;
+  u.core.shadow = rl::unit_size("slc").shadow;
   u.core.episode_len = 0;
   u.core.seed = seed;
-  u.has_reward = false;  // the sign reward is computed here (Algorithm 2)
+  u.has_reward = rl::unit_size("slc").has_reward;  // the sign reward is computed here (Algorithm 2)
   return u;
 }
 

@@ -400,10 +400,14 @@ TEST(Cli, HwcostSmokeWritesTheDocumentedJsonKeys) {
   ASSERT_EQ(r.code, 0) << r.out;
   json j = load(out);
   const json& u = j["units"]["gc"];
-  for (const char* k : {"logic_kge", "ffs", "ram_bits", "cycles_per_decision", "cycles_per_update"})
+  for (const char* k : {"logic_kge", "core_kge", "reward_kge", "ffs", "ram_bits",
+                        "cycles_per_decision", "cycles_per_update"})
     EXPECT_TRUE(u.contains(k)) << k;
-  for (const char* k : {"lut4", "ff", "bram", "fmax_mhz"}) EXPECT_TRUE(u["ice40"].contains(k)) << k;
+  for (const char* k : {"lut4", "ff", "bram", "fmax_mhz", "device"})
+    EXPECT_TRUE(u["ice40"].contains(k)) << k;
   EXPECT_GT(u["logic_kge"].get<double>(), 0.5);
+  EXPECT_GT(u["core_kge"].get<double>(), 0.5);
+  EXPECT_GT(u["reward_kge"].get<double>(), 0.5);
   EXPECT_GT(u["ram_bits"].get<uint64_t>(), 68u * 8 * 16 - 1);  // at least the q-table
   EXPECT_EQ(u["cycles_per_decision"].get<double>(), 2.0);
 }

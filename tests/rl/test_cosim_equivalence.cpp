@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "controller/rl/rtl_backend.h"
@@ -198,3 +200,55 @@ TEST(RlCosim, RejectsUnknownShape) {
   EXPECT_THROW(backend_factory("fpga"), std::invalid_argument);
   EXPECT_NO_THROW(backend_factory("cpp")(unit("rr", 1000, 0)));
 }
+
+namespace {
+
+// Tracing is per unit: only the units RtlTrace selects run on a traced model and write a file;
+// without an RtlTrace nothing is traced. The traced model gives the same results.
+TEST(RlCosim, TraceOnlyForSelectedUnits) {
+  const std::string dir = ::testing::TempDir();
+  auto trace = std::make_shared<RtlTrace>();
+  trace->path = dir + "rl_cosim_trace.vcd";
+  parse_vcd_units("gc", *trace);
+  std::remove(trace->path.c_str());
+  {
+    auto plain = make_rtl_backend(unit("gc", 1000, 0));
+    auto fsp = make_rtl_backend(unit("fsp", 10, 5), trace);  // not selected
+    EXPECT_TRUE(trace->files.empty());
+    auto traced = make_rtl_backend(unit("gc", 1000, 0), trace);
+    ASSERT_EQ(trace->files.size(), 1u);
+    EXPECT_EQ(trace->files[0], trace->path);
+    for (uint32_t s = 0; s < 50; ++s) {
+      const Decision a = plain->decide(s, kAllActions), b = traced->decide(s, kAllActions);
+      EXPECT_EQ(a.action, b.action);
+      EXPECT_EQ(a.cycles, b.cycles);
+    }
+  }
+  FILE* f = std::fopen(trace->path.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  char head[16] = {};
+  EXPECT_GT(std::fread(head, 1, sizeof head - 1, f), 0u);
+  std::fclose(f);
+  std::remove(trace->path.c_str());
+}
+
+TEST(RlCosim, VcdOptionParsing) {
+  RtlTrace t;
+  parse_vcd_window("1.5:20", t);
+  EXPECT_EQ(t.start_ps, 1500000000ull);
+  EXPECT_EQ(t.end_ps, 20000000000ull);
+  for (const char* bad : {"", ":", "5", "5:", ":5", "5:5", "6:5", "-1:5", "a:5", "1:2:3", "nan:5"})
+    EXPECT_THROW(parse_vcd_window(bad, t), std::invalid_argument) << bad;
+  parse_vcd_units("fsp,slc,fsp", t);
+  EXPECT_EQ(t.units, (std::vector<std::string>{"fsp", "slc"}));
+  EXPECT_THROW(parse_vcd_units("fsp,", t), std::invalid_argument);
+  EXPECT_THROW(parse_vcd_units("xyz", t), std::invalid_argument);
+  t.path = "out/w.vcd";
+  EXPECT_EQ(t.file_for("fsp"), "out/w.fsp.vcd");
+  t.path = "w";
+  EXPECT_EQ(t.file_for("gc"), "w.gc");
+  t.units = {"gc"};
+  EXPECT_EQ(t.file_for("gc"), "w");
+}
+
+}  // namespace

@@ -1,0 +1,12 @@
+// The RL unit's SystemVerilog sources, one path per line relative to this file, in
+// elaboration order. Read by the verilate() calls (controller/rtl/CMakeLists.txt), the RTL
+// lint tests (tests/rl/CMakeLists.txt) and `ssdtlm hwcost`. qrl_ram_1r1w.sv is the RAM
+// wrapper (black-boxed by hwcost's logic flow); harness/ files are not listed here.
+qrl_unit.sv
+qrl_core.sv
+qrl_reward.sv
+qrl_lfsr.sv
+qrl_argmax.sv
+qrl_pick.sv
+qrl_qupdate.sv
+qrl_ram_1r1w.sv

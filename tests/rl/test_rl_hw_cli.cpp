@@ -1,0 +1,241 @@
+// The RL units' hardware views through the CLI: `ssdtlm hwcost` gives every unit a placed-and-
+// routed fmax (nextpnr-ice40), and `ssdtlm run --rl-vcd` writes waveforms GTKWave can read.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/common/cli.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using ssdtlm::test::run_ssdtlm;
+
+const std::string kData = std::string(SSDTLM_SOURCE_DIR) + "/traces/data/";
+
+fs::path tmp_dir() {
+  return fs::temp_directory_path() / ("ssdtlm-rl-hw-" + std::to_string(::getpid()));
+}
+fs::path tmp(const std::string& name) {
+  fs::create_directories(tmp_dir());
+  return tmp_dir() / name;
+}
+struct RemoveTmp {
+  ~RemoveTmp() {
+    std::error_code ec;
+    fs::remove_all(tmp_dir(), ec);
+  }
+} remove_tmp;
+
+bool on_path(const std::string& exe) {
+  const char* p = std::getenv("PATH");
+  std::stringstream ss(p ? p : "");
+  std::string dir;
+  while (std::getline(ss, dir, ':'))
+    if (!dir.empty() && fs::exists(fs::path(dir) / exe)) return true;
+  return false;
+}
+
+// ---- hwcost: fmax for every unit
+
+TEST(HwcostFmax, EveryUnitHasNumericFmax) {
+  if (!on_path("nextpnr-ice40")) {
+    if (std::getenv("SSDTLM_SKIP_FMAX"))
+      GTEST_SKIP() << "nextpnr-ice40 not installed and SSDTLM_SKIP_FMAX set";
+    FAIL() << "nextpnr-ice40 not installed (scripts/setup.sh installs it; set SSDTLM_SKIP_FMAX=1 "
+              "to skip this test on a machine without it)";
+  }
+  const fs::path out = tmp("hwcost.json");
+  const auto r = run_ssdtlm("hwcost -j 2 --json " + out.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json j = ssdtlm::test::load_json(out.string());
+  ASSERT_EQ(j["units"].size(), 4u) << j.dump(1);
+  for (const auto& [name, u] : j["units"].items()) {
+    const json& ice = u["ice40"];
+    ASSERT_TRUE(ice["fmax_mhz"].is_number()) << name << ": " << ice.dump(1);
+    EXPECT_GT(ice["fmax_mhz"].get<double>(), 1.0) << name;
+    EXPECT_EQ(ice["device"], "iCE40HX8K-CT256") << name;
+    EXPECT_LE(ice["fmax_states"].get<uint64_t>(), u["states"].get<uint64_t>()) << name;
+    EXPECT_TRUE(u["core_kge"].is_number()) << name;
+    EXPECT_GT(u["core_kge"].get<double>(), 0.0) << name;
+    if (u["reward_unit"].get<bool>()) {
+      ASSERT_TRUE(u["reward_kge"].is_number()) << name;
+      EXPECT_GT(u["reward_kge"].get<double>(), 0.0) << name;
+    } else {
+      EXPECT_TRUE(u["reward_kge"].is_null()) << name;
+    }
+    // The parts add up to the whole, up to the glue and ABC optimising each module on its own.
+    const double parts = u["core_kge"].get<double>() +
+                         (u["reward_kge"].is_number() ? u["reward_kge"].get<double>() : 0.0);
+    EXPECT_NEAR(parts, u["logic_kge"].get<double>(), 0.05 * u["logic_kge"].get<double>()) << name;
+  }
+}
+
+// ---- VCD: a minimal reader (header $var declarations and #time / value-change lines)
+
+struct Vcd {
+  std::string timescale;
+  std::map<std::string, std::string> id_of;  // signal name -> identifier code
+  std::vector<uint64_t> times;
+  std::map<std::string, std::set<std::string>> values;  // id -> values seen
+  std::string error;
+};
+
+Vcd read_vcd(const fs::path& p) {
+  Vcd v;
+  std::ifstream f(p);
+  if (!f) {
+    v.error = "cannot open " + p.string();
+    return v;
+  }
+  std::string tok;
+  bool header = true;
+  while (header && f >> tok) {
+    if (tok == "$timescale") {
+      while (f >> tok && tok != "$end") v.timescale += tok;
+    } else if (tok == "$var") {
+      std::string type, width, id, name, rest;
+      f >> type >> width >> id >> name;
+      while (f >> rest && rest != "$end") {
+      }
+      v.id_of[name] = id;
+    } else if (tok == "$enddefinitions") {
+      f >> tok;  // $end
+      header = false;
+    }
+  }
+  if (header) {
+    v.error = "no $enddefinitions";
+    return v;
+  }
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '$') continue;
+    if (line[0] == '#') {
+      v.times.push_back(std::stoull(line.substr(1)));
+    } else if (line[0] == 'b') {
+      const size_t sp = line.find(' ');
+      if (sp == std::string::npos) {
+        v.error = "bad vector change: " + line;
+        return v;
+      }
+      v.values[line.substr(sp + 1)].insert(line.substr(1, sp - 1));
+    } else if (line[0] == '0' || line[0] == '1' || line[0] == 'x' || line[0] == 'z') {
+      v.values[line.substr(1)].insert(line.substr(0, 1));
+    } else {
+      v.error = "unexpected line: " + line;
+      return v;
+    }
+  }
+  return v;
+}
+
+const std::string kFspRun = "run --trace " + kData +
+                            "umass-financial1.ssdsim.gz --fsp rl --quiet --no-progress "
+                            "--rl-backend rtl ";
+
+#ifdef SSDTLM_HAVE_RTL
+TEST(RlVcd, DumpsTheDecisionHandshake) {
+  const fs::path w = tmp("fsp.vcd");
+  fs::remove(w);
+  const auto r = run_ssdtlm(kFspRun + "--rl-vcd " + w.string() + " --rl-vcd-units fsp");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const Vcd v = read_vcd(w);
+  ASSERT_TRUE(v.error.empty()) << v.error;
+  EXPECT_EQ(v.timescale, "1ps");
+  for (const char* s : {"clk_i", "dec_valid_i", "dec_ready_o", "dec_rsp_valid_o", "dec_action_o",
+                        "upd_valid_i", "upd_done_o", "idle_o"})
+    EXPECT_TRUE(v.id_of.count(s)) << "no signal " << s;
+  ASSERT_GT(v.times.size(), 100u);
+  for (size_t i = 1; i < v.times.size(); ++i)
+    ASSERT_LT(v.times[i - 1], v.times[i]) << "time stamps out of order at " << i;
+  // A decision was requested and answered.
+  EXPECT_TRUE(v.values.at(v.id_of.at("dec_valid_i")).count("1"));
+  EXPECT_TRUE(v.values.at(v.id_of.at("dec_rsp_valid_o")).count("1"));
+  // Simulated time: the replay's operations are spread over more than one millisecond.
+  EXPECT_GT(v.times.back() - v.times.front(), 1000000000ull);
+  // GTKWave's own reader (vcd2fst, shipped with gtkwave) reads it whole: converted to FST and
+  // back, the same signals and time stamps.
+  if (!on_path("vcd2fst") || !on_path("fst2vcd")) {
+    std::printf("note: gtkwave's vcd2fst/fst2vcd not installed: GTKWave read-back not checked\n");
+    return;
+  }
+  const fs::path fst = tmp("fsp.fst"), back = tmp("fsp_back.vcd");
+  ASSERT_EQ(
+      std::system(("vcd2fst " + w.string() + " " + fst.string() + " >/dev/null 2>&1").c_str()), 0);
+  ASSERT_EQ(
+      std::system(("fst2vcd " + fst.string() + " > " + back.string() + " 2>/dev/null").c_str()), 0);
+  const Vcd rb = read_vcd(back);
+  ASSERT_TRUE(rb.error.empty()) << rb.error;
+  EXPECT_EQ(rb.times, v.times);
+  EXPECT_TRUE(rb.id_of.count("dec_rsp_valid_o"));
+}
+
+TEST(RlVcd, WindowLimitsTheDump) {
+  const fs::path all = tmp("all.vcd"), win = tmp("win.vcd");
+  ASSERT_EQ(run_ssdtlm(kFspRun + "--rl-vcd " + all.string() + " --rl-vcd-units fsp").code, 0);
+  const auto r = run_ssdtlm(kFspRun + "--rl-vcd " + win.string() +
+                            " --rl-vcd-units fsp --rl-vcd-window 1000:20000");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const Vcd a = read_vcd(all), b = read_vcd(win);
+  ASSERT_TRUE(a.error.empty() && b.error.empty()) << a.error << b.error;
+  ASSERT_FALSE(b.times.empty());
+  EXPECT_LT(b.times.size(), a.times.size());
+  EXPECT_GE(b.times.front(), 1000000000000ull);
+  // The last operation started before 20 s; it lasts a few cycles.
+  EXPECT_LT(b.times.back(), 20000000000000ull + 1000000ull);
+}
+
+TEST(RlVcd, SeveralUnitsOneFileEach) {
+  const fs::path w = tmp("multi.vcd");
+  const auto r = run_ssdtlm("run --trace " + kData +
+                            "umass-financial1.ssdsim.gz --fsp rl --gc rl --quiet --no-progress "
+                            "--rl-backend rtl --rl-vcd " +
+                            w.string() + " --rl-vcd-units fsp,gc --rl-vcd-window 0:20000");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_FALSE(fs::exists(w));
+  const Vcd f = read_vcd(tmp("multi.fsp.vcd"));
+  EXPECT_TRUE(f.error.empty()) << f.error;
+  EXPECT_TRUE(f.id_of.count("dec_valid_i"));
+  EXPECT_TRUE(fs::exists(tmp("multi.gc.vcd")));
+}
+#endif
+
+TEST(RlVcd, BadOptionsAreRefused) {
+  const std::string w = tmp("bad.vcd").string();
+  struct Case {
+    std::string args, msg;
+  } cases[] = {
+      {"--rl-vcd " + w + " --rl-vcd-units fsp,nope", "unknown unit 'nope'"},
+      {"--rl-vcd " + w + " --rl-vcd-window 5", "START_MS:END_MS"},
+      {"--rl-vcd " + w + " --rl-vcd-window 10:5", "START_MS:END_MS"},
+      {"--rl-vcd " + w + " --rl-vcd-window a:b", "START_MS:END_MS"},
+      {"--rl-vcd " + w + " --rl-vcd-window -1:5", "START_MS:END_MS"},
+      {"--rl-vcd-units fsp", "need --rl-vcd"},
+      {"--rl-vcd /nonexistent-dir/w.vcd", "does not exist"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_ssdtlm(kFspRun + c.args);
+    EXPECT_NE(r.code, 0) << c.args;
+    EXPECT_NE(r.out.find(c.msg), std::string::npos) << c.args << ": " << r.out;
+  }
+  const auto r = run_ssdtlm("run --trace " + kData +
+                            "umass-financial1.ssdsim.gz --fsp rl --quiet --no-progress "
+                            "--rl-backend cpp --rl-vcd " +
+                            w);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("needs --rl-backend rtl"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(w));
+}
+
+}  // namespace

@@ -92,12 +92,14 @@ module qrl_core #(
 
   // ---------------------------------------------------------------- RAMs
   logic act_re, act_we, sh_re, sh_we;
+  logic [Actions-1:0] wmask;  // lanes written: all, or the updated action's
   logic [StW-1:0] act_raddr, act_waddr, sh_raddr, sh_waddr;
   logic [RowW-1:0] act_rdata, act_wdata, sh_rdata, sh_wdata;
 
   qrl_ram_1r1w #(
     .Depth(States),
     .Width(RowW),
+    .Lanes(Actions),
     .AddrW(StW)
   ) u_active (
     .clk_i  (clk_i),
@@ -105,6 +107,7 @@ module qrl_core #(
     .raddr_i(act_raddr),
     .rdata_o(act_rdata),
     .we_i   (act_we),
+    .wmask_i(wmask),
     .waddr_i(act_waddr),
     .wdata_i(act_wdata)
   );
@@ -115,6 +118,7 @@ module qrl_core #(
     qrl_ram_1r1w #(
       .Depth(States),
       .Width(RowW),
+      .Lanes(Actions),
       .AddrW(StW)
     ) u_shadow (
       .clk_i  (clk_i),
@@ -122,6 +126,7 @@ module qrl_core #(
       .raddr_i(sh_raddr),
       .rdata_o(sh_rdata),
       .we_i   (sh_we),
+      .wmask_i(wmask),
       .waddr_i(sh_waddr),
       .wdata_i(sh_wdata)
     );
@@ -142,17 +147,18 @@ module qrl_core #(
   qrl_lfsr u_lfsr (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
-    .en_i      (acc_dec),
+    .en_i      (d1_valid_q),
     .load_i    (acc_mgt && (mgt_op_i == OpSeed)),
     .load_val_i(mgt_seed_i),
     .word_o    (lfsr_word)
   );
 
   // ---------------------------------------------------------------- decide pipeline
+  // Stage 2 uses the LFSR word and the decision counter as they are, and advances both at its
+  // end; a decide accepted at the same edge sees the advanced values (one decision per cycle).
   logic d1_valid_q;
   logic [Actions-1:0] d1_mask_q;
-  logic [31:0] d1_word_q;
-  logic [15:0] d1_eps_q;
+  logic eps_high;
   logic [ActW-1:0] greedy_idx, pick_idx;
   logic [QW-1:0] best_val;
   logic [RowW-1:0] amax_row;
@@ -163,18 +169,24 @@ module qrl_core #(
 
   // Update registers
   logic [StW-1:0] u_s_q;
-  logic [ActW-1:0] u_a_q, u_na_q;
-  logic [QW-1:0] u_r_q, qn_q, q_old, q_new;
-  logic u_max_q;
-  logic [Actions-1:0] u_mask_q;
-  logic [RowW-1:0] upd_row;
+  logic [ActW-1:0] u_a_q;
+  logic [QW-1:0] u_r_q, qn_q, q_new;
+  // Q' = the argmax of row s' under this mask: the allowed actions (Q-learning) or a' alone.
+  logic [Actions-1:0] u_mask_q, u_a_hot, upd_next_hot;
 
   // Management read: the row is the RAM's registered output in the cycle after the accept edge.
   logic m1_valid_q, m1_shadow_q;
 
-  // The argmax serves the decide stage (active table) and the update's Q(s', .) stage.
-  assign amax_row = (st_q == StUpdRdS) ? upd_rdata : act_rdata;
-  assign amax_mask = (st_q == StUpdRdS) ? u_mask_q : d1_mask_q;
+  // The argmax serves the decide stage (active table) and both update read stages: Q' from row
+  // s' (allowed actions, or a' alone) and Q(s, a) from row s (a alone), so no row selects.
+  always_comb begin
+    for (int unsigned i = 0; i < Actions; i++) begin
+      u_a_hot[i] = (u_a_q == ActW'(i));
+      upd_next_hot[i] = (upd_next_action_i == ActW'(i));
+    end
+  end
+  assign amax_row = (st_q == StUpdRdS || st_q == StUpdWr) ? upd_rdata : act_rdata;
+  assign amax_mask = (st_q == StUpdRdS) ? u_mask_q : (st_q == StUpdWr) ? u_a_hot : d1_mask_q;
 
   qrl_argmax #(
     .Actions(Actions),
@@ -192,22 +204,12 @@ module qrl_core #(
     .ActW   (ActW)
   ) u_pick (
     .mask_i(d1_mask_q),
-    .rnd_i (d1_word_q[15:0]),
+    .rnd_i (lfsr_word[15:0]),
     .idx_o (pick_idx)
   );
 
-  assign d1_explore = d1_word_q[31:16] < d1_eps_q;
-
-  // Row element selects as AND-OR trees on constant slices (cheaper than shifters).
-  logic [QW-1:0] qn_sel;
-  always_comb begin
-    q_old = '0;
-    qn_sel = '0;
-    for (int unsigned i = 0; i < Actions; i++) begin
-      if (u_a_q == ActW'(i)) q_old = upd_rdata[i*QW+:QW];
-      if (u_na_q == ActW'(i)) qn_sel = upd_rdata[i*QW+:QW];
-    end
-  end
+  assign eps_high = dec_cnt_q < cfg_eps_n_i;
+  assign d1_explore = lfsr_word[31:16] < (eps_high ? cfg_eps_hi_i : cfg_eps_lo_i);
 
   qrl_qupdate #(
     .QW   (QW),
@@ -215,17 +217,12 @@ module qrl_core #(
     .Alpha(Alpha),
     .Gamma(Gamma)
   ) u_qupdate (
-    .q_i (q_old),
+    .q_i (best_val),
     .r_i (u_r_q),
     .qn_i(qn_q),
     .q_o (q_new)
   );
 
-  always_comb begin
-    for (int unsigned i = 0; i < Actions; i++) begin
-      upd_row[i*QW+:QW] = (u_a_q == ActW'(i)) ? q_new : upd_rdata[i*QW+:QW];
-    end
-  end
 
   // ---------------------------------------------------------------- control
   logic ep_close;
@@ -235,8 +232,9 @@ module qrl_core #(
     st_d = st_q;
     cnt_d = cnt_q;
     copy_pend_d = copy_pend_q;
-    dec_cnt_d = dec_cnt_q;
+    dec_cnt_d = (d1_valid_q && eps_high) ? dec_cnt_q + 24'h1 : dec_cnt_q;
     ep_cnt_d = ep_cnt_q;
+    wmask = '1;
     act_re = 1'b0;
     act_raddr = dec_state_i;
     act_we = 1'b0;
@@ -311,9 +309,6 @@ module qrl_core #(
         end else if (acc_dec) begin
           act_re = 1'b1;
           act_raddr = dec_state_i;
-          if (dec_cnt_q < cfg_eps_n_i) begin
-            dec_cnt_d = dec_cnt_q + 24'h1;
-          end
           if (Shadow && (cfg_episode_len_i != 16'h0)) begin
             if (ep_close) begin
               ep_cnt_d = '0;
@@ -335,14 +330,15 @@ module qrl_core #(
         st_d = StUpdWr;
       end
       StUpdWr: begin
+        wmask = u_a_hot;
         if (Shadow) begin
           sh_we = 1'b1;
           sh_waddr = u_s_q;
-          sh_wdata = upd_row;
+          sh_wdata = {Actions{q_new}};
         end else begin
           act_we = 1'b1;
           act_waddr = u_s_q;
-          act_wdata = upd_row;
+          act_wdata = {Actions{q_new}};
         end
         st_d = StIdle;
       end
@@ -374,16 +370,12 @@ module qrl_core #(
       ep_cnt_q <= '0;
       d1_valid_q <= 1'b0;
       d1_mask_q <= '0;
-      d1_word_q <= '0;
-      d1_eps_q <= '0;
       rsp_valid_q <= 1'b0;
       rsp_explored_q <= 1'b0;
       rsp_action_q <= '0;
       u_s_q <= '0;
       u_a_q <= '0;
-      u_na_q <= '0;
       u_r_q <= '0;
-      u_max_q <= 1'b0;
       u_mask_q <= '0;
       qn_q <= '0;
       m1_valid_q <= 1'b0;
@@ -398,8 +390,6 @@ module qrl_core #(
       d1_valid_q <= acc_dec;
       if (acc_dec) begin
         d1_mask_q <= (dec_mask_i == '0) ? {Actions{1'b1}} : dec_mask_i;
-        d1_word_q <= lfsr_word;
-        d1_eps_q <= (dec_cnt_q < cfg_eps_n_i) ? cfg_eps_hi_i : cfg_eps_lo_i;
       end
       rsp_valid_q <= d1_valid_q;
       if (d1_valid_q) begin
@@ -410,13 +400,11 @@ module qrl_core #(
       if (acc_upd) begin
         u_s_q <= upd_state_i;
         u_a_q <= upd_action_i;
-        u_na_q <= upd_next_action_i;
         u_r_q <= upd_reward_i;
-        u_max_q <= upd_next_max_i;
-        u_mask_q <= (upd_next_mask_i == '0) ? {Actions{1'b1}} : upd_next_mask_i;
+        u_mask_q <= upd_next_max_i ? upd_next_mask_i : upd_next_hot;
       end
       if (st_q == StUpdRdS) begin
-        qn_q <= u_max_q ? best_val : qn_sel;
+        qn_q <= best_val;
       end
       // management read
       m1_valid_q <= acc_mgt && (mgt_op_i == OpRead);

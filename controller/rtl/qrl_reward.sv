@@ -103,6 +103,7 @@ module qrl_reward #(
     .raddr_i(raddr),
     .rdata_o(rdata),
     .we_i   (we),
+    .wmask_i(1'b1),
     .waddr_i(waddr),
     .wdata_i(wdata)
   );

@@ -4,9 +4,11 @@
 # qrl_ram_1r1w black-boxed, `abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX`, NAND2
 # equivalents from the Nangate45 X1 weights. Prints kGE (total, flip-flops) per part and unit.
 #
-#   bench/rtl_area.sh [-u fsp,gc,rr,slc] [-p 'Param=Value ...'] [-k DIR]
+#   bench/rtl_area.sh [-u fsp,gc,rr,slc] [-p 'Param=Value ...'] [-r RTL_DIR] [-i] [-k DIR]
 #     -u  units (default all four; the reward unit is the same for every unit, measured once)
-#     -p  extra parameters for both parts (chparam), e.g. -p 'SmallUpdate=0'
+#     -p  extra parameters for both parts (chparam)
+#     -r  RTL directory (default controller/rtl; e.g. an older revision's, for a comparison)
+#     -i  also synth_ice40 the whole qrl_unit per unit: LUT4, FF, SB_RAM40_4K (slower)
 #     -k  keep the Yosys scripts and logs in DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,12 +16,15 @@ rtl=$here/controller/rtl
 units=fsp,gc,rr,slc
 extra=""
 keep=""
-while getopts "u:p:k:h" o; do
+ice40=0
+while getopts "u:p:r:ik:h" o; do
   case $o in
     u) units=$OPTARG ;;
     p) extra=$OPTARG ;;
+    r) rtl=$(cd "$OPTARG" && pwd) ;;
+    i) ice40=1 ;;
     k) keep=$OPTARG ;;
-    *) sed -n '2,11p' "$0"; exit 2 ;;
+    *) sed -n '2,13p' "$0"; exit 2 ;;
   esac
 done
 command -v yosys >/dev/null || { echo "rtl_area.sh: yosys not found" >&2; exit 1; }
@@ -35,8 +40,7 @@ for f in $logic; do read_logic+=" $rtl/$f"; done
 synth() {
   local top=$1 name=$2 params=$3 chp=""
   for p in $params $extra; do
-    if [ "$top" = qrl_reward ] && [[ $p =~ ^(States|Actions|Shadow|SmallUpdate)= ]]; then continue; fi
-    if [ "$top" = qrl_core ] && [[ $p =~ ^(SmallScan)= ]]; then continue; fi
+    if [ "$top" = qrl_reward ] && [[ $p =~ ^(States|Actions|Shadow)= ]]; then continue; fi
     chp+=" -set ${p%%=*} ${p#*=}"
   done
   cat >"$work/$name.ys" <<EOF
@@ -66,6 +70,23 @@ EOF
     END { printf "%.2f %.2f %d\n", ge/1000, ffge/1000, ff }' "$work/$name.stat"
 }
 
+# ice40 NAME PARAMS -> prints "lut4 ff bram" of the whole qrl_unit (RAM inferred)
+ice40() {
+  local name=$1 params=$2 chp=""
+  for p in $params $extra; do chp+=" -set ${p%%=*} ${p#*=}"; done
+  cat >"$work/$name.ys" <<EOF
+read_verilog -sv $(for f in qrl_unit.sv $logic qrl_ram_1r1w.sv; do printf '%s ' "$rtl/$f"; done)
+chparam$chp qrl_unit
+hierarchy -top qrl_unit
+synth_ice40 -top qrl_unit
+tee -q -o $work/$name.stat stat
+EOF
+  yosys -q -l "$work/$name.log" -s "$work/$name.ys" >/dev/null 2>&1 ||
+    { echo "rtl_area.sh: yosys failed for $name (see $work/$name.log)" >&2; exit 1; }
+  awk '$1 == "SB_LUT4" { l=$2 } $1 ~ /^SB_DFF/ { f+=$2 } $1 == "SB_RAM40_4K" { b=$2 }
+       END { printf "%d %d %d\n", l, f, b }' "$work/$name.stat"
+}
+
 printf "%-5s %-24s %9s %9s %5s\n" unit part kGE "FF kGE" FFs
 for u in ${units//,/ }; do
   case $u in
@@ -77,6 +98,12 @@ for u in ${units//,/ }; do
   esac
   read -r kge ffk ffs < <(synth qrl_core "core_$u" "$p")
   printf "%-5s %-24s %9s %9s %5s\n" "$u" "qrl_core" "$kge" "$ffk" "$ffs"
+  if [ "$ice40" = 1 ]; then
+    r=1
+    [ "$u" = slc ] && r=0
+    read -r lut ff bram < <(ice40 "ice40_$u" "$p HasReward=$r")
+    printf "%-5s %-24s LUT4 %s  FF %s  SB_RAM40_4K %s\n" "$u" "qrl_unit (iCE40)" "$lut" "$ff" "$bram"
+  fi
 done
 read -r kge ffk ffs < <(synth qrl_reward reward "")
 printf "%-5s %-24s %9s %9s %5s\n" "all" "qrl_reward" "$kge" "$ffk" "$ffs"

@@ -141,7 +141,9 @@ module qrl_core #(
   // ---------------------------------------------------------------- counters, LFSR
   logic [23:0] dec_cnt_d, dec_cnt_q;
   logic [15:0] ep_cnt_d, ep_cnt_q;
-  logic [CntW-1:0] cnt_d, cnt_q;  // clear / copy row counter
+  // Row counter of the reset clear and the episode copy; during an update, the state s.
+  logic [CntW-1:0] cnt_d, cnt_q;
+  logic [StW-1:0] u_s;
   logic [31:0] lfsr_word;
 
   qrl_lfsr u_lfsr (
@@ -157,7 +159,8 @@ module qrl_core #(
   // Stage 2 uses the LFSR word and the decision counter as they are, and advances both at its
   // end; a decide accepted at the same edge sees the advanced values (one decision per cycle).
   logic d1_valid_q;
-  logic [Actions-1:0] d1_mask_q;
+  // The decide's mask (empty -> all) in its second stage, the update's Q' mask in StUpdRdS.
+  logic [Actions-1:0] mask_q;
   logic eps_high;
   logic [ActW-1:0] greedy_idx, pick_idx;
   logic [QW-1:0] best_val;
@@ -168,11 +171,10 @@ module qrl_core #(
   logic d1_explore;
 
   // Update registers
-  logic [StW-1:0] u_s_q;
   logic [ActW-1:0] u_a_q;
   logic [QW-1:0] u_r_q, qn_q, q_new;
   // Q' = the argmax of row s' under this mask: the allowed actions (Q-learning) or a' alone.
-  logic [Actions-1:0] u_mask_q, u_a_hot, upd_next_hot;
+  logic [Actions-1:0] u_a_hot, upd_next_hot;
 
   // Management read: the row is the RAM's registered output in the cycle after the accept edge.
   logic m1_valid_q, m1_shadow_q;
@@ -186,7 +188,8 @@ module qrl_core #(
     end
   end
   assign amax_row = (st_q == StUpdRdS || st_q == StUpdWr) ? upd_rdata : act_rdata;
-  assign amax_mask = (st_q == StUpdRdS) ? u_mask_q : (st_q == StUpdWr) ? u_a_hot : d1_mask_q;
+  assign amax_mask = (st_q == StUpdWr) ? u_a_hot : mask_q;
+  assign u_s = cnt_q[StW-1:0];
 
   qrl_argmax #(
     .Actions(Actions),
@@ -203,7 +206,7 @@ module qrl_core #(
     .Actions(Actions),
     .ActW   (ActW)
   ) u_pick (
-    .mask_i(d1_mask_q),
+    .mask_i(mask_q),
     .rnd_i (lfsr_word[15:0]),
     .idx_o (pick_idx)
   );
@@ -298,6 +301,7 @@ module qrl_core #(
             end
           endcase
         end else if (acc_upd) begin
+          cnt_d = CntW'(upd_state_i);
           if (Shadow) begin
             sh_re = 1'b1;
             sh_raddr = upd_next_state_i;
@@ -322,10 +326,10 @@ module qrl_core #(
       StUpdRdS: begin
         if (Shadow) begin
           sh_re = 1'b1;
-          sh_raddr = u_s_q;
+          sh_raddr = u_s;
         end else begin
           act_re = 1'b1;
-          act_raddr = u_s_q;
+          act_raddr = u_s;
         end
         st_d = StUpdWr;
       end
@@ -333,11 +337,11 @@ module qrl_core #(
         wmask = u_a_hot;
         if (Shadow) begin
           sh_we = 1'b1;
-          sh_waddr = u_s_q;
+          sh_waddr = u_s;
           sh_wdata = {Actions{q_new}};
         end else begin
           act_we = 1'b1;
-          act_waddr = u_s_q;
+          act_waddr = u_s;
           act_wdata = {Actions{q_new}};
         end
         st_d = StIdle;
@@ -369,14 +373,12 @@ module qrl_core #(
       dec_cnt_q <= '0;
       ep_cnt_q <= '0;
       d1_valid_q <= 1'b0;
-      d1_mask_q <= '0;
+      mask_q <= '0;
       rsp_valid_q <= 1'b0;
       rsp_explored_q <= 1'b0;
       rsp_action_q <= '0;
-      u_s_q <= '0;
       u_a_q <= '0;
       u_r_q <= '0;
-      u_mask_q <= '0;
       qn_q <= '0;
       m1_valid_q <= 1'b0;
       m1_shadow_q <= 1'b0;
@@ -389,7 +391,7 @@ module qrl_core #(
       // decide: stage 1 registers the request, stage 2 the result
       d1_valid_q <= acc_dec;
       if (acc_dec) begin
-        d1_mask_q <= (dec_mask_i == '0) ? {Actions{1'b1}} : dec_mask_i;
+        mask_q <= (dec_mask_i == '0) ? {Actions{1'b1}} : dec_mask_i;
       end
       rsp_valid_q <= d1_valid_q;
       if (d1_valid_q) begin
@@ -398,10 +400,9 @@ module qrl_core #(
       end
       // update
       if (acc_upd) begin
-        u_s_q <= upd_state_i;
         u_a_q <= upd_action_i;
         u_r_q <= upd_reward_i;
-        u_mask_q <= upd_next_max_i ? upd_next_mask_i : upd_next_hot;
+        mask_q <= upd_next_max_i ? upd_next_mask_i : upd_next_hot;
       end
       if (st_q == StUpdRdS) begin
         qn_q <= best_val;

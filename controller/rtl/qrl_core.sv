@@ -19,6 +19,7 @@ module qrl_core #(
   parameter int unsigned Alpha = 77,
   parameter int unsigned Gamma = 205,
   parameter bit Shadow = 1'b0,
+  parameter bit TreeArgmax = 1'b1,  // argmax as a tournament tree (1) or a linear scan (0)
   parameter int unsigned StW = (States > 1) ? $clog2(States) : 1,
   parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
   parameter int unsigned RowW = Actions * QW
@@ -194,6 +195,7 @@ module qrl_core #(
   qrl_argmax #(
     .Actions(Actions),
     .QW     (QW),
+    .Tree   (TreeArgmax),
     .ActW   (ActW)
   ) u_argmax (
     .row_i (amax_row),

@@ -11,6 +11,7 @@ module qrl_unit #(
   parameter int unsigned Gamma = 205,
   parameter bit Shadow = 1'b0,
   parameter bit HasReward = 1'b1,
+  parameter bit TreeArgmax = 1'b1,  // qrl_argmax: tournament tree (1) or linear scan (0)
   parameter int unsigned InW = 32,
   parameter int unsigned SubBits = 3,
   parameter int unsigned Period = 1024,
@@ -75,6 +76,7 @@ module qrl_unit #(
     .Alpha  (Alpha),
     .Gamma  (Gamma),
     .Shadow (Shadow),
+    .TreeArgmax(TreeArgmax),
     .StW    (StW),
     .ActW   (ActW),
     .RowW   (RowW)

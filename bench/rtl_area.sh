@@ -32,7 +32,7 @@ work=${keep:-$(mktemp -d)}
 mkdir -p "$work"
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 
-logic="qrl_core.sv qrl_reward.sv qrl_lfsr.sv qrl_argmax.sv qrl_pick.sv qrl_qupdate.sv"
+logic="qrl_unit.sv qrl_core.sv qrl_reward.sv qrl_lfsr.sv qrl_argmax.sv qrl_pick.sv qrl_qupdate.sv"
 read_logic="read_verilog -sv"
 for f in $logic; do read_logic+=" $rtl/$f"; done
 
@@ -40,7 +40,7 @@ for f in $logic; do read_logic+=" $rtl/$f"; done
 synth() {
   local top=$1 name=$2 params=$3 chp=""
   for p in $params $extra; do
-    if [ "$top" = qrl_reward ] && [[ $p =~ ^(States|Actions|Shadow)= ]]; then continue; fi
+    if [ "$top" = qrl_reward ] && [[ $p =~ ^(States|Actions|Shadow|TreeArgmax|QSelMux)= ]]; then continue; fi
     chp+=" -set ${p%%=*} ${p#*=}"
   done
   cat >"$work/$name.ys" <<EOF
@@ -75,7 +75,7 @@ ice40() {
   local name=$1 params=$2 chp=""
   for p in $params $extra; do chp+=" -set ${p%%=*} ${p#*=}"; done
   cat >"$work/$name.ys" <<EOF
-read_verilog -sv $(for f in qrl_unit.sv $logic qrl_ram_1r1w.sv; do printf '%s ' "$rtl/$f"; done)
+read_verilog -sv $(for f in $logic qrl_ram_1r1w.sv; do printf '%s ' "$rtl/$f"; done)
 chparam$chp qrl_unit
 hierarchy -top qrl_unit
 synth_ice40 -top qrl_unit
@@ -98,9 +98,11 @@ for u in ${units//,/ }; do
   esac
   read -r kge ffk ffs < <(synth qrl_core "core_$u" "$p")
   printf "%-5s %-24s %9s %9s %5s\n" "$u" "qrl_core" "$kge" "$ffk" "$ffs"
+  r=1
+  [ "$u" = slc ] && r=0
+  read -r kge ffk ffs < <(synth qrl_unit "unit_$u" "$p HasReward=$r")
+  printf "%-5s %-24s %9s %9s %5s\n" "$u" "qrl_unit (core+reward)" "$kge" "$ffk" "$ffs"
   if [ "$ice40" = 1 ]; then
-    r=1
-    [ "$u" = slc ] && r=0
     read -r lut ff bram < <(ice40 "ice40_$u" "$p HasReward=$r")
     printf "%-5s %-24s LUT4 %s  FF %s  SB_RAM40_4K %s\n" "$u" "qrl_unit (iCE40)" "$lut" "$ff" "$bram"
   fi

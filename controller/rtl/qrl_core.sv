@@ -20,6 +20,9 @@ module qrl_core #(
   parameter int unsigned Gamma = 205,
   parameter bit Shadow = 1'b0,
   parameter bit TreeArgmax = 1'b1,  // argmax as a tournament tree (1) or a linear scan (0)
+  // Q(s, a) for the update: through the argmax with mask {a} (0, smaller) or a row mux (1,
+  // a shorter RAM -> update -> RAM path: higher fmax)
+  parameter bit QSelMux = 1'b0,
   parameter int unsigned StW = (States > 1) ? $clog2(States) : 1,
   parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
   parameter int unsigned RowW = Actions * QW
@@ -222,12 +225,24 @@ module qrl_core #(
     .Alpha(Alpha),
     .Gamma(Gamma)
   ) u_qupdate (
-    .q_i (best_val),
+    .q_i (q_old),
     .r_i (u_r_q),
     .qn_i(qn_q),
     .q_o (q_new)
   );
 
+
+  logic [QW-1:0] q_old;
+  if (QSelMux) begin : g_qsel_mux
+    always_comb begin
+      q_old = '0;
+      for (int unsigned i = 0; i < Actions; i++) begin
+        if (u_a_q == ActW'(i)) q_old = upd_rdata[i*QW+:QW];
+      end
+    end
+  end else begin : g_qsel_argmax
+    assign q_old = best_val;
+  end
 
   // ---------------------------------------------------------------- control
   logic ep_close;

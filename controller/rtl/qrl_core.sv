@@ -176,7 +176,10 @@ module qrl_core #(
 
   // Update registers
   logic [ActW-1:0] u_a_q;
-  logic [QW-1:0] u_r_q, qn_q, q_new;
+  // The update's reward r from its accept, then r * 2^KF + Gamma * Q' (qrl_qupdate's p).
+  localparam int unsigned PW = QW + KF + 1;
+  logic [PW-1:0] p_q, p_d;
+  logic [QW-1:0] q_new;
   // Q' = the argmax of row s' under this mask: the allowed actions (Q-learning) or a' alone.
   logic [Actions-1:0] u_a_hot, upd_next_hot;
 
@@ -223,11 +226,14 @@ module qrl_core #(
     .QW   (QW),
     .KF   (KF),
     .Alpha(Alpha),
-    .Gamma(Gamma)
+    .Gamma(Gamma),
+    .PW   (PW)
   ) u_qupdate (
+    .r_i (p_q[QW-1:0]),
+    .qn_i(best_val),
+    .p_o (p_d),
     .q_i (q_old),
-    .r_i (u_r_q),
-    .qn_i(qn_q),
+    .p_i (p_q),
     .q_o (q_new)
   );
 
@@ -395,8 +401,7 @@ module qrl_core #(
       rsp_explored_q <= 1'b0;
       rsp_action_q <= '0;
       u_a_q <= '0;
-      u_r_q <= '0;
-      qn_q <= '0;
+      p_q <= '0;
       m1_valid_q <= 1'b0;
       m1_shadow_q <= 1'b0;
     end else begin
@@ -418,11 +423,11 @@ module qrl_core #(
       // update
       if (acc_upd) begin
         u_a_q <= upd_action_i;
-        u_r_q <= upd_reward_i;
+        p_q <= PW'(upd_reward_i);
         mask_q <= upd_next_max_i ? upd_next_mask_i : upd_next_hot;
       end
       if (st_q == StUpdRdS) begin
-        qn_q <= best_val;
+        p_q <= p_d;
       end
       // management read
       m1_valid_q <= acc_mgt && (mgt_op_i == OpRead);

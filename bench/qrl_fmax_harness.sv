@@ -7,7 +7,7 @@ module qrl_fmax_harness #(
   parameter bit Shadow = 1'b0,
   parameter bit HasReward = 1'b1,
   parameter bit TreeArgmax = 1'b1,
-  parameter bit QSelMux = 1'b0
+  parameter bit QSelMux = 1'b1
 ) (
   input  logic clk_i,
   input  logic rst_ni,

@@ -22,7 +22,7 @@ module qrl_core #(
   parameter bit TreeArgmax = 1'b1,  // argmax as a tournament tree (1) or a linear scan (0)
   // Q(s, a) for the update: through the argmax with mask {a} (0, smaller) or a row mux (1,
   // a shorter RAM -> update -> RAM path: higher fmax)
-  parameter bit QSelMux = 1'b0,
+  parameter bit QSelMux = 1'b1,
   parameter int unsigned StW = (States > 1) ? $clog2(States) : 1,
   parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
   parameter int unsigned RowW = Actions * QW

@@ -19,6 +19,10 @@ module qrl_core #(
   parameter int unsigned Alpha = 77,
   parameter int unsigned Gamma = 205,
   parameter bit Shadow = 1'b0,
+  parameter bit TreeArgmax = 1'b1,  // argmax as a tournament tree (1) or a linear scan (0)
+  // Q(s, a) for the update: through the argmax with mask {a} (0, smaller) or a row mux (1,
+  // a shorter RAM -> update -> RAM path: higher fmax)
+  parameter bit QSelMux = 1'b1,
   parameter int unsigned StW = (States > 1) ? $clog2(States) : 1,
   parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
   parameter int unsigned RowW = Actions * QW
@@ -92,12 +96,14 @@ module qrl_core #(
 
   // ---------------------------------------------------------------- RAMs
   logic act_re, act_we, sh_re, sh_we;
+  logic [Actions-1:0] wmask;  // lanes written: all, or the updated action's
   logic [StW-1:0] act_raddr, act_waddr, sh_raddr, sh_waddr;
   logic [RowW-1:0] act_rdata, act_wdata, sh_rdata, sh_wdata;
 
   qrl_ram_1r1w #(
     .Depth(States),
     .Width(RowW),
+    .Lanes(Actions),
     .AddrW(StW)
   ) u_active (
     .clk_i  (clk_i),
@@ -105,6 +111,7 @@ module qrl_core #(
     .raddr_i(act_raddr),
     .rdata_o(act_rdata),
     .we_i   (act_we),
+    .wmask_i(wmask),
     .waddr_i(act_waddr),
     .wdata_i(act_wdata)
   );
@@ -115,6 +122,7 @@ module qrl_core #(
     qrl_ram_1r1w #(
       .Depth(States),
       .Width(RowW),
+      .Lanes(Actions),
       .AddrW(StW)
     ) u_shadow (
       .clk_i  (clk_i),
@@ -122,6 +130,7 @@ module qrl_core #(
       .raddr_i(sh_raddr),
       .rdata_o(sh_rdata),
       .we_i   (sh_we),
+      .wmask_i(wmask),
       .waddr_i(sh_waddr),
       .wdata_i(sh_wdata)
     );
@@ -136,23 +145,27 @@ module qrl_core #(
   // ---------------------------------------------------------------- counters, LFSR
   logic [23:0] dec_cnt_d, dec_cnt_q;
   logic [15:0] ep_cnt_d, ep_cnt_q;
-  logic [CntW-1:0] cnt_d, cnt_q;  // clear / copy row counter
+  // Row counter of the reset clear and the episode copy; during an update, the state s.
+  logic [CntW-1:0] cnt_d, cnt_q;
+  logic [StW-1:0] u_s;
   logic [31:0] lfsr_word;
 
   qrl_lfsr u_lfsr (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
-    .en_i      (acc_dec),
+    .en_i      (d1_valid_q),
     .load_i    (acc_mgt && (mgt_op_i == OpSeed)),
     .load_val_i(mgt_seed_i),
     .word_o    (lfsr_word)
   );
 
   // ---------------------------------------------------------------- decide pipeline
+  // Stage 2 uses the LFSR word and the decision counter as they are, and advances both at its
+  // end; a decide accepted at the same edge sees the advanced values (one decision per cycle).
   logic d1_valid_q;
-  logic [Actions-1:0] d1_mask_q;
-  logic [31:0] d1_word_q;
-  logic [15:0] d1_eps_q;
+  // The decide's mask (empty -> all) in its second stage, the update's Q' mask in StUpdRdS.
+  logic [Actions-1:0] mask_q;
+  logic eps_high;
   logic [ActW-1:0] greedy_idx, pick_idx;
   logic [QW-1:0] best_val;
   logic [RowW-1:0] amax_row;
@@ -162,23 +175,33 @@ module qrl_core #(
   logic d1_explore;
 
   // Update registers
-  logic [StW-1:0] u_s_q;
-  logic [ActW-1:0] u_a_q, u_na_q;
-  logic [QW-1:0] u_r_q, qn_q, q_old, q_new;
-  logic u_max_q;
-  logic [Actions-1:0] u_mask_q;
-  logic [RowW-1:0] upd_row;
+  logic [ActW-1:0] u_a_q;
+  // The update's reward r from its accept, then r * 2^KF + Gamma * Q' (qrl_qupdate's p).
+  localparam int unsigned PW = QW + KF + 1;
+  logic [PW-1:0] p_q, p_d;
+  logic [QW-1:0] q_new;
+  // Q' = the argmax of row s' under this mask: the allowed actions (Q-learning) or a' alone.
+  logic [Actions-1:0] u_a_hot, upd_next_hot;
 
   // Management read: the row is the RAM's registered output in the cycle after the accept edge.
   logic m1_valid_q, m1_shadow_q;
 
-  // The argmax serves the decide stage (active table) and the update's Q(s', .) stage.
-  assign amax_row = (st_q == StUpdRdS) ? upd_rdata : act_rdata;
-  assign amax_mask = (st_q == StUpdRdS) ? u_mask_q : d1_mask_q;
+  // The argmax serves the decide stage (active table) and both update read stages: Q' from row
+  // s' (allowed actions, or a' alone) and Q(s, a) from row s (a alone), so no row selects.
+  always_comb begin
+    for (int unsigned i = 0; i < Actions; i++) begin
+      u_a_hot[i] = (u_a_q == ActW'(i));
+      upd_next_hot[i] = (upd_next_action_i == ActW'(i));
+    end
+  end
+  assign amax_row = (st_q == StUpdRdS || st_q == StUpdWr) ? upd_rdata : act_rdata;
+  assign amax_mask = (st_q == StUpdWr) ? u_a_hot : mask_q;
+  assign u_s = cnt_q[StW-1:0];
 
   qrl_argmax #(
     .Actions(Actions),
     .QW     (QW),
+    .Tree   (TreeArgmax),
     .ActW   (ActW)
   ) u_argmax (
     .row_i (amax_row),
@@ -191,40 +214,40 @@ module qrl_core #(
     .Actions(Actions),
     .ActW   (ActW)
   ) u_pick (
-    .mask_i(d1_mask_q),
-    .rnd_i (d1_word_q[15:0]),
+    .mask_i(mask_q),
+    .rnd_i (lfsr_word[15:0]),
     .idx_o (pick_idx)
   );
 
-  assign d1_explore = d1_word_q[31:16] < d1_eps_q;
-
-  // Row element selects as AND-OR trees on constant slices (cheaper than shifters).
-  logic [QW-1:0] qn_sel;
-  always_comb begin
-    q_old = '0;
-    qn_sel = '0;
-    for (int unsigned i = 0; i < Actions; i++) begin
-      if (u_a_q == ActW'(i)) q_old = upd_rdata[i*QW+:QW];
-      if (u_na_q == ActW'(i)) qn_sel = upd_rdata[i*QW+:QW];
-    end
-  end
+  assign eps_high = dec_cnt_q < cfg_eps_n_i;
+  assign d1_explore = lfsr_word[31:16] < (eps_high ? cfg_eps_hi_i : cfg_eps_lo_i);
 
   qrl_qupdate #(
     .QW   (QW),
     .KF   (KF),
     .Alpha(Alpha),
-    .Gamma(Gamma)
+    .Gamma(Gamma),
+    .PW   (PW)
   ) u_qupdate (
+    .r_i (p_q[QW-1:0]),
+    .qn_i(best_val),
+    .p_o (p_d),
     .q_i (q_old),
-    .r_i (u_r_q),
-    .qn_i(qn_q),
+    .p_i (p_q),
     .q_o (q_new)
   );
 
-  always_comb begin
-    for (int unsigned i = 0; i < Actions; i++) begin
-      upd_row[i*QW+:QW] = (u_a_q == ActW'(i)) ? q_new : upd_rdata[i*QW+:QW];
+
+  logic [QW-1:0] q_old;
+  if (QSelMux) begin : g_qsel_mux
+    always_comb begin
+      q_old = '0;
+      for (int unsigned i = 0; i < Actions; i++) begin
+        if (u_a_q == ActW'(i)) q_old = upd_rdata[i*QW+:QW];
+      end
     end
+  end else begin : g_qsel_argmax
+    assign q_old = best_val;
   end
 
   // ---------------------------------------------------------------- control
@@ -235,8 +258,9 @@ module qrl_core #(
     st_d = st_q;
     cnt_d = cnt_q;
     copy_pend_d = copy_pend_q;
-    dec_cnt_d = dec_cnt_q;
+    dec_cnt_d = (d1_valid_q && eps_high) ? dec_cnt_q + 24'h1 : dec_cnt_q;
     ep_cnt_d = ep_cnt_q;
+    wmask = '1;
     act_re = 1'b0;
     act_raddr = dec_state_i;
     act_we = 1'b0;
@@ -300,6 +324,7 @@ module qrl_core #(
             end
           endcase
         end else if (acc_upd) begin
+          cnt_d = CntW'(upd_state_i);
           if (Shadow) begin
             sh_re = 1'b1;
             sh_raddr = upd_next_state_i;
@@ -311,9 +336,6 @@ module qrl_core #(
         end else if (acc_dec) begin
           act_re = 1'b1;
           act_raddr = dec_state_i;
-          if (dec_cnt_q < cfg_eps_n_i) begin
-            dec_cnt_d = dec_cnt_q + 24'h1;
-          end
           if (Shadow && (cfg_episode_len_i != 16'h0)) begin
             if (ep_close) begin
               ep_cnt_d = '0;
@@ -327,22 +349,23 @@ module qrl_core #(
       StUpdRdS: begin
         if (Shadow) begin
           sh_re = 1'b1;
-          sh_raddr = u_s_q;
+          sh_raddr = u_s;
         end else begin
           act_re = 1'b1;
-          act_raddr = u_s_q;
+          act_raddr = u_s;
         end
         st_d = StUpdWr;
       end
       StUpdWr: begin
+        wmask = u_a_hot;
         if (Shadow) begin
           sh_we = 1'b1;
-          sh_waddr = u_s_q;
-          sh_wdata = upd_row;
+          sh_waddr = u_s;
+          sh_wdata = {Actions{q_new}};
         end else begin
           act_we = 1'b1;
-          act_waddr = u_s_q;
-          act_wdata = upd_row;
+          act_waddr = u_s;
+          act_wdata = {Actions{q_new}};
         end
         st_d = StIdle;
       end
@@ -373,19 +396,12 @@ module qrl_core #(
       dec_cnt_q <= '0;
       ep_cnt_q <= '0;
       d1_valid_q <= 1'b0;
-      d1_mask_q <= '0;
-      d1_word_q <= '0;
-      d1_eps_q <= '0;
+      mask_q <= '0;
       rsp_valid_q <= 1'b0;
       rsp_explored_q <= 1'b0;
       rsp_action_q <= '0;
-      u_s_q <= '0;
       u_a_q <= '0;
-      u_na_q <= '0;
-      u_r_q <= '0;
-      u_max_q <= 1'b0;
-      u_mask_q <= '0;
-      qn_q <= '0;
+      p_q <= '0;
       m1_valid_q <= 1'b0;
       m1_shadow_q <= 1'b0;
     end else begin
@@ -397,9 +413,7 @@ module qrl_core #(
       // decide: stage 1 registers the request, stage 2 the result
       d1_valid_q <= acc_dec;
       if (acc_dec) begin
-        d1_mask_q <= (dec_mask_i == '0) ? {Actions{1'b1}} : dec_mask_i;
-        d1_word_q <= lfsr_word;
-        d1_eps_q <= (dec_cnt_q < cfg_eps_n_i) ? cfg_eps_hi_i : cfg_eps_lo_i;
+        mask_q <= (dec_mask_i == '0) ? {Actions{1'b1}} : dec_mask_i;
       end
       rsp_valid_q <= d1_valid_q;
       if (d1_valid_q) begin
@@ -408,15 +422,12 @@ module qrl_core #(
       end
       // update
       if (acc_upd) begin
-        u_s_q <= upd_state_i;
         u_a_q <= upd_action_i;
-        u_na_q <= upd_next_action_i;
-        u_r_q <= upd_reward_i;
-        u_max_q <= upd_next_max_i;
-        u_mask_q <= (upd_next_mask_i == '0) ? {Actions{1'b1}} : upd_next_mask_i;
+        p_q <= PW'(upd_reward_i);
+        mask_q <= upd_next_max_i ? upd_next_mask_i : upd_next_hot;
       end
       if (st_q == StUpdRdS) begin
-        qn_q <= u_max_q ? best_val : qn_sel;
+        p_q <= p_d;
       end
       // management read
       m1_valid_q <= acc_mgt && (mgt_op_i == OpRead);

@@ -31,15 +31,34 @@ module qrl_reward #(
 );
   localparam int unsigned CW = 16;  // count width
   localparam int unsigned TW = CW + 2;  // total / cumulative width
-  localparam int unsigned MW = TW + 7;  // x100 products
-  localparam int unsigned PerW = $clog2(Period + 1);
+  localparam int unsigned PerW = (Period > 1) ? $clog2(Period) : 1;
   localparam logic [BinW-1:0] BinsB = BinW'(Bins);
   localparam logic [BinW-1:0] LastBin = BinW'(Bins - 1);
   localparam logic [PerW-1:0] PeriodM1 = PerW'(Period - 1);
   localparam logic [TW-1:0] AgeLimitT = TW'(AgeLimit);
-  localparam logic [6:0] P0B = 7'(P0);
-  localparam logic [6:0] P1B = 7'(P1);
-  localparam logic [6:0] P2B = 7'(P2);
+  // Percentile test in the "above" form: with a = count of the bins above b and T = total,
+  // 100 * (T - a) >= p * T  <=>  (100 - p) * T >= 100 * a  <=>  L * T >= R * a  (L/R reduced).
+  localparam int unsigned G0 = gcd(100 - P0, 100);
+  localparam int unsigned G1 = gcd(100 - P1, 100);
+  localparam int unsigned G2 = gcd(100 - P2, 100);
+  localparam int unsigned L0 = (100 - P0) / G0, R0 = 100 / G0;
+  localparam int unsigned L1 = (100 - P1) / G1, R1 = 100 / G1;
+  localparam int unsigned L2 = (100 - P2) / G2, R2 = 100 / G2;
+  localparam int unsigned MW = TW + 7;  // products of a count with <= 100
+
+  function automatic int unsigned gcd(int unsigned x, int unsigned y);
+    int unsigned a, b, t;
+    a = x;
+    b = y;
+    for (int i = 0; i < 16; i++) begin
+      if (b != 0) begin
+        t = a % b;
+        a = b;
+        b = t;
+      end
+    end
+    gcd = (a == 0) ? 1 : a;
+  endfunction
 
   typedef enum logic [1:0] {
     StClear,
@@ -84,30 +103,38 @@ module qrl_reward #(
     .raddr_i(raddr),
     .rdata_o(rdata),
     .we_i   (we),
+    .wmask_i(1'b1),
     .waddr_i(waddr),
     .wdata_i(wdata)
   );
 
   // ---------------------------------------------------------------- state
-  logic [BinW-1:0] t0_d, t0_q, t1_d, t1_q, t2_d, t2_q, b_d, b_q, cnt_d, cnt_q;
-  logic [TW-1:0] total_d, total_q, cum_d, cum_q, ntot_d, ntot_q;
+  // b_q: the sample's bin (write address of the increment, rwd_bin_o), then the scan position
+  // and the reset clear counter. The scan runs from the top bin down, so that "above" is a
+  // running sum and the last bin meeting a percentile test is its threshold (no found flags).
+  logic [BinW-1:0] t0_d, t0_q, t1_d, t1_q, t2_d, t2_q, b_d, b_q, bm1;
+  logic [TW-1:0] total_d, total_q, above_d, above_q;
+  logic [BinW-1:0] odd_d, odd_q;  // bins with an odd count (aging: new total = (T - odd) / 2)
   logic [PerW-1:0] since_d, since_q;
-  logic [2:0] found_d, found_q;
-  logic scan_pend_d, scan_pend_q, rsp_valid_d, rsp_valid_q;
-  logic [QW-1:0] value_d, value_q;
-  logic [BinW-1:0] rbin_d, rbin_q;
-  logic accept, aging;
-  logic [MW-1:0] cum100, n0, n1, n2;
+  logic scan_pend_d, scan_pend_q, rsp_valid_d, rsp_valid_q, aging;
+  logic [1:0] cls_d, cls_q;  // reward class of the last sample (value = cfg_values_i[cls])
+  logic [MW-1:0] lt0, lt1, lt2, ra0, ra1, ra2;
   logic [CW-1:0] half;
+  logic [TW-1:0] halved_total;
+  logic unused_halved;
 
   assign rwd_ready_o = (st_q == StIdle);
-  assign accept = rwd_valid_i && rwd_ready_o;
   assign aging = total_q >= AgeLimitT;
-  assign cum100 = MW'(cum_d) * MW'(100);
-  assign n0 = MW'(total_q) * MW'(P0B);
-  assign n1 = MW'(total_q) * MW'(P1B);
-  assign n2 = MW'(total_q) * MW'(P2B);
+  assign bm1 = b_q - 1'b1;
+  assign lt0 = MW'(total_q) * MW'(L0);
+  assign lt1 = MW'(total_q) * MW'(L1);
+  assign lt2 = MW'(total_q) * MW'(L2);
+  assign ra0 = MW'(above_q) * MW'(R0);
+  assign ra1 = MW'(above_q) * MW'(R1);
+  assign ra2 = MW'(above_q) * MW'(R2);
   assign half = {1'b0, rdata[CW-1:1]};
+  assign halved_total = total_q - TW'(odd_q);
+  assign unused_halved = halved_total[0];
 
   always_comb begin
     st_d = st_q;
@@ -115,16 +142,13 @@ module qrl_reward #(
     t1_d = t1_q;
     t2_d = t2_q;
     b_d = b_q;
-    cnt_d = cnt_q;
     total_d = total_q;
-    cum_d = cum_q;
-    ntot_d = ntot_q;
+    above_d = above_q;
+    odd_d = odd_q;
     since_d = since_q;
-    found_d = found_q;
     scan_pend_d = scan_pend_q;
     rsp_valid_d = 1'b0;
-    value_d = value_q;
-    rbin_d = rbin_q;
+    cls_d = cls_q;
     re = 1'b0;
     raddr = bin;
     we = 1'b0;
@@ -134,25 +158,22 @@ module qrl_reward #(
     unique case (st_q)
       StClear: begin
         we = 1'b1;
-        waddr = cnt_q;
         wdata = '0;
-        cnt_d = cnt_q + 1'b1;
-        if (cnt_q == LastBin) begin
-          cnt_d = '0;
+        b_d = b_q + 1'b1;
+        if (b_q == LastBin) begin
+          b_d = '0;
           st_d = StIdle;
         end
       end
       StIdle: begin
-        if (accept) begin
+        if (rwd_valid_i) begin
           re = 1'b1;
-          raddr = bin;
           b_d = bin;
-          rbin_d = bin;
           rsp_valid_d = 1'b1;
-          if (bin < t0_q) value_d = cfg_values_i[0*QW+:QW];
-          else if (bin < t1_q) value_d = cfg_values_i[1*QW+:QW];
-          else if (bin < t2_q) value_d = cfg_values_i[2*QW+:QW];
-          else value_d = cfg_values_i[3*QW+:QW];
+          if (bin < t0_q) cls_d = 2'd0;
+          else if (bin < t1_q) cls_d = 2'd1;
+          else if (bin < t2_q) cls_d = 2'd2;
+          else cls_d = 2'd3;
           total_d = total_q + 1'b1;
           if (since_q == PeriodM1) begin
             since_d = '0;
@@ -167,46 +188,34 @@ module qrl_reward #(
         we = 1'b1;  // waddr = b_q, wdata = saturating rdata + 1
         if (scan_pend_q) begin
           scan_pend_d = 1'b0;
-          cnt_d = '0;
-          cum_d = '0;
-          ntot_d = '0;
-          found_d = '0;
+          b_d = BinsB;
+          above_d = '0;
+          odd_d = '0;
           st_d = StScan;
         end else begin
           st_d = StIdle;
         end
       end
       StScan: begin
-        // Read bin cnt (while cnt < Bins); account bin cnt-1 (read at the previous edge).
-        if (cnt_q < BinsB) begin
+        // Read bin b-1 (while b > 0); account bin b (read at the previous edge) unless b = Bins.
+        if (b_q != '0) begin
           re = 1'b1;
-          raddr = cnt_q;
+          raddr = bm1;
         end
-        if (cnt_q != '0) begin
-          cum_d = cum_q + TW'(rdata);
-          if (!found_q[0] && (cum100 >= n0)) begin
-            found_d[0] = 1'b1;
-            t0_d = cnt_q - 1'b1;
-          end
-          if (!found_q[1] && (cum100 >= n1)) begin
-            found_d[1] = 1'b1;
-            t1_d = cnt_q - 1'b1;
-          end
-          if (!found_q[2] && (cum100 >= n2)) begin
-            found_d[2] = 1'b1;
-            t2_d = cnt_q - 1'b1;
-          end
+        if (b_q != BinsB) begin
+          above_d = above_q + TW'(rdata);
+          if (lt0 >= ra0) t0_d = b_q;
+          if (lt1 >= ra1) t1_d = b_q;
+          if (lt2 >= ra2) t2_d = b_q;
           if (aging) begin
             we = 1'b1;
-            waddr = cnt_q - 1'b1;
             wdata = half;
-            ntot_d = ntot_q + TW'(half);
+            odd_d = odd_q + BinW'(rdata[0]);
           end
         end
-        cnt_d = cnt_q + 1'b1;
-        if (cnt_q == BinsB) begin
-          cnt_d = '0;
-          if (aging) total_d = ntot_d;
+        b_d = bm1;
+        if (b_q == '0) begin
+          if (aging) total_d = {1'b0, halved_total[TW-1:1]};
           st_d = StIdle;
         end
       end
@@ -221,37 +230,31 @@ module qrl_reward #(
       t1_q <= BinsB;
       t2_q <= BinsB;
       b_q <= '0;
-      cnt_q <= '0;
       total_q <= '0;
-      cum_q <= '0;
-      ntot_q <= '0;
+      above_q <= '0;
+      odd_q <= '0;
       since_q <= '0;
-      found_q <= '0;
       scan_pend_q <= 1'b0;
       rsp_valid_q <= 1'b0;
-      value_q <= '0;
-      rbin_q <= '0;
+      cls_q <= '0;
     end else begin
       st_q <= st_d;
       t0_q <= t0_d;
       t1_q <= t1_d;
       t2_q <= t2_d;
       b_q <= b_d;
-      cnt_q <= cnt_d;
       total_q <= total_d;
-      cum_q <= cum_d;
-      ntot_q <= ntot_d;
+      above_q <= above_d;
+      odd_q <= odd_d;
       since_q <= since_d;
-      found_q <= found_d;
       scan_pend_q <= scan_pend_d;
       rsp_valid_q <= rsp_valid_d;
-      value_q <= value_d;
-      rbin_q <= rbin_d;
+      cls_q <= cls_d;
     end
   end
 
   assign rwd_rsp_valid_o = rsp_valid_q;
-  assign rwd_value_o = value_q;
-  assign rwd_bin_o = rbin_q;
+  assign rwd_value_o = cfg_values_i[cls_q*QW+:QW];
+  assign rwd_bin_o = b_q;
   assign idle_o = (st_q == StIdle);
 endmodule

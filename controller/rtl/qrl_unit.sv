@@ -11,6 +11,8 @@ module qrl_unit #(
   parameter int unsigned Gamma = 205,
   parameter bit Shadow = 1'b0,
   parameter bit HasReward = 1'b1,
+  parameter bit TreeArgmax = 1'b1,  // qrl_argmax: tournament tree (1) or linear scan (0)
+  parameter bit QSelMux = 1'b1,  // qrl_core: Q(s, a) through the argmax (0) or a row mux (1)
   parameter int unsigned InW = 32,
   parameter int unsigned SubBits = 3,
   parameter int unsigned Period = 1024,
@@ -75,6 +77,8 @@ module qrl_unit #(
     .Alpha  (Alpha),
     .Gamma  (Gamma),
     .Shadow (Shadow),
+    .TreeArgmax(TreeArgmax),
+    .QSelMux(QSelMux),
     .StW    (StW),
     .ActW   (ActW),
     .RowW   (RowW)

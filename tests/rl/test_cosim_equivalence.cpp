@@ -171,6 +171,36 @@ TEST(RlCosim, CyclesPerOperation) {
   EXPECT_EQ(rtl->seed(5), 1u);
 }
 
+// Percentiles that land exactly on a bin boundary (100 * cum == p * total): the RTL's
+// "above"-form test must keep the >= of the C++ scan. 5120 samples put 70 % and 90 % exactly at
+// the tops of bins 1 and 10; at 25 600 samples 99 % is exactly the top of bin(1000).
+TEST(RlCosim, PercentileExactlyOnABinBoundary) {
+  const UnitConfig u = unit("rr", 1000, 0);
+  auto rtl = make_rtl_backend(u);
+  CppBackend cpp(u);
+  auto feed = [&](uint64_t x, int n) {
+    for (int i = 0; i < n; ++i) {
+      const RewardResult a = cpp.reward(x), b = rtl->reward(x);
+      ASSERT_EQ(a.reward, b.reward);
+      ASSERT_EQ(a.bin, b.bin);
+      ASSERT_EQ(a.cycles, b.cycles);
+    }
+  };
+  const auto& ru = cpp.reward_unit();
+  feed(1, 3584);
+  feed(10, 1024);
+  feed(1000, 512);  // 5120 samples: the 5th scan
+  EXPECT_EQ(ru.threshold_bin(0), ru.bin_of(1));
+  EXPECT_EQ(ru.threshold_bin(1), ru.bin_of(10));
+  feed(1, 1);   // bin == t70: not lower -> values[1]
+  feed(10, 1);  // bin == t90 -> values[2]
+  feed(100000, 256);
+  feed(1, 25600 - 5122 - 256);  // 25 600 samples: 25 344 at or below bin(1000)
+  EXPECT_EQ(ru.threshold_bin(2), ru.bin_of(1000));
+  feed(1000, 1);  // bin == t99 -> values[3]
+  EXPECT_EQ(cpp.reward(1000).reward, rtl->reward(1000).reward);
+}
+
 TEST(RlCosim, Fig8OnRtl) {
   auto rtl = make_rtl_backend(unit("rr", 1000, 0));
   const std::vector<int32_t> s1 = {512, 256, 0, 0, 0, 0, 0, 0, 0};

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Logic area of the RL units' two parts, qrl_core and qrl_reward, synthesised separately with
+# the hwcost method (docs/rl.md "Hardware cost"): Yosys `synth -flatten`, the RAM wrapper
+# qrl_ram_1r1w black-boxed, `abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX`, NAND2
+# equivalents from the Nangate45 X1 weights. Prints kGE (total, flip-flops) per part and unit.
+#
+#   bench/rtl_area.sh [-u fsp,gc,rr,slc] [-p 'Param=Value ...'] [-r RTL_DIR] [-i] [-k DIR]
+#     -u  units (default all four; the reward unit is the same for every unit, measured once)
+#     -p  extra parameters for both parts (chparam)
+#     -r  RTL directory (default controller/rtl; e.g. an older revision's, for a comparison)
+#     -i  also synth_ice40 the whole qrl_unit per unit: LUT4, FF, SB_RAM40_4K (slower)
+#     -k  keep the Yosys scripts and logs in DIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+rtl=$here/controller/rtl
+units=fsp,gc,rr,slc
+extra=""
+keep=""
+ice40=0
+while getopts "u:p:r:ik:h" o; do
+  case $o in
+    u) units=$OPTARG ;;
+    p) extra=$OPTARG ;;
+    r) rtl=$(cd "$OPTARG" && pwd) ;;
+    i) ice40=1 ;;
+    k) keep=$OPTARG ;;
+    *) sed -n '2,13p' "$0"; exit 2 ;;
+  esac
+done
+command -v yosys >/dev/null || { echo "rtl_area.sh: yosys not found" >&2; exit 1; }
+work=${keep:-$(mktemp -d)}
+mkdir -p "$work"
+[ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
+
+logic="qrl_unit.sv qrl_core.sv qrl_reward.sv qrl_lfsr.sv qrl_argmax.sv qrl_pick.sv qrl_qupdate.sv"
+read_logic="read_verilog -sv"
+for f in $logic; do read_logic+=" $rtl/$f"; done
+
+# synth TOP NAME PARAMS -> prints "kge ff_kge ffs"
+synth() {
+  local top=$1 name=$2 params=$3 chp=""
+  for p in $params $extra; do
+    if [ "$top" = qrl_reward ] && [[ $p =~ ^(States|Actions|Shadow|TreeArgmax|QSelMux)= ]]; then continue; fi
+    chp+=" -set ${p%%=*} ${p#*=}"
+  done
+  cat >"$work/$name.ys" <<EOF
+$read_logic
+read_verilog -sv -lib $rtl/qrl_ram_1r1w.sv
+${chp:+chparam$chp $top}
+hierarchy -top $top
+synth -flatten -top $top
+abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX
+opt_clean
+tee -q -o $work/$name.stat stat
+EOF
+  yosys -q -l "$work/$name.log" -s "$work/$name.ys" >/dev/null 2>&1 ||
+    { echo "rtl_area.sh: yosys failed for $name (see $work/$name.log)" >&2; exit 1; }
+  awk '
+    BEGIN { w["$_NOT_"]=0.67; w["$_NAND_"]=1; w["$_NOR_"]=1; w["$_AND_"]=1.33; w["$_OR_"]=1.33;
+            w["$_ANDNOT_"]=1.33; w["$_ORNOT_"]=1.33; w["$_XOR_"]=2; w["$_XNOR_"]=2;
+            w["$_MUX_"]=2.33; w["$_BUF_"]=0 }
+    $1 ~ /^\$_/ && NF == 2 {
+      t=$1; n=$2
+      if (t ~ /^\$_(S?DFFE|SDFFCE|DFFSRE)_/) { g=9.0; ff+=n; ffge+=g*n }
+      else if (t ~ /^\$_(S?DFF|ALDFF)/) { g=6.67; ff+=n; ffge+=g*n }
+      else if (t in w) g=w[t]
+      else { printf "unweighted cell %s\n", t > "/dev/stderr"; g=0 }
+      ge+=g*n
+    }
+    END { printf "%.2f %.2f %d\n", ge/1000, ffge/1000, ff }' "$work/$name.stat"
+}
+
+# ice40 NAME PARAMS -> prints "lut4 ff bram" of the whole qrl_unit (RAM inferred)
+ice40() {
+  local name=$1 params=$2 chp=""
+  for p in $params $extra; do chp+=" -set ${p%%=*} ${p#*=}"; done
+  cat >"$work/$name.ys" <<EOF
+read_verilog -sv $(for f in $logic qrl_ram_1r1w.sv; do printf '%s ' "$rtl/$f"; done)
+chparam$chp qrl_unit
+hierarchy -top qrl_unit
+synth_ice40 -top qrl_unit
+tee -q -o $work/$name.stat stat
+EOF
+  yosys -q -l "$work/$name.log" -s "$work/$name.ys" >/dev/null 2>&1 ||
+    { echo "rtl_area.sh: yosys failed for $name (see $work/$name.log)" >&2; exit 1; }
+  awk '$1 == "SB_LUT4" { l=$2 } $1 ~ /^SB_DFF/ { f+=$2 } $1 == "SB_RAM40_4K" { b=$2 }
+       END { printf "%d %d %d\n", l, f, b }' "$work/$name.stat"
+}
+
+printf "%-5s %-24s %9s %9s %5s\n" unit part kGE "FF kGE" FFs
+for u in ${units//,/ }; do
+  case $u in
+    fsp) p="States=128 Actions=4 Shadow=1" ;;
+    gc) p="States=68 Actions=8 Shadow=0" ;;
+    rr) p="States=80 Actions=9 Shadow=0" ;;
+    slc) p="States=1296 Actions=9 Shadow=0" ;;
+    *) echo "rtl_area.sh: unknown unit $u (fsp, gc, rr, slc)" >&2; exit 2 ;;
+  esac
+  read -r kge ffk ffs < <(synth qrl_core "core_$u" "$p")
+  printf "%-5s %-24s %9s %9s %5s\n" "$u" "qrl_core" "$kge" "$ffk" "$ffs"
+  r=1
+  [ "$u" = slc ] && r=0
+  read -r kge ffk ffs < <(synth qrl_unit "unit_$u" "$p HasReward=$r")
+  printf "%-5s %-24s %9s %9s %5s\n" "$u" "qrl_unit (core+reward)" "$kge" "$ffk" "$ffs"
+  if [ "$ice40" = 1 ]; then
+    read -r lut ff bram < <(ice40 "ice40_$u" "$p HasReward=$r")
+    printf "%-5s %-24s LUT4 %s  FF %s  SB_RAM40_4K %s\n" "$u" "qrl_unit (iCE40)" "$lut" "$ff" "$bram"
+  fi
+done
+read -r kge ffk ffs < <(synth qrl_reward reward "")
+printf "%-5s %-24s %9s %9s %5s\n" "all" "qrl_reward" "$kge" "$ffk" "$ffs"

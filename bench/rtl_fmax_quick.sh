@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Quick fmax of one RL unit on an iCE40 HX8K (ct256): Yosys synth_ice40 of qrl_unit inside
+# bench/qrl_fmax_harness.sv (ports are flip-flops, not pins), nextpnr-ice40 --seed 1, and the
+# "Max frequency" nextpnr reports. A cross-check for the RTL trade-offs in docs/rl.md; `ssdtlm
+# hwcost` owns the reported fmax.
+#
+#   bench/rtl_fmax_quick.sh UNIT [Param=Value ...] [-r RTL_DIR]    UNIT = fsp | gc | rr | slc
+# (slc's 54 block RAMs do not fit the HX8K's 32.)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+rtl=$here/controller/rtl
+harness=$here/bench/qrl_fmax_harness.sv
+[ $# -ge 1 ] || { sed -n '2,8p' "$0"; exit 2; }
+unit=$1
+shift
+params=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    -r) rtl=$(cd "$2" && pwd); shift 2 ;;
+    *=*) params+=("$1"); shift ;;
+    *) echo "rtl_fmax_quick.sh: bad argument $1" >&2; exit 2 ;;
+  esac
+done
+case $unit in
+  fsp) p="States=128 Actions=4 Shadow=1" ;;
+  gc) p="States=68 Actions=8" ;;
+  rr) p="States=80 Actions=9" ;;
+  slc) p="States=1296 Actions=9 HasReward=0" ;;
+  *) echo "rtl_fmax_quick.sh: unknown unit $unit (fsp, gc, rr, slc)" >&2; exit 2 ;;
+esac
+for t in yosys nextpnr-ice40; do
+  command -v $t >/dev/null || { echo "rtl_fmax_quick.sh: $t not found" >&2; exit 1; }
+done
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+# An older RTL without the TreeArgmax / QSelMux parameters: the harness without them.
+if ! grep -q QSelMux "$rtl/qrl_unit.sv"; then
+  sed -e '/parameter bit TreeArgmax/d' -e 's/parameter bit HasReward = 1.b1,/parameter bit HasReward = 1'"'"'b1/' \
+    -e '/parameter bit QSelMux/d' -e 's/, .TreeArgmax(TreeArgmax), .QSelMux(QSelMux))/)/' \
+    "$harness" >"$w/harness.sv"
+  harness=$w/harness.sv
+fi
+srcs=""
+for f in qrl_unit qrl_core qrl_reward qrl_lfsr qrl_argmax qrl_pick qrl_qupdate qrl_ram_1r1w; do
+  srcs+=" $rtl/$f.sv"
+done
+chp=""
+for x in $p ${params[@]+"${params[@]}"}; do chp+=" -set ${x%%=*} ${x#*=}"; done
+yosys -q -l "$w/yosys.log" -p "read_verilog -sv $srcs $harness; chparam$chp qrl_fmax_harness;
+  hierarchy -top qrl_fmax_harness; synth_ice40 -top qrl_fmax_harness -json $w/h.json" \
+  >/dev/null 2>&1 || { echo "rtl_fmax_quick.sh: yosys failed:" >&2; tail -5 "$w/yosys.log" >&2; exit 1; }
+# --freq only sets the goal; a "FAIL" against it still reports the achieved maximum.
+nextpnr-ice40 --hx8k --package ct256 --json "$w/h.json" --freq 80 --seed 1 --log "$w/pnr.log" \
+  >/dev/null 2>&1 || true
+f=$(grep -o "Max frequency for clock[^:]*: [0-9.]* MHz" "$w/pnr.log" | tail -1 | grep -o "[0-9.]* MHz" || true)
+if [ -z "$f" ]; then
+  echo "rtl_fmax_quick.sh: no fmax for $unit:" >&2
+  grep -m1 ERROR "$w/pnr.log" >&2 || true
+  exit 1
+fi
+echo "$unit ${params[*]:-} fmax $f (iCE40 HX8K, nextpnr-ice40 --seed 1)"

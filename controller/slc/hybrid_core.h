@@ -110,7 +110,7 @@ class HybridCore {
   enum TimerKind : uint32_t { kTimerCmd = 1, kTimerIdle = 4 };
 
  private:
-  enum class BState : uint8_t { Free, Active, Full, Victim };
+  using BState = BlockState;  // one block-state enum for both mappings (controller/ftl.h)
   // Open blocks: host and migration data into native blocks, SLC L2 (or the only SLC stream), SLC
   // L1, and native GC's own destination (so the GC reserve cannot be taken by other writers).
   enum Stream : uint8_t {

@@ -312,12 +312,13 @@ class Pipeline : public TraceSource {
       last_ = rec;
       if (rec.is_read && opt_.read_repeat > 1) {
         repeat_left_ = opt_.read_repeat - 1;
-        // spread: the copies divide the gap to the next request of the pass evenly (1 ms after
-        // the last one), so inter-arrival times stay those of the trace, scaled by 1/N.
+        // spread: the copies divide the gap to the next request of the pass evenly, so
+        // inter-arrival times stay those of the trace, scaled by 1/N (the last read of a pass
+        // has no gap: its copies come at its own time, before the next pass).
         repeat_step_ = 0;
         if (opt_.read_repeat_mode == "spread") {
           Item nx;
-          uint64_t gap = 1000000;
+          uint64_t gap = 0;
           if (next_in_pass(nx)) {
             peek_ = nx;
             peeked_ = true;

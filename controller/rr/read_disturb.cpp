@@ -855,7 +855,7 @@ nlohmann::json ReadDisturb::stats(double /*sim_wall_s*/) const {
                   {"ipr_aborted", ipr_aborted_},
                   {"mlc_reads", mlc_reads_}};
   j["ws"] = {{"windows", windows_},         {"hot_set_size", hot_.size()},
-             {"mining_s", mining_s_},       {"hot_writes", hot_writes_},
+             {"mining_wall_s", mining_s_},       {"hot_writes", hot_writes_},
              {"cold_writes", cold_writes_}, {"redirected_writes", ws_redirects_}};
   if (backend_) {
     j["rl"] = {{"backend", backend_->kind()},

@@ -61,7 +61,7 @@ def summary(runs, loads, pol=POLICIES):
                 j["latency_us"]["read"]["p99_99"] / 1e3, r["host_reads"]["mean_rber"] * 1e3,
                 r["host_reads"]["mean_retry_level"], r["uncorrectable_reads"],
                 j["flash"]["erases"]["read_refresh"], j["flash"]["erases"]["gc"],
-                r["refresh"]["partial_moves"], r.get("rl", {}).get("decisions", "-"), r["ws"]["mining_s"]))
+                r["refresh"]["partial_moves"], r.get("rl", {}).get("decisions", "-"), r["ws"].get("mining_wall_s", r["ws"].get("mining_s"))))
     L.append("\n## Refresh work by policy\n")
     L.append("| workload | policy | full refreshes | hops | shadow blocks opened | shadow pages | hops refused (pool exhausted) | shadow reclaims | ipr reprograms | reprogram ops | reprogram die time (ms) | decision delay (ms) |")
     L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -152,7 +152,7 @@ TEST(RrCli, RtlAgentMatchesCpp) {
     j->erase("sim");
     j->erase("fsp");  // wall-clock figures of the grouper
     (*j)["read_disturb"]["rl"].erase("backend");
-    (*j)["read_disturb"]["ws"].erase("mining_s");
+    (*j)["read_disturb"]["ws"].erase("mining_wall_s");
   }
   EXPECT_GT(a["read_disturb"]["rl"]["decisions"].get<uint64_t>(), 100u);
   EXPECT_EQ(a, b);

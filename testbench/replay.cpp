@@ -588,6 +588,16 @@ std::string summary_text(const json& r) {
                        " zero-filled")
                           .c_str());
   os << buf;
+  const json& op = r["operating_point"];
+  std::snprintf(buf, sizeof buf,
+                "operating point: dies %.2f%% busy (max), channels %.2f%%, PCIe %.2f%%, flash wait "
+                "%.2fx service  %s\n",
+                100 * op["die_utilisation"]["max"].get<double>(),
+                100 * op["channel_utilisation"]["max"].get<double>(),
+                100 * op["pcie_utilisation"].get<double>(),
+                op["flash_queue"]["wait_over_service"].get<double>(),
+                op["saturated"].get<bool>() ? "SATURATED" : "unsaturated");
+  os << buf;
   if (r["integrity"]["enabled"].get<bool>())
     os << "integrity: " << r["integrity"]["checked_reads"].get<uint64_t>() << " sectors checked, "
        << r["integrity"]["mismatches"].get<uint64_t>() << " mismatches\n";

@@ -241,6 +241,9 @@ json run_replay(const RunOptions& opt) {
     throw ConfigError("--precondition: expected a fraction in [0, 1]");
   if (opt.precondition_random < 0 || opt.precondition_random > 100)
     throw ConfigError("--precondition-random: expected a fraction in [0, 100]");
+  if (opt.precondition_random > 0 && opt.precondition_mode == "fill")
+    throw ConfigError("--precondition-random with --precondition-mode fill: fill writes no "
+                      "overwrites (use overwrite or steady)");
 
   const uint64_t logical_bytes = cfg.logical_pages() * cfg.geo.page_size;
   auto src = traces::open_trace(opt.trace, logical_bytes);

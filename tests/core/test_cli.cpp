@@ -128,6 +128,12 @@ TEST(Cli, SteadyPreconditionStartsAtTheGcThresholdAndBelowItWarns) {
   EXPECT_EQ(j["precondition"]["planes_below_gc_threshold"].get<uint32_t>(), 4u);
   EXPECT_EQ(j["precondition"]["free_blocks_per_plane"]["min"].get<uint32_t>(), 5u);
   EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
+  // Overwrites with the in-order fill would do nothing: refused by name.
+  r = sh("run --trace " + kData +
+         "msrc-hm0.csv.gz --precondition 0.5 --precondition-random 0.1 --precondition-mode fill "
+         "--quiet");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("--precondition-mode fill"), std::string::npos) << r.out;
   // A hybrid preset lays out its drive page by page: the steady mode is refused by name.
   r = sh("run --preset hybrid-slc-tlc --trace " + kData +
          "msrc-hm0.csv.gz --precondition 0.5 --precondition-mode steady --quiet");

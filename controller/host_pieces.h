@@ -57,7 +57,7 @@ class BlockReads {
     map_.erase(block);
     return true;
   }
-  bool busy(uint32_t block) { return map_.find(block) != nullptr; }
+  bool busy(uint32_t block) const { return map_.find(block) != nullptr; }
 
  private:
   FlatMap<uint32_t> map_;

@@ -23,20 +23,22 @@ ControllerCore::ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrit
              integrity),
       grouper_(make_fsp_grouper(cfg.fsp_grouper)),
       gc_policy_(make_gc_policy(cfg.gc_policy, &cfg)),
-      wl_(cfg.geo.planes(), cfg.wl_threshold),
       inflight_lpn_(256),
       block_reads_(256),
-      gc_(cfg.geo.planes()),
-      gc_min_free_(cfg.geo.planes(), cfg.geo.blocks_per_plane),
       placed_((cfg.logical_pages() + 63) / 64, 0),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0),
       watermark_(cfg.cache_flush_policy == "watermark"),
       flush_high_(static_cast<uint64_t>(cfg.cache_flush_high_watermark * cache_.capacity())),
       flush_low_(static_cast<uint64_t>(cfg.cache_flush_low_watermark * cache_.capacity())) {
-  gc_policy_->attach(this);
+  FlashPort& port = *this;
+  gc_ = std::make_unique<PageGcEngine>(cfg, ftl_, ctr_, port, integrity ? &flash_data_ : nullptr);
+  gc_->set_policy(gc_policy_.get());
   grouper_->configure(cfg);
-  if (cfg.rd_enabled) rd_ = std::make_unique<ReadDisturb>(cfg, *this);
+  if (cfg.rd_enabled) {
+    rd_ = std::make_unique<ReadDisturb>(cfg, ftl_, *gc_, port, ctr_, *gc_policy_);
+    gc_->set_free_listener(rd_.get());
+  }
 }
 
 ControllerCore::~ControllerCore() = default;
@@ -54,14 +56,14 @@ void ControllerCore::precondition(double fraction, double random_fraction, Preco
     mode = random_fraction > 0 ? PreconditionMode::Steady : PreconditionMode::Fill;
   if (mode == PreconditionMode::Steady) {
     // GC needs free blocks to move into, and host writes leave the last ones to it.
-    const uint32_t free = std::max(ftl_.gc_threshold_blocks(), gc_policy_->host_reserve_blocks() + 1);
+    const uint32_t free =
+        std::max(ftl_.gc_threshold_blocks(), gc_policy_->host_reserve_blocks() + 1);
     const bool prefill = cfg_.unmapped_reads == "prefill";
     // Greedy's victims must free at least two program units, or GC gains nothing per victim.
     ctr_.prefilled_pages +=
         ftl_.precondition_steady(n, free, rng, hot, prefill ? read_first : nullptr, 2 * unit_,
                                  gc_policy_->host_reserve_blocks() + 1);
-  }
-  else
+  } else
     ftl_.precondition(n, mode == PreconditionMode::Overwrite ? over : 0, rng);
 }
 
@@ -106,13 +108,7 @@ void ControllerCore::read_started(Ppn ppn) {
 
 void ControllerCore::read_finished(Ppn ppn) {
   const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
-  if (block_reads_.finished(b)) {
-    // A GC erase may be waiting for the last read of its victim.
-    const uint32_t plane = geo_.plane_of_block(b);
-    GcJob& j = gc_[plane];
-    if (j.active && j.erase_requested && !j.erase_issued && j.victim == int64_t(b))
-      gc_maybe_erase(plane);
-  }
+  if (block_reads_.finished(b)) gc_->on_block_reads_done(b);  // an erase may wait for it
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,13 +135,12 @@ void ControllerCore::on_timer(uint32_t kind, void* ctx) {
     if (--job->pending_reads == 0) issue_flush_program(job);
   }
   if (kind == kTimerRd && rd_) rd_->on_timer(ctx);
-  if (kind == kTimerGc) {
-    const uint32_t plane = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(ctx));
-    GcJob& j = gc_[plane];
-    if (!j.pending) return;  // an earlier timer already ran the accumulated step
-    j.pending = false;
-    gc_run_step(plane, j.pending_copies, j.pending_prio, j.pending_max_valid);
-  }
+  if (kind == kTimerGc) gc_->on_timer(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(ctx)));
+}
+
+void ControllerCore::timer(Tick at, PortTimer kind, uint32_t plane) {
+  env_.timer(at, kind == PortTimer::GcStep ? kTimerGc : kTimerRd,
+             reinterpret_cast<void*>(static_cast<uintptr_t>(plane)));
 }
 
 void ControllerCore::start_cmd(HostCmd* c) {
@@ -540,7 +535,7 @@ void ControllerCore::issue_flush_program(FlushJob* job) {
   ctr_.host_pages_programmed += job->n;
   ctr_.padding_pages += unit_ - job->n;
   submit(op);
-  if (ftl_.free_blocks(plane) != free_before) gc_free_changed(plane);
+  if (ftl_.free_blocks(plane) != free_before) gc_->free_changed(plane);
 }
 
 void ControllerCore::flush_program_done(FlashOp* op) {
@@ -589,9 +584,7 @@ void ControllerCore::retry_blocked() {
 
 bool ControllerCore::idle() const {
   if (flushes_inflight_ > 0 || !waitq_.empty() || ops_in_flight() > 0) return false;
-  // A partially collected victim waiting for its next step is not outstanding work.
-  for (uint32_t p = 0; p < geo_.planes(); ++p)
-    if (gc_step_busy(p) || gc_[p].pending) return false;
+  if (gc_->busy()) return false;
   return !(rd_ && rd_->actions_pending());
 }
 
@@ -634,328 +627,19 @@ void ControllerCore::on_flash_done(FlashOp* op) {
       free_op(op);
       return;
     case OpOwner::GcRead:
-      gc_read_done(op);
+      gc_->on_read_done(op);
       return;
     case OpOwner::GcProgram:
-      gc_program_done(op);
+      gc_->on_program_done(op);
       return;
     case OpOwner::GcErase:
-      gc_erase_done(op);
+      gc_->on_erase_done(op);
       return;
     case OpOwner::RdReprogram:  // ipr: an MSB word line reprogrammed in place
       rd_->on_reprogram_done(*op);
       free_op(op);
       return;
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// GC engine
-
-bool ControllerCore::gc_start(uint32_t plane, uint32_t copies, uint8_t prio) {
-  if (gc_[plane].active) return false;
-  const int64_t v = ftl_.take_victim(plane);
-  if (v < 0) return false;
-  return gc_begin(plane, v, copies, prio, 0);
-}
-
-bool ControllerCore::gc_start_partial(uint32_t plane, uint32_t copies, uint8_t prio,
-                                      uint32_t max_valid) {
-  if (gc_[plane].active) return false;
-  const int64_t v = ftl_.take_victim(plane);
-  if (v < 0) return false;
-  if (ftl_.block(static_cast<uint64_t>(v)).valid > max_valid) {
-    ftl_.release_victim(static_cast<uint64_t>(v));  // not worth collecting yet
-    return false;
-  }
-  return gc_begin(plane, v, copies == UINT32_MAX ? UINT32_MAX - 1 : copies, prio, 0);
-}
-
-bool ControllerCore::gc_step_busy(uint32_t plane) const {
-  const GcJob& j = gc_[plane];
-  if (!j.active) return false;
-  if (!j.partial) return true;
-  return j.step_open || j.erase_issued || j.reads_inflight > 0 || j.programs_inflight > 0;
-}
-
-bool ControllerCore::gc_victim_empty(uint32_t plane) const {
-  const GcJob& j = gc_[plane];
-  return j.active && !j.erase_issued && j.scan_done && j.reads_inflight == 0 && j.buf.empty() &&
-         j.programs_inflight == 0;
-}
-
-void ControllerCore::gc_schedule(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid,
-                                 Tick delay) {
-  if (delay == 0) {
-    gc_run_step(plane, copies, prio, max_valid);
-    return;
-  }
-  GcJob& j = gc_[plane];
-  if (j.pending) {
-    j.pending_copies += copies;  // steps decided before the first one started: merged
-  } else {
-    j.pending = true;
-    j.pending_copies = copies;
-  }
-  j.pending_prio = prio;
-  j.pending_max_valid = max_valid;
-  env_.timer(env_.now() + delay, kTimerGc, reinterpret_cast<void*>(static_cast<uintptr_t>(plane)));
-}
-
-void ControllerCore::gc_run_step(uint32_t plane, uint32_t copies, uint8_t prio,
-                                 uint32_t max_valid) {
-  GcJob& j = gc_[plane];
-  if (!j.active) {
-    gc_start_partial(plane, copies, prio, max_valid);
-    return;
-  }
-  if (j.erase_issued) return;
-  if (!j.partial) {  // a whole-victim job (greedy, wear leveling) runs to its end by itself
-    return;
-  }
-  if (copies == 0 && !gc_victim_empty(plane)) return;
-  if (j.step_open) {  // the previous step is still running: this one extends it
-    j.budget += copies;
-    gc_continue(plane);
-    return;
-  }
-  j.prio = prio;
-  j.step_open = true;
-  j.step_moves = 0;
-  j.budget = copies;
-  gc_continue(plane);
-}
-
-void ControllerCore::gc_free_changed(uint32_t plane) {
-  gc_min_free_[plane] = std::min(gc_min_free_[plane], ftl_.free_blocks(plane));
-  gc_policy_->on_free_blocks(plane);
-}
-
-bool ControllerCore::gc_begin(uint32_t plane, int64_t victim, uint32_t copies, uint8_t prio,
-                              uint8_t cause) {
-  GcJob& j = gc_[plane];
-  j.active = true;
-  j.partial = copies != UINT32_MAX;
-  j.erase_step = false;
-  j.step_open = j.partial;
-  j.step_moves = 0;
-  j.prio = prio;
-  j.cause = cause;
-  j.victim = victim;
-  j.scan = 0;
-  j.scan_done = false;
-  j.budget = copies;
-  j.reads_inflight = j.programs_inflight = 0;
-  j.erase_issued = j.erase_requested = false;
-  j.buf.clear();
-  j.buf_ver.clear();
-  if (cause == 0)
-    ++ctr_.gc_runs;
-  else if (cause == 1)
-    ++ctr_.wl_runs;
-  gc_continue(plane);
-  return true;
-}
-
-void ControllerCore::gc_step(uint32_t plane, uint32_t copies) {
-  GcJob& j = gc_[plane];
-  if (!j.active) return;
-  if (!j.partial) {
-    j.budget = copies;
-    gc_continue(plane);
-    return;
-  }
-  gc_run_step(plane, copies, j.prio, UINT32_MAX);
-}
-
-void ControllerCore::gc_continue(uint32_t plane) {
-  GcJob& j = gc_[plane];
-  static thread_local std::vector<Ppn> valid;
-  while (!j.scan_done && j.budget > 0) {
-    valid.clear();
-    const uint32_t want = std::min<uint32_t>(j.budget, 64);
-    j.scan = rd_ && j.cause == kCauseReadRefresh  // refresh: hottest-read pages first
-                 ? rd_->collect(static_cast<uint64_t>(j.victim), j.scan, want, valid)
-                 : ftl_.collect_valid(static_cast<uint64_t>(j.victim), j.scan, want, valid);
-    if (j.scan >= geo_.pages_per_block) j.scan_done = true;
-    for (Ppn src : valid) {
-      FlashOp* op = new_op(FlashKind::Read, src, 1, j.prio, OpOwner::GcRead);
-      op->no_transfer = cfg_.gc_copyback;
-      op->lpn = ftl_.reverse(src);
-      read_started(src);
-      ++j.reads_inflight;
-      ++ctr_.gc_reads;
-      ++j.step_moves;
-      if (j.budget != UINT32_MAX) --j.budget;
-      submit(op);
-    }
-  }
-  gc_maybe_erase(plane);
-}
-
-void ControllerCore::gc_read_done(FlashOp* op) {
-  const uint32_t plane = op->plane;
-  GcJob& j = gc_[plane];
-  --j.reads_inflight;
-  // A page overwritten since the scan needs no move.
-  if (ftl_.lookup(op->lpn) == op->ppn) {
-    j.buf.push_back(GcMove{op->lpn, op->ppn});
-    if (integrity_)
-      for (uint32_t i = 0; i < spp_; ++i) j.buf_ver.push_back(flash_data_.get(psn_of(op->ppn, i)));
-  }
-  read_finished(op->ppn);
-  free_op(op);
-  while (j.buf.size() >= static_cast<size_t>(unit_)) gc_program(plane, false);
-  if (j.scan_done && j.reads_inflight == 0 && !j.buf.empty()) gc_program(plane, true);
-  gc_maybe_erase(plane);
-}
-
-void ControllerCore::gc_program(uint32_t plane, bool pad) {
-  GcJob& j = gc_[plane];
-  // Drop moves whose page was overwritten while buffered.
-  size_t w = 0;
-  for (size_t r = 0; r < j.buf.size(); ++r) {
-    if (ftl_.lookup(j.buf[r].lpn) != j.buf[r].src) continue;
-    if (w != r) {
-      j.buf[w] = j.buf[r];
-      if (integrity_) std::copy_n(j.buf_ver.begin() + r * spp_, spp_, j.buf_ver.begin() + w * spp_);
-    }
-    ++w;
-  }
-  j.buf.resize(w);
-  if (integrity_) j.buf_ver.resize(w * spp_);
-  if (j.buf.empty() || (!pad && j.buf.size() < static_cast<size_t>(unit_))) return;
-  const int n = std::min<int>(unit_, static_cast<int>(j.buf.size()));
-  const uint32_t free_before = ftl_.free_blocks(plane);
-  // Read refresh: leveling's hops go to shadow blocks (issue 7).
-  const Ppn dst = rd_ && j.cause == kCauseReadRefresh ? rd_->allocate_dst(plane, unit_)
-                                                      : ftl_.allocate(plane, unit_);
-  if (dst == kNoPpn) {
-    // No room even in the GC reserve: the plane is full of valid data (over-filled logical
-    // space). Give the victim back; the policy will retry after the next erase elsewhere.
-    return;
-  }
-  GcUnit* u;
-  if (gcu_free_.empty()) {
-    gcu_pool_.push_back(std::make_unique<GcUnit>());
-    u = gcu_pool_.back().get();
-  } else {
-    u = gcu_free_.back();
-    gcu_free_.pop_back();
-  }
-  u->plane = plane;
-  u->n = n;
-  u->dst = dst;
-  for (int i = 0; i < n; ++i) u->moves[i] = j.buf[i];
-  if (integrity_) {
-    for (int i = 0; i < n; ++i)
-      for (uint32_t k = 0; k < spp_; ++k)
-        flash_data_.at(psn_of(dst + i, k)) = j.buf_ver[i * spp_ + k];
-    j.buf_ver.erase(j.buf_ver.begin(), j.buf_ver.begin() + n * spp_);
-  }
-  j.buf.erase(j.buf.begin(), j.buf.begin() + n);
-  FlashOp* op = new_op(FlashKind::Program, dst, unit_, j.prio, OpOwner::GcProgram);
-  op->no_transfer = cfg_.gc_copyback;
-  op->ctx = u;
-  ++j.programs_inflight;
-  ++ctr_.programs;
-  ctr_.gc_pages_programmed += n;
-  ctr_.padding_pages += unit_ - n;
-  submit(op);
-  if (ftl_.free_blocks(plane) != free_before) gc_free_changed(plane);
-}
-
-void ControllerCore::gc_program_done(FlashOp* op) {
-  GcUnit* u = static_cast<GcUnit*>(op->ctx);
-  const uint32_t plane = u->plane;
-  GcJob& j = gc_[plane];
-  for (int i = 0; i < unit_; ++i) {
-    if (i < u->n && ftl_.lookup(u->moves[i].lpn) == u->moves[i].src) {
-      ftl_.commit(u->dst + i, u->moves[i].lpn);
-      ++ctr_.gc_page_moves;
-    } else {
-      ftl_.commit(u->dst + i, kNoLpn);
-    }
-  }
-  gcu_free_.push_back(u);
-  free_op(op);
-  --j.programs_inflight;
-  gc_maybe_erase(plane);
-}
-
-void ControllerCore::gc_maybe_erase(uint32_t plane) {
-  GcJob& j = gc_[plane];
-  if (!j.active || j.erase_issued) return;
-  if (!j.scan_done || j.reads_inflight > 0 || !j.buf.empty() || j.programs_inflight > 0) {
-    // Step finished with the victim not yet empty: hand control back to the policy.
-    if (j.budget == 0 && j.reads_inflight == 0 && j.programs_inflight == 0 && !j.scan_done) {
-      if (j.partial) {
-        if (!j.step_open) return;  // already reported
-        j.step_open = false;
-        ++gc_copy_steps_;
-      }
-      gc_step_ended(plane);
-    }
-    return;
-  }
-  if (j.partial && !j.erase_step) {
-    // The victim holds no valid page. Its erase is a step of its own: a step that found nothing
-    // left to move becomes the erase; a step that moved pages ends here.
-    if (!j.step_open) return;
-    if (j.step_moves > 0) {
-      j.step_open = false;
-      ++gc_copy_steps_;
-      gc_step_ended(plane);
-      return;
-    }
-    j.erase_step = true;
-    ++gc_erase_steps_;
-  }
-  j.erase_requested = true;
-  const uint64_t v = static_cast<uint64_t>(j.victim);
-  if (ftl_.block(v).valid != 0) return;  // cannot happen: moves are committed before this
-  if (block_reads_.busy(static_cast<uint32_t>(v))) return;  // wait for reads of the victim
-  j.erase_issued = true;
-  FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(v, 0), 1, j.prio, OpOwner::GcErase);
-  submit(op);
-}
-
-void ControllerCore::gc_step_ended(uint32_t plane) {
-  // Read refresh: a hop or ipr job takes its next move itself (issue 7).
-  if (rd_ && gc_[plane].cause == kCauseReadRefresh && rd_->on_step_end(plane)) return;
-  gc_policy_->on_gc_idle(plane);
-}
-
-void ControllerCore::gc_erase_done(FlashOp* op) {
-  const uint32_t plane = op->plane;
-  GcJob& j = gc_[plane];
-  const uint64_t v = static_cast<uint64_t>(j.victim);
-  if (integrity_)
-    for (uint32_t p = 0; p < ftl_.block(v).write_ptr; ++p)
-      for (uint32_t k = 0; k < spp_; ++k) flash_data_.at(psn_of(geo_.ppn_of(v, p), k)) = 0;
-  ftl_.erase(v);
-  if (j.cause == 0)
-    ++ctr_.erases_gc;
-  else if (j.cause == 1)
-    ++ctr_.erases_wl;
-  else
-    ++ctr_.erases_rr;
-  free_op(op);
-  j.active = false;
-  j.victim = -1;
-  retry_blocked();
-  if (rd_ && rd_->on_engine_free(plane)) {  // a hard-threshold read refresh goes first
-    gc_free_changed(plane);
-    return;
-  }
-  // Static wear leveling gets the engine first; otherwise the policy decides what comes next.
-  const int64_t cold = wl_.after_erase(ftl_, plane, v);
-  if (cold >= 0 && ftl_.take_block(static_cast<uint64_t>(cold))) {
-    gc_begin(plane, cold, UINT32_MAX, kPrioGc, 1);
-    return;
-  }
-  gc_free_changed(plane);
-  if (!j.active) gc_policy_->on_gc_idle(plane);
 }
 
 uint64_t ControllerCore::state_bytes() const {

@@ -19,16 +19,18 @@
 
 #include "controller/config.h"
 #include "controller/flash_op.h"
+#include "controller/flash_port.h"
 #include "controller/fsp_grouper.h"
 #include "controller/ftl.h"
 #include "controller/gc.h"
+#include "controller/gc/engine.h"
 #include "controller/host_pieces.h"
 #include "controller/stats.h"
 #include "controller/write_cache.h"
 
 namespace ssdtlm {
 
-class ReadDisturb;  // controller/rr/read_disturb.h (issue 7)
+class ReadDisturb;  // controller/rr/read_disturb.h
 
 class CoreEnv {
  public:
@@ -40,7 +42,7 @@ class CoreEnv {
   virtual void host_done(HostCmd* cmd, Tick at) = 0;          // command's data ready at `at`
 };
 
-class ControllerCore : public GcEngine {
+class ControllerCore : private FlashPort {
  public:
   ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrity);
   ~ControllerCore() override;
@@ -65,21 +67,10 @@ class ControllerCore : public GcEngine {
   void on_flash_done(FlashOp* op);
   void on_timer(uint32_t kind, void* ctx);
 
-  // --- GcEngine ---
-  uint32_t planes() const override { return cfg_.geo.planes(); }
-  uint32_t free_blocks(uint32_t plane) const override { return ftl_.free_blocks(plane); }
-  uint32_t threshold_blocks() const override { return ftl_.gc_threshold_blocks(); }
-  bool gc_active(uint32_t plane) const override { return gc_[plane].active; }
-  bool gc_start(uint32_t plane, uint32_t copies, uint8_t prio) override;
-  void gc_step(uint32_t plane, uint32_t copies) override;
+  // The GC engine (controller/gc/engine.h): policies and read refresh drive it.
+  PageGcEngine& gc_engine() { return *gc_; }
+  const PageGcEngine& gc_engine() const { return *gc_; }
   Tick now() const override { return env_.now(); }
-  bool gc_start_partial(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid) override;
-  bool gc_step_busy(uint32_t plane) const override;
-  bool gc_victim_empty(uint32_t plane) const override;
-  void gc_schedule(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid,
-                   Tick delay) override;
-  bool host_blocked() const override { return !blocked_.empty(); }
-  uint32_t pages_per_block() const override { return geo_.pages_per_block; }
 
   // --- inspection ---
   const Ftl& ftl() const { return ftl_; }
@@ -93,10 +84,10 @@ class ControllerCore : public GcEngine {
   FspGrouper& grouper() { return *grouper_; }
   GcPolicy& gc_policy() { return *gc_policy_; }
   // Lowest free-block count each plane reached (GC metrics).
-  const std::vector<uint32_t>& min_free_blocks() const { return gc_min_free_; }
+  const std::vector<uint32_t>& min_free_blocks() const { return gc_->min_free_blocks(); }
   // GC steps run: copy steps (by moves issued) and erase steps.
-  uint64_t gc_copy_steps() const { return gc_copy_steps_; }
-  uint64_t gc_erase_steps() const { return gc_erase_steps_; }
+  uint64_t gc_copy_steps() const { return gc_->copy_steps(); }
+  uint64_t gc_erase_steps() const { return gc_->erase_steps(); }
   // Measurement starts (after a warm-up): the counters restart, except the integrity check's
   // and the prefill's; policy statistics keep counting (the warm-up is their training).
   void reset_measurement();
@@ -108,15 +99,14 @@ class ControllerCore : public GcEngine {
   // waiting for one; returns false (nothing done) otherwise.
   bool rewrite(Lpn lpn, uint32_t req_bytes = 0);
 
-  // kTimerRd: a read-refresh action of the ws+rs agent after its decision time (issue 7).
+  // kTimerRd: a read-refresh action of the ws+rs agent after its decision time.
   enum TimerKind : uint32_t { kTimerCmd = 1, kTimerGc = 2, kTimerFlushDelay = 3, kTimerRd = 4 };
 
-  // Read disturb (issue 7): model and read-refresh policy; null unless rd.enabled.
+  // Read disturb: model and read-refresh policy; null unless rd.enabled.
   ReadDisturb* read_disturb() { return rd_.get(); }
   const ReadDisturb* read_disturb() const { return rd_.get(); }
 
  private:
-  friend class ReadDisturb;  // drives the GC engine for read-refresh jobs (cause 2)
   struct Piece {
     HostCmd* cmd;
     Lpn lpn;
@@ -135,38 +125,6 @@ class ControllerCore : public GcEngine {
     uint64_t newest_committed = 0;
     uint32_t inflight = 0;
   };
-  struct GcMove {
-    Lpn lpn;
-    Ppn src;
-  };
-  struct GcUnit {  // one GC program unit in flight
-    uint32_t plane = 0;
-    int n = 0;
-    GcMove moves[4];
-    Ppn dst = kNoPpn;
-  };
-  struct GcJob {
-    bool active = false;
-    uint8_t prio = kPrioGc;
-    uint8_t cause = 0;  // 0 gc, 1 wear leveling
-    int64_t victim = -1;
-    uint32_t scan = 0;
-    bool scan_done = false;
-    uint32_t budget = 0;  // page moves still allowed in this step
-    uint32_t reads_inflight = 0, programs_inflight = 0;
-    bool erase_issued = false, erase_requested = false;
-    bool partial = false;     // collected in policy-driven steps; the erase is a step of its own
-    bool erase_step = false;  // partial: a step asked for the erase
-    bool step_open = false;   // partial: a copy step is running (reported idle when it ends)
-    uint32_t step_moves = 0;  // moves issued by the current step
-    // A step scheduled after the decision-unit time (kTimerGc).
-    bool pending = false;
-    uint32_t pending_copies = 0, pending_max_valid = 0;
-    uint8_t pending_prio = kPrioNormal;
-    std::vector<GcMove> buf;        // read, waiting to be programmed
-    std::vector<uint32_t> buf_ver;  // integrity: their sector versions
-  };
-
   // host path
   void start_cmd(HostCmd* c);
   void do_read(HostCmd* c);
@@ -203,24 +161,17 @@ class ControllerCore : public GcEngine {
   template <typename F>
   void for_each_piece(const HostCmd* c, F&& f);
 
-  // GC engine
-  void gc_continue(uint32_t plane);
-  void gc_program(uint32_t plane, bool pad);
-  void gc_maybe_erase(uint32_t plane);
-  void gc_read_done(FlashOp* op);
-  void gc_program_done(FlashOp* op);
-  void gc_erase_done(FlashOp* op);
-  bool gc_begin(uint32_t plane, int64_t victim, uint32_t copies, uint8_t prio, uint8_t cause);
-  void gc_run_step(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid);
-  void gc_free_changed(uint32_t plane);  // records the minimum, tells the policy
-  void gc_step_ended(uint32_t plane);    // a partial step ended: read refresh or the policy next
-
   // flash ops
-  FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, OpOwner owner);
-  void free_op(FlashOp* op);
-  void submit(FlashOp* op);
-  void read_started(Ppn ppn);
-  void read_finished(Ppn ppn);
+  // FlashPort (the GC engine and read refresh reach the flash path through it)
+  FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, OpOwner owner) override;
+  void free_op(FlashOp* op) override;
+  void submit(FlashOp* op) override;
+  void read_started(Ppn ppn) override;
+  void read_finished(Ppn ppn) override;
+  bool block_reads_busy(uint32_t block) const override { return block_reads_.busy(block); }
+  void timer(Tick at, PortTimer kind, uint32_t plane) override;
+  void space_freed() override { retry_blocked(); }
+  bool host_blocked() const override { return !blocked_.empty(); }
 
   // integrity
   uint32_t lsn_of(Lpn lpn, uint32_t sector) const { return lpn * spp_ + sector; }
@@ -237,21 +188,15 @@ class ControllerCore : public GcEngine {
   WriteCache cache_;
   std::unique_ptr<FspGrouper> grouper_;
   std::unique_ptr<GcPolicy> gc_policy_;
-  WearLeveler wl_;
   SimCounters ctr_;
 
   FlashOpPool ops_;
   std::vector<std::unique_ptr<FlushJob>> job_pool_;
   std::vector<FlushJob*> job_free_;
-  std::vector<std::unique_ptr<GcUnit>> gcu_pool_;
-  std::vector<GcUnit*> gcu_free_;
   std::deque<Piece> waitq_;
   std::deque<FlushJob*> blocked_;
   FlatMap<InflightLpn> inflight_lpn_;
   BlockReads block_reads_;  // reads in flight per block (an erase waits for them)
-  std::vector<GcJob> gc_;
-  std::vector<uint32_t> gc_min_free_;
-  uint64_t gc_copy_steps_ = 0, gc_erase_steps_ = 0;
   uint64_t flush_seq_ = 0;
   uint64_t flushes_inflight_ = 0;
 
@@ -270,7 +215,8 @@ class ControllerCore : public GcEngine {
   const uint64_t flush_high_, flush_low_;
   bool flushing_down_ = false;
 
-  std::unique_ptr<ReadDisturb> rd_;  // issue 7
+  std::unique_ptr<PageGcEngine> gc_;
+  std::unique_ptr<ReadDisturb> rd_;
 };
 
 }  // namespace ssdtlm

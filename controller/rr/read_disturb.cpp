@@ -8,8 +8,8 @@
 #include <random>
 
 #include "controller/config.h"
+#include "controller/gc.h"
 #include "controller/rl/units.h"
-#include "controller/ssd_core.h"
 
 namespace ssdtlm {
 
@@ -115,9 +115,14 @@ constexpr Tick kBin = 200 * nand::kPsPerUs;  // 0.2 ms
 
 }  // namespace
 
-ReadDisturb::ReadDisturb(const SsdConfig& cfg, ControllerCore& core)
+ReadDisturb::ReadDisturb(const SsdConfig& cfg, Ftl& ftl, PageGcEngine& engine, FlashPort& port,
+                         SimCounters& ctr, const GcPolicy& gc_policy)
     : cfg_(cfg),
-      core_(core),
+      ftl_(ftl),
+      engine_(engine),
+      port_(port),
+      ctr_(ctr),
+      gc_policy_(gc_policy),
       policy_(parse_policy(cfg.rd_policy)),
       hard_(cfg.rd_hard_threshold),
       soft_(cfg.rd_soft_threshold),
@@ -182,11 +187,11 @@ void ReadDisturb::set_backend_factory(const rl::BackendFactory& f) {
 }
 
 double ReadDisturb::pe_of(uint64_t b) const {
-  return double(core_.ftl_.block(b).erase_count) + prewear_[b];
+  return double(ftl_.block(b).erase_count) + prewear_[b];
 }
 
 uint32_t ReadDisturb::effective_reads(uint64_t b) const {
-  return core_.ftl_.block(b).read_count - base_[b];
+  return ftl_.block(b).read_count - base_[b];
 }
 
 double ReadDisturb::rber_of(uint64_t b) const {
@@ -240,7 +245,7 @@ void ReadDisturb::count_read(FlashOp& op) {
     if (!(f & kHard)) {
       f |= kHard;
       ++hard_triggers_;
-      if (f & kShadow) core_.ftl_.close_block(b);  // an open shadow block takes no more hops
+      if (f & kShadow) ftl_.close_block(b);  // an open shadow block takes no more hops
       urgent_.push_back(static_cast<uint32_t>(b));
     }
     return;
@@ -255,7 +260,7 @@ void ReadDisturb::count_read(FlashOp& op) {
     // block and is erased; it takes no more hops from now on.
     if (eff >= hard_ / 10 * 8 && !(f & kReclaim)) {
       f |= kReclaim;
-      core_.ftl_.close_block(b);
+      ftl_.close_block(b);
       reclaim_q_.push_back(static_cast<uint32_t>(b));
     }
   } else if (policy_ == Policy::Leveling) {
@@ -346,11 +351,11 @@ bool ReadDisturb::on_engine_free(uint32_t plane) {
 // --- engine access ---------------------------------------------------------------------------
 
 bool ReadDisturb::engine_free(uint32_t p) const {
-  return !core_.gc_[p].active && !core_.gc_[p].pending;
+  return !engine_.gc_active(p) && !engine_.pending(p);
 }
 
 bool ReadDisturb::rr_job(uint32_t p) const {
-  return core_.gc_[p].active && core_.gc_[p].cause == kCauseReadRefresh;
+  return engine_.gc_active(p) && engine_.cause(p) == GcCause::ReadRefresh;
 }
 
 uint32_t ReadDisturb::collect(uint64_t block, uint32_t from, uint32_t max,
@@ -361,7 +366,7 @@ uint32_t ReadDisturb::collect(uint64_t block, uint32_t from, uint32_t max,
   uint32_t n = 0;
   while (i < o.size() && n < max) {
     const Ppn ppn = o[i++];
-    if (core_.ftl_.is_valid(ppn)) {
+    if (ftl_.is_valid(ppn)) {
       out.push_back(ppn);
       ++n;
     }
@@ -372,10 +377,10 @@ uint32_t ReadDisturb::collect(uint64_t block, uint32_t from, uint32_t max,
 bool ReadDisturb::start_job(uint64_t b, uint32_t copies, uint8_t prio, Job kind, bool msb_only) {
   const uint32_t p = cfg_.geo.plane_of_block(b);
   if (!engine_free(p)) return false;
-  if (!core_.ftl_.take_block(b)) return false;
+  if (!ftl_.take_block(b)) return false;
   auto& o = order_[p];
   o.clear();
-  core_.ftl_.collect_valid(b, 0, cfg_.geo.pages_per_block, o);
+  ftl_.collect_valid(b, 0, cfg_.geo.pages_per_block, o);
   if (msb_only) {
     const int msb = cfg_.geo.bits() - 1;
     o.erase(
@@ -390,48 +395,31 @@ bool ReadDisturb::start_job(uint64_t b, uint32_t copies, uint8_t prio, Job kind,
   job_block_[p] = static_cast<int64_t>(b);
   if (kind == Job::Ipr && o.empty()) {
     // Nothing to move: the engine is held for the reprogram alone.
-    auto& j = core_.gc_[p];
-    j = ControllerCore::GcJob{};
-    j.active = true;
-    j.partial = true;
-    j.cause = kCauseReadRefresh;
-    j.prio = prio;
-    j.victim = static_cast<int64_t>(b);
-    j.scan = cfg_.geo.pages_per_block;
-    j.scan_done = true;
+    engine_.hold(p, static_cast<int64_t>(b), prio, GcCause::ReadRefresh, hooks());
     begin_reprogram(p);
     return true;
   }
   if (kind == Job::Ipr || kind == Job::Hop)
     copies = static_cast<uint32_t>(std::max<size_t>(1, std::min<size_t>(copies, o.size())));
-  core_.gc_begin(p, static_cast<int64_t>(b), copies, prio, kCauseReadRefresh);
+  engine_.begin(p, static_cast<int64_t>(b), copies, prio, GcCause::ReadRefresh, hooks());
   return true;
 }
 
 void ReadDisturb::make_full(uint32_t p) {
-  auto& j = core_.gc_[p];
-  if (!j.active || j.cause != kCauseReadRefresh || !j.partial) return;
+  if (!rr_job(p) || !engine_.partial(p)) return;
   if (job_[p] == Job::Partial && partial_jobs_ > 0) --partial_jobs_;
   job_[p] = Job::Full;
   ++forced_full_;
-  j.partial = false;
-  j.step_open = false;
-  j.budget = UINT32_MAX;
-  j.prio = kPrioGc;
-  core_.gc_continue(p);
+  engine_.make_whole(p);
 }
 
 void ReadDisturb::engine_released(uint32_t p) {
   if (!urgent_.empty()) process_urgent(static_cast<int>(p));
-  if (!core_.gc_[p].active) core_.gc_policy_->on_gc_idle(p);
+  engine_.policy_idle(p);
 }
 
 void ReadDisturb::release(uint32_t p) {
-  auto& j = core_.gc_[p];
-  const uint64_t b = static_cast<uint64_t>(j.victim);
-  j.active = false;
-  j.victim = -1;
-  core_.ftl_.release_victim(b);
+  engine_.release(p);
   ++hops_;
   job_[p] = Job::None;
   job_block_[p] = -1;
@@ -440,14 +428,9 @@ void ReadDisturb::release(uint32_t p) {
 
 bool ReadDisturb::on_step_end(uint32_t p) {
   if (job_[p] != Job::Hop && job_[p] != Job::Ipr) return false;
-  auto& j = core_.gc_[p];
-  if (!j.buf.empty()) {
-    // One-shot units: a hop's page waits in the buffer for a full unit; program it padded.
-    core_.gc_program(p, true);
-    if (j.programs_inflight > 0) return true;
-    j.buf.clear();  // no room: the move is dropped, the page stays valid where it was
-    j.buf_ver.clear();
-  }
+  // One-shot units: a hop's page waits in the buffer for a full unit; program it padded (no
+  // room: the move is dropped, the page stays valid where it was).
+  if (engine_.flush_padded(p)) return true;
   if (job_[p] == Job::Hop)
     release(p);
   else
@@ -456,11 +439,11 @@ bool ReadDisturb::on_step_end(uint32_t p) {
 }
 
 int64_t ReadDisturb::shadow_dst(uint32_t p, bool* opened) {
-  const uint32_t unit = static_cast<uint32_t>(core_.unit_);
+  const uint32_t unit = static_cast<uint32_t>(cfg_.unit_pages());
   auto& open = shadow_open_[p];
   for (size_t i = 0; i < open.size();) {
     const uint64_t b = open[i];
-    const BlockInfo& bi = core_.ftl_.block(b);
+    const BlockInfo& bi = ftl_.block(b);
     if (bi.state != BlockState::Active || (flags_[b] & (kReclaim | kHard))) {
       open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));  // full or closed
       continue;
@@ -470,15 +453,15 @@ int64_t ReadDisturb::shadow_dst(uint32_t p, bool* opened) {
       return static_cast<int64_t>(b);
     // [INTERP] At its fill cap a shadow block is closed: its unwritten pages stay unused and it
     // becomes an ordinary GC candidate (it keeps its pool slot until it is erased).
-    core_.ftl_.close_block(b);
+    ftl_.close_block(b);
     open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));
   }
   // [INTERP] A new shadow block comes from the plane's free pool while the plane keeps more free
   // blocks than its GC threshold and the host reserve: the pool never starts GC by itself.
   const uint32_t reserve =
-      std::max(core_.ftl_.gc_threshold_blocks(), core_.gc_policy_->host_reserve_blocks() + 1);
-  if (shadow_count_[p] >= shadow_quota_ || core_.ftl_.free_blocks(p) <= reserve) return -1;
-  const int64_t b = core_.ftl_.open_block(p);
+      std::max(ftl_.gc_threshold_blocks(), gc_policy_.host_reserve_blocks() + 1);
+  if (shadow_count_[p] >= shadow_quota_ || ftl_.free_blocks(p) <= reserve) return -1;
+  const int64_t b = ftl_.open_block(p);
   if (b < 0) return -1;
   flags_[b] = kShadow;
   ++shadow_count_[p];
@@ -491,7 +474,7 @@ int64_t ReadDisturb::shadow_dst(uint32_t p, bool* opened) {
 Ppn ReadDisturb::allocate_dst(uint32_t p, uint32_t n) {
   if (job_[p] == Job::Hop || job_[p] == Job::ShadowMove) {
     const int64_t s = shadow_dst(p, nullptr);
-    const Ppn ppn = s >= 0 ? core_.ftl_.allocate_in(static_cast<uint64_t>(s), n) : kNoPpn;
+    const Ppn ppn = s >= 0 ? ftl_.allocate_in(static_cast<uint64_t>(s), n) : kNoPpn;
     if (ppn != kNoPpn) {
       ++shadow_pages_;
       return ppn;
@@ -500,50 +483,47 @@ Ppn ReadDisturb::allocate_dst(uint32_t p, uint32_t n) {
     // its read was in flight): the page goes to the plane's active block.
     ++shadow_fallback_pages_;
   }
-  return core_.ftl_.allocate(p, n);
+  return ftl_.allocate(p, n);
 }
 
 void ReadDisturb::begin_reprogram(uint32_t p) {
-  auto& j = core_.gc_[p];
-  const uint64_t b = static_cast<uint64_t>(j.victim);
+  const uint64_t b = static_cast<uint64_t>(engine_.victim(p));
   const uint32_t bits = static_cast<uint32_t>(cfg_.geo.bits());
   const Ppn first = cfg_.geo.ppn_of(b, 0);
   bool msb_valid = false;
   for (uint32_t pg = bits - 1; pg < cfg_.geo.pages_per_block && !msb_valid; pg += bits)
-    msb_valid = core_.ftl_.is_valid(first + pg);
+    msb_valid = ftl_.is_valid(first + pg);
   if (msb_valid) {
     // A move found no room: the block stays TLC and waits for the next attempt (urgent queue).
-    j.active = false;
-    j.victim = -1;
-    core_.ftl_.release_victim(b);
+    engine_.release(p);
     --mlc_blocks_;
     ++ipr_aborted_;
     job_[p] = Job::None;
     job_block_[p] = -1;
     urgent_.push_back(static_cast<uint32_t>(b));
-    if (!core_.gc_[p].active) core_.gc_policy_->on_gc_idle(p);
+    engine_.policy_idle(p);
     return;
   }
   // Reads of the block still in flight (issued before the moves) finish first; poll() retries.
-  if (core_.block_reads_.busy(static_cast<uint32_t>(b))) return;
+  if (port_.block_reads_busy(static_cast<uint32_t>(b))) return;
   // [INTERP] baselines.md 5: every word line's MSB page is reprogrammed in place, one program
   // operation of the MSB page type each (tPROG(MSB) on the die, foreground class, no data on the
   // bus); the block turns MLC when the last one completes.
   job_[p] = Job::Reprogram;
-  const uint32_t wordlines = core_.ftl_.block(b).write_ptr / bits;
+  const uint32_t wordlines = ftl_.block(b).write_ptr / bits;
   reprog_left_[p] = wordlines;
   if (wordlines == 0) {
     finish_reprogram(p);
     return;
   }
   for (uint32_t w = 0; w < wordlines; ++w) {
-    FlashOp* op = core_.new_op(FlashKind::Program, first + w * bits + bits - 1, 1, kPrioGc,
+    FlashOp* op = port_.new_op(FlashKind::Program, first + w * bits + bits - 1, 1, kPrioGc,
                                OpOwner::RdReprogram);
     op->no_transfer = true;
-    ++core_.ctr_.programs;  // flash.programs counts them; no page is programmed for data
+    ++ctr_.programs;  // flash.programs counts them; no page is programmed for data
     ++reprogram_ops_;
     reprogram_time_ += cfg_.array.program_time(static_cast<int>(bits) - 1, 1);
-    core_.submit(op);
+    port_.submit(op);
   }
 }
 
@@ -553,14 +533,10 @@ void ReadDisturb::on_reprogram_done(const FlashOp& op) {
 }
 
 void ReadDisturb::finish_reprogram(uint32_t p) {
-  auto& j = core_.gc_[p];
-  const uint64_t b = static_cast<uint64_t>(j.victim);
-  j.active = false;
-  j.victim = -1;
-  core_.ftl_.release_victim(b);
+  const uint64_t b = engine_.release(p);
   // [INTERP] The block serves as MLC: reads count from zero, 10x the limit, 1/10 the disturb.
   flags_[b] = static_cast<uint8_t>((flags_[b] | kMlc) & ~kHard);
-  base_[b] = core_.ftl_.block(b).read_count;
+  base_[b] = ftl_.block(b).read_count;
   ++ipr_reprograms_;
   job_[p] = Job::None;
   job_block_[p] = -1;
@@ -577,16 +553,15 @@ void ReadDisturb::process_urgent(int only_plane) {
       urgent_.push_back(b);
       continue;
     }
-    const auto& j = core_.gc_[p];
-    if (j.active && j.victim == int64_t(b)) {
-      if (j.cause == kCauseReadRefresh && job_[p] == Job::Partial) {
+    if (engine_.gc_active(p) && engine_.victim(p) == int64_t(b)) {
+      const bool refresh = engine_.cause(p) == GcCause::ReadRefresh;
+      if (refresh && job_[p] == Job::Partial) {
         make_full(p);
         continue;
       }
-      if (j.cause == kCauseReadRefresh && (job_[p] == Job::Full || job_[p] == Job::ShadowMove))
-        continue;
-      if (j.cause != kCauseReadRefresh) continue;  // GC or WL is collecting it anyway
-      urgent_.push_back(b);                        // a hop / ipr move first
+      if (refresh && (job_[p] == Job::Full || job_[p] == Job::ShadowMove)) continue;
+      if (!refresh) continue;  // GC or WL is collecting it anyway
+      urgent_.push_back(b);    // a hop / ipr move first
       continue;
     }
     bool started = false;
@@ -608,14 +583,14 @@ void ReadDisturb::poll() {
   if (policy_ == Policy::Leveling || policy_ == Policy::Ipr) {
     // Normally on_step_end() does this when the step ends; here: retries (reads in flight).
     for (uint32_t p = 0; p < planes; ++p)
-      if ((job_[p] == Job::Hop || job_[p] == Job::Ipr) && rr_job(p) && !core_.gc_step_busy(p))
+      if ((job_[p] == Job::Hop || job_[p] == Job::Ipr) && rr_job(p) && !engine_.gc_step_busy(p))
         on_step_end(p);
   }
   if (partial_jobs_ > 0) {
     // Free-space safety: a partial refresh never holds a plane's engine that GC needs.
     for (uint32_t p = 0; p < planes; ++p)
       if (job_[p] == Job::Partial && rr_job(p) &&
-          (core_.ftl_.free_blocks(p) <= 3 || core_.host_blocked()))
+          (ftl_.free_blocks(p) <= 3 || port_.host_blocked()))
         make_full(p);
   }
   if (!urgent_.empty()) process_urgent(-1);
@@ -634,7 +609,7 @@ void ReadDisturb::poll() {
       soft_q_.pop_front();
       if (flags_[b] & kHard || !(flags_[b] & kMonitored)) continue;
       const uint32_t p = cfg_.geo.plane_of_block(b);
-      if (!engine_free(p) || !core_.ftl_.block(b).in_bucket) {
+      if (!engine_free(p) || !ftl_.block(b).in_bucket) {
         soft_q_.push_back(b);  // engine busy, or the block is still being written
         continue;
       }
@@ -645,7 +620,7 @@ void ReadDisturb::poll() {
         continue;
       }
       if (!start_job(b, 1, kPrioNormal, Job::Hop)) soft_q_.push_back(b);
-      if (opened) core_.gc_free_changed(p);
+      if (opened) engine_.free_changed(p);
     }
   }
 }
@@ -664,7 +639,7 @@ uint32_t ReadDisturb::choose_plane(const Lpn* lpns, int n, uint32_t dflt, uint32
   double* scratch = s + planes;
   uint32_t known = 0;
   for (uint32_t q = 0; q < planes; ++q) {
-    const int64_t a = core_.ftl_.active_block(q);
+    const int64_t a = ftl_.active_block(q);
     s[q] = a >= 0 ? rber_of(static_cast<uint64_t>(a)) : -1.0;
     if (a >= 0) scratch[known++] = s[q];
   }
@@ -674,7 +649,7 @@ uint32_t ReadDisturb::choose_plane(const Lpn* lpns, int n, uint32_t dflt, uint32
   for (uint32_t k = 0; k < planes; ++k) {
     const uint32_t q = (dflt + k) % planes;
     const bool match = s[q] < 0 || (hot ? s[q] <= median : s[q] >= median);
-    if (match && core_.ftl_.can_allocate(q, reserve)) {
+    if (match && ftl_.can_allocate(q, reserve)) {
       if (q != dflt) ++ws_redirects_;
       return q;
     }
@@ -693,7 +668,7 @@ uint32_t ReadDisturb::queued_soft() const {
 uint32_t ReadDisturb::rl_state() const {
   bool erasable = false;
   for (uint32_t p = 0; p < cfg_.geo.planes() && !erasable; ++p)
-    erasable = job_[p] == Job::Partial && rr_job(p) && core_.gc_victim_empty(p);
+    erasable = job_[p] == Job::Partial && rr_job(p) && engine_.gc_victim_empty(p);
   return state_index(cur_bin(cur_interval_), prev_interval_ >= kBin, prev_big_, erasable);
 }
 
@@ -701,8 +676,8 @@ uint32_t ReadDisturb::rl_mask() const {
   const bool erasable = rl_state() >= 40;
   bool movable = false;
   for (uint32_t p = 0; p < cfg_.geo.planes() && !movable; ++p)
-    movable = job_[p] == Job::Partial && rr_job(p) && !core_.gc_victim_empty(p) &&
-              !core_.gc_[p].erase_requested;
+    movable = job_[p] == Job::Partial && rr_job(p) && !engine_.gc_victim_empty(p) &&
+              !engine_.erase_requested(p);
   for (size_t i = 0; i < soft_q_.size() && !movable; ++i)
     movable = (flags_[soft_q_[i]] & kSoft) != 0;
   if (!erasable) return movable ? kMoveActions : 0;
@@ -752,7 +727,7 @@ void ReadDisturb::rl_step(uint32_t reward_cycles) {
     return;
   }
   pending_.push_back(static_cast<uint8_t>(a));
-  core_.env_.timer(core_.env_.now() + delay, ControllerCore::kTimerRd, nullptr);
+  port_.timer(port_.now() + delay, PortTimer::Refresh, 0);
 }
 
 void ReadDisturb::on_timer(void* /*ctx*/) {
@@ -767,8 +742,8 @@ void ReadDisturb::execute(uint32_t a) {
   const uint32_t planes = cfg_.geo.planes();
   if (a >= 4) {  // erase an emptied refresh victim
     for (uint32_t p = 0; p < planes; ++p)
-      if (job_[p] == Job::Partial && rr_job(p) && core_.gc_victim_empty(p)) {
-        core_.gc_run_step(p, 0, kPrioNormal, UINT32_MAX);
+      if (job_[p] == Job::Partial && rr_job(p) && engine_.gc_victim_empty(p)) {
+        engine_.run_step(p, 0, kPrioNormal, UINT32_MAX);
         ++partial_erases_;
         break;
       }
@@ -777,9 +752,9 @@ void ReadDisturb::execute(uint32_t a) {
   if (moves > 0) {
     bool done = false;
     for (uint32_t p = 0; p < planes && !done; ++p)
-      if (job_[p] == Job::Partial && rr_job(p) && !core_.gc_victim_empty(p) &&
-          !core_.gc_[p].erase_requested) {
-        core_.gc_run_step(p, moves, kPrioNormal, UINT32_MAX);
+      if (job_[p] == Job::Partial && rr_job(p) && !engine_.gc_victim_empty(p) &&
+          !engine_.erase_requested(p)) {
+        engine_.run_step(p, moves, kPrioNormal, UINT32_MAX);
         done = true;
       }
     for (size_t n = soft_q_.size(); n > 0 && !done && !soft_q_.empty(); --n) {
@@ -855,7 +830,7 @@ nlohmann::json ReadDisturb::stats(double /*sim_wall_s*/) const {
                   {"ipr_aborted", ipr_aborted_},
                   {"mlc_reads", mlc_reads_}};
   j["ws"] = {{"windows", windows_},         {"hot_set_size", hot_.size()},
-             {"mining_wall_s", mining_s_},       {"hot_writes", hot_writes_},
+             {"mining_wall_s", mining_s_},  {"hot_writes", hot_writes_},
              {"cold_writes", cold_writes_}, {"redirected_writes", ws_redirects_}};
   if (backend_) {
     j["rl"] = {{"backend", backend_->kind()},

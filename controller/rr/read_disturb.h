@@ -8,9 +8,10 @@
 //             word lines reprogrammed as flash programs)
 //   ws        read-disturb-aware write scheduling (hot-read set mined per window)
 //   ws+rs     ws + RL partial read refresh in idle time (rl::Backend, C++ or RTL)
-// A refresh is a job of the controller core's GC engine with cause kCauseReadRefresh (its erase
-// counts in flash.erases.read_refresh). ControllerCore calls the on_* hooks; this class drives
-// the engine through its private members (friend), so the core's own code stays unchanged.
+// A refresh is a job of the GC engine (controller/gc/engine.h) with cause GcCause::ReadRefresh
+// (its erase counts in flash.erases.read_refresh), started through the engine's job API with this
+// class as the job's victim order, destination allocator and owner. ControllerCore calls the
+// on_* hooks.
 #pragma once
 
 #include <array>
@@ -22,16 +23,16 @@
 #include <vector>
 
 #include "controller/flash_op.h"
+#include "controller/flash_port.h"
 #include "controller/ftl.h"
+#include "controller/gc/engine.h"
 #include "controller/rl/backend.h"
 #include "nand/reliability.h"
 
 namespace ssdtlm {
 
-class ControllerCore;
 struct SsdConfig;
-
-constexpr uint8_t kCauseReadRefresh = 2;  // GcJob::cause of a read-refresh job
+class GcPolicy;
 
 // Open-addressing lpn -> count table cleared in O(1) by a generation stamp (ws mining).
 class LpnCounter {
@@ -57,7 +58,7 @@ class LpnCounter {
   uint32_t gen_ = 1, size_ = 0, mask_ = 0;
 };
 
-class ReadDisturb {
+class ReadDisturb final : public VictimOrder, public DestinationAllocator, public GcJobOwner {
  public:
   enum class Policy : uint8_t { None, Baseline, Leveling, Ipr, Ws, WsRs };
   // ws+rs actions: 1/2/4/8 page moves, erase, erase + 1/2/4/8 moves.
@@ -67,8 +68,9 @@ class ReadDisturb {
   static constexpr uint32_t kEraseActions = 0x1f0;
   static constexpr int kLevels = nand::LdpcModel::kMaxLevel + 2;  // 0..7, uncorrectable
 
-  ReadDisturb(const SsdConfig& cfg, ControllerCore& core);
-  ~ReadDisturb();
+  ReadDisturb(const SsdConfig& cfg, Ftl& ftl, PageGcEngine& engine, FlashPort& port,
+              SimCounters& ctr, const GcPolicy& gc_policy);
+  ~ReadDisturb() override;
 
   Policy policy() const { return policy_; }
   const char* policy_name() const;
@@ -80,19 +82,20 @@ class ReadDisturb {
   void on_request_served(const HostCmd& c, Tick latency);
   // A partial refresh step of `plane` ended (reads and programs done). True when this class took
   // the engine's next move (hop released, ipr reprogram started), false: the GC policy's turn.
-  bool on_step_end(uint32_t plane);
+  bool on_step_end(uint32_t plane) override;
   void on_reprogram_done(const FlashOp& op);  // ipr: one reprogram op completed
   void on_timer(void* ctx);                   // ws+rs: a decided action's time has come
   bool actions_pending() const { return !pending_.empty(); }
   // Destination of a read-refresh program unit of `plane`: leveling's hops and shadow moves go to
   // a shadow block, everything else to the plane's active block (Ftl::allocate).
-  Ppn allocate_dst(uint32_t plane, uint32_t n);
+  Ppn allocate_dst(uint32_t plane, uint32_t n) override;
   // The GC engine of `plane` became free after an erase: starts a waiting hard-threshold refresh
   // there (true) or leaves the engine to the GC policy (false).
-  bool on_engine_free(uint32_t plane);
+  bool on_engine_free(uint32_t plane) override;
   // Next valid pages of a refresh victim in the job's order (hottest first): like
   // Ftl::collect_valid, `from` being the position in that order.
-  uint32_t collect(uint64_t block, uint32_t from, uint32_t max, std::vector<Ppn>& out) const;
+  uint32_t collect(uint64_t block, uint32_t from, uint32_t max,
+                   std::vector<Ppn>& out) const override;
   // ws: the plane a program unit of these lpns goes to (dflt = the FTL's round-robin choice).
   uint32_t choose_plane(const Lpn* lpns, int n, uint32_t dflt, uint32_t reserve);
 
@@ -155,8 +158,14 @@ class ReadDisturb {
   void rl_step(uint32_t reward_cycles);
   void mine_window();
 
+  GcJobHooks hooks() { return GcJobHooks{this, this, this}; }
+
   const SsdConfig& cfg_;
-  ControllerCore& core_;
+  Ftl& ftl_;
+  PageGcEngine& engine_;
+  FlashPort& port_;
+  SimCounters& ctr_;
+  const GcPolicy& gc_policy_;
   Policy policy_;
   nand::LdpcModel ldpc_;
   uint32_t hard_, soft_;

@@ -34,34 +34,34 @@ TEST(GcEngine, StepsCopyThenEraseAsItsOwnStep) {
   const uint32_t v = min_valid_full(core, 0);
   ASSERT_GT(v, 3u);
   ASSERT_LT(v, cfg.geo.pages_per_block);
-  const uint32_t free0 = core.free_blocks(0);
+  const uint32_t free0 = core.gc_engine().free_blocks(0);
   const uint32_t steps = (v + 2) / 3;  // ceil(v / 3) copy steps of 3
   uint64_t moved = 0;
   for (uint32_t s = 0; s < steps; ++s) {
-    EXPECT_FALSE(core.gc_victim_empty(0)) << "step " << s;
-    core.gc_schedule(0, 3, kPrioNormal, UINT32_MAX, 0);
-    EXPECT_TRUE(core.gc_step_busy(0));
+    EXPECT_FALSE(core.gc_engine().gc_victim_empty(0)) << "step " << s;
+    core.gc_engine().gc_schedule(0, 3, kPrioNormal, UINT32_MAX, 0);
+    EXPECT_TRUE(core.gc_engine().gc_step_busy(0));
     env.run();
-    EXPECT_FALSE(core.gc_step_busy(0));
+    EXPECT_FALSE(core.gc_engine().gc_step_busy(0));
     const uint64_t reads = env.count(OpOwner::GcRead);
     EXPECT_EQ(reads - moved, std::min<uint64_t>(3, v - moved)) << "step " << s;
     moved = reads;
     EXPECT_EQ(env.count(OpOwner::GcErase), 0u) << "an erase before its own step";
-    EXPECT_TRUE(core.gc_active(0));
+    EXPECT_TRUE(core.gc_engine().gc_active(0));
   }
   EXPECT_EQ(moved, v);
   EXPECT_EQ(env.count(OpOwner::GcProgram), v);  // per-page programs
-  EXPECT_TRUE(core.gc_victim_empty(0));
+  EXPECT_TRUE(core.gc_engine().gc_victim_empty(0));
   EXPECT_EQ(core.gc_copy_steps(), steps);
   // The next step is the erase, whatever its copy count.
-  core.gc_schedule(0, 3, kPrioNormal, UINT32_MAX, 0);
+  core.gc_engine().gc_schedule(0, 3, kPrioNormal, UINT32_MAX, 0);
   env.run();
   EXPECT_EQ(env.count(OpOwner::GcErase), 1u);
   EXPECT_EQ(env.count(OpOwner::GcRead), v);
   EXPECT_EQ(core.gc_erase_steps(), 1u);
-  EXPECT_FALSE(core.gc_active(0));
+  EXPECT_FALSE(core.gc_engine().gc_active(0));
   // Net: +1 erased block, minus the blocks the copies opened.
-  EXPECT_GE(core.free_blocks(0) + 1, free0);
+  EXPECT_GE(core.gc_engine().free_blocks(0) + 1, free0);
   // Every operation of a step is dispatched in the normal class (not ahead of host work).
   for (const auto& l : env.log) EXPECT_EQ(l.prio, kPrioNormal);
   // The erase started after the last copy's program finished.
@@ -79,8 +79,9 @@ TEST(GcEngine, DelayedStepStartsAfterTheDecisionTime) {
   ControllerCore core(cfg, env, false);
   env.bind(&core);
   core.precondition(0.5, 0.5, PreconditionMode::Overwrite);
-  core.gc_schedule(1, 2, kPrioNormal, UINT32_MAX, 14000);  // 7 cycles x 2 ns
-  core.gc_schedule(1, 1, kPrioNormal, UINT32_MAX, 14000);  // merged into the pending step
+  core.gc_engine().gc_schedule(1, 2, kPrioNormal, UINT32_MAX, 14000);  // 7 cycles x 2 ns
+  core.gc_engine().gc_schedule(1, 1, kPrioNormal, UINT32_MAX,
+                               14000);  // merged into the pending step
   EXPECT_EQ(env.count(OpOwner::GcRead), 0u);
   env.run();
   ASSERT_EQ(env.count(OpOwner::GcRead), 3u);
@@ -98,10 +99,11 @@ TEST(GcEngine, BandVictimFilterReturnsTheVictim) {
   core.precondition(0.5, 0.5, PreconditionMode::Overwrite);
   const uint32_t v = min_valid_full(core, 0);
   ASSERT_GT(v, 0u);
-  EXPECT_FALSE(core.gc_start_partial(0, 2, kPrioNormal, v - 1));  // too many valid pages
-  EXPECT_FALSE(core.gc_active(0));
+  EXPECT_FALSE(
+      core.gc_engine().gc_start_partial(0, 2, kPrioNormal, v - 1));  // too many valid pages
+  EXPECT_FALSE(core.gc_engine().gc_active(0));
   EXPECT_EQ(min_valid_full(core, 0), v);  // still a candidate
-  EXPECT_TRUE(core.gc_start_partial(0, 2, kPrioNormal, v));
+  EXPECT_TRUE(core.gc_engine().gc_start_partial(0, 2, kPrioNormal, v));
 }
 
 // Reads at 1 ms intervals under rl-aggr (every free count is inside the early band of a
@@ -111,7 +113,8 @@ void read_initiated(const char* policy, bool expect_gc) {
   SimEnv env;
   ControllerCore core(cfg, env, true);
   env.bind(&core);
-  core.precondition(0.9, 1.0, PreconditionMode::Overwrite);  // many invalid pages: victims >= 60% invalid exist
+  core.precondition(
+      0.9, 1.0, PreconditionMode::Overwrite);  // many invalid pages: victims >= 60% invalid exist
   std::deque<HostCmd> cmds;
   const uint64_t lpns = core.ftl().logical_pages();
   for (int i = 0; i < 300; ++i) {

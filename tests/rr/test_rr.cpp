@@ -250,7 +250,7 @@ TEST(RrCore, EraseActionsMaskedWhenNothingIsErasable) {
   const uint64_t plane = d.cfg_.geo.plane_of_block(d.block_of(0));
   bool saw_erasable = false;
   for (int i = 0; i < 300 && d.core.counters().erases_rr == 0; ++i) {
-    const bool erasable = d.core.gc_victim_empty(static_cast<uint32_t>(plane));
+    const bool erasable = d.core.gc_engine().gc_victim_empty(static_cast<uint32_t>(plane));
     if (erasable) {
       saw_erasable = true;
       EXPECT_GE(rd->rl_state(), 40u);

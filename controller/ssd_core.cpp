@@ -37,7 +37,7 @@ ControllerCore::ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrit
   grouper_->configure(cfg);
   if (cfg.rd_enabled) {
     rd_ = std::make_unique<ReadDisturb>(cfg, ftl_, *gc_, port, ctr_, *gc_policy_);
-    gc_->set_free_listener(rd_.get());
+    gc_->set_free_listener(rd_->engine_listener());
   }
 }
 
@@ -384,128 +384,6 @@ ControllerCore::FlushJob* ControllerCore::start_flush_job(const int32_t* slots, 
   }
   if (job->pending_reads == 0) issue_flush_program(job);
   return job;
-}
-
-bool ControllerCore::evict_unit_hot(Lpn lpn) {
-  int32_t sel[4];
-  Lpn lpns[4];
-  sel[0] = -1;
-  lpns[0] = lpn;
-  int n = 1;
-  for (int32_t s = cache_.lru_tail(); s >= 0 && n < unit_; s = cache_.entry(s).newer)
-    if (cache_.entry(s).dirty) {
-      sel[n] = s;
-      lpns[n++] = cache_.entry(s).lpn;
-    }
-  FlushJob* job;
-  if (job_free_.empty()) {  // the versions of the hot page go with the job
-    job_pool_.push_back(std::make_unique<FlushJob>());
-    job_free_.push_back(job_pool_.back().get());
-  }
-  job = job_free_.back();
-  if (integrity_) {
-    job->extra_ver.resize(spp_);
-    const Ppn ppn = ftl_.lookup(lpn);
-    for (uint32_t k = 0; k < spp_; ++k) job->extra_ver[k] = flash_data_.get(psn_of(ppn, k));
-  }
-  start_flush_job(sel, lpns, n);
-  ++grouper_->stats().immediate_units;
-  return true;
-}
-
-bool ControllerCore::drop_clean_tail() {
-  if (!grouper_->caches_reads()) return false;
-  const int32_t t = cache_.lru_tail();
-  if (t < 0 || cache_.entry(t).dirty) return false;
-  cache_.drop(t);
-  ++grouper_->stats().clean_drops;
-  return true;
-}
-
-bool ControllerCore::insert_from_flash(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite) {
-  const int32_t s = rewrite ? cache_.insert_tail(lpn, true) : cache_.insert(lpn, false);
-  WriteCache::Entry& e = cache_.entry(s);
-  e.mask = cache_.full_mask();
-  e.req_bytes = bytes;
-  if (integrity_) {  // the flash copy is the newest data: no cached copy, still mapped there
-    uint32_t* v = cache_.versions(s);
-    for (uint32_t k = 0; k < spp_; ++k) v[k] = flash_data_.get(psn_of(ppn, k));
-  }
-  if (rewrite)
-    ++grouper_->stats().rewrites;
-  else
-    ++grouper_->stats().read_admissions;
-  return true;
-}
-
-void ControllerCore::admit_read(Lpn lpn, Ppn ppn, uint32_t req_bytes) {
-  if (cache_.find(lpn) >= 0 || ftl_.lookup(lpn) != ppn) return;
-  if (waitq_.empty() && (cache_.free_slots() > 0 || drop_clean_tail())) {
-    insert_from_flash(lpn, ppn, req_bytes, false);
-    return;
-  }
-  // The cache is full of dirty data: the read page waits for a slot, and its demand makes the
-  // tail unit flush (read data displace write data: the paper's extra flushes of Baseline-RW).
-  queue_admit(lpn, ppn, req_bytes, false);
-  pump_evictions();
-}
-
-bool ControllerCore::rewrite(Lpn lpn, uint32_t req_bytes) {
-  if (lpn >= ftl_.logical_pages() || cache_.find(lpn) >= 0 || inflight_lpn_.find(lpn)) return false;
-  const Ppn ppn = ftl_.lookup(lpn);
-  if (ppn == kNoPpn || cache_.free_slots() == 0 || !waitq_.empty()) return false;
-  return insert_from_flash(lpn, ppn, req_bytes, true);
-}
-
-void ControllerCore::queue_admit(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite) {
-  if (admit_ring_.empty()) admit_ring_.resize(kAdmitRing);
-  if (admit_count_ == kAdmitRing) {  // full: the oldest gives way
-    if (admit_ring_[admit_head_].rewrite) ++grouper_->stats().rewrites_skipped;
-    admit_head_ = (admit_head_ + 1) % kAdmitRing;
-    --admit_count_;
-  }
-  admit_ring_[(admit_head_ + admit_count_) % kAdmitRing] = PendingAdmit{lpn, ppn, bytes, rewrite};
-  ++admit_count_;
-}
-
-bool ControllerCore::admit_pending() {
-  bool any = false;
-  while (admit_count_ > 0 && waitq_.empty()) {
-    const PendingAdmit p = admit_ring_[admit_head_];
-    const bool valid = cache_.find(p.lpn) < 0 && ftl_.lookup(p.lpn) == p.ppn &&
-                       (!p.rewrite || !inflight_lpn_.find(p.lpn));
-    if (valid && cache_.free_slots() == 0 && !drop_clean_tail()) break;
-    admit_head_ = (admit_head_ + 1) % kAdmitRing;
-    --admit_count_;
-    any = true;
-    if (valid)
-      insert_from_flash(p.lpn, p.ppn, p.bytes, p.rewrite);
-    else if (p.rewrite)
-      ++grouper_->stats().rewrites_skipped;  // overwritten or moved meanwhile
-  }
-  return any;
-}
-
-void ControllerCore::after_flash_read(const FlashOp* op, int type, const HostCmd* c) {
-  const FspRewrite rw = grouper_->rewrite_after_read(op->lpn, type);
-  const bool current = cache_.find(op->lpn) < 0 && ftl_.lookup(op->lpn) == op->ppn;
-  if (rw == FspRewrite::AtTail) {
-    if (!current || inflight_lpn_.find(op->lpn)) {
-      ++grouper_->stats().rewrites_skipped;
-    } else if (!rewrite(op->lpn, c->size)) {
-      queue_admit(op->lpn, op->ppn, c->size, true);  // re-enters when a slot frees
-      pump_evictions();
-    }
-  } else if (rw == FspRewrite::Immediate) {
-    if (current && !inflight_lpn_.find(op->lpn)) {
-      evict_unit_hot(op->lpn);
-      ++grouper_->stats().rewrites;
-    } else {
-      ++grouper_->stats().rewrites_skipped;
-    }
-  } else if (grouper_->caches_reads()) {
-    admit_read(op->lpn, op->ppn, c->size);
-  }
 }
 
 void ControllerCore::issue_flush_program(FlushJob* job) {

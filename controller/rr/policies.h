@@ -1,0 +1,139 @@
+// The read-refresh policies (controller/rr/refresh_policy.h), one file each:
+//   baseline  (the interface's defaults)      refresh_policy.h / refresh_jobs.cpp
+//   leveling  read leveling with shadow blocks leveling.cpp
+//   ipr       in-place reprogramming          ipr.cpp
+//   ws        disturb-aware write scheduling  ws.cpp
+//   ws+rs     ws + RL partial refresh         ws_rs.cpp
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "controller/rr/lpn_counter.h"
+#include "controller/rr/refresh_policy.h"
+
+namespace ssdtlm {
+
+// The full refresh at the hard threshold, nothing else (the interface's defaults). Also "none",
+// where no block is ever refreshed.
+class BaselineRefresh : public RefreshPolicy {};
+
+// [INTERP] Leveling's shadow pool: rd.shadow_fraction of each plane's blocks (hops stay in their
+// plane's GC engine); a shadow block takes rd.shadow_fill_cap x pages valid pages (pi/4).
+uint32_t shadow_quota_of(const SsdConfig& cfg);  // shadow blocks per plane
+uint32_t shadow_cap_of(const SsdConfig& cfg);    // valid pages per shadow block
+
+class LevelingRefresh final : public RefreshPolicy {
+ public:
+  explicit LevelingRefresh(const SsdConfig& cfg);
+  void on_read_count(uint64_t b, uint32_t eff) override;
+  void on_erase(uint64_t b) override;
+  void poll() override;
+  void on_moves_done(uint32_t plane) override;  // a hop is done
+  Ppn allocate_dst(uint32_t plane, uint32_t n) override;
+  uint32_t shadow_blocks(uint32_t plane) const { return shadow_count_[plane]; }
+  uint32_t shadow_quota() const { return shadow_quota_; }
+  uint32_t shadow_cap() const { return shadow_cap_; }
+
+ private:
+  // A shadow block of the plane with room for a program unit (opens one from the free pool while
+  // the quota and the free blocks allow; *opened says so), or -1: the pool is exhausted.
+  int64_t shadow_dst(uint32_t plane, bool* opened);
+
+  const uint32_t shadow_quota_, shadow_cap_, monitor_quota_;
+  std::vector<uint32_t> last_hop_;  // read count at the last hop
+  std::vector<std::vector<uint32_t>> shadow_open_;
+  std::vector<uint32_t> shadow_count_;
+  std::deque<uint32_t> reclaim_q_;
+};
+
+class IprRefresh final : public RefreshPolicy {
+ public:
+  explicit IprRefresh(const SsdConfig& cfg);
+  bool start_urgent(uint32_t b) override;
+  void on_erase(uint64_t b) override;
+  void on_moves_done(uint32_t plane) override { begin_reprogram(plane); }
+  void on_reprogram_done(const FlashOp& op) override;
+
+ private:
+  void begin_reprogram(uint32_t plane);  // after the MSB moves
+  void finish_reprogram(uint32_t plane);
+
+  const uint32_t mlc_quota_;
+  std::vector<uint32_t> reprog_left_;  // reprogram ops outstanding per plane
+};
+
+class WsRefresh : public RefreshPolicy {
+ public:
+  explicit WsRefresh(const SsdConfig& cfg);
+  void on_request_arrival(const HostCmd& c) override;
+  uint32_t choose_plane(const Lpn* lpns, int n, uint32_t dflt, uint32_t reserve) override;
+  uint32_t hot_set_size() const override { return hot_.size(); }
+  bool is_hot(Lpn lpn) const { return hot_.contains(lpn); }
+
+ private:
+  void mine_window();
+
+  LpnCounter window_, hot_;
+  uint64_t window_requests_ = 0;
+  std::vector<double> plane_susc_;
+};
+
+class WsRsRefresh final : public WsRefresh {
+ public:
+  // ws+rs actions: 1/2/4/8 page moves, erase, erase + 1/2/4/8 moves.
+  static constexpr uint32_t kStates = 80, kActions = 9;
+  static constexpr std::array<uint32_t, kActions> kMoves{1, 2, 4, 8, 0, 1, 2, 4, 8};
+  static constexpr uint32_t kMoveActions = 0x0f;  // mask of actions 0..3 (no erase)
+  static constexpr uint32_t kEraseActions = 0x1f0;
+
+  explicit WsRsRefresh(const SsdConfig& cfg);
+  ~WsRsRefresh() override;
+  void on_read_count(uint64_t b, uint32_t eff) override;
+  void on_request_arrival(const HostCmd& c) override;
+  void on_request_served(const HostCmd& c, Tick latency) override;
+  void on_timer() override;
+  bool actions_pending() const override { return !pending_.empty(); }
+  void set_backend_factory(const rl::BackendFactory& f) override;
+  void add_stats(nlohmann::json& j) const override;
+
+  uint32_t rl_state() const;
+  uint32_t rl_mask() const;
+  uint64_t rl_decisions() const { return rl_decisions_; }
+  const std::array<uint64_t, kActions>& rl_actions() const { return rl_actions_; }
+  uint64_t last_decision_cycles() const { return last_decision_cycles_; }
+  rl::Backend* backend() { return backend_.get(); }
+  void write_rewards_csv(const std::string& path) const;
+  static uint32_t state_index(uint32_t cur_bin, bool prev_long, bool prev_big, bool erasable) {
+    return cur_bin + 10 * (prev_long ? 1 : 0) + 20 * (prev_big ? 1 : 0) + 40 * (erasable ? 1 : 0);
+  }
+  static uint32_t cur_bin(Tick interval);  // 0.2 ms bins, 9 = >= 1.8 ms
+
+ private:
+  void rl_step(uint32_t reward_cycles);
+  void execute(uint32_t action);  // runs a decided action
+
+  const SsdConfig& cfg_;
+  std::unique_ptr<rl::Backend> backend_;
+  uint32_t seed_;
+  Tick last_arrival_ = 0, cur_interval_ = 0, prev_interval_ = 0;
+  bool have_arrival_ = false;
+  uint64_t outstanding_ = 0;
+  bool have_prev_ = false, prev_big_ = false;
+  uint32_t s_prev_ = 0, a_prev_ = 0;
+  int32_t last_reward_ = 0;
+  uint64_t rl_decisions_ = 0, rl_explored_ = 0, rl_cycles_ = 0, rl_updates_ = 0;
+  uint64_t last_decision_cycles_ = 0;
+  Tick decision_delay_total_ = 0;
+  std::deque<uint8_t> pending_;  // actions decided, waiting for their decision time
+  std::array<uint64_t, kActions> rl_actions_{};
+  double ep_sum_ = 0;
+  uint32_t ep_n_ = 0;
+  std::vector<double> episode_rewards_;
+};
+
+}  // namespace ssdtlm

@@ -1,0 +1,190 @@
+#include <algorithm>
+
+#include "controller/config.h"
+#include "controller/gc.h"
+#include "controller/rr/refresh_policy.h"
+
+namespace ssdtlm {
+
+bool RefreshPolicy::start_urgent(uint32_t b) {
+  return jobs_->start_full(b);
+}
+
+Ppn RefreshPolicy::allocate_dst(uint32_t plane, uint32_t n) {
+  return jobs_->ftl.allocate(plane, n);
+}
+
+RefreshJobs::RefreshJobs(const SsdConfig& c, Ftl& f, PageGcEngine& e, FlashPort& p,
+                         SimCounters& counters, const GcPolicy& gcp, DisturbModel& m,
+                         RefreshPolicy& policy)
+    : cfg(c),
+      ftl(f),
+      engine(e),
+      port(p),
+      ctr(counters),
+      gc_policy(gcp),
+      model(m),
+      flags(c.geo.blocks(), 0),
+      order(c.geo.planes()),
+      job(c.geo.planes(), RefreshJob::None),
+      job_block(c.geo.planes(), -1),
+      policy_(policy) {
+  for (auto& o : order) o.reserve(c.geo.pages_per_block);
+}
+
+bool RefreshJobs::engine_free(uint32_t p) const {
+  return !engine.gc_active(p) && !engine.pending(p);
+}
+
+bool RefreshJobs::rr_job(uint32_t p) const {
+  return engine.gc_active(p) && engine.cause(p) == GcCause::ReadRefresh;
+}
+
+uint32_t RefreshJobs::collect(uint64_t block, uint32_t from, uint32_t max,
+                              std::vector<Ppn>& out) const {
+  const uint32_t p = cfg.geo.plane_of_block(block);
+  const auto& o = order[p];
+  uint32_t i = from;
+  uint32_t n = 0;
+  while (i < o.size() && n < max) {
+    const Ppn ppn = o[i++];
+    if (ftl.is_valid(ppn)) {
+      out.push_back(ppn);
+      ++n;
+    }
+  }
+  return i >= o.size() ? cfg.geo.pages_per_block : i;
+}
+
+bool RefreshJobs::start_job(uint64_t b, uint32_t copies, uint8_t prio, RefreshJob kind,
+                            bool msb_only) {
+  const uint32_t p = cfg.geo.plane_of_block(b);
+  if (!engine_free(p)) return false;
+  if (!ftl.take_block(b)) return false;
+  auto& o = order[p];
+  o.clear();
+  ftl.collect_valid(b, 0, cfg.geo.pages_per_block, o);
+  if (msb_only) {
+    const int msb = cfg.geo.bits() - 1;
+    o.erase(std::remove_if(o.begin(), o.end(),
+                           [&](Ppn x) { return cfg.geo.page_type_of(cfg.geo.page_of(x)) != msb; }),
+            o.end());
+  }
+  // Hottest-read pages first (ties: page order).
+  std::stable_sort(o.begin(), o.end(),
+                   [&](Ppn a, Ppn c) { return model.page_reads(a) > model.page_reads(c); });
+  job[p] = kind;
+  job_block[p] = static_cast<int64_t>(b);
+  if (kind == RefreshJob::Ipr && o.empty()) {
+    // Nothing to move: the engine is held for the reprogram alone.
+    engine.hold(p, static_cast<int64_t>(b), prio, GcCause::ReadRefresh, hooks());
+    policy_.on_moves_done(p);
+    return true;
+  }
+  if (kind == RefreshJob::Ipr || kind == RefreshJob::Hop)
+    copies = static_cast<uint32_t>(std::max<size_t>(1, std::min<size_t>(copies, o.size())));
+  engine.begin(p, static_cast<int64_t>(b), copies, prio, GcCause::ReadRefresh, hooks());
+  return true;
+}
+
+bool RefreshJobs::start_full(uint32_t b) {
+  const bool started = start_job(b, UINT32_MAX, kPrioGc, RefreshJob::Full);
+  if (started) ++st.full;
+  return started;
+}
+
+void RefreshJobs::make_full(uint32_t p) {
+  if (!rr_job(p) || !engine.partial(p)) return;
+  if (job[p] == RefreshJob::Partial && partial_jobs > 0) --partial_jobs;
+  job[p] = RefreshJob::Full;
+  ++st.forced_full;
+  engine.make_whole(p);
+}
+
+void RefreshJobs::end_job(uint32_t p) {
+  job[p] = RefreshJob::None;
+  job_block[p] = -1;
+}
+
+void RefreshJobs::engine_released(uint32_t p) {
+  if (!urgent.empty()) process_urgent(static_cast<int>(p));
+  engine.policy_idle(p);
+}
+
+bool RefreshJobs::on_step_end(uint32_t p) {
+  if (job[p] != RefreshJob::Hop && job[p] != RefreshJob::Ipr) return false;
+  // One-shot units: a hop's page waits in the buffer for a full unit; program it padded (no
+  // room: the move is dropped, the page stays valid where it was).
+  if (engine.flush_padded(p)) return true;
+  policy_.on_moves_done(p);
+  return true;
+}
+
+bool RefreshJobs::on_engine_free(uint32_t plane) {
+  if (job[plane] != RefreshJob::None && !rr_job(plane)) {
+    if (job[plane] == RefreshJob::Partial && partial_jobs > 0) --partial_jobs;
+    end_job(plane);
+  }
+  if (!urgent.empty()) process_urgent(static_cast<int>(plane));
+  return rr_job(plane);
+}
+
+void RefreshJobs::on_hard(uint64_t b) {
+  uint8_t& f = flags[b];
+  if (f & kRefreshHard) return;
+  f |= kRefreshHard;
+  ++st.hard_triggers;
+  if (f & kRefreshShadow) ftl.close_block(b);  // an open shadow block takes no more hops
+  urgent.push_back(static_cast<uint32_t>(b));
+}
+
+void RefreshJobs::process_urgent(int only_plane) {
+  for (size_t n = urgent.size(); n > 0 && !urgent.empty(); --n) {
+    const uint32_t b = urgent.front();
+    urgent.pop_front();
+    if (!(flags[b] & kRefreshHard)) continue;  // erased (or reprogrammed) since
+    const uint32_t p = cfg.geo.plane_of_block(b);
+    if (only_plane >= 0 && p != static_cast<uint32_t>(only_plane)) {
+      urgent.push_back(b);
+      continue;
+    }
+    if (engine.gc_active(p) && engine.victim(p) == int64_t(b)) {
+      const bool refresh = engine.cause(p) == GcCause::ReadRefresh;
+      if (refresh && job[p] == RefreshJob::Partial) {
+        make_full(p);
+        continue;
+      }
+      if (refresh && (job[p] == RefreshJob::Full || job[p] == RefreshJob::ShadowMove)) continue;
+      if (!refresh) continue;  // GC or WL is collecting it anyway
+      urgent.push_back(b);     // a hop / ipr move first
+      continue;
+    }
+    if (!policy_.start_urgent(b)) urgent.push_back(b);
+  }
+}
+
+void RefreshJobs::poll() {
+  const uint32_t planes = cfg.geo.planes();
+  // Normally on_step_end() ends a hop or ipr move; here: retries (reads were in flight).
+  for (uint32_t p = 0; p < planes; ++p)
+    if ((job[p] == RefreshJob::Hop || job[p] == RefreshJob::Ipr) && rr_job(p) &&
+        !engine.gc_step_busy(p))
+      on_step_end(p);
+  if (partial_jobs > 0) {
+    // Free-space safety: a partial refresh never holds a plane's engine that GC needs.
+    for (uint32_t p = 0; p < planes; ++p)
+      if (job[p] == RefreshJob::Partial && rr_job(p) &&
+          (ftl.free_blocks(p) <= 3 || port.host_blocked()))
+        make_full(p);
+  }
+  if (!urgent.empty()) process_urgent(-1);
+  policy_.poll();
+}
+
+uint32_t RefreshJobs::queued_soft() const {
+  uint32_t n = 0;
+  for (uint32_t b : soft_q) n += (flags[b] & kRefreshSoft) != 0;
+  return n;
+}
+
+}  // namespace ssdtlm

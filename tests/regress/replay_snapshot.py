@@ -35,7 +35,11 @@ FAMILIES = {
     "tlc-gc-128gb": [("gc-" + p, ["--gc", p]) for p in
                      ["greedy", "lazy", "mov10", "exp0.1", "rl", "rl-aggr"]],
     "tlc-gc-512gb": [("gc-" + p, ["--gc", p]) for p in ["greedy", "rl-aggr"]],
-    "tlc-rr": [("rr-" + p, ["--rr", p]) for p in ["baseline", "leveling", "ipr", "ws", "ws+rs"]],
+    "tlc-rr": [("rr-" + p, ["--rr", p]) for p in ["baseline", "leveling", "ipr", "ws", "ws+rs"]] +
+              # thresholds scaled down and reads repeated, so that every refresh mechanism acts
+              [("rr-stress-" + p, ["--rr", p, "--read-repeat", "4", "--set", "rd.hard_threshold=400",
+                                   "--set", "rd.soft_threshold=300"])
+               for p in ["baseline", "leveling", "ipr", "ws+rs"]],
     "hybrid-slc-tlc": [("slc-" + p, ["--slc", p]) for p in ["page", "sa", "sector", "hierarchy"]],
     "hybrid-slc-qlc": [("slcsize-" + p, ["--slc-size", p]) for p in ["static", "ust", "dwa", "rl"]],
 }

@@ -132,32 +132,31 @@ json operating_point(models::Ssd& ssd, Tick end, Tick span, double die_max, doub
     service += double(ch->service_sum());
   }
   const auto& h = ssd.host;
-  const double pcie =
-      span ? double(std::max(h.pcie_h2d_busy(), h.pcie_d2h_busy())) / span : 0.0;
+  const double pcie = span ? double(std::max(h.pcie_h2d_busy(), h.pcie_d2h_busy())) / span : 0.0;
   const double wait_ratio = service > 0 ? wait / service : 0.0;
   json reasons = json::array();
   if (die_max > 0.9) reasons.push_back("die utilisation above 90%");
   if (chan_max > 0.9) reasons.push_back("channel utilisation above 90%");
   if (pcie > 0.9) reasons.push_back("PCIe utilisation above 90%");
   if (wait_ratio > 10) reasons.push_back("flash queueing above 10x service time");
-  return {{"die_utilisation", {{"mean", dies ? die_sum / dies : 0.0}, {"max", die_max}}},
-          {"channel_utilisation",
-           {{"mean", ssd.channels.empty() ? 0.0 : chan_sum / ssd.channels.size()},
-            {"max", chan_max}}},
-          {"pcie_utilisation", pcie},
-          {"host_queue",
-           {{"capacity", h.capacity()},
-            {"mean_outstanding", span ? h.occupancy_area(end) / span : 0.0},
-            {"max_outstanding", h.max_outstanding()},
-            {"mean_waiting_for_entry", span ? h.backlog_area(end) / span : 0.0},
-            {"max_waiting_for_entry", h.max_backlog()}}},
-          {"flash_queue",
-           {{"ops", ops},
-            {"mean_wait_us", ops ? wait / ops / 1e6 : 0.0},
-            {"mean_service_us", ops ? service / ops / 1e6 : 0.0},
-            {"wait_over_service", wait_ratio}}},
-          {"saturated", !reasons.empty()},
-          {"saturation_reasons", reasons}};
+  return {
+      {"die_utilisation", {{"mean", dies ? die_sum / dies : 0.0}, {"max", die_max}}},
+      {"channel_utilisation",
+       {{"mean", ssd.channels.empty() ? 0.0 : chan_sum / ssd.channels.size()}, {"max", chan_max}}},
+      {"pcie_utilisation", pcie},
+      {"host_queue",
+       {{"capacity", h.capacity()},
+        {"mean_outstanding", span ? h.occupancy_area(end) / span : 0.0},
+        {"max_outstanding", h.max_outstanding()},
+        {"mean_waiting_for_entry", span ? h.backlog_area(end) / span : 0.0},
+        {"max_waiting_for_entry", h.max_backlog()}}},
+      {"flash_queue",
+       {{"ops", ops},
+        {"mean_wait_us", ops ? wait / ops / 1e6 : 0.0},
+        {"mean_service_us", ops ? service / ops / 1e6 : 0.0},
+        {"wait_over_service", wait_ratio}}},
+      {"saturated", !reasons.empty()},
+      {"saturation_reasons", reasons}};
 }
 
 // One pass over the trace: the logical pages it writes and those it reads before writing them
@@ -203,20 +202,39 @@ json precondition_state(const Ftl& f) {
     below += f.below_gc_threshold(p);
   }
   const uint64_t used_pages = (g.blocks() - free_sum) * g.pages_per_block;
-  const uint64_t room = (g.blocks() - uint64_t(f.gc_threshold_blocks()) * g.planes()) *
-                        g.pages_per_block;
+  const uint64_t room =
+      (g.blocks() - uint64_t(f.gc_threshold_blocks()) * g.planes()) * g.pages_per_block;
   // Steady layout: the load of the hot blocks; otherwise uniform overwrites of every mapped page
   // with the free blocks down to the threshold.
   const double alpha = f.steady_hot_alpha() >= 0 ? f.steady_hot_alpha()
                        : room ? std::min(1.0, double(f.mapped_pages()) / double(room))
                               : 1.0;
   const double waf = greedy_steady_waf(alpha);
-  return {{"free_blocks_per_plane",
-           {{"min", mn}, {"mean", double(free_sum) / g.planes()}}},
+  return {{"free_blocks_per_plane", {{"min", mn}, {"mean", double(free_sum) / g.planes()}}},
           {"gc_threshold_blocks", f.gc_threshold_blocks()},
           {"planes_below_gc_threshold", below},
           {"valid_fraction", used_pages ? double(f.mapped_pages()) / double(used_pages) : 0.0},
           {"expected_steady_state_waf", std::isfinite(waf) ? json(waf) : json(nullptr)}};
+}
+
+// Policy families reach the core they were built for. A combination that has no mechanism to
+// act on is refused, naming both options, instead of being ignored (docs/architecture.md).
+void check_composition(const SsdConfig& cfg, const std::string& preset) {
+  const std::string drive = "--preset " + preset;
+  if (cfg.hybrid()) {
+    const std::string why =
+        " (hybrid SSD: writes go through to SLC or native blocks, whose GC is greedy with SLC "
+        "migration; this policy family acts on the page-mapped presets, docs/architecture.md)";
+    if (cfg.gc_policy != "greedy")
+      throw ConfigError("--gc " + cfg.gc_policy + " (gc.policy) with " + drive + why);
+    if (cfg.fsp_grouper != "baseline")
+      throw ConfigError("--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive + why);
+    if (cfg.rd_enabled)
+      throw ConfigError("--rr " + cfg.rd_policy + " (rd.enabled) with " + drive + why);
+  } else if (cfg.slc_size_policy != "static") {
+    throw ConfigError("--slc-size " + cfg.slc_size_policy + " (slc.size_policy) with " + drive +
+                      " (no SLC region: choose a hybrid preset or --slc page|sa|sector|hierarchy)");
+  }
 }
 
 }  // namespace
@@ -237,13 +255,15 @@ json run_replay(const RunOptions& opt) {
   if (opt.cache_mb) cfg.set("cache.size_mib", *opt.cache_mb, "--cache-mb");
   cfg.finalize();
   if (opt.rl_clock) opt.rl_clock(cfg.ctrl_cycle);
+  check_composition(cfg, opt.preset);
   if (opt.precondition < 0 || opt.precondition > 1)
     throw ConfigError("--precondition: expected a fraction in [0, 1]");
   if (opt.precondition_random < 0 || opt.precondition_random > 100)
     throw ConfigError("--precondition-random: expected a fraction in [0, 100]");
   if (opt.precondition_random > 0 && opt.precondition_mode == "fill")
-    throw ConfigError("--precondition-random with --precondition-mode fill: fill writes no "
-                      "overwrites (use overwrite or steady)");
+    throw ConfigError(
+        "--precondition-random with --precondition-mode fill: fill writes no "
+        "overwrites (use overwrite or steady)");
 
   const uint64_t logical_bytes = cfg.logical_pages() * cfg.geo.page_size;
   auto src = traces::open_trace(opt.trace, logical_bytes);
@@ -259,8 +279,7 @@ json run_replay(const RunOptions& opt) {
   // The host replays the warm-up records first (closed loop), then the trace.
   std::unique_ptr<WarmupSource> warm;
   if (opt.warmup != "none")
-    warm = std::make_unique<WarmupSource>(*src, opt.warmup, cfg.geo.page_size,
-                                          cfg.logical_pages());
+    warm = std::make_unique<WarmupSource>(*src, opt.warmup, cfg.geo.page_size, cfg.logical_pages());
   traces::TraceSource& replay_src = warm ? static_cast<traces::TraceSource&>(*warm) : *src;
 
   models::HostOptions hopt;
@@ -291,10 +310,11 @@ json run_replay(const RunOptions& opt) {
 
   const auto t_pre0 = std::chrono::steady_clock::now();
   uint64_t requests = 0;
-  const PreconditionMode pmode = opt.precondition_mode == "fill"        ? PreconditionMode::Fill
-                                 : opt.precondition_mode == "overwrite" ? PreconditionMode::Overwrite
-                                 : opt.precondition_mode == "steady"    ? PreconditionMode::Steady
-                                                                        : PreconditionMode::Auto;
+  const PreconditionMode pmode = opt.precondition_mode == "fill" ? PreconditionMode::Fill
+                                 : opt.precondition_mode == "overwrite"
+                                     ? PreconditionMode::Overwrite
+                                 : opt.precondition_mode == "steady" ? PreconditionMode::Steady
+                                                                     : PreconditionMode::Auto;
   if (hy) {
     // The hybrid core writes its preconditioning one page at a time (fill, then overwrites).
     if (pmode == PreconditionMode::Steady || pmode == PreconditionMode::Fill)
@@ -452,9 +472,9 @@ json run_replay(const RunOptions& opt) {
                  {"measure_start_s", static_cast<double>(t0) / 1e12},
                  {"read_pages", c.read_pages},
                  {"placed_read_pages", c.placed_read_pages},
-                 {"placed_read_share", c.read_pages && !hy ? json(double(c.placed_read_pages) /
-                                                                  double(c.read_pages))
-                                                           : json(nullptr)}};
+                 {"placed_read_share",
+                  c.read_pages && !hy ? json(double(c.placed_read_pages) / double(c.read_pages))
+                                      : json(nullptr)}};
   auto ratio = [](uint64_t a, uint64_t b) { return a + b ? double(a) / double(a + b) : 0.0; };
   r["cache"] = {
       {"read_hit_ratio", ratio(c.cache_read_hits, c.cache_read_misses)},

@@ -2,8 +2,6 @@
 // drive with a looped write-heavy trace, the gc section of the result JSON, and identical
 // results from the C++ and the RTL decision unit.
 #include <gtest/gtest.h>
-
-#include "tests/common/cli.h"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,13 +11,17 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/common/cli.h"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
 using Result = ssdtlm::test::CliResult;
-Result sh(const std::string& args) { return ssdtlm::test::run_ssdtlm(args); }
+Result sh(const std::string& args) {
+  return ssdtlm::test::run_ssdtlm(args);
+}
 
 fs::path tmpdir() {
   fs::path d = fs::temp_directory_path() / ("ssdtlm-gc-cli-" + std::to_string(getpid()));
@@ -106,6 +108,30 @@ TEST(GcCli, UnknownPolicyIsAnError) {
   Result r = sh("run --preset tlc-gc-512gb --trace " + kTrace + " --gc lazier --quiet");
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("gc.policy"), std::string::npos) << r.out;
+}
+
+// A policy family that has nothing to act on in the chosen drive is refused by name, never
+// ignored: GC, FSP and read-refresh policies on a hybrid preset, an SLC size policy without SLC.
+TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
+  const struct {
+    const char* preset;
+    const char* opt;
+    const char* named;
+  } cases[] = {{"hybrid-slc-qlc", "--gc rl-aggr", "--gc rl-aggr"},
+               {"hybrid-slc-tlc", "--fsp rl", "--fsp rl"},
+               {"hybrid-slc-qlc", "--rr ws+rs", "--rr ws+rs"},
+               {"tlc-gc-128gb", "--slc-size rl", "--slc-size rl"}};
+  for (const auto& c : cases) {
+    Result r = sh(std::string("run --preset ") + c.preset + " --trace " + kTrace + " " + c.opt +
+                  " --quiet --no-progress");
+    EXPECT_EQ(r.code, 1) << c.opt << ": " << r.out;
+    EXPECT_NE(r.out.find(c.named), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(std::string("--preset ") + c.preset), std::string::npos) << r.out;
+  }
+  // The defaults of every family stay accepted on a hybrid preset.
+  Result ok = sh("run --preset hybrid-slc-qlc --trace " + kTrace + " --gc greedy --fsp baseline " +
+                 "--quiet --no-progress --out " + (tmpdir() / "hy-ok.json").string());
+  EXPECT_EQ(ok.code, 0) << ok.out;
 }
 
 TEST(GcCli, RtlBackendGivesTheSameResultAsCpp) {

@@ -332,14 +332,7 @@ bool ControllerCore::evict_unit() {
 
 ControllerCore::FlushJob* ControllerCore::start_flush_job(const int32_t* slots, const Lpn* lpns,
                                                           int n) {
-  FlushJob* job;
-  if (job_free_.empty()) {
-    job_pool_.push_back(std::make_unique<FlushJob>());
-    job = job_pool_.back().get();
-  } else {
-    job = job_free_.back();
-    job_free_.pop_back();
-  }
+  FlushJob* job = jobs_.get();
   job->n = n;
   job->pending_reads = 0;
   job->seq = ++flush_seq_;
@@ -441,7 +434,7 @@ void ControllerCore::flush_program_done(FlashOp* op) {
     if (job->slots[i] >= 0) cache_.end_flush(job->slots[i]);
   }
   grouper_->on_unit_programmed(lpns, unit_);
-  job_free_.push_back(job);
+  jobs_.put(job);
   --flushes_inflight_;
   drain_waitq();
 }

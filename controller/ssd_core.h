@@ -25,6 +25,7 @@
 #include "controller/gc.h"
 #include "controller/gc/engine.h"
 #include "controller/host_pieces.h"
+#include "controller/object_pool.h"
 #include "controller/stats.h"
 #include "controller/write_cache.h"
 
@@ -191,8 +192,7 @@ class ControllerCore : private FlashPort {
   SimCounters ctr_;
 
   FlashOpPool ops_;
-  std::vector<std::unique_ptr<FlushJob>> job_pool_;
-  std::vector<FlushJob*> job_free_;
+  ObjectPool<FlushJob> jobs_;
   std::deque<Piece> waitq_;
   std::deque<FlushJob*> blocked_;
   FlatMap<InflightLpn> inflight_lpn_;

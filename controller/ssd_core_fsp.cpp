@@ -16,12 +16,7 @@ bool ControllerCore::evict_unit_hot(Lpn lpn) {
       sel[n] = s;
       lpns[n++] = cache_.entry(s).lpn;
     }
-  FlushJob* job;
-  if (job_free_.empty()) {  // the versions of the hot page go with the job
-    job_pool_.push_back(std::make_unique<FlushJob>());
-    job_free_.push_back(job_pool_.back().get());
-  }
-  job = job_free_.back();
+  FlushJob* job = jobs_.peek();  // the versions of the hot page go with the job
   if (integrity_) {
     job->extra_ver.resize(spp_);
     const Ppn ppn = ftl_.lookup(lpn);

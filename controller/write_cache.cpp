@@ -26,15 +26,22 @@ void WriteCache::unlink(int32_t s) {
   e.newer = e.older = -1;
 }
 
-void WriteCache::push_head(int32_t s) {
+// Links slot s at one end of the LRU list: the head (MRU) or the tail (LRU).
+template <bool AtHead>
+void WriteCache::link_end(int32_t s) {
+  int32_t& end = AtHead ? head_ : tail_;
   Entry& e = entries_[s];
-  e.newer = -1;
-  e.older = head_;
-  if (head_ >= 0)
-    entries_[head_].newer = s;
+  (AtHead ? e.newer : e.older) = -1;
+  (AtHead ? e.older : e.newer) = end;
+  if (end >= 0)
+    (AtHead ? entries_[end].newer : entries_[end].older) = s;
   else
-    tail_ = s;
-  head_ = s;
+    (AtHead ? tail_ : head_) = s;
+  end = s;
+}
+
+void WriteCache::push_head(int32_t s) {
+  link_end<true>(s);
 }
 
 int32_t WriteCache::insert(Lpn lpn, bool dirty) {
@@ -63,14 +70,7 @@ int32_t WriteCache::insert(Lpn lpn, bool dirty) {
 }
 
 void WriteCache::push_tail(int32_t s) {
-  Entry& e = entries_[s];
-  e.older = -1;
-  e.newer = tail_;
-  if (tail_ >= 0)
-    entries_[tail_].older = s;
-  else
-    head_ = s;
-  tail_ = s;
+  link_end<false>(s);
 }
 
 int32_t WriteCache::insert_tail(Lpn lpn, bool dirty) {

@@ -71,6 +71,8 @@ class WriteCache {
   void unlink(int32_t s);
   void push_head(int32_t s);
   void push_tail(int32_t s);
+  template <bool AtHead>
+  void link_end(int32_t s);
 
   std::vector<Entry> entries_;
   std::vector<int32_t> free_;

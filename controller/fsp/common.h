@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "controller/write_cache.h"
 
@@ -24,5 +25,27 @@ inline uint32_t read_bin(uint32_t count) {
 // (distance 1 first: the neighbouring types of Fig. 7; then 2, ...). Types are filled from LSB
 // up. Returns the number of slots written to out (min(n, unit_pages)).
 int group_by_class(const int32_t* cand, const uint8_t* cls, int n, int unit_pages, int32_t* out);
+
+// A grouper's candidate buffers: slots from the LRU tail and the class each was given.
+struct Candidates {
+  std::vector<int32_t> cand;
+  std::vector<uint8_t> cls;
+  // Makes room for the window of `cache` and returns its size in pages (window_pages).
+  uint32_t prepare(const WriteCache& cache, double fraction, int unit_pages) {
+    const uint32_t w = window_pages(cache.capacity(), fraction, unit_pages);
+    if (cand.size() < w) {
+      cand.resize(w);
+      cls.resize(w);
+    }
+    return w;
+  }
+  // Class of a candidate from its class among four (page types of QLC) for a unit of `unit_pages`.
+  static uint8_t scaled(uint32_t c4, int unit_pages) {
+    return static_cast<uint8_t>(unit_pages == 4 ? c4 : c4 * unit_pages / 4);
+  }
+  int group(int n, int unit_pages, int32_t* out) const {
+    return group_by_class(cand.data(), cls.data(), n, unit_pages, out);
+  }
+};
 
 }  // namespace ssdtlm::fsp

@@ -16,19 +16,15 @@ uint32_t FrequencyGrouper::read_count_bin(Lpn lpn) const {
 }
 
 int FrequencyGrouper::select(const WriteCache& cache, int unit_pages, int32_t* out) {
-  const uint32_t w = fsp::window_pages(cache.capacity(), window_fraction_, unit_pages);
-  if (cand_.size() < w) {
-    cand_.resize(w);
-    cls_.resize(w);
-  }
+  const uint32_t w = win_.prepare(cache, window_fraction_, unit_pages);
   int n = 0;
   for (int32_t s = cache.lru_tail(); s >= 0 && n < static_cast<int>(w); s = cache.entry(s).newer) {
-    cand_[n] = s;
+    win_.cand[n] = s;
     const uint32_t c = type_class(cache.entry(s).lpn);
-    cls_[n] = static_cast<uint8_t>(unit_pages == 4 ? c : c * unit_pages / 4);
+    win_.cls[n] = fsp::Candidates::scaled(c, unit_pages);
     ++n;
   }
-  return fsp::group_by_class(cand_.data(), cls_.data(), n, unit_pages, out);
+  return win_.group(n, unit_pages, out);
 }
 
 void FrequencyGrouper::on_host_read(Lpn lpn, int /*page_type*/, bool /*cache_hit*/) {

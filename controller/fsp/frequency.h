@@ -10,6 +10,7 @@
 
 #include <vector>
 
+#include "controller/fsp/common.h"
 #include "controller/fsp_grouper.h"
 #include "controller/ftl.h"
 
@@ -37,8 +38,7 @@ class FrequencyGrouper : public FspGrouper {
   double window_fraction_ = 0.05;
   uint64_t logical_ = 0;
   PagedArray<uint8_t> counts_{0, 0};
-  std::vector<int32_t> cand_;
-  std::vector<uint8_t> cls_;
+  fsp::Candidates win_;
   uint64_t rewrite_triggers_ = 0;
 };
 

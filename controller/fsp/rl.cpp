@@ -2,6 +2,7 @@
 
 #include "controller/config.h"
 #include "controller/fsp/common.h"
+#include "controller/rl/unit_config.h"
 #include "controller/rl/units.h"
 
 namespace ssdtlm {
@@ -17,20 +18,9 @@ static_assert(RlGrouper::kStates == rl::unit_size("fsp").states &&
               "fsp: state encoding and controller/rl/units.h disagree");
 
 rl::UnitConfig RlGrouper::unit_config(uint32_t seed) {
-  rl::UnitConfig u;
-  u.name = "fsp";
-  u.core.states = kStates;
-  u.core.actions = kActions;
-  u.core.alpha = 0.3;
-  u.core.gamma = 0.8;
-  u.core.eps_high = 0.80;
-  u.core.eps_low = 0.01;
+  rl::UnitConfig u = rl::unit_config_for("fsp", seed ? seed : 1);
   u.core.eps_high_decisions = 4 * kEpisodeSteps;
-  u.core.shadow = rl::unit_size("fsp").shadow;
-  u.core.episode_len = 0;  // episodes end after 1000 steps (placed pages), driven here
-  u.core.seed = seed ? seed : 1;
-  u.reward.values = {1.0, 0.5, 0.0, -1.0};
-  u.has_reward = rl::unit_size("fsp").has_reward;
+  // episode_len 0: episodes end after 1000 steps (placed pages), driven here
   return u;
 }
 
@@ -79,11 +69,7 @@ int RlGrouper::select(const WriteCache& cache, int unit_pages, int32_t* out) {
     dec_state_.assign(cache.capacity(), 0);
     dec_action_.assign(cache.capacity(), 0);
   }
-  const uint32_t w = fsp::window_pages(cache.capacity(), window_fraction_, unit_pages);
-  if (cand_.size() < w) {
-    cand_.resize(w);
-    cls_.resize(w);
-  }
+  const uint32_t w = win_.prepare(cache, window_fraction_, unit_pages);
   int n = 0;
   for (int32_t s = cache.lru_tail(); s >= 0 && n < static_cast<int>(w); s = cache.entry(s).newer) {
     const Lpn lpn = cache.entry(s).lpn;
@@ -99,12 +85,12 @@ int RlGrouper::select(const WriteCache& cache, int unit_pages, int32_t* out) {
       dec_action_[s] = static_cast<uint8_t>(d.action);
       if (stale) hist_.at(lpn) &= static_cast<uint16_t>(~kStale);
     }
-    cand_[n] = s;
+    win_.cand[n] = s;
     const uint32_t a = dec_action_[s];
-    cls_[n] = static_cast<uint8_t>(unit_pages == 4 ? a : a * unit_pages / 4);
+    win_.cls[n] = fsp::Candidates::scaled(a, unit_pages);
     ++n;
   }
-  const int m = fsp::group_by_class(cand_.data(), cls_.data(), n, unit_pages, out);
+  const int m = win_.group(n, unit_pages, out);
   for (int i = 0; i < m; ++i) {
     const int32_t s = out[i];
     if (dec_action_[s] != i) ++fills_;

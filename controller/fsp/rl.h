@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "controller/flat_map.h"
+#include "controller/fsp/common.h"
 #include "controller/fsp_grouper.h"
 #include "controller/ftl.h"
 
@@ -109,8 +110,7 @@ class RlGrouper : public FspGrouper {
   // Per cache slot: the decision recorded for the page in it.
   std::vector<Lpn> dec_lpn_;
   std::vector<uint8_t> dec_state_, dec_action_;
-  std::vector<int32_t> cand_;
-  std::vector<uint8_t> cls_;
+  fsp::Candidates win_;
   // Episode buffers (the previous and the current episode) and LPN -> global step index.
   std::vector<Step> prev_, cur_;
   FlatMap<uint32_t> step_index_{4 * kEpisodeSteps};

@@ -291,14 +291,7 @@ void PageGcEngine::program(uint32_t plane, bool pad) {
     // space). Give the victim back; the policy will retry after the next erase elsewhere.
     return;
   }
-  Unit* u;
-  if (unit_free_.empty()) {
-    unit_pool_.push_back(std::make_unique<Unit>());
-    u = unit_pool_.back().get();
-  } else {
-    u = unit_free_.back();
-    unit_free_.pop_back();
-  }
+  Unit* u = units_.get();
   u->plane = plane;
   u->n = n;
   u->dst = dst;
@@ -333,7 +326,7 @@ void PageGcEngine::on_program_done(FlashOp* op) {
       ftl_.commit(u->dst + i, kNoLpn);
     }
   }
-  unit_free_.push_back(u);
+  units_.put(u);
   port_.free_op(op);
   --j.programs_inflight;
   maybe_erase(plane);

@@ -16,6 +16,7 @@
 #include "controller/flash_port.h"
 #include "controller/ftl.h"
 #include "controller/gc.h"
+#include "controller/object_pool.h"
 #include "controller/stats.h"
 
 namespace ssdtlm {
@@ -176,8 +177,7 @@ class PageGcEngine final : public GcEngine {
   GcJobOwner* free_listener_ = nullptr;
   WearLeveler wl_;
   std::vector<Job> jobs_;
-  std::vector<std::unique_ptr<Unit>> unit_pool_;
-  std::vector<Unit*> unit_free_;
+  ObjectPool<Unit> units_;
   std::vector<uint32_t> min_free_;
   uint64_t copy_steps_ = 0, erase_steps_ = 0;
 };

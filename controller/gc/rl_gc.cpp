@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "controller/config.h"
+#include "controller/rl/unit_config.h"
 #include "controller/rl/units.h"
 
 namespace ssdtlm {
@@ -27,19 +28,8 @@ static_assert(RlGc::kStates == rl::unit_size("gc").states &&
               "gc: state encoding and controller/rl/units.h disagree");
 
 rl::UnitConfig RlGc::unit_config(uint32_t seed) {
-  rl::UnitConfig u;
-  u.name = "gc";
-  u.core.states = kStates;
-  u.core.actions = kActions;
-  u.core.alpha = 0.3;
-  u.core.gamma = 0.8;
-  u.core.eps_high = 0.8;
-  u.core.eps_low = 0.01;
-  u.core.eps_high_decisions = 1000;
-  u.core.seed = seed;
+  rl::UnitConfig u = rl::unit_config_for("gc", seed);
   u.reward.values = {1.0, 0.5, 0.0, -0.5};
-  u.core.shadow = rl::unit_size("gc").shadow;
-  u.has_reward = rl::unit_size("gc").has_reward;
   return u;
 }
 

@@ -1,6 +1,7 @@
 #include "controller/rr/read_disturb.h"
 
 #include <fstream>
+#include <iterator>
 
 #include "controller/config.h"
 
@@ -8,14 +9,13 @@ namespace ssdtlm {
 
 namespace {
 
+// Names in the order of ReadDisturb::Policy.
+constexpr const char* kPolicyNames[] = {"none", "baseline", "leveling", "ipr", "ws", "ws+rs"};
+
 ReadDisturb::Policy parse_policy(const std::string& s) {
-  using P = ReadDisturb::Policy;
-  if (s == "none") return P::None;
-  if (s == "leveling") return P::Leveling;
-  if (s == "ipr") return P::Ipr;
-  if (s == "ws") return P::Ws;
-  if (s == "ws+rs") return P::WsRs;
-  return P::Baseline;
+  for (size_t i = 0; i < std::size(kPolicyNames); ++i)
+    if (s == kPolicyNames[i]) return static_cast<ReadDisturb::Policy>(i);
+  return ReadDisturb::Policy::Baseline;
 }
 
 }  // namespace
@@ -55,21 +55,7 @@ ReadDisturb::ReadDisturb(const SsdConfig& cfg, Ftl& ftl, PageGcEngine& engine, F
 ReadDisturb::~ReadDisturb() = default;
 
 const char* ReadDisturb::policy_name() const {
-  switch (kind_) {
-    case Policy::None:
-      return "none";
-    case Policy::Baseline:
-      return "baseline";
-    case Policy::Leveling:
-      return "leveling";
-    case Policy::Ipr:
-      return "ipr";
-    case Policy::Ws:
-      return "ws";
-    case Policy::WsRs:
-      return "ws+rs";
-  }
-  return "?";
+  return kPolicyNames[static_cast<size_t>(kind_)];
 }
 
 void ReadDisturb::on_submit(FlashOp& op) {

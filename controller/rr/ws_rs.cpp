@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "controller/config.h"
+#include "controller/rl/unit_config.h"
 #include "controller/rl/units.h"
 #include "controller/rr/policies.h"
 
@@ -21,20 +22,7 @@ static_assert(WsRsRefresh::kStates == rl::unit_size("rr").states &&
               "rr: state encoding and controller/rl/units.h disagree");
 
 rl::UnitConfig rr_unit_config(uint32_t seed) {
-  rl::UnitConfig u;
-  u.name = "rr";
-  u.core.states = WsRsRefresh::kStates;
-  u.core.actions = WsRsRefresh::kActions;
-  u.core.alpha = 0.3;
-  u.core.gamma = 0.8;
-  u.core.eps_high = 0.8;
-  u.core.eps_low = 0.01;
-  u.core.eps_high_decisions = 1000;
-  u.core.seed = seed;
-  u.reward.values = {1.0, 0.5, 0.0, -1.0};
-  u.core.shadow = rl::unit_size("rr").shadow;
-  u.has_reward = rl::unit_size("rr").has_reward;
-  return u;
+  return rl::unit_config_for("rr", seed);
 }
 
 constexpr Tick kBin = 200 * nand::kPsPerUs;  // 0.2 ms

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "controller/rl/qcore.h"
+#include "controller/rl/unit_config.h"
 #include "controller/rl/units.h"
 
 namespace ssdtlm::slc {
@@ -26,19 +27,13 @@ static_assert(RlSizer::kStates == rl::unit_size("slc").states &&
 rl::UnitConfig RlSizer::unit_config(const SsdConfig& cfg) {
   uint32_t seed = static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32));
   if (seed == 0) seed = 1;
-  rl::UnitConfig u;
-  u.name = "slc";
-  u.core.states = kStates;
-  u.core.actions = kActions;
+  rl::UnitConfig u = rl::unit_config_for("slc", seed);
   u.core.alpha = cfg.slc_rl_alpha;
   u.core.gamma = cfg.slc_rl_gamma;
   u.core.eps_high = cfg.slc_rl_epsilon;  // unused: the slides use one epsilon throughout
   u.core.eps_low = cfg.slc_rl_epsilon;
   u.core.eps_high_decisions = 0;
-  u.core.shadow = rl::unit_size("slc").shadow;
-  u.core.episode_len = 0;
-  u.core.seed = seed;
-  u.has_reward = rl::unit_size("slc").has_reward;  // the sign reward is computed here (Algorithm 2)
+  // no percentile unit (units.h): the sign reward is computed here (Algorithm 2)
   return u;
 }
 

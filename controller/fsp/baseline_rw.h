@@ -4,7 +4,7 @@
 // to page types in tail order as Baseline does (docs/fsp.md).
 #pragma once
 
-#include "controller/fsp_grouper.h"
+#include "controller/fsp/grouper.h"
 
 namespace ssdtlm {
 

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "controller/fsp_grouper.h"
+#include "controller/fsp/grouper.h"
 
 namespace ssdtlm {
 

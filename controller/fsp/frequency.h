@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "controller/fsp/common.h"
-#include "controller/fsp_grouper.h"
+#include "controller/fsp/grouper.h"
 #include "controller/ftl.h"
 
 namespace ssdtlm {

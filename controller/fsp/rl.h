@@ -32,7 +32,7 @@
 
 #include "controller/flat_map.h"
 #include "controller/fsp/common.h"
-#include "controller/fsp_grouper.h"
+#include "controller/fsp/grouper.h"
 #include "controller/ftl.h"
 
 namespace ssdtlm {

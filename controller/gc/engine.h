@@ -2,8 +2,8 @@
 // valid pages read and programmed again in full program units (padded at the end), then its
 // erase — either whole (greedy GC, wear leveling, a full read refresh) or in steps that a policy
 // asks for (partial GC, partial read refresh). A GcPolicy decides when the engine runs
-// (controller/gc.h); read refresh drives it through the job API below, passing its own victim
-// order and destination allocator.
+// (controller/gc/policy.h); read refresh drives it through the job API below, passing its own
+// victim order and destination allocator.
 //
 // The engine reaches the flash path only through FlashPort (controller/flash_port.h).
 #pragma once
@@ -15,7 +15,7 @@
 #include "controller/flash_op.h"
 #include "controller/flash_port.h"
 #include "controller/ftl.h"
-#include "controller/gc.h"
+#include "controller/gc/policy.h"
 #include "controller/object_pool.h"
 #include "controller/stats.h"
 

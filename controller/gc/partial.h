@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "controller/gc.h"
+#include "controller/gc/policy.h"
 
 namespace ssdtlm {
 

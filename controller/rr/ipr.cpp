@@ -3,7 +3,7 @@
 // the disturb, while the MLC quota (rd.shadow_fraction of the blocks) allows; otherwise it gets
 // the full refresh.
 #include "controller/config.h"
-#include "controller/gc.h"
+#include "controller/gc/policy.h"
 #include "controller/rr/policies.h"
 
 namespace ssdtlm {

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "controller/config.h"
-#include "controller/gc.h"
+#include "controller/gc/policy.h"
 #include "controller/rr/policies.h"
 
 namespace ssdtlm {

@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "controller/config.h"
-#include "controller/gc.h"
+#include "controller/gc/policy.h"
 #include "controller/rr/refresh_policy.h"
 
 namespace ssdtlm {

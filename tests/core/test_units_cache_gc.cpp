@@ -11,9 +11,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "controller/fsp_grouper.h"
+#include "controller/fsp/grouper.h"
 #include "controller/ftl.h"
-#include "controller/gc.h"
+#include "controller/gc/policy.h"
 #include "controller/write_cache.h"
 
 namespace ssdtlm {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "controller/config.h"
-#include "controller/gc.h"
+#include "controller/gc/policy.h"
 #include "controller/gc/lazy.h"
 #include "controller/gc/partial.h"
 #include "controller/gc/predictor.h"

@@ -1,4 +1,4 @@
-#include "controller/fsp_grouper.h"
+#include "controller/fsp/grouper.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "controller/gc.h"
+#include "controller/gc/policy.h"
 
 #include <stdexcept>
 

@@ -8,9 +8,8 @@
 
 #include <cstdint>
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "controller/flash_op.h"
 #include "controller/rl/backend.h"

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "controller/rr/read_disturb.h"
+#include "controller/steady_state.h"
 
 namespace ssdtlm {
 
@@ -511,6 +512,23 @@ void ControllerCore::on_flash_done(FlashOp* op) {
       free_op(op);
       return;
   }
+}
+
+void ControllerCore::set_backend_factory(const rl::BackendFactory& f) {
+  gc_policy_->set_backend_factory(f);
+  grouper_->set_backend_factory(f);
+  if (rd_) rd_->set_backend_factory(f);
+}
+
+nlohmann::json ControllerCore::precondition_state() const {
+  return ssdtlm::precondition_state(ftl_);
+}
+
+uint64_t ControllerCore::worn_blocks() const {
+  uint64_t worn = 0;
+  for (uint64_t b = 0; b < geo_.blocks(); ++b)
+    if (ftl_.block(b).erase_count >= cfg_.erase_limit) ++worn;
+  return worn;
 }
 
 uint64_t ControllerCore::state_bytes() const {

@@ -18,12 +18,13 @@
 #include <vector>
 
 #include "controller/config.h"
+#include "controller/core.h"
 #include "controller/flash_op.h"
 #include "controller/flash_port.h"
 #include "controller/fsp/grouper.h"
 #include "controller/ftl.h"
-#include "controller/gc/policy.h"
 #include "controller/gc/engine.h"
+#include "controller/gc/policy.h"
 #include "controller/host_pieces.h"
 #include "controller/object_pool.h"
 #include "controller/stats.h"
@@ -33,17 +34,7 @@ namespace ssdtlm {
 
 class ReadDisturb;  // controller/rr/read_disturb.h
 
-class CoreEnv {
- public:
-  virtual ~CoreEnv() = default;
-  virtual Tick now() const = 0;
-  virtual void submit(FlashOp* op) = 0;                       // to the flash channels, at now()
-  virtual void timer(Tick at, uint32_t kind, void* ctx) = 0;  // calls ControllerCore::on_timer
-  virtual Tick dram(uint64_t bytes) = 0;                      // DRAM access from now; completion
-  virtual void host_done(HostCmd* cmd, Tick at) = 0;          // command's data ready at `at`
-};
-
-class ControllerCore : private FlashPort {
+class ControllerCore final : public Core, private FlashPort {
  public:
   ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrity);
   ~ControllerCore() override;
@@ -61,12 +52,15 @@ class ControllerCore : private FlashPort {
                     const PagedArray<uint64_t>* read_first = nullptr);
   // Marks lpn as read by the trace before any write: prefilled in FTL state (the default) or
   // counted as a zero-fill read later.
-  void prefill(Lpn lpn);
+  void prefill(Lpn lpn) override;
+  // The GC policy's, the FSP grouper's and the read-refresh agent's decision units.
+  void set_backend_factory(const rl::BackendFactory& f) override;
+  nlohmann::json precondition_state() const override;
 
   // --- from the environment ---
-  void on_host_cmd(HostCmd* cmd);
-  void on_flash_done(FlashOp* op);
-  void on_timer(uint32_t kind, void* ctx);
+  void on_host_cmd(HostCmd* cmd) override;
+  void on_flash_done(FlashOp* op) override;
+  void on_timer(uint32_t kind, void* ctx) override;
 
   // The GC engine (controller/gc/engine.h): policies and read refresh drive it.
   PageGcEngine& gc_engine() { return *gc_; }
@@ -76,11 +70,15 @@ class ControllerCore : private FlashPort {
   // --- inspection ---
   const Ftl& ftl() const { return ftl_; }
   const WriteCache& cache() const { return cache_; }
-  const SimCounters& counters() const { return ctr_; }
+  const SimCounters& counters() const override { return ctr_; }
   SimCounters& counters() { return ctr_; }
-  uint64_t ops_in_flight() const { return ops_.in_flight(); }
+  uint64_t ops_in_flight() const override { return ops_.in_flight(); }
   uint64_t pages_waiting() const { return waitq_.size(); }
-  uint64_t state_bytes() const;
+  uint64_t state_bytes() const override;
+  uint64_t total_free_blocks() const override { return ftl_.total_free_blocks(); }
+  uint32_t max_erase_count() const override { return ftl_.max_erase_count(); }
+  uint64_t worn_blocks() const override;
+  uint64_t mapped_pages() const override { return ftl_.mapped_pages(); }
   const SsdConfig& config() const { return cfg_; }
   FspGrouper& grouper() { return *grouper_; }
   GcPolicy& gc_policy() { return *gc_policy_; }
@@ -93,7 +91,7 @@ class ControllerCore : private FlashPort {
   // and the prefill's; policy statistics keep counting (the warm-up is their training).
   void reset_measurement();
   // Outstanding work that keeps the drive busy after the last host request (flushes, GC).
-  bool idle() const;
+  bool idle() const override;
 
   // FSP Rewrite module (docs/fsp.md): lpn, absent from the cache, re-enters it as a dirty page
   // at the LRU tail carrying the data of its current flash copy. Needs a free slot and no write

@@ -13,7 +13,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <vector>
+
+#include "controller/ftl.h"
 
 namespace ssdtlm {
 
@@ -21,6 +24,11 @@ namespace ssdtlm {
 double greedy_victim_valid_fraction(double alpha);
 // Expected steady-state write amplification 1 / (1 - u) (infinite as alpha -> 1).
 double greedy_steady_waf(double alpha);
+
+// A page-mapped drive after preconditioning (the result's "precondition" section): free blocks
+// per plane (min, mean), the GC threshold, planes below it, the valid fraction of the used
+// blocks and greedy GC's steady-state WAF at the drive's load.
+nlohmann::json precondition_state(const Ftl& ftl);
 // Valid-page counts of `blocks` used blocks of `pages_per_block` pages holding `valid` pages in
 // all, distributed as in the steady state (block k at the quantile (k + 0.5) / blocks, oldest
 // first); the counts add up to `valid` exactly. Requires valid <= blocks * pages_per_block.

@@ -191,32 +191,6 @@ TraceScan scan_trace(traces::TraceSource& src, const SsdConfig& cfg) {
 // The drive at the start of the replay: free blocks per plane against the GC threshold, the valid
 // fraction of the blocks holding data, and the WAF that greedy GC converges to at this fill under
 // uniform random overwrites (controller/steady_state.h).
-json precondition_state(const Ftl& f) {
-  const auto& g = f.geo();
-  uint32_t mn = UINT32_MAX, below = 0;
-  uint64_t free_sum = 0;
-  for (uint32_t p = 0; p < g.planes(); ++p) {
-    const uint32_t fb = f.free_blocks(p);
-    mn = std::min(mn, fb);
-    free_sum += fb;
-    below += f.below_gc_threshold(p);
-  }
-  const uint64_t used_pages = (g.blocks() - free_sum) * g.pages_per_block;
-  const uint64_t room =
-      (g.blocks() - uint64_t(f.gc_threshold_blocks()) * g.planes()) * g.pages_per_block;
-  // Steady layout: the load of the hot blocks; otherwise uniform overwrites of every mapped page
-  // with the free blocks down to the threshold.
-  const double alpha = f.steady_hot_alpha() >= 0 ? f.steady_hot_alpha()
-                       : room ? std::min(1.0, double(f.mapped_pages()) / double(room))
-                              : 1.0;
-  const double waf = greedy_steady_waf(alpha);
-  return {{"free_blocks_per_plane", {{"min", mn}, {"mean", double(free_sum) / g.planes()}}},
-          {"gc_threshold_blocks", f.gc_threshold_blocks()},
-          {"planes_below_gc_threshold", below},
-          {"valid_fraction", used_pages ? double(f.mapped_pages()) / double(used_pages) : 0.0},
-          {"expected_steady_state_waf", std::isfinite(waf) ? json(waf) : json(nullptr)}};
-}
-
 // Policy families reach the core they were built for. A combination that has no mechanism to
 // act on is refused, naming both options, instead of being ignored (docs/architecture.md).
 void check_composition(const SsdConfig& cfg, const std::string& preset) {
@@ -339,7 +313,7 @@ json run_replay(const RunOptions& opt) {
       if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg);
     }
   }
-  const json pre_state = hy ? hy->precondition_state() : precondition_state(core.ftl());
+  const json pre_state = hy ? hy->precondition_state() : core.precondition_state();
   if (pre_state["planes_below_gc_threshold"].get<uint32_t>() > 0 && !opt.quiet_warnings)
     std::fprintf(stderr,
                  "ssdtlm: warning: the replay starts with %u of %u planes below the GC threshold "

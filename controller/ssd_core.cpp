@@ -145,29 +145,22 @@ void ControllerCore::timer(Tick at, PortTimer kind, uint32_t plane) {
 }
 
 void ControllerCore::start_cmd(HostCmd* c) {
-  if (c->is_read) {
-    ++ctr_.host_reads;
-    ctr_.bytes_read += c->size;
+  ctr_.count_host_cmd(c->is_read, c->size);
+  if (c->is_read)
     do_read(c);
-  } else {
-    ++ctr_.host_writes;
-    ctr_.bytes_written += c->size;
+  else
     do_write(c);
-  }
 }
 
 void ControllerCore::check_sector(Lpn lpn, uint32_t sector, uint32_t got, uint32_t want,
                                   const char* where) {
-  ++ctr_.checked_reads;
-  if (got == want) return;
-  ++ctr_.mismatches;
-  if (ctr_.mismatch_examples.size() < 10) {
-    uint64_t lba = (uint64_t(lpn) * spp_ + sector) * geo_.sector_size / 512;
-    ctr_.mismatch_examples.push_back("LBA " + std::to_string(lba) + " (lpn " + std::to_string(lpn) +
-                                     " sector " + std::to_string(sector) + "): read version " +
-                                     std::to_string(got) + ", expected " + std::to_string(want) +
-                                     " (" + where + ")");
+  if (got == want) {  // the common case builds no description
+    ++ctr_.checked_reads;
+    return;
   }
+  ctr_.check_read((uint64_t(lpn) * spp_ + sector) * geo_.sector_size / 512,
+                  "lpn " + std::to_string(lpn) + " sector " + std::to_string(sector), got, want,
+                  where);
 }
 
 void ControllerCore::do_read(HostCmd* c) {

@@ -48,4 +48,15 @@ nlohmann::json latency_json_us(const LatencyHistogram& h) {
   return j;
 }
 
+void SimCounters::check_read(uint64_t lba, const std::string& what, uint32_t got, uint32_t want,
+                             const char* where) {
+  ++checked_reads;
+  if (got == want) return;
+  ++mismatches;
+  if (mismatch_examples.size() < 10)
+    mismatch_examples.push_back("LBA " + std::to_string(lba) + " (" + what + "): read version " +
+                                std::to_string(got) + ", expected " + std::to_string(want) + " (" +
+                                where + ")");
+}
+
 }  // namespace ssdtlm

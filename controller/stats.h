@@ -72,7 +72,7 @@ struct SimCounters {
   // cache (per page touched)
   uint64_t cache_read_hits = 0, cache_read_misses = 0;
   uint64_t cache_write_hits = 0, cache_write_misses = 0;
-  uint64_t write_waits = 0;  // write pages that waited for a free cache slot
+  uint64_t write_waits = 0;         // write pages that waited for a free cache slot
   uint64_t background_flushes = 0;  // units flushed by the watermark write-back
   // flash
   std::array<uint64_t, 4> host_reads_by_type{};  // host-initiated flash page reads per page type
@@ -93,6 +93,17 @@ struct SimCounters {
   // integrity
   uint64_t checked_reads = 0, mismatches = 0;
   std::vector<std::string> mismatch_examples;
+
+  // A host command starts its read or write path.
+  void count_host_cmd(bool is_read, uint64_t bytes) {
+    ++(is_read ? host_reads : host_writes);
+    (is_read ? bytes_read : bytes_written) += bytes;
+  }
+  // Data-integrity check of one sector read: `got` against the newest version `want`. A
+  // mismatch is counted and, for the first ten, described: LBA (512 B), the controller's own
+  // address (`what`, e.g. "lpn 7 sector 2"), versions and where the data came from.
+  void check_read(uint64_t lba, const std::string& what, uint32_t got, uint32_t want,
+                  const char* where);
 };
 
 }  // namespace ssdtlm

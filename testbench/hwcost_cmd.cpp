@@ -287,7 +287,10 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
     }
     const json cells = cells_of(work / "generic_stat.json");
     const GeSum all = ge_of(cells);
-    const uint64_t table_bits = uint64_t{u.states} * u.actions * kQW * (u.shadow ? 2 : 1);
+    const uint64_t tables = u.shadow ? 2 : 1;
+    const uint64_t table_bits = uint64_t{u.states} * u.actions * kQW * tables;
+    // qrl_core's order bits: one per action pair and row, per table
+    const uint64_t order_bits = uint64_t{u.states} * (u.actions * (u.actions - 1) / 2) * tables;
     const uint64_t hist_bits = u.reward ? uint64_t{(32 - 3 + 1) << 3} * 16 : 0;
     r["role"] = u.role;
     r["states"] = u.states;
@@ -299,8 +302,9 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
     r["logic_kge"] = kge(all.ge);
     r["comb_kge"] = kge(all.ge - all.ff_ge);
     r["ram_instances"] = all.rams;
-    r["ram_bits"] = table_bits + hist_bits;
+    r["ram_bits"] = table_bits + order_bits + hist_bits;
     r["ram_bits_qtable"] = table_bits;
+    r["ram_bits_order"] = order_bits;
     r["ram_bits_histogram"] = hist_bits;
     if (!all.unknown.empty()) r["unweighted_cell_types"] = all.unknown;
     return;
@@ -608,7 +612,7 @@ int hwcost_main(int argc, char** argv) {
   }
   std::printf(
       "\nLogic = NAND2 equivalents of the gates and flip-flops, RAMs excluded (RAM bits: "
-      "q-table(s) "
+      "q-table(s) + order bits "
       "+ percentile histogram). Cycles measured on the %s; decision latency 2 cycles, pipelined at "
       "one "
       "decision per cycle. fmax: %s (the unit inside controller/rtl/harness/qrl_harness.sv, not "

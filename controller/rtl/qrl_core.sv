@@ -13,11 +13,12 @@
 //   decide : accepted at edge X (order-bit RAM read, LFSR draw, exploration rank),
 //            result at edge X+1                          -> 2 cycles, one decision per cycle
 //            an episode-closing decide then copies shadow -> active: + States * Actions cycles
-//   update : read Q(s, a), Q(s', a*), NSteps shift-and-add steps, read Q(s, a) again and
-//            saturate, then Actions cycles comparing the new value with the row (order bits)
-//            and writing it                              -> 4 + NSteps + Actions cycles
+//   update : read Q(s, a), Q(s', a*), NSteps shift-and-add steps, add Q(s, a) (read again),
+//            saturate, then Actions + 1 cycles comparing the new value with the row (order
+//            bits, written a cycle after their compare) and writing it
+//                                                        -> 6 + NSteps + Actions cycles
 //   mgmt   : COPY States * Actions + 1 (1 without shadow); WRITE of one q value (both tables,
-//            order bits refreshed) 2 + Actions; READ of one q value 3 (value valid with
+//            order bits refreshed) 3 + Actions; READ of one q value 3 (value valid with
 //            mgt_rsp_valid_o); SEED 1 cycle
 // After reset the tables are cleared, one q value per cycle (idle_o low meanwhile).
 // cfg_eps_n_i is sampled during that clear and at SEED; the other cfg_ inputs are read live.
@@ -88,8 +89,10 @@ module qrl_core #(
   localparam int unsigned DW = QW + 1;  // d = r - q
   localparam logic [CntW-1:0] QDepthC = CntW'(QDepth);
   localparam logic [CntW-1:0] StatesC = CntW'(States);
-  localparam logic [CntW-1:0] LastStep = CntW'(NSteps - 1);
-  localparam logic [CntW-1:0] LastAct = CntW'(Actions - 1);
+  // the step index is below 2^StepW during the shift-and-add (only its low bits are decoded)
+  localparam int unsigned StepW = (NSteps > 1) ? $clog2(NSteps) : 1;
+  localparam logic [StepW-1:0] LastStep = StepW'(NSteps - 1);
+  localparam logic [ActW:0] LastAct = (ActW + 1)'(Actions + 1);  // the compare loop's last cycle
   localparam logic signed [AW-1:0] QMax = AW'((1 << (QW - 1)) - 1);
   localparam logic signed [AW-1:0] QMin = -AW'(1 << (QW - 1));
 
@@ -144,8 +147,8 @@ module qrl_core #(
     StUpdRdQ,  // read Q(s, a); a* = the winner of row s' under the mask (into k_q)
     StUpdD,  // d = r - Q(s, a); read Q(s', a*)
     StUpdAcc,  // NSteps shift-and-add steps; the last reads Q(s, a) again
-    StUpdFin,  // Q(s, a) + acc, saturated; read Q(s, 0)
-    StLoopRd,  // (management write) read Q(s, 0)
+    StUpdFin,  // Q(s, a) + acc
+    StLoopRd,  // saturate acc (the new value); read Q(s, 0)
     StLoop,  // compare with Q(s, j), write the order bit of (a, j); the last writes Q(s, a)
     StRead,
     StCopy
@@ -296,7 +299,7 @@ module qrl_core #(
     .Actions(Actions),
     .ActW   (ActW)
   ) u_pick (
-    .mask_i(dec_mask_n),
+    .mask_i(dec_mask_i),
     .rnd_i (lfsr_word[15:0]),
     .k_o   (k_d)
   );
@@ -333,7 +336,7 @@ module qrl_core #(
   logic [3:0] step;
   logic step_cin, step_shift;
   logic [1:0] step_op;
-  logic signed [AW-1:0] add_y, add_sum, sat_sum, act_sum;
+  logic signed [AW-1:0] add_y, add_sum, sat_acc, act_sum;
   logic add_cin;
   logic signed [AW-1:0] wq_ext;
 
@@ -342,12 +345,12 @@ module qrl_core #(
     localparam logic [3:0] Info = step_info(k);
     assign step_rom[4*k+:4] = Info;
   end
-  // the step index is below 2^StepW during the shift-and-add (only its low bits are decoded)
-  localparam int unsigned StepW = (NSteps > 1) ? $clog2(NSteps) : 1;
+  // The step's controls are registered: decoded from the next value of the step counter.
+  logic [3:0] step_d;
   always_comb begin
-    step = '0;
+    step_d = '0;
     for (int unsigned k = 0; k < NSteps; k++) begin
-      if (cnt_q[StepW-1:0] == StepW'(k)) step = step_rom[4*k+:4];
+      if (cnt_d[StepW-1:0] == StepW'(k)) step_d = step_rom[4*k+:4];
     end
   end
   assign {step_cin, step_shift, step_op} = step;
@@ -357,27 +360,34 @@ module qrl_core #(
   // j > a: the pair is (a, j) and a wins on ties (q_new >= Q(s, j), carry-in 1); j < a: the pair
   // is (j, a) and j wins on ties (Q(s, j) >= q_new, i.e. q_new - Q(s, j) - 1 < 0). j_above_a is a
   // flag set in the loop once j has passed a (no comparator in front of the adder).
-  logic j_above_a, j_above_a_d, o_bit, ao_bit;
+  logic j_above_a, j_above_a_d, o_bit, ao_bit, o_bit_q, ao_bit_q;
+  // in the loop (cnt = c): the column compared (c - 1) and the one whose order bit is written
+  // (c - 2, compared a cycle ago)
+  logic [ActW-1:0] jc, jw;
+  logic [ActW:0] cl;  // cnt in the loop (<= Actions + 1): its low bits suffice
+  assign cl = cnt_q[ActW:0];
+  assign jc = cl[ActW-1:0] - 1'b1;
+  assign jw = cl[ActW-1:0] - ActW'(2);
   logic [Actions-1:0] a_hot, j_hot;
   always_comb begin
     for (int unsigned i = 0; i < Actions; i++) begin
       a_hot[i] = (u_a_q == ActW'(i));
-      j_hot[i] = (cnt_q[ActW-1:0] == ActW'(i));
+      j_hot[i] = (jw == ActW'(i));
     end
   end
 
   // One adder, acc + (+-Q | d | 0) + carry-in, for every step of the update and the loop's
   // comparisons (the update's reward r waits in acc until d = r - Q(s, a) is formed):
-  //   StUpdD   : r - Q(s, a)          -> d        StUpdFin : acc + Q(s, a), saturated -> acc
+  //   StUpdD   : r - Q(s, a)          -> d        StUpdFin : acc + Q(s, a) -> acc (saturated
+  //                                                          in StLoopRd, off the adder's path)
   //   StUpdAcc : acc + {Q' | d | 0}   -> acc (>>> 1 at a position's last step)
   //   StLoop   : q_new - Q(s, j) (- 1) -> sign = the order bit
-  logic y_w, y_inv, y_d, sat_en;
+  logic y_w, y_inv, y_d;
   always_comb begin
     y_w = 1'b0;
     y_inv = 1'b0;
     y_d = 1'b0;
     add_cin = 1'b0;
-    sat_en = 1'b0;
     unique case (st_q)
       StUpdD: begin
         y_w = 1'b1;
@@ -389,10 +399,7 @@ module qrl_core #(
         y_d = (step_op == 2'd2);
         add_cin = step_cin;
       end
-      StUpdFin: begin
-        y_w = 1'b1;
-        sat_en = 1'b1;
-      end
+      StUpdFin: y_w = 1'b1;
       StLoop: begin
         y_w = 1'b1;
         y_inv = 1'b1;
@@ -402,11 +409,13 @@ module qrl_core #(
     endcase
     add_y = ((wq_ext ^ {AW{y_inv}}) & {AW{y_w}}) | (AW'(d_q) & {AW{y_d}});
     add_sum = acc_q + add_y + AW'(add_cin);
-    // saturation to QW bits: the bits above the sign must all equal it
-    if (sat_en && !(add_sum[AW-1:QW-1] == '0 || add_sum[AW-1:QW-1] == '1)) begin
-      sat_sum = add_sum[AW-1] ? QMin : QMax;
+  end
+  // acc saturated to QW bits: the bits above the sign must all equal it
+  always_comb begin
+    if (acc_q[AW-1:QW-1] == '0 || acc_q[AW-1:QW-1] == '1) begin
+      sat_acc = acc_q;
     end else begin
-      sat_sum = add_sum;
+      sat_acc = acc_q[AW-1] ? QMin : QMax;
     end
   end
   assign o_bit = add_sum[AW-1] ^ j_above_a;
@@ -438,10 +447,14 @@ module qrl_core #(
   end
 
   // q address row * Actions + column
-  logic [StW-1:0] a_row;
+  // rb_q = the row's base address row * Actions, set a cycle ahead (the RAM address is one
+  // adder from registers)
+  logic [StW-1:0] rb_row;
+  logic [QAW-1:0] rb_d, rb_q;
+  assign rb_d = QAW'(QAW'(rb_row) * QAW'(Actions));
   logic [ActW-1:0] a_col;
   logic [QAW-1:0] q_addr;
-  assign q_addr = QAW'(QAW'(a_row) * QAW'(Actions)) + QAW'(a_col);
+  assign q_addr = rb_q + QAW'(a_col);
 
   // ---------------------------------------------------------------- control
   logic ep_close, m1_valid_d, m1_valid_q, m_sh_d, m_sh_q, upd_done_d, upd_done_q;
@@ -450,7 +463,7 @@ module qrl_core #(
   assign cnt_inc = cnt_q + 1'b1;
   assign ep_close = Shadow && (cfg_episode_len_i != 16'h0) &&
                     (ep_cnt_q + 16'h1 == cfg_episode_len_i);
-  assign loop_last = (cnt_q == LastAct);
+  assign loop_last = (cl == LastAct);
 
   always_comb begin
     st_d = st_q;
@@ -470,7 +483,7 @@ module qrl_core #(
     m_sh_d = m_sh_q;
     upd_done_d = 1'b0;
     j_above_a_d = 1'b0;
-    a_row = u_s_q;
+    rb_row = u_s_q;  // s (the loop, the final reads and writes)
     a_col = u_a_q;
     aq_re = 1'b0;
     aq_raddr = q_addr;
@@ -486,12 +499,12 @@ module qrl_core #(
     ao_raddr = dec_state_i;
     ao_we = 1'b0;
     ao_waddr = u_s_q;
-    ao_wdata = {PairW{ao_bit}};
+    ao_wdata = {PairW{ao_bit_q}};
     so_re = 1'b0;
     so_raddr = upd_next_state_i;
     so_we = 1'b0;
     so_waddr = u_s_q;
-    so_wdata = {PairW{o_bit}};
+    so_wdata = {PairW{o_bit_q}};
 
     unique case (st_q)
       StClear: begin
@@ -527,6 +540,7 @@ module qrl_core #(
           cnt_d = '0;
           st_d = StCopy;
         end else if (acc_mgt) begin
+          rb_row = mgt_state_i;
           u_s_d = mgt_state_i;
           u_a_d = mgt_action_i;
           unique case (mgt_op_i)
@@ -556,6 +570,7 @@ module qrl_core #(
             end
           endcase
         end else if (acc_upd) begin
+          rb_row = upd_state_i;
           u_s_d = upd_state_i;
           u_a_d = upd_action_i;
           cnt_d = CntW'(upd_next_state_i);
@@ -583,6 +598,7 @@ module qrl_core #(
         end
       end
       StUpdRdQ: begin
+        rb_row = StW'(cnt_q);  // s', for the read of Q(s', a*) next
         sq_re = Shadow;
         aq_re = !Shadow;
         st_d = StUpdD;
@@ -590,7 +606,6 @@ module qrl_core #(
       StUpdD: begin
         d_ld = 1'b1;
         acc_clr = 1'b1;
-        a_row = StW'(cnt_q);
         a_col = k_q;
         sq_re = Shadow;
         aq_re = !Shadow;
@@ -601,7 +616,7 @@ module qrl_core #(
         acc_ld = 1'b1;
         acc_shift = step_shift;
         cnt_d = cnt_inc;
-        if (cnt_q == LastStep) begin
+        if (cnt_q[StepW-1:0] == LastStep) begin
           sq_re = Shadow;
           aq_re = !Shadow;
           st_d = StUpdFin;
@@ -609,35 +624,38 @@ module qrl_core #(
       end
       StUpdFin: begin
         acc_ld = 1'b1;
-        a_col = '0;
-        sq_re = Shadow;
-        aq_re = !Shadow;
-        cnt_d = '0;
-        st_d = StLoop;
+        st_d = StLoopRd;
       end
       StLoopRd: begin
+        acc_ld = 1'b1;  // saturated (a management write's value is in range already)
         a_col = '0;
         sq_re = Shadow;
-        aq_re = 1'b1;
-        cnt_d = '0;
+        aq_re = !Shadow || wboth_q;
+        cnt_d = CntW'(1);
         st_d = StLoop;
       end
       StLoop: begin
-        // the order bit of (a, j); the active table too on a management write
-        so_we = Shadow;
-        ao_we = !Shadow || wboth_q;
+        // cnt = c = 1 .. Actions + 1: read Q(s, c) while c < Actions; compare the new value with
+        // Q(s, c - 1) (read a cycle ago; the bit is registered); write the order bit of
+        // (a, c - 2), the active table's too on a management write; the last cycle writes Q(s, a)
+        if (cl != (ActW + 1)'(1)) begin
+          so_we = Shadow;
+          ao_we = !Shadow || wboth_q;
+        end
+        a_col = cl[ActW-1:0];  // (u_a in the last cycle, below)
+        if (cl < (ActW + 1)'(Actions)) begin
+          sq_re = Shadow;
+          aq_re = !Shadow || wboth_q;
+        end
+        j_above_a_d = j_above_a || (jc == u_a_q);
+        cnt_d = cnt_inc;
         if (loop_last) begin
+          a_col = u_a_q;
           sq_we = Shadow;
           aq_we = !Shadow || wboth_q;
           upd_done_d = !wboth_q;
           st_d = StIdle;
           cnt_d = '0;
-        end else begin
-          a_col = ActW'(cnt_inc);
-          sq_re = Shadow;
-          aq_re = !Shadow || wboth_q;
-          cnt_d = cnt_inc;
-          j_above_a_d = j_above_a || (cnt_q[ActW-1:0] == u_a_q);
         end
       end
       StRead: begin
@@ -660,16 +678,16 @@ module qrl_core #(
           ao_waddr = StW'(cnt_q);
           ao_wdata = so_rdata;
         end
-        if (cnt_inc < QDepthC) begin
+        if (cnt_q < QDepthC - 1'b1) begin
           sq_re = 1'b1;
           sq_raddr = QAW'(cnt_inc);
         end
-        if (cnt_inc < StatesC) begin
+        if (cnt_q < StatesC - 1'b1) begin
           so_re = 1'b1;
           so_raddr = StW'(cnt_inc);
         end
         cnt_d = cnt_inc;
-        if (cnt_inc == QDepthC) begin
+        if (cnt_q == QDepthC - 1'b1) begin
           st_d = StIdle;
           cnt_d = '0;
         end
@@ -678,8 +696,8 @@ module qrl_core #(
     endcase
   end
 
-  // acc's next value: an input (r at an update's accept, the value of a management write), 0, or
-  // the adder's (saturated, shifted) result.
+  // acc's next value: an input (r at an update's accept, the value of a management write), 0, acc
+  // saturated, or the adder's (shifted) result.
   logic [QW-1:0] in_val;
   assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_reward_i;
   always_comb begin
@@ -687,8 +705,10 @@ module qrl_core #(
       acc_d = AW'($signed(in_val));
     end else if (acc_clr) begin
       acc_d = '0;
+    end else if (st_q == StLoopRd) begin
+      acc_d = sat_acc;
     end else begin
-      acc_d = acc_shift ? (sat_sum >>> 1) : sat_sum;
+      acc_d = acc_shift ? (add_sum >>> 1) : add_sum;
     end
   end
 
@@ -715,6 +735,10 @@ module qrl_core #(
       m_sh_q <= 1'b0;
       upd_done_q <= 1'b0;
       j_above_a <= 1'b0;
+      step <= '0;
+      rb_q <= '0;
+      o_bit_q <= 1'b0;
+      ao_bit_q <= 1'b0;
     end else begin
       st_q <= st_d;
       cnt_q <= cnt_d;
@@ -748,6 +772,10 @@ module qrl_core #(
       m_sh_q <= m_sh_d;
       upd_done_q <= upd_done_d;
       j_above_a <= j_above_a_d;
+      step <= step_d;
+      rb_q <= rb_d;
+      o_bit_q <= o_bit;
+      ao_bit_q <= ao_bit;
     end
   end
 

@@ -156,7 +156,9 @@ module qrl_reward #(
   assign halved_total = total_q - TW'(odd_q);
   assign unused_halved = halved_total[0];
   assign unused_rsub = rsub[RemW];  // rem2 < 2 R_i: the difference fits RemW bits
-  assign holds = {{(LimW - TW) {1'b0}}, above_q} <= lim_q;
+  // holds = (above_q <= lim_q), registered: computed from both registers' next values
+  logic holds_d;
+  assign holds_d = {{(LimW - TW) {1'b0}}, above_d} <= lim_d;
 
   // L_i * T, R_i of test i (the division's dividend and divisor)
   always_comb begin
@@ -313,6 +315,7 @@ module qrl_reward #(
       scan_pend_q <= 1'b0;
       rsp_valid_q <= 1'b0;
       cls_q <= '0;
+      holds <= 1'b1;
     end else begin
       st_q <= st_d;
       if (t_en[0]) t0_q <= b_q;
@@ -330,6 +333,7 @@ module qrl_reward #(
       scan_pend_q <= scan_pend_d;
       rsp_valid_q <= rsp_valid_d;
       cls_q <= cls_d;
+      holds <= holds_d;
     end
   end
 

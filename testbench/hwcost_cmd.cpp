@@ -90,15 +90,22 @@ std::vector<std::string> rtl_sources(const fs::path& rtl) {
   return v;
 }
 
-// States the fmax harness elaborates the unit with: all of them when the q-table(s) fit the
-// HX8K's block RAMs (256 x 16 bits each), else the most 256-row banks that fit. The read paths
-// are the same; only the bank-select width shrinks.
+// States the fmax harness elaborates the unit with: all of them when the unit's RAMs fit the
+// HX8K's block RAMs (SB_RAM40_4K, 256 x 16 bits each), else the most 256-row banks that fit.
+// Per table: the q values (states * actions words of 16 bits) and the order bits (states words
+// of actions * (actions - 1) / 2 bits); the reward unit's histogram takes one more. The read
+// paths are the same; only the bank select is narrower.
+uint64_t brams_needed(const UnitSpec& u, uint64_t states) {
+  const uint64_t pairs = uint64_t{u.actions} * (u.actions - 1) / 2;
+  const uint64_t q = (states * u.actions + 255) / 256;
+  const uint64_t order = (states + 255) / 256 * ((pairs + 15) / 16);
+  return (q + order) * (u.shadow ? 2 : 1) + (u.reward ? 1 : 0);
+}
 uint32_t harness_states(const UnitSpec& u) {
-  const uint64_t per_bank = uint64_t{u.actions} * (u.shadow ? 2 : 1);  // one 256-row bank
-  const uint64_t avail = kHx8kBrams - (u.reward ? 1 : 0);
-  const uint64_t need = (u.states + 255) / 256 * per_bank;
-  if (need <= avail) return u.states;
-  return static_cast<uint32_t>(std::max<uint64_t>(1, avail / per_bank) * 256);
+  if (brams_needed(u, u.states) <= kHx8kBrams) return u.states;
+  uint64_t s = (u.states / 256) * 256;
+  while (s > 256 && brams_needed(u, s) > kHx8kBrams) s -= 256;
+  return static_cast<uint32_t>(std::max<uint64_t>(s, 256));
 }
 
 // NAND2-equivalent area of Yosys' internal gate cells, from the Nangate 45 nm Open Cell Library

@@ -32,7 +32,8 @@ work=${keep:-$(mktemp -d)}
 mkdir -p "$work"
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 
-logic="qrl_unit.sv qrl_core.sv qrl_reward.sv qrl_lfsr.sv qrl_argmax.sv qrl_pick.sv qrl_qupdate.sv"
+# the sources of qrl.f, the RAM wrapper apart
+logic=$(grep -v -e '^//' -e '^#' -e '^[[:space:]]*$' -e 'qrl_ram_1r1w.sv' "$rtl/qrl.f" | tr '\n' ' ')
 read_logic="read_verilog -sv"
 for f in $logic; do read_logic+=" $rtl/$f"; done
 
@@ -40,7 +41,7 @@ for f in $logic; do read_logic+=" $rtl/$f"; done
 synth() {
   local top=$1 name=$2 params=$3 chp=""
   for p in $params $extra; do
-    if [ "$top" = qrl_reward ] && [[ $p =~ ^(States|Actions|Shadow|TreeArgmax|QSelMux)= ]]; then continue; fi
+    if [ "$top" = qrl_reward ] && [[ $p =~ ^(States|Actions|Shadow)= ]]; then continue; fi
     chp+=" -set ${p%%=*} ${p#*=}"
   done
   cat >"$work/$name.ys" <<EOF

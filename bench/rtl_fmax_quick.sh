@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Quick fmax of one RL unit on an iCE40 HX8K (ct256): Yosys synth_ice40 of qrl_unit inside
-# bench/qrl_fmax_harness.sv (ports are flip-flops, not pins), nextpnr-ice40 --seed 1, and the
+# controller/rtl/harness/qrl_harness.sv, the harness hwcost places (ports are flip-flops, not pins), nextpnr-ice40 --seed 1, and the
 # "Max frequency" nextpnr reports. A cross-check for the RTL trade-offs in docs/rl.md; `ssdtlm
 # hwcost` owns the reported fmax.
 #
 #   bench/rtl_fmax_quick.sh UNIT [Param=Value ...] [-r RTL_DIR]    UNIT = fsp | gc | rr | slc
+# (QRL_FMAX_PATH=1 also prints the worst path, cell by cell)
 # (slc's 54 block RAMs do not fit the HX8K's 32.)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 rtl=$here/controller/rtl
-harness=$here/bench/qrl_fmax_harness.sv
+harness=$here/controller/rtl/harness/qrl_harness.sv
 [ $# -ge 1 ] || { sed -n '2,8p' "$0"; exit 2; }
 unit=$1
 shift
@@ -33,24 +34,20 @@ for t in yosys nextpnr-ice40; do
 done
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-# An older RTL without the TreeArgmax / QSelMux parameters: the harness without them.
-if ! grep -q QSelMux "$rtl/qrl_unit.sv"; then
-  sed -e '/parameter bit TreeArgmax/d' -e 's/parameter bit HasReward = 1.b1,/parameter bit HasReward = 1'"'"'b1/' \
-    -e '/parameter bit QSelMux/d' -e 's/, .TreeArgmax(TreeArgmax), .QSelMux(QSelMux))/)/' \
-    "$harness" >"$w/harness.sv"
-  harness=$w/harness.sv
-fi
+# An older RTL (-r) is placed in its own revision's harness.
+[ -f "$rtl/harness/qrl_harness.sv" ] && harness=$rtl/harness/qrl_harness.sv
 srcs=""
-for f in qrl_unit qrl_core qrl_reward qrl_lfsr qrl_argmax qrl_pick qrl_qupdate qrl_ram_1r1w; do
-  srcs+=" $rtl/$f.sv"
+for f in $(grep -v -e '^//' -e '^#' -e '^[[:space:]]*$' "$rtl/qrl.f"); do
+  srcs+=" $rtl/$f"
 done
 chp=""
 for x in $p ${params[@]+"${params[@]}"}; do chp+=" -set ${x%%=*} ${x#*=}"; done
-yosys -q -l "$w/yosys.log" -p "read_verilog -sv $srcs $harness; chparam$chp qrl_fmax_harness;
-  hierarchy -top qrl_fmax_harness; synth_ice40 -top qrl_fmax_harness -json $w/h.json" \
+yosys -q -l "$w/yosys.log" -p "read_verilog -sv $srcs $harness; chparam$chp qrl_harness;
+  hierarchy -top qrl_harness; synth_ice40 -top qrl_harness -json $w/h.json" \
   >/dev/null 2>&1 || { echo "rtl_fmax_quick.sh: yosys failed:" >&2; tail -5 "$w/yosys.log" >&2; exit 1; }
 # --freq only sets the goal; a "FAIL" against it still reports the achieved maximum.
 nextpnr-ice40 --hx8k --package ct256 --json "$w/h.json" --freq 80 --seed 1 --log "$w/pnr.log" \
+  --report "$w/report.json" \
   >/dev/null 2>&1 || true
 f=$(grep -o "Max frequency for clock[^:]*: [0-9.]* MHz" "$w/pnr.log" | tail -1 | grep -o "[0-9.]* MHz" || true)
 if [ -z "$f" ]; then
@@ -59,3 +56,16 @@ if [ -z "$f" ]; then
   exit 1
 fi
 echo "$unit ${params[*]:-} fmax $f (iCE40 HX8K, nextpnr-ice40 --seed 1)"
+# The worst register-to-register path: its cells, with the delay at each.
+if [ -n "${QRL_FMAX_PATH:-}" ]; then
+  python3 - "$w/report.json" <<'PY' || true
+import json, sys
+r = json.load(open(sys.argv[1]))
+paths = [p for p in r.get("critical_paths", []) if p.get("from") == p.get("to")]
+for p in paths[:1]:
+    t = 0
+    for s in p["path"]:
+        t += s.get("delay", 0)
+        print("%7.2f %-7s %s" % (t, s.get("type", ""), s.get("to", {}).get("cell", "")))
+PY
+fi

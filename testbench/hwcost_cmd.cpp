@@ -90,15 +90,22 @@ std::vector<std::string> rtl_sources(const fs::path& rtl) {
   return v;
 }
 
-// States the fmax harness elaborates the unit with: all of them when the q-table(s) fit the
-// HX8K's block RAMs (256 x 16 bits each), else the most 256-row banks that fit. The read paths
-// are the same; only the bank-select width shrinks.
+// States the fmax harness elaborates the unit with: all of them when the unit's RAMs fit the
+// HX8K's block RAMs (SB_RAM40_4K, 256 x 16 bits each), else the most 256-row banks that fit.
+// Per table: the q values (states * actions words of 16 bits) and the order bits (states words
+// of actions * (actions - 1) / 2 bits); the reward unit's histogram takes one more. The read
+// paths are the same; only the bank select is narrower.
+uint64_t brams_needed(const UnitSpec& u, uint64_t states) {
+  const uint64_t pairs = uint64_t{u.actions} * (u.actions - 1) / 2;
+  const uint64_t q = (states * u.actions + 255) / 256;
+  const uint64_t order = (states + 255) / 256 * ((pairs + 15) / 16);
+  return (q + order) * (u.shadow ? 2 : 1) + (u.reward ? 1 : 0);
+}
 uint32_t harness_states(const UnitSpec& u) {
-  const uint64_t per_bank = uint64_t{u.actions} * (u.shadow ? 2 : 1);  // one 256-row bank
-  const uint64_t avail = kHx8kBrams - (u.reward ? 1 : 0);
-  const uint64_t need = (u.states + 255) / 256 * per_bank;
-  if (need <= avail) return u.states;
-  return static_cast<uint32_t>(std::max<uint64_t>(1, avail / per_bank) * 256);
+  if (brams_needed(u, u.states) <= kHx8kBrams) return u.states;
+  uint64_t s = (u.states / 256) * 256;
+  while (s > 256 && brams_needed(u, s) > kHx8kBrams) s -= 256;
+  return static_cast<uint32_t>(std::max<uint64_t>(s, 256));
 }
 
 // NAND2-equivalent area of Yosys' internal gate cells, from the Nangate 45 nm Open Cell Library
@@ -287,7 +294,10 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
     }
     const json cells = cells_of(work / "generic_stat.json");
     const GeSum all = ge_of(cells);
-    const uint64_t table_bits = uint64_t{u.states} * u.actions * kQW * (u.shadow ? 2 : 1);
+    const uint64_t tables = u.shadow ? 2 : 1;
+    const uint64_t table_bits = uint64_t{u.states} * u.actions * kQW * tables;
+    // qrl_core's order bits: one per action pair and row, per table
+    const uint64_t order_bits = uint64_t{u.states} * (u.actions * (u.actions - 1) / 2) * tables;
     const uint64_t hist_bits = u.reward ? uint64_t{(32 - 3 + 1) << 3} * 16 : 0;
     r["role"] = u.role;
     r["states"] = u.states;
@@ -299,8 +309,9 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
     r["logic_kge"] = kge(all.ge);
     r["comb_kge"] = kge(all.ge - all.ff_ge);
     r["ram_instances"] = all.rams;
-    r["ram_bits"] = table_bits + hist_bits;
+    r["ram_bits"] = table_bits + order_bits + hist_bits;
     r["ram_bits_qtable"] = table_bits;
+    r["ram_bits_order"] = order_bits;
     r["ram_bits_histogram"] = hist_bits;
     if (!all.unknown.empty()) r["unweighted_cell_types"] = all.unknown;
     return;
@@ -608,7 +619,7 @@ int hwcost_main(int argc, char** argv) {
   }
   std::printf(
       "\nLogic = NAND2 equivalents of the gates and flip-flops, RAMs excluded (RAM bits: "
-      "q-table(s) "
+      "q-table(s) + order bits "
       "+ percentile histogram). Cycles measured on the %s; decision latency 2 cycles, pipelined at "
       "one "
       "decision per cycle. fmax: %s (the unit inside controller/rtl/harness/qrl_harness.sv, not "

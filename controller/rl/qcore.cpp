@@ -57,6 +57,7 @@ QCore::QCore(const QCoreConfig& cfg) : cfg_(cfg) {
   eps_hi_ = cfg_.eps_high_fx();
   eps_lo_ = cfg_.eps_low_fx();
   all_mask_ = cfg_.actions == 32 ? 0xFFFFFFFFu : ((1u << cfg_.actions) - 1u);
+  update_cycles_ = 6 + update_steps(alpha_fx_, gamma_fx_, cfg_.coef_frac) + cfg_.actions;
   active_.assign(size_t{cfg_.states} * cfg_.actions, 0);
   if (cfg_.shadow) shadow_.assign(active_.size(), 0);
   lfsr_.seed_with(cfg_.seed);
@@ -70,6 +71,16 @@ int32_t QCore::update_value(int32_t q, int32_t reward, int32_t q_next, uint32_t 
   const int64_t acc = (one - a) * q * one + a * reward * one + ag * q_next;
   const int64_t rounded = (acc + (int64_t{1} << (2 * k - 1))) >> (2 * k);  // floor(x + 1/2)
   return saturate(rounded, q_width);
+}
+
+uint32_t QCore::update_steps(uint32_t alpha_fx, uint32_t gamma_fx, int coef_frac) {
+  const uint64_t cd = uint64_t{alpha_fx} << coef_frac, cn = uint64_t{alpha_fx} * gamma_fx;
+  uint32_t n = 0;
+  for (int p = 0; p < 2 * coef_frac; ++p) {
+    const uint32_t t = static_cast<uint32_t>(((cd >> p) & 1u) + ((cn >> p) & 1u));
+    n += t == 0 ? 1 : t;
+  }
+  return n;
 }
 
 uint32_t QCore::kth_allowed(uint32_t mask, uint32_t k) {
@@ -144,7 +155,7 @@ Decision QCore::decide(uint32_t state, uint32_t mask) {
     if (ep_cnt_ + 1 == cfg_.episode_len) {
       ep_cnt_ = 0;
       copy_shadow();
-      d.cycles += cfg_.states;  // one row per cycle, overlapped with the decision's last cycle
+      d.cycles += copy_cycles();  // one value per cycle, overlapped with the decision's last cycle
     } else {
       ++ep_cnt_;
     }
@@ -164,13 +175,13 @@ uint32_t QCore::update(const UpdateOp& op) {
   r[op.action] =
       update_value(r[op.action], reward, qn, alpha_fx_, gamma_fx_, cfg_.coef_frac, cfg_.q_width);
   ++updates_;
-  return kUpdateCycles;
+  return update_cycles_;
 }
 
 uint32_t QCore::end_episode() {
   ep_cnt_ = 0;
   copy_shadow();
-  return cfg_.shadow ? cfg_.states + 1 : 1;
+  return cfg_.shadow ? copy_cycles() + 1 : 1;
 }
 
 uint32_t QCore::write_row(uint32_t state, const int32_t* values) {
@@ -180,13 +191,13 @@ uint32_t QCore::write_row(uint32_t state, const int32_t* values) {
     row(state, false)[i] = v;
     if (cfg_.shadow) row(state, true)[i] = v;
   }
-  return kWriteRowCycles;
+  return write_row_cycles();
 }
 
 uint32_t QCore::read_row(uint32_t state, bool shadow, int32_t* out) const {
   if (state >= cfg_.states) throw std::out_of_range("rl: read_row state out of range");
   std::copy_n(row(state, shadow), cfg_.actions, out);
-  return kReadRowCycles;
+  return read_row_cycles();
 }
 
 uint32_t QCore::seed(uint32_t s) {

@@ -72,12 +72,22 @@ struct UpdateOp {
 
 class QCore {
  public:
-  // Cycle model of the RTL (docs/rl.md, "Handshake timing").
+  // Cycle model of the RTL (docs/rl.md, "Handshake timing"). The q values are one RAM word each
+  // and a row is written / read one value at a time (write_row, read_row: actions operations).
   static constexpr uint32_t kDecideCycles = 2;
-  static constexpr uint32_t kUpdateCycles = 3;
-  static constexpr uint32_t kWriteRowCycles = 1;
-  static constexpr uint32_t kReadRowCycles = 2;
+  static constexpr uint32_t kWriteValueCycles = 3;  // + actions (the order-bit refresh)
+  static constexpr uint32_t kReadValueCycles = 3;
   static constexpr uint32_t kSeedCycles = 1;
+  // Shift-and-add steps of the serial update: one per set bit of alpha * 2^K and alpha * gamma
+  // at each bit position below 2K, at least one per position (qrl_core.sv n_steps()).
+  static uint32_t update_steps(uint32_t alpha_fx, uint32_t gamma_fx, int coef_frac);
+  // accept, read Q(s, a), read Q(s', a*), the steps, add Q(s, a), saturate, then actions + 1
+  // cycles comparing with the row and writing the order bits one cycle behind.
+  uint32_t update_cycles() const { return update_cycles_; }
+  uint32_t write_row_cycles() const { return cfg_.actions * (kWriteValueCycles + cfg_.actions); }
+  uint32_t read_row_cycles() const { return cfg_.actions * kReadValueCycles; }
+  // The episode copy: one q value per cycle.
+  uint32_t copy_cycles() const { return cfg_.states * cfg_.actions; }
 
   explicit QCore(const QCoreConfig& cfg);
 
@@ -125,7 +135,7 @@ class QCore {
   void copy_shadow();
 
   QCoreConfig cfg_;
-  uint32_t alpha_fx_, gamma_fx_, eps_hi_, eps_lo_, all_mask_;
+  uint32_t alpha_fx_, gamma_fx_, eps_hi_, eps_lo_, all_mask_, update_cycles_;
   std::vector<int32_t> active_, shadow_;
   Lfsr32 lfsr_;
   uint32_t dec_cnt_ = 0;  // saturates at eps_high_decisions (the RTL counter)

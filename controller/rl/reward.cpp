@@ -1,12 +1,21 @@
 #include "controller/rl/reward.h"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
 #include "controller/rl/fixed.h"
 
 namespace ssdtlm::rl {
+
+namespace {
+uint32_t bit_width(uint32_t x) {  // bits needed for x (0 for 0)
+  uint32_t n = 0;
+  for (; x != 0; x >>= 1) ++n;
+  return n;
+}
+}  // namespace
 
 std::array<int32_t, 4> RewardConfig::values_fx() const {
   std::array<int32_t, 4> v{};
@@ -30,6 +39,11 @@ PercentileReward::PercentileReward(const RewardConfig& cfg) : cfg_(cfg) {
   val_ = cfg_.values_fx();
   hist_.assign(cfg_.bins(), 0);
   thr_.fill(cfg_.bins());
+  // The RTL's limit register: the total's width (total < age_limit + period) plus that of the
+  // largest reduced L_i = (100 - p_i) / gcd(100 - p_i, 100).
+  uint32_t lmax = 0;
+  for (uint32_t p : cfg_.pct) lmax = std::max(lmax, (100 - p) / std::gcd(100 - p, 100u));
+  lim_w_ = bit_width(cfg_.age_limit + cfg_.period - 1) + bit_width(lmax);
 }
 
 void PercentileReward::set_values(const std::array<double, 4>& v) {
@@ -65,13 +79,13 @@ RewardResult PercentileReward::observe(uint64_t sample) {
   r.bin = bin_of(sample);
   r.reward = classify(sample);
   r.cycles = kObserveCycles;
-  if (hist_[r.bin] < 0xFFFFu) ++hist_[r.bin];  // 16-bit counters (cannot saturate: see age_limit)
+  ++hist_[r.bin];  // 16-bit in the RTL: a count <= total < age_limit + period <= 49 152
   ++total_;
   ++samples_;
   if (++since_scan_ == cfg_.period) {
     since_scan_ = 0;
     scan();
-    r.cycles += cfg_.bins() + 1;
+    r.cycles += last_scan_cycles_;
   }
   return r;
 }
@@ -96,6 +110,10 @@ void PercentileReward::scan() {
   thr_ = t;
   if (age) total_ = new_total;
   ++scans_;
+  // RTL cycles: t_i > 0 <=> test i fails at bin t_i - 1 of the downward scan; a failing t2 or t1
+  // starts the next test's division.
+  const uint32_t f1 = (t[1] > 0 ? 1u : 0u) + (t[2] > 0 ? 1u : 0u);
+  last_scan_cycles_ = lim_w_ + 1 + cfg_.bins() + f1 + (t[0] > 0 ? 1u : 0u) + lim_w_ * f1;
 }
 
 }  // namespace ssdtlm::rl

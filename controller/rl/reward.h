@@ -46,7 +46,12 @@ struct RewardResult {
 
 class PercentileReward {
  public:
-  static constexpr uint32_t kObserveCycles = 2;  // + bins() + 1 when the sample triggers a scan
+  static constexpr uint32_t kObserveCycles = 2;  // + scan_cycles() when the sample triggers a scan
+  // The RTL's scan (qrl_reward.sv): the first limit (lim_width() cycles of serial division), the
+  // top bin's read, one cycle per bin, and per new threshold t_i > 0 one cycle for its failing
+  // test plus (t1, t2) the next test's limit (lim_width() cycles).
+  uint32_t lim_width() const { return lim_w_; }
+  uint32_t last_scan_cycles() const { return last_scan_cycles_; }
 
   explicit PercentileReward(const RewardConfig& cfg);
   const RewardConfig& config() const { return cfg_; }
@@ -71,7 +76,7 @@ class PercentileReward {
   std::array<int32_t, 4> val_;
   std::vector<uint32_t> hist_;
   std::array<uint32_t, 3> thr_;
-  uint32_t total_ = 0, since_scan_ = 0;
+  uint32_t total_ = 0, since_scan_ = 0, lim_w_ = 0, last_scan_cycles_ = 0;
   uint64_t samples_ = 0, scans_ = 0;
 };
 

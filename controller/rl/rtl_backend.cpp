@@ -27,7 +27,7 @@ namespace {
 constexpr int kQW = 16;                   // qrl_unit QW
 constexpr uint32_t kMaxEdges = 1u << 20;  // watchdog per operation
 
-// ---- packing helpers for narrow (integral) and wide (VlWide) Verilator ports
+// ---- packing helper for narrow (integral) and wide (VlWide) Verilator ports
 template <typename T>
 void put_bits(T& port, unsigned lsb, unsigned width, uint64_t value) {
   if constexpr (std::is_integral_v<T>) {
@@ -41,21 +41,6 @@ void put_bits(T& port, unsigned lsb, unsigned width, uint64_t value) {
     }
   }
 }
-template <typename T>
-uint64_t get_bits(const T& port, unsigned lsb, unsigned width) {
-  if constexpr (std::is_integral_v<T>) {
-    const uint64_t v = static_cast<uint64_t>(port) >> lsb;
-    return width == 64 ? v : (v & ((1ull << width) - 1));
-  } else {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < width; ++i) {
-      const unsigned b = lsb + i;
-      v |= static_cast<uint64_t>((port[b / 32] >> (b % 32)) & 1u) << i;
-    }
-    return v;
-  }
-}
-
 std::unique_ptr<VerilatedContext> make_context(bool traced) {
   auto c = std::make_unique<VerilatedContext>();
   if (traced) c->traceEverOn(true);  // before the model is built
@@ -161,24 +146,33 @@ class RtlBackendT final : public Backend {
     return r;
   }
 
+  // A row is written and read one q value at a time (the unit's management port is one value
+  // wide); the row's cycles are the sum.
   uint32_t write_row(uint32_t state, const int32_t* row) override {
     check_state(state);
-    for (uint32_t a = 0; a < cfg_.core.actions; ++a)
-      put_bits(m_->mgt_row_i, a * kQW, kQW, static_cast<uint16_t>(saturate(row[a], kQW)));
-    return account(mgmt(1, state, false));
+    uint32_t c = 0;
+    for (uint32_t a = 0; a < cfg_.core.actions; ++a) {
+      m_->mgt_action_i = a;
+      m_->mgt_value_i = static_cast<uint16_t>(saturate(row[a], kQW));
+      c += mgmt(1, state, false);
+    }
+    return account(c);
   }
 
   uint32_t read_row(uint32_t state, bool shadow, int32_t* row) override {
     check_state(state);
-    bool got = false;
-    const uint32_t c = mgmt(2, state, shadow, [&] {
-      if (m_->mgt_rsp_valid_o) {
-        for (uint32_t a = 0; a < cfg_.core.actions; ++a)
-          row[a] = sign_extend(get_bits(m_->mgt_row_o, a * kQW, kQW), kQW);
-        got = true;
-      }
-    });
-    if (!got) throw std::runtime_error("rl rtl: read_row produced no response");
+    uint32_t c = 0;
+    for (uint32_t a = 0; a < cfg_.core.actions; ++a) {
+      bool got = false;
+      m_->mgt_action_i = a;
+      c += mgmt(2, state, shadow, [&] {
+        if (m_->mgt_rsp_valid_o) {
+          row[a] = sign_extend(m_->mgt_value_o, kQW);
+          got = true;
+        }
+      });
+      if (!got) throw std::runtime_error("rl rtl: read_row produced no response");
+    }
     return account(c);
   }
 

@@ -6,7 +6,7 @@ qrl_unit.sv
 qrl_core.sv
 qrl_reward.sv
 qrl_lfsr.sv
-qrl_argmax.sv
+qrl_winner.sv
+qrl_kth.sv
 qrl_pick.sv
-qrl_qupdate.sv
 qrl_ram_1r1w.sv

@@ -1,16 +1,27 @@
-// Tabular Q-learning core: q-table(s) behind qrl_ram_1r1w, LFSR exploration, masked argmax,
-// fixed-point update, optional shadow table with episode copy. Bit- and cycle-exact twin of
+// Tabular Q-learning core: q-table(s) in RAM, order bits, LFSR exploration, serial fixed-point
+// update, optional shadow table with episode copy. Bit- and cycle-exact twin of
 // controller/rl/qcore.{h,cpp}; timing and semantics in docs/rl.md.
+//
+// Storage per table: the q values in a RAM of States * Actions words of QW bits (Q(s, a) at
+// s * Actions + a), and the order bits of every row (qrl_winner.sv) in a RAM of States words of
+// Actions * (Actions - 1) / 2 bits, written bit by bit. A decision reads only the order bits; an
+// update reads single q values, computes the new Q(s, a) with one adder over several cycles, and
+// refreshes the order bits of action a by comparing the new value with the row's other values.
 //
 // One operation is accepted per clock edge (priority: management > update > decide); every port
 // uses a valid/ready handshake on the request side and a one-cycle response pulse:
-//   decide : accepted at edge X (RAM read), result at edge X+1           -> 2 cycles, pipelined
-//            (a new decide can be accepted at X+1: one decision per cycle)
-//            an episode-closing decide then copies shadow -> active: + States cycles
-//   update : X reads Q(s', .), X+1 reads Q(s, .), X+2 writes Q(s, a)       -> 3 cycles
-//   mgmt   : COPY States+1 (1 without shadow), WRITE 1, SEED 1 cycles; READ: row valid with
-//            mgt_rsp_valid_o in the cycle after the accept edge (2 cycles until idle)
-// After reset the tables are cleared, one row per cycle (idle_o low meanwhile).
+//   decide : accepted at edge X (order-bit RAM read, LFSR draw, exploration rank),
+//            result at edge X+1                          -> 2 cycles, one decision per cycle
+//            an episode-closing decide then copies shadow -> active: + States * Actions cycles
+//   update : read Q(s, a), Q(s', a*), NSteps shift-and-add steps, add Q(s, a) (read again),
+//            saturate, then Actions + 1 cycles comparing the new value with the row (order
+//            bits, written a cycle after their compare) and writing it
+//                                                        -> 6 + NSteps + Actions cycles
+//   mgmt   : COPY States * Actions + 1 (1 without shadow); WRITE of one q value (both tables,
+//            order bits refreshed) 3 + Actions; READ of one q value 3 (value valid with
+//            mgt_rsp_valid_o); SEED 1 cycle
+// After reset the tables are cleared, one q value per cycle (idle_o low meanwhile).
+// cfg_eps_n_i is sampled during that clear and at SEED; the other cfg_ inputs are read live.
 module qrl_core #(
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
@@ -19,65 +30,127 @@ module qrl_core #(
   parameter int unsigned Alpha = 77,
   parameter int unsigned Gamma = 205,
   parameter bit Shadow = 1'b0,
-  parameter bit TreeArgmax = 1'b1,  // argmax as a tournament tree (1) or a linear scan (0)
-  // Q(s, a) for the update: through the argmax with mask {a} (0, smaller) or a row mux (1,
-  // a shorter RAM -> update -> RAM path: higher fmax)
-  parameter bit QSelMux = 1'b1,
   parameter int unsigned StW = (States > 1) ? $clog2(States) : 1,
-  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
-  parameter int unsigned RowW = Actions * QW
+  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1
 ) (
-  input  logic              clk_i,
-  input  logic              rst_ni,
+  input  logic               clk_i,
+  input  logic               rst_ni,
   // configuration (quasi-static)
-  input  logic [      15:0] cfg_eps_hi_i,
-  input  logic [      15:0] cfg_eps_lo_i,
-  input  logic [      23:0] cfg_eps_n_i,
-  input  logic [      15:0] cfg_episode_len_i,
+  input  logic [       15:0] cfg_eps_hi_i,
+  input  logic [       15:0] cfg_eps_lo_i,
+  input  logic [       23:0] cfg_eps_n_i,
+  input  logic [       15:0] cfg_episode_len_i,
   // decide
-  input  logic              dec_valid_i,
-  output logic              dec_ready_o,
-  input  logic [   StW-1:0] dec_state_i,
+  input  logic               dec_valid_i,
+  output logic               dec_ready_o,
+  input  logic [    StW-1:0] dec_state_i,
   input  logic [Actions-1:0] dec_mask_i,
-  output logic              dec_rsp_valid_o,
-  output logic [  ActW-1:0] dec_action_o,
-  output logic              dec_explored_o,
+  output logic               dec_rsp_valid_o,
+  output logic [   ActW-1:0] dec_action_o,
+  output logic               dec_explored_o,
   // update
-  input  logic              upd_valid_i,
-  output logic              upd_ready_o,
-  input  logic [   StW-1:0] upd_state_i,
-  input  logic [  ActW-1:0] upd_action_i,
-  input  logic [    QW-1:0] upd_reward_i,
-  input  logic [   StW-1:0] upd_next_state_i,
-  input  logic [  ActW-1:0] upd_next_action_i,
-  input  logic              upd_next_max_i,
+  input  logic               upd_valid_i,
+  output logic               upd_ready_o,
+  input  logic [    StW-1:0] upd_state_i,
+  input  logic [   ActW-1:0] upd_action_i,
+  input  logic [     QW-1:0] upd_reward_i,
+  input  logic [    StW-1:0] upd_next_state_i,
+  input  logic [   ActW-1:0] upd_next_action_i,
+  input  logic               upd_next_max_i,
   input  logic [Actions-1:0] upd_next_mask_i,
-  output logic              upd_done_o,
-  // management: 0 COPY shadow->active, 1 WRITE row (both tables), 2 READ row, 3 SEED
-  input  logic              mgt_valid_i,
-  output logic              mgt_ready_o,
-  input  logic [       1:0] mgt_op_i,
-  input  logic [   StW-1:0] mgt_state_i,
-  input  logic              mgt_shadow_i,
-  input  logic [  RowW-1:0] mgt_row_i,
-  input  logic [      31:0] mgt_seed_i,
-  output logic              mgt_rsp_valid_o,
-  output logic [  RowW-1:0] mgt_row_o,
-  output logic              idle_o
+  output logic               upd_done_o,
+  // management: 0 COPY shadow->active, 1 WRITE Q(s, a) (both tables), 2 READ Q(s, a), 3 SEED
+  input  logic               mgt_valid_i,
+  output logic               mgt_ready_o,
+  input  logic [        1:0] mgt_op_i,
+  input  logic [    StW-1:0] mgt_state_i,
+  input  logic [   ActW-1:0] mgt_action_i,
+  input  logic               mgt_shadow_i,
+  input  logic [     QW-1:0] mgt_value_i,
+  input  logic [       31:0] mgt_seed_i,
+  output logic               mgt_rsp_valid_o,
+  output logic [     QW-1:0] mgt_value_o,
+  output logic               idle_o
 );
   localparam logic [1:0] OpCopy = 2'd0;
   localparam logic [1:0] OpWrite = 2'd1;
   localparam logic [1:0] OpRead = 2'd2;
   localparam logic [1:0] OpSeed = 2'd3;
-  localparam logic [StW-1:0] LastState = StW'(States - 1);
-  localparam int unsigned CntW = StW + 1;
-  localparam logic [CntW-1:0] StatesCnt = CntW'(States);
+  localparam int unsigned PairW = (Actions > 1) ? Actions * (Actions - 1) / 2 : 1;
+  localparam int unsigned QDepth = States * Actions;
+  localparam int unsigned QAW = (QDepth > 1) ? $clog2(QDepth) : 1;
+  // The update's shift-and-add: acc = floor((Alpha 2^KF (r - q) + Alpha Gamma Q' + 2^(2KF-1))
+  // / 2^2KF), one bit position of the two constants per step (LSB first, shifting right).
+  localparam int unsigned CD = Alpha << KF;  // coefficient of d = r - q
+  localparam int unsigned CN = Alpha * Gamma;  // coefficient of Q'
+  localparam int unsigned NSteps = n_steps();
+  localparam int unsigned CntW = max3($clog2(QDepth + 1), StW, $clog2(NSteps + 1)) + 1;
+  localparam int unsigned AW = QW + 3;  // accumulator (bound checked in docs/rl.md)
+  localparam int unsigned DW = QW + 1;  // d = r - q
+  localparam logic [CntW-1:0] QDepthC = CntW'(QDepth);
+  localparam logic [CntW-1:0] StatesC = CntW'(States);
+  // the step index is below 2^StepW during the shift-and-add (only its low bits are decoded)
+  localparam int unsigned StepW = (NSteps > 1) ? $clog2(NSteps) : 1;
+  localparam logic [StepW-1:0] LastStep = StepW'(NSteps - 1);
+  localparam logic [ActW:0] LastAct = (ActW + 1)'(Actions + 1);  // the compare loop's last cycle
+  localparam logic signed [AW-1:0] QMax = AW'((1 << (QW - 1)) - 1);
+  localparam logic signed [AW-1:0] QMin = -AW'(1 << (QW - 1));
 
-  typedef enum logic [2:0] {
+  function automatic int unsigned max3(int unsigned a, int unsigned b, int unsigned c);
+    int unsigned m;
+    m = (a > b) ? a : b;
+    max3 = (m > c) ? m : c;
+  endfunction
+
+  // Steps: for each bit position p = 0 .. 2KF-1 of the constants, one step per set bit (d first,
+  // then Q'), or one empty step; the last step of a position shifts right, the last one of all
+  // adds the rounding half as a carry-in.
+  function automatic int unsigned n_steps();
+    int unsigned n, t;
+    n = 0;
+    for (int unsigned p = 0; p < 2 * KF; p++) begin
+      t = ((CD >> p) & 1) + ((CN >> p) & 1);
+      n = n + ((t == 0) ? 1 : t);
+    end
+    n_steps = n;
+  endfunction
+  // {carry-in, shift, operand (0 none, 1 Q', 2 d)} of step k
+  function automatic logic [3:0] step_info(int unsigned k);
+    int unsigned n, t;
+    logic [3:0] r;
+    logic last_pos;
+    n = 0;
+    r = 4'b0;
+    for (int unsigned p = 0; p < 2 * KF; p++) begin
+      t = ((CD >> p) & 1) + ((CN >> p) & 1);
+      last_pos = (p == 2 * KF - 1);
+      if (t == 0) begin
+        if (n == k) r = {last_pos, 1'b1, 2'd0};
+        n = n + 1;
+      end else begin
+        if (((CD >> p) & 1) != 0) begin
+          if (n == k) r = {last_pos && (t == 1), t == 1, 2'd2};
+          n = n + 1;
+        end
+        if (((CN >> p) & 1) != 0) begin
+          if (n == k) r = {last_pos, 1'b1, 2'd1};
+          n = n + 1;
+        end
+      end
+    end
+    step_info = r;
+  endfunction
+
+  typedef enum logic [3:0] {
     StClear,
     StIdle,
-    StUpdRdS,
-    StUpdWr,
+    StUpdRdQ,  // read Q(s, a); a* = the winner of row s' under the mask (into k_q)
+    StUpdD,  // d = r - Q(s, a); read Q(s', a*)
+    StUpdAcc,  // NSteps shift-and-add steps; the last reads Q(s, a) again
+    StUpdFin,  // Q(s, a) + acc
+    StLoopRd,  // saturate acc (the new value); read Q(s, 0)
+    StLoop,  // compare with Q(s, j), write the order bit of (a, j); the last writes Q(s, a)
+    StRead,
     StCopy
   } state_e;
 
@@ -95,193 +168,363 @@ module qrl_core #(
   assign acc_dec = dec_valid_i && dec_ready_o;
 
   // ---------------------------------------------------------------- RAMs
-  logic act_re, act_we, sh_re, sh_we;
-  logic [Actions-1:0] wmask;  // lanes written: all, or the updated action's
-  logic [StW-1:0] act_raddr, act_waddr, sh_raddr, sh_waddr;
-  logic [RowW-1:0] act_rdata, act_wdata, sh_rdata, sh_wdata;
+  // a* = active table, s* = shadow table; q = q values, o = order bits
+  logic aq_re, aq_we, sq_re, sq_we, ao_re, ao_we, so_re, so_we;
+  logic [QAW-1:0] aq_raddr, aq_waddr, sq_raddr, sq_waddr;
+  logic [QW-1:0] aq_rdata, aq_wdata, sq_rdata, sq_wdata;
+  logic [StW-1:0] ao_raddr, ao_waddr, so_raddr, so_waddr;
+  logic [PairW-1:0] ao_rdata, ao_wdata, so_rdata, so_wdata, o_wmask;
 
   qrl_ram_1r1w #(
-    .Depth(States),
-    .Width(RowW),
-    .Lanes(Actions),
-    .AddrW(StW)
-  ) u_active (
+    .Depth(QDepth),
+    .Width(QW),
+    .Lanes(1),
+    .AddrW(QAW)
+  ) u_active_q (
     .clk_i  (clk_i),
-    .re_i   (act_re),
-    .raddr_i(act_raddr),
-    .rdata_o(act_rdata),
-    .we_i   (act_we),
-    .wmask_i(wmask),
-    .waddr_i(act_waddr),
-    .wdata_i(act_wdata)
+    .re_i   (aq_re),
+    .raddr_i(aq_raddr),
+    .rdata_o(aq_rdata),
+    .we_i   (aq_we),
+    .wmask_i(1'b1),
+    .waddr_i(aq_waddr),
+    .wdata_i(aq_wdata)
+  );
+  qrl_ram_1r1w #(
+    .Depth(States),
+    .Width(PairW),
+    .Lanes(PairW),
+    .AddrW(StW)
+  ) u_active_o (
+    .clk_i  (clk_i),
+    .re_i   (ao_re),
+    .raddr_i(ao_raddr),
+    .rdata_o(ao_rdata),
+    .we_i   (ao_we),
+    .wmask_i(o_wmask),
+    .waddr_i(ao_waddr),
+    .wdata_i(ao_wdata)
   );
 
-  // The table the updates work on: the shadow table, or the only table.
-  logic [RowW-1:0] upd_rdata;
+  // The tables the updates work on (w*): the shadow tables, or the only ones.
+  logic [QW-1:0] wq_rdata;
+  logic [PairW-1:0] wo_rdata;
   if (Shadow) begin : g_shadow
     qrl_ram_1r1w #(
-      .Depth(States),
-      .Width(RowW),
-      .Lanes(Actions),
-      .AddrW(StW)
-    ) u_shadow (
+      .Depth(QDepth),
+      .Width(QW),
+      .Lanes(1),
+      .AddrW(QAW)
+    ) u_shadow_q (
       .clk_i  (clk_i),
-      .re_i   (sh_re),
-      .raddr_i(sh_raddr),
-      .rdata_o(sh_rdata),
-      .we_i   (sh_we),
-      .wmask_i(wmask),
-      .waddr_i(sh_waddr),
-      .wdata_i(sh_wdata)
+      .re_i   (sq_re),
+      .raddr_i(sq_raddr),
+      .rdata_o(sq_rdata),
+      .we_i   (sq_we),
+      .wmask_i(1'b1),
+      .waddr_i(sq_waddr),
+      .wdata_i(sq_wdata)
     );
-    assign upd_rdata = sh_rdata;
+    qrl_ram_1r1w #(
+      .Depth(States),
+      .Width(PairW),
+      .Lanes(PairW),
+      .AddrW(StW)
+    ) u_shadow_o (
+      .clk_i  (clk_i),
+      .re_i   (so_re),
+      .raddr_i(so_raddr),
+      .rdata_o(so_rdata),
+      .we_i   (so_we),
+      .wmask_i(o_wmask),
+      .waddr_i(so_waddr),
+      .wdata_i(so_wdata)
+    );
+    assign wq_rdata = sq_rdata;
+    assign wo_rdata = so_rdata;
   end else begin : g_no_shadow
-    assign sh_rdata = '0;
-    assign upd_rdata = act_rdata;
+    assign sq_rdata = '0;
+    assign so_rdata = '0;
+    assign wq_rdata = aq_rdata;
+    assign wo_rdata = ao_rdata;
     logic unused_sh;
-    assign unused_sh = ^{sh_re, sh_we, sh_raddr, sh_waddr, sh_wdata};
+    assign unused_sh = ^{sq_re, sq_we, sq_raddr, sq_waddr, sq_wdata, so_re, so_we, so_raddr,
+                         so_waddr, so_wdata};
   end
 
   // ---------------------------------------------------------------- counters, LFSR
-  logic [23:0] dec_cnt_d, dec_cnt_q;
+  logic [23:0] dec_cnt_q;
+  logic seed_clr;
   logic [15:0] ep_cnt_d, ep_cnt_q;
-  // Row counter of the reset clear and the episode copy; during an update, the state s.
+  // Row / address counter of the clear and the copy; s' at an update's accept; the step of the
+  // shift-and-add; the column j of the compare loop.
   logic [CntW-1:0] cnt_d, cnt_q;
-  logic [StW-1:0] u_s;
   logic [31:0] lfsr_word;
 
+  // The LFSR advances at the decide's accept edge: the word of a decision is the register's value
+  // in its accept cycle (the C++ model's draw() order).
   qrl_lfsr u_lfsr (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
-    .en_i      (d1_valid_q),
+    .en_i      (acc_dec),
     .load_i    (acc_mgt && (mgt_op_i == OpSeed)),
     .load_val_i(mgt_seed_i),
     .word_o    (lfsr_word)
   );
 
-  // ---------------------------------------------------------------- decide pipeline
-  // Stage 2 uses the LFSR word and the decision counter as they are, and advances both at its
-  // end; a decide accepted at the same edge sees the advanced values (one decision per cycle).
-  logic d1_valid_q;
-  // The decide's mask (empty -> all) in its second stage, the update's Q' mask in StUpdRdS.
-  logic [Actions-1:0] mask_q;
-  logic eps_high;
-  logic [ActW-1:0] greedy_idx, pick_idx;
-  logic [QW-1:0] best_val;
-  logic [RowW-1:0] amax_row;
-  logic [Actions-1:0] amax_mask;
+  // ---------------------------------------------------------------- decide
+  // Accept cycle: ε test, exploration rank k (qrl_pick), mask; second cycle: the winner of the
+  // order bits under the mask, the k-th allowed action, the response register.
+  logic d1_valid_q, explore_q, eps_high, explore_d;
+  logic [Actions-1:0] mask_q, mask_d, dec_mask_n, upd_mask_n, upd_next_hot;
+  logic [ActW-1:0] k_q, k_d, win_idx, kth_idx;
   logic rsp_valid_q, rsp_explored_q;
   logic [ActW-1:0] rsp_action_q;
-  logic d1_explore;
+  logic [PairW-1:0] win_order;
 
-  // Update registers
-  logic [ActW-1:0] u_a_q;
-  // The update's reward r from its accept, then r * 2^KF + Gamma * Q' (qrl_qupdate's p).
-  localparam int unsigned PW = QW + KF + 1;
-  logic [PW-1:0] p_q, p_d;
-  logic [QW-1:0] q_new;
-  // Q' = the argmax of row s' under this mask: the allowed actions (Q-learning) or a' alone.
-  logic [Actions-1:0] u_a_hot, upd_next_hot;
-
-  // Management read: the row is the RAM's registered output in the cycle after the accept edge.
-  logic m1_valid_q, m1_shadow_q;
-
-  // The argmax serves the decide stage (active table) and both update read stages: Q' from row
-  // s' (allowed actions, or a' alone) and Q(s, a) from row s (a alone), so no row selects.
   always_comb begin
     for (int unsigned i = 0; i < Actions; i++) begin
-      u_a_hot[i] = (u_a_q == ActW'(i));
       upd_next_hot[i] = (upd_next_action_i == ActW'(i));
     end
   end
-  assign amax_row = (st_q == StUpdRdS || st_q == StUpdWr) ? upd_rdata : act_rdata;
-  assign amax_mask = (st_q == StUpdWr) ? u_a_hot : mask_q;
-  assign u_s = cnt_q[StW-1:0];
+  assign dec_mask_n = (dec_mask_i == '0) ? {Actions{1'b1}} : dec_mask_i;
+  assign upd_mask_n = (upd_next_mask_i == '0) ? {Actions{1'b1}} : upd_next_mask_i;
 
-  qrl_argmax #(
-    .Actions(Actions),
-    .QW     (QW),
-    .Tree   (TreeArgmax),
-    .ActW   (ActW)
-  ) u_argmax (
-    .row_i (amax_row),
-    .mask_i(amax_mask),
-    .idx_o (greedy_idx),
-    .val_o (best_val)
-  );
+  // dec_cnt_q counts down the decisions left at eps_hi: loaded with cfg_eps_n_i during the reset
+  // clear and at SEED (no comparator with the configuration)
+  assign eps_high = (dec_cnt_q != '0);
+  assign explore_d = lfsr_word[31:16] < (eps_high ? cfg_eps_hi_i : cfg_eps_lo_i);
 
   qrl_pick #(
     .Actions(Actions),
     .ActW   (ActW)
   ) u_pick (
-    .mask_i(mask_q),
+    .mask_i(dec_mask_i),
     .rnd_i (lfsr_word[15:0]),
-    .idx_o (pick_idx)
+    .k_o   (k_d)
   );
 
-  assign eps_high = dec_cnt_q < cfg_eps_n_i;
-  assign d1_explore = lfsr_word[31:16] < (eps_high ? cfg_eps_hi_i : cfg_eps_lo_i);
+  // The order bits of the winner: the active table's (decide), the work table's (update: Q').
+  assign win_order = (Shadow && (st_q == StUpdRdQ)) ? wo_rdata : ao_rdata;
 
-  qrl_qupdate #(
-    .QW   (QW),
-    .KF   (KF),
-    .Alpha(Alpha),
-    .Gamma(Gamma),
-    .PW   (PW)
-  ) u_qupdate (
-    .r_i (p_q[QW-1:0]),
-    .qn_i(best_val),
-    .p_o (p_d),
-    .q_i (q_old),
-    .p_i (p_q),
-    .q_o (q_new)
+  qrl_winner #(
+    .Actions(Actions),
+    .ActW   (ActW),
+    .PairW  (PairW)
+  ) u_winner (
+    .order_i(win_order),
+    .mask_i (mask_q),
+    .idx_o  (win_idx)
   );
 
+  qrl_kth #(
+    .Actions(Actions),
+    .ActW   (ActW)
+  ) u_kth (
+    .mask_i(mask_q),
+    .k_i   (k_q),
+    .idx_o (kth_idx)
+  );
 
-  logic [QW-1:0] q_old;
-  if (QSelMux) begin : g_qsel_mux
-    always_comb begin
-      q_old = '0;
-      for (int unsigned i = 0; i < Actions; i++) begin
-        if (u_a_q == ActW'(i)) q_old = upd_rdata[i*QW+:QW];
-      end
+  // ---------------------------------------------------------------- update datapath
+  logic [StW-1:0] u_s_q, u_s_d;
+  logic [ActW-1:0] u_a_q, u_a_d;
+  logic signed [AW-1:0] acc_q, acc_d;
+  logic signed [DW-1:0] d_q;
+  logic acc_ld, acc_clr, acc_shift, d_ld;
+  logic wboth_q, wboth_d;  // the loop serves a management write (both tables), not an update
+  logic [3:0] step;
+  logic step_cin, step_shift;
+  logic [1:0] step_op;
+  logic signed [AW-1:0] add_y, add_sum, sat_acc, act_sum;
+  logic add_cin;
+  logic signed [AW-1:0] wq_ext;
+
+  logic [4*NSteps-1:0] step_rom;
+  for (genvar k = 0; k < NSteps; k++) begin : g_step
+    localparam logic [3:0] Info = step_info(k);
+    assign step_rom[4*k+:4] = Info;
+  end
+  // The step's controls are registered: decoded from the next value of the step counter.
+  logic [3:0] step_d;
+  always_comb begin
+    step_d = '0;
+    for (int unsigned k = 0; k < NSteps; k++) begin
+      if (cnt_d[StepW-1:0] == StepW'(k)) step_d = step_rom[4*k+:4];
     end
-  end else begin : g_qsel_argmax
-    assign q_old = best_val;
+  end
+  assign {step_cin, step_shift, step_op} = step;
+
+  assign wq_ext = AW'($signed(wq_rdata));
+
+  // j > a: the pair is (a, j) and a wins on ties (q_new >= Q(s, j), carry-in 1); j < a: the pair
+  // is (j, a) and j wins on ties (Q(s, j) >= q_new, i.e. q_new - Q(s, j) - 1 < 0). j_above_a is a
+  // flag set in the loop once j has passed a (no comparator in front of the adder).
+  logic j_above_a, j_above_a_d, o_bit, ao_bit, o_bit_q, ao_bit_q;
+  // in the loop (cnt = c): the column compared (c - 1) and the one whose order bit is written
+  // (c - 2, compared a cycle ago)
+  logic [ActW-1:0] jc, jw;
+  logic [ActW:0] cl;  // cnt in the loop (<= Actions + 1): its low bits suffice
+  assign cl = cnt_q[ActW:0];
+  assign jc = cl[ActW-1:0] - 1'b1;
+  assign jw = cl[ActW-1:0] - ActW'(2);
+  logic [Actions-1:0] a_hot, j_hot;
+  always_comb begin
+    for (int unsigned i = 0; i < Actions; i++) begin
+      a_hot[i] = (u_a_q == ActW'(i));
+      j_hot[i] = (jw == ActW'(i));
+    end
   end
 
+  // One adder, acc + (+-Q | d | 0) + carry-in, for every step of the update and the loop's
+  // comparisons (the update's reward r waits in acc until d = r - Q(s, a) is formed):
+  //   StUpdD   : r - Q(s, a)          -> d        StUpdFin : acc + Q(s, a) -> acc (saturated
+  //                                                          in StLoopRd, off the adder's path)
+  //   StUpdAcc : acc + {Q' | d | 0}   -> acc (>>> 1 at a position's last step)
+  //   StLoop   : q_new - Q(s, j) (- 1) -> sign = the order bit
+  logic y_w, y_inv, y_d;
+  always_comb begin
+    y_w = 1'b0;
+    y_inv = 1'b0;
+    y_d = 1'b0;
+    add_cin = 1'b0;
+    unique case (st_q)
+      StUpdD: begin
+        y_w = 1'b1;
+        y_inv = 1'b1;
+        add_cin = 1'b1;
+      end
+      StUpdAcc: begin
+        y_w = (step_op == 2'd1);
+        y_d = (step_op == 2'd2);
+        add_cin = step_cin;
+      end
+      StUpdFin: y_w = 1'b1;
+      StLoop: begin
+        y_w = 1'b1;
+        y_inv = 1'b1;
+        add_cin = j_above_a;
+      end
+      default: ;
+    endcase
+    add_y = ((wq_ext ^ {AW{y_inv}}) & {AW{y_w}}) | (AW'(d_q) & {AW{y_d}});
+    add_sum = acc_q + add_y + AW'(add_cin);
+  end
+  // acc saturated to QW bits: the bits above the sign must all equal it
+  always_comb begin
+    if (acc_q[AW-1:QW-1] == '0 || acc_q[AW-1:QW-1] == '1) begin
+      sat_acc = acc_q;
+    end else begin
+      sat_acc = acc_q[AW-1] ? QMin : QMax;
+    end
+  end
+  assign o_bit = add_sum[AW-1] ^ j_above_a;
+
+  // Management write on a unit with a shadow table: the active table's row has its own values.
+  if (Shadow) begin : g_act_cmp
+    logic signed [AW-1:0] aq_ext;
+    assign aq_ext = AW'($signed(aq_rdata));
+    assign act_sum = acc_q + ~aq_ext + AW'(j_above_a);
+    assign ao_bit = act_sum[AW-1] ^ j_above_a;
+  end else begin : g_no_act_cmp
+    assign act_sum = '0;
+    assign ao_bit = o_bit;
+    logic unused_act;
+    assign unused_act = ^act_sum;
+  end
+
+  // The order bit of pair (a, j), written alone (no bit when j = a); the clear and the copy write
+  // whole rows.
+  logic [PairW-1:0] o_wmask_pair;
+  assign o_wmask = (st_q == StClear || st_q == StCopy) ? '1 : o_wmask_pair;
+  always_comb begin
+    o_wmask_pair = '0;
+    for (int unsigned i = 0; i < Actions; i++) begin
+      for (int unsigned j = i + 1; j < Actions; j++) begin
+        o_wmask_pair[i*Actions-i*(i+1)/2+(j-i-1)] = (a_hot[i] & j_hot[j]) | (a_hot[j] & j_hot[i]);
+      end
+    end
+  end
+
+  // q address row * Actions + column
+  // rb_q = the row's base address row * Actions, set a cycle ahead (the RAM address is one
+  // adder from registers)
+  logic [StW-1:0] rb_row;
+  logic [QAW-1:0] rb_d, rb_q;
+  assign rb_d = QAW'(QAW'(rb_row) * QAW'(Actions));
+  logic [ActW-1:0] a_col;
+  logic [QAW-1:0] q_addr;
+  assign q_addr = rb_q + QAW'(a_col);
+
   // ---------------------------------------------------------------- control
-  logic ep_close;
-  assign ep_close = Shadow && (cfg_episode_len_i != 16'h0) && (ep_cnt_q + 16'h1 == cfg_episode_len_i);
+  logic ep_close, m1_valid_d, m1_valid_q, m_sh_d, m_sh_q, upd_done_d, upd_done_q;
+  logic loop_last;
+  logic [CntW-1:0] cnt_inc;
+  assign cnt_inc = cnt_q + 1'b1;
+  assign ep_close = Shadow && (cfg_episode_len_i != 16'h0) &&
+                    (ep_cnt_q + 16'h1 == cfg_episode_len_i);
+  assign loop_last = (cl == LastAct);
 
   always_comb begin
     st_d = st_q;
     cnt_d = cnt_q;
     copy_pend_d = copy_pend_q;
-    dec_cnt_d = (d1_valid_q && eps_high) ? dec_cnt_q + 24'h1 : dec_cnt_q;
+    seed_clr = 1'b0;
     ep_cnt_d = ep_cnt_q;
-    wmask = '1;
-    act_re = 1'b0;
-    act_raddr = dec_state_i;
-    act_we = 1'b0;
-    act_waddr = mgt_state_i;
-    act_wdata = mgt_row_i;
-    sh_re = 1'b0;
-    sh_raddr = upd_next_state_i;
-    sh_we = 1'b0;
-    sh_waddr = mgt_state_i;
-    sh_wdata = mgt_row_i;
+    mask_d = mask_q;
+    u_s_d = u_s_q;
+    u_a_d = u_a_q;
+    acc_ld = 1'b0;
+    acc_clr = 1'b0;
+    acc_shift = 1'b0;
+    d_ld = 1'b0;
+    wboth_d = wboth_q;
+    m1_valid_d = 1'b0;
+    m_sh_d = m_sh_q;
+    upd_done_d = 1'b0;
+    j_above_a_d = 1'b0;
+    rb_row = u_s_q;  // s (the loop, the final reads and writes)
+    a_col = u_a_q;
+    aq_re = 1'b0;
+    aq_raddr = q_addr;
+    aq_we = 1'b0;
+    aq_waddr = q_addr;
+    aq_wdata = acc_q[QW-1:0];
+    sq_re = 1'b0;
+    sq_raddr = q_addr;
+    sq_we = 1'b0;
+    sq_waddr = q_addr;
+    sq_wdata = acc_q[QW-1:0];
+    ao_re = 1'b0;
+    ao_raddr = dec_state_i;
+    ao_we = 1'b0;
+    ao_waddr = u_s_q;
+    ao_wdata = {PairW{ao_bit_q}};
+    so_re = 1'b0;
+    so_raddr = upd_next_state_i;
+    so_we = 1'b0;
+    so_waddr = u_s_q;
+    so_wdata = {PairW{o_bit_q}};
 
     unique case (st_q)
       StClear: begin
-        act_we = 1'b1;
-        act_waddr = cnt_q[StW-1:0];
-        act_wdata = '0;
-        sh_we = Shadow;
-        sh_waddr = cnt_q[StW-1:0];
-        sh_wdata = '0;
-        cnt_d = cnt_q + 1'b1;
-        if (cnt_q[StW-1:0] == LastState) begin
+        // q values 0; order bits all set (equal values: the lower index wins)
+        aq_we = 1'b1;
+        aq_waddr = QAW'(cnt_q);
+        aq_wdata = '0;
+        sq_we = Shadow;
+        sq_waddr = QAW'(cnt_q);
+        sq_wdata = '0;
+        if (cnt_q < StatesC) begin
+          ao_we = 1'b1;
+          ao_waddr = StW'(cnt_q);
+          ao_wdata = '1;
+          so_we = Shadow;
+          so_waddr = StW'(cnt_q);
+          so_wdata = '1;
+        end
+        cnt_d = cnt_inc;
+        if (cnt_q == QDepthC - 1'b1) begin
           st_d = StIdle;
           cnt_d = '0;
         end
@@ -290,52 +533,60 @@ module qrl_core #(
         if (copy_pend_q) begin
           // First step of the episode copy requested by the previous decide.
           copy_pend_d = 1'b0;
-          sh_re = 1'b1;
-          sh_raddr = '0;
-          cnt_d = CntW'(1);
+          sq_re = 1'b1;
+          sq_raddr = '0;
+          so_re = 1'b1;
+          so_raddr = '0;
+          cnt_d = '0;
           st_d = StCopy;
         end else if (acc_mgt) begin
+          rb_row = mgt_state_i;
+          u_s_d = mgt_state_i;
+          u_a_d = mgt_action_i;
           unique case (mgt_op_i)
             OpCopy: begin
               ep_cnt_d = '0;
               if (Shadow) begin
-                sh_re = 1'b1;
-                sh_raddr = '0;
-                cnt_d = CntW'(1);
+                sq_re = 1'b1;
+                sq_raddr = '0;
+                so_re = 1'b1;
+                so_raddr = '0;
+                cnt_d = '0;
                 st_d = StCopy;
               end
             end
             OpWrite: begin
-              act_we = 1'b1;
-              sh_we = Shadow;
+              acc_ld = 1'b1;
+              wboth_d = 1'b1;
+              st_d = StLoopRd;
             end
             OpRead: begin
-              if (Shadow && mgt_shadow_i) begin
-                sh_re = 1'b1;
-                sh_raddr = mgt_state_i;
-              end else begin
-                act_re = 1'b1;
-                act_raddr = mgt_state_i;
-              end
+              m_sh_d = Shadow && mgt_shadow_i;
+              st_d = StRead;
             end
             default: begin  // OpSeed
-              dec_cnt_d = '0;
+              seed_clr = 1'b1;
               ep_cnt_d = '0;
             end
           endcase
         end else if (acc_upd) begin
-          cnt_d = CntW'(upd_state_i);
+          rb_row = upd_state_i;
+          u_s_d = upd_state_i;
+          u_a_d = upd_action_i;
+          cnt_d = CntW'(upd_next_state_i);
+          acc_ld = 1'b1;
+          wboth_d = 1'b0;
+          mask_d = upd_next_max_i ? upd_mask_n : upd_next_hot;
           if (Shadow) begin
-            sh_re = 1'b1;
-            sh_raddr = upd_next_state_i;
+            so_re = 1'b1;
           end else begin
-            act_re = 1'b1;
-            act_raddr = upd_next_state_i;
+            ao_re = 1'b1;
+            ao_raddr = upd_next_state_i;
           end
-          st_d = StUpdRdS;
+          st_d = StUpdRdQ;
         end else if (acc_dec) begin
-          act_re = 1'b1;
-          act_raddr = dec_state_i;
+          ao_re = 1'b1;
+          mask_d = dec_mask_n;
           if (Shadow && (cfg_episode_len_i != 16'h0)) begin
             if (ep_close) begin
               ep_cnt_d = '0;
@@ -346,46 +597,119 @@ module qrl_core #(
           end
         end
       end
-      StUpdRdS: begin
-        if (Shadow) begin
-          sh_re = 1'b1;
-          sh_raddr = u_s;
-        end else begin
-          act_re = 1'b1;
-          act_raddr = u_s;
-        end
-        st_d = StUpdWr;
+      StUpdRdQ: begin
+        rb_row = StW'(cnt_q);  // s', for the read of Q(s', a*) next
+        sq_re = Shadow;
+        aq_re = !Shadow;
+        st_d = StUpdD;
       end
-      StUpdWr: begin
-        wmask = u_a_hot;
-        if (Shadow) begin
-          sh_we = 1'b1;
-          sh_waddr = u_s;
-          sh_wdata = {Actions{q_new}};
-        end else begin
-          act_we = 1'b1;
-          act_waddr = u_s;
-          act_wdata = {Actions{q_new}};
+      StUpdD: begin
+        d_ld = 1'b1;
+        acc_clr = 1'b1;
+        a_col = k_q;
+        sq_re = Shadow;
+        aq_re = !Shadow;
+        cnt_d = '0;
+        st_d = StUpdAcc;
+      end
+      StUpdAcc: begin
+        acc_ld = 1'b1;
+        acc_shift = step_shift;
+        cnt_d = cnt_inc;
+        if (cnt_q[StepW-1:0] == LastStep) begin
+          sq_re = Shadow;
+          aq_re = !Shadow;
+          st_d = StUpdFin;
         end
+      end
+      StUpdFin: begin
+        acc_ld = 1'b1;
+        st_d = StLoopRd;
+      end
+      StLoopRd: begin
+        acc_ld = 1'b1;  // saturated (a management write's value is in range already)
+        a_col = '0;
+        sq_re = Shadow;
+        aq_re = !Shadow || wboth_q;
+        cnt_d = CntW'(1);
+        st_d = StLoop;
+      end
+      StLoop: begin
+        // cnt = c = 1 .. Actions + 1: read Q(s, c) while c < Actions; compare the new value with
+        // Q(s, c - 1) (read a cycle ago; the bit is registered); write the order bit of
+        // (a, c - 2), the active table's too on a management write; the last cycle writes Q(s, a)
+        if (cl != (ActW + 1)'(1)) begin
+          so_we = Shadow;
+          ao_we = !Shadow || wboth_q;
+        end
+        a_col = cl[ActW-1:0];  // (u_a in the last cycle, below)
+        if (cl < (ActW + 1)'(Actions)) begin
+          sq_re = Shadow;
+          aq_re = !Shadow || wboth_q;
+        end
+        j_above_a_d = j_above_a || (jc == u_a_q);
+        cnt_d = cnt_inc;
+        if (loop_last) begin
+          a_col = u_a_q;
+          sq_we = Shadow;
+          aq_we = !Shadow || wboth_q;
+          upd_done_d = !wboth_q;
+          st_d = StIdle;
+          cnt_d = '0;
+        end
+      end
+      StRead: begin
+        if (m_sh_q) begin
+          sq_re = 1'b1;
+        end else begin
+          aq_re = 1'b1;
+        end
+        m1_valid_d = 1'b1;
         st_d = StIdle;
       end
       StCopy: begin
-        // Read shadow row cnt (while cnt < States), write active row cnt-1.
-        if (cnt_q < StatesCnt) begin
-          sh_re = 1'b1;
-          sh_raddr = cnt_q[StW-1:0];
+        // Write active address cnt (read at the previous edge), read shadow address cnt+1; the
+        // order bits likewise for the first States addresses.
+        aq_we = 1'b1;
+        aq_waddr = QAW'(cnt_q);
+        aq_wdata = sq_rdata;
+        if (cnt_q < StatesC) begin
+          ao_we = 1'b1;
+          ao_waddr = StW'(cnt_q);
+          ao_wdata = so_rdata;
         end
-        act_we = 1'b1;
-        act_waddr = StW'(cnt_q - 1'b1);
-        act_wdata = sh_rdata;
-        cnt_d = cnt_q + 1'b1;
-        if (cnt_q == StatesCnt) begin
+        if (cnt_q < QDepthC - 1'b1) begin
+          sq_re = 1'b1;
+          sq_raddr = QAW'(cnt_inc);
+        end
+        if (cnt_q < StatesC - 1'b1) begin
+          so_re = 1'b1;
+          so_raddr = StW'(cnt_inc);
+        end
+        cnt_d = cnt_inc;
+        if (cnt_q == QDepthC - 1'b1) begin
           st_d = StIdle;
           cnt_d = '0;
         end
       end
       default: st_d = StIdle;
     endcase
+  end
+
+  // acc's next value: an input (r at an update's accept, the value of a management write), 0, acc
+  // saturated, or the adder's (shifted) result.
+  logic [QW-1:0] in_val;
+  assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_reward_i;
+  always_comb begin
+    if (st_q == StIdle) begin
+      acc_d = AW'($signed(in_val));
+    end else if (acc_clr) begin
+      acc_d = '0;
+    end else if (st_q == StLoopRd) begin
+      acc_d = sat_acc;
+    end else begin
+      acc_d = acc_shift ? (add_sum >>> 1) : add_sum;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -397,52 +721,61 @@ module qrl_core #(
       ep_cnt_q <= '0;
       d1_valid_q <= 1'b0;
       mask_q <= '0;
+      explore_q <= 1'b0;
+      k_q <= '0;
       rsp_valid_q <= 1'b0;
       rsp_explored_q <= 1'b0;
       rsp_action_q <= '0;
+      u_s_q <= '0;
       u_a_q <= '0;
-      p_q <= '0;
+      acc_q <= '0;
+      d_q <= '0;
+      wboth_q <= 1'b0;
       m1_valid_q <= 1'b0;
-      m1_shadow_q <= 1'b0;
+      m_sh_q <= 1'b0;
+      upd_done_q <= 1'b0;
+      j_above_a <= 1'b0;
+      step <= '0;
+      rb_q <= '0;
+      o_bit_q <= 1'b0;
+      ao_bit_q <= 1'b0;
     end else begin
       st_q <= st_d;
       cnt_q <= cnt_d;
       copy_pend_q <= copy_pend_d;
-      dec_cnt_q <= dec_cnt_d;
+      if (seed_clr || st_q == StClear) begin
+        dec_cnt_q <= cfg_eps_n_i;
+      end else if (acc_dec && eps_high) begin
+        dec_cnt_q <= dec_cnt_q - 24'h1;
+      end
       ep_cnt_q <= ep_cnt_d;
-      // decide: stage 1 registers the request, stage 2 the result
+      mask_q <= mask_d;
+      // decide: the accept edge registers ε test, rank and mask; the next one the result
       d1_valid_q <= acc_dec;
       if (acc_dec) begin
-        mask_q <= (dec_mask_i == '0) ? {Actions{1'b1}} : dec_mask_i;
+        explore_q <= explore_d;
+        k_q <= k_d;
+      end else if (st_q == StUpdRdQ) begin
+        k_q <= win_idx;  // a* of the update (k_q is free until the next decide)
       end
       rsp_valid_q <= d1_valid_q;
       if (d1_valid_q) begin
-        rsp_explored_q <= d1_explore;
-        rsp_action_q <= d1_explore ? pick_idx : greedy_idx;
+        rsp_explored_q <= explore_q;
+        rsp_action_q <= explore_q ? kth_idx : win_idx;
       end
-      // update
-      if (acc_upd) begin
-        u_a_q <= upd_action_i;
-        p_q <= PW'(upd_reward_i);
-        mask_q <= upd_next_max_i ? upd_next_mask_i : upd_next_hot;
-      end
-      if (st_q == StUpdRdS) begin
-        p_q <= p_d;
-      end
-      // management read
-      m1_valid_q <= acc_mgt && (mgt_op_i == OpRead);
-      if (acc_mgt) begin
-        m1_shadow_q <= Shadow && mgt_shadow_i;
-      end
-    end
-  end
-
-  logic upd_done_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      upd_done_q <= 1'b0;
-    end else begin
-      upd_done_q <= (st_q == StUpdWr);
+      u_s_q <= u_s_d;
+      u_a_q <= u_a_d;
+      if (acc_ld || acc_clr) acc_q <= acc_d;
+      if (d_ld) d_q <= DW'(add_sum);
+      wboth_q <= wboth_d;
+      m1_valid_q <= m1_valid_d;
+      m_sh_q <= m_sh_d;
+      upd_done_q <= upd_done_d;
+      j_above_a <= j_above_a_d;
+      step <= step_d;
+      rb_q <= rb_d;
+      o_bit_q <= o_bit;
+      ao_bit_q <= ao_bit;
     end
   end
 
@@ -451,6 +784,6 @@ module qrl_core #(
   assign dec_explored_o = rsp_explored_q;
   assign upd_done_o = upd_done_q;
   assign mgt_rsp_valid_o = m1_valid_q;
-  assign mgt_row_o = m1_shadow_q ? sh_rdata : act_rdata;
+  assign mgt_value_o = m_sh_q ? sq_rdata : aq_rdata;
   assign idle_o = (st_q == StIdle) && !copy_pend_q && !d1_valid_q && !m1_valid_q;
 endmodule

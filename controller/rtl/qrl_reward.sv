@@ -2,9 +2,18 @@
 // thresholds at the P0/P1/P2 percentiles recomputed by a sequential scan every Period samples,
 // counts halved at the scan when the total reached AgeLimit. Bit- and cycle-exact twin of
 // controller/rl/reward.{h,cpp}.
-//   sample accepted at edge X: reward from the current thresholds, response after X;
-//   X+1 writes the incremented count                                     -> 2 cycles
-//   every Period-th sample then scans the bins, one per cycle             -> + Bins + 1 cycles
+//   sample accepted at edge X: bin of the sample, RAM read; X+1 writes the incremented count and
+//   registers the reward class (response after X+1)                       -> 2 cycles
+//   every Period-th sample then scans the bins (docs/rl.md "Reward unit"):
+//     + LimW (the first limit) + 1 + Bins + F + LimW * F' cycles,
+//   F = the number of new thresholds above bin 0, F' = those among t1, t2.
+//
+// Scan: from the top bin down with a = the count of the bins above b (a running sum), test i
+// holds at b when R_i * a <= L_i * T ((100 - P_i) / 100 = L_i / R_i reduced), i.e. when
+// a <= Lim_i = floor(L_i * T / R_i). The tests are nested (P0 <= P1 <= P2) and monotone in b, so
+// only the strictest test still holding is checked, against one limit register: while it holds
+// every threshold up to it follows b; when it fails, the next test's limit is computed by a
+// serial restoring division (LimW cycles, no multiplier) and the same bin is tested again.
 module qrl_reward #(
   parameter int unsigned InW = 32,
   parameter int unsigned SubBits = 3,
@@ -29,22 +38,26 @@ module qrl_reward #(
   output logic [BinW-1:0] rwd_bin_o,
   output logic            idle_o
 );
-  localparam int unsigned CW = 16;  // count width
-  localparam int unsigned TW = CW + 2;  // total / cumulative width
-  localparam int unsigned PerW = (Period > 1) ? $clog2(Period) : 1;
+  localparam int unsigned CW = 16;  // count width (a count never exceeds the total)
+  // total < AgeLimit + Period (a scan with total >= AgeLimit halves it)
+  localparam int unsigned TW = $clog2(AgeLimit + Period);
   localparam logic [BinW-1:0] BinsB = BinW'(Bins);
   localparam logic [BinW-1:0] LastBin = BinW'(Bins - 1);
-  localparam logic [PerW-1:0] PeriodM1 = PerW'(Period - 1);
   localparam logic [TW-1:0] AgeLimitT = TW'(AgeLimit);
-  // Percentile test in the "above" form: with a = count of the bins above b and T = total,
-  // 100 * (T - a) >= p * T  <=>  (100 - p) * T >= 100 * a  <=>  L * T >= R * a  (L/R reduced).
   localparam int unsigned G0 = gcd(100 - P0, 100);
   localparam int unsigned G1 = gcd(100 - P1, 100);
   localparam int unsigned G2 = gcd(100 - P2, 100);
   localparam int unsigned L0 = (100 - P0) / G0, R0 = 100 / G0;
   localparam int unsigned L1 = (100 - P1) / G1, R1 = 100 / G1;
   localparam int unsigned L2 = (100 - P2) / G2, R2 = 100 / G2;
-  localparam int unsigned MW = TW + 7;  // products of a count with <= 100
+  localparam int unsigned LMax = max3(L0, L1, L2);
+  localparam int unsigned RMax = max3(R0, R1, R2);
+  localparam int unsigned LimW = TW + $clog2(LMax + 1);  // L_i * T, then the quotient
+  localparam int unsigned RemW = (RMax > 1) ? $clog2(RMax) : 1;  // remainder < R_i
+  // the sample counter, also the division's step counter during a scan
+  localparam int unsigned PerW = max3((Period > 1) ? $clog2(Period) : 1, $clog2(LimW), 1);
+  localparam logic [PerW-1:0] PeriodM1 = PerW'(Period - 1);
+  localparam logic [PerW-1:0] LastDivStep = PerW'(LimW - 1);
 
   function automatic int unsigned gcd(int unsigned x, int unsigned y);
     int unsigned a, b, t;
@@ -59,35 +72,46 @@ module qrl_reward #(
     end
     gcd = (a == 0) ? 1 : a;
   endfunction
+  function automatic int unsigned max3(int unsigned a, int unsigned b, int unsigned c);
+    int unsigned m;
+    m = (a > b) ? a : b;
+    max3 = (m > c) ? m : c;
+  endfunction
 
-  typedef enum logic [1:0] {
+  typedef enum logic [2:0] {
     StClear,
     StIdle,
     StInc,
+    StDiv,
+    StScanRd,
     StScan
   } state_e;
   state_e st_d, st_q;
 
   // ---------------------------------------------------------------- bin of the sample
-  logic [EW-1:0] msb;
-  logic [InW-1:0] shifted;
+  // Normalisation: shift the leading one to the top in log2(InW) steps (a leading-zero count),
+  // the octave is InW - 1 - lz, the sub-bin the SubBits bits below the leading one.
+  localparam int unsigned LzW = $clog2(InW) + 1;
+  logic [InW-1:0] norm;
+  logic [LzW-1:0] lz;
   logic [BinW-1:0] bin;
-  logic unused_shifted;
-  assign unused_shifted = ^shifted[InW-1:SubBits];
   always_comb begin
-    msb = '0;
-    for (int unsigned i = 0; i < InW; i++) begin
-      if (rwd_sample_i[i]) begin
-        msb = i[EW-1:0];
+    norm = rwd_sample_i;
+    lz = '0;
+    for (int unsigned s = InW / 2; s >= 1; s = s / 2) begin
+      if ((norm >> (InW - s)) == '0) begin
+        norm = norm << s;
+        lz = lz + LzW'(s);
       end
     end
-    shifted = rwd_sample_i >> (msb - EW'(SubBits));
     if (rwd_sample_i < InW'(1 << SubBits)) begin
-      bin = BinW'(rwd_sample_i);
+      bin = BinW'(rwd_sample_i);  // the exact bins
     end else begin
-      bin = BinW'({(msb - EW'(SubBits) + 1'b1), shifted[SubBits-1:0]});
+      bin = BinW'({EW'(LzW'(InW - SubBits) - lz), norm[InW-2-:SubBits]});
     end
   end
+  logic unused_norm;
+  assign unused_norm = ^{norm[InW-SubBits-2:0], norm[InW-1]};
 
   // ---------------------------------------------------------------- histogram RAM
   logic re, we;
@@ -110,42 +134,60 @@ module qrl_reward #(
 
   // ---------------------------------------------------------------- state
   // b_q: the sample's bin (write address of the increment, rwd_bin_o), then the scan position
-  // and the reset clear counter. The scan runs from the top bin down, so that "above" is a
-  // running sum and the last bin meeting a percentile test is its threshold (no found flags).
-  logic [BinW-1:0] t0_d, t0_q, t1_d, t1_q, t2_d, t2_q, b_d, b_q, bm1;
+  // and the reset clear counter. since_q counts the division steps during a scan (it is 0 there).
+  logic [BinW-1:0] t0_q, t1_q, t2_q, b_d, b_q, bm1;
   logic [TW-1:0] total_d, total_q, above_d, above_q;
   logic [BinW-1:0] odd_d, odd_q;  // bins with an odd count (aging: new total = (T - odd) / 2)
   logic [PerW-1:0] since_d, since_q;
-  logic scan_pend_d, scan_pend_q, rsp_valid_d, rsp_valid_q, aging;
+  logic [LimW-1:0] lim_d, lim_q, lim_load;
+  logic [RemW-1:0] rem_d, rem_q;
+  logic [RemW:0] rem2, rdiv, rsub;
+  logic [1:0] i_d, i_q;  // the strictest test still holding
+  logic done_d, done_q;  // all three thresholds found
+  logic scan_pend_d, scan_pend_q, rsp_valid_d, rsp_valid_q, aging, holds;
+  logic [2:0] t_en;  // thresholds following b
   logic [1:0] cls_d, cls_q;  // reward class of the last sample (value = cfg_values_i[cls])
-  logic [MW-1:0] lt0, lt1, lt2, ra0, ra1, ra2;
-  logic [CW-1:0] half;
   logic [TW-1:0] halved_total;
-  logic unused_halved;
+  logic unused_halved, unused_rsub;
 
   assign rwd_ready_o = (st_q == StIdle);
   assign aging = total_q >= AgeLimitT;
   assign bm1 = b_q - 1'b1;
-  assign lt0 = MW'(total_q) * MW'(L0);
-  assign lt1 = MW'(total_q) * MW'(L1);
-  assign lt2 = MW'(total_q) * MW'(L2);
-  assign ra0 = MW'(above_q) * MW'(R0);
-  assign ra1 = MW'(above_q) * MW'(R1);
-  assign ra2 = MW'(above_q) * MW'(R2);
-  assign half = {1'b0, rdata[CW-1:1]};
   assign halved_total = total_q - TW'(odd_q);
   assign unused_halved = halved_total[0];
+  assign unused_rsub = rsub[RemW];  // rem2 < 2 R_i: the difference fits RemW bits
+  // holds = (above_q <= lim_q), registered: computed from both registers' next values
+  logic holds_d;
+  assign holds_d = {{(LimW - TW) {1'b0}}, above_d} <= lim_d;
+
+  // L_i * T, R_i of test i (the division's dividend and divisor)
+  always_comb begin
+    unique case (i_d)
+      2'd0: lim_load = LimW'(total_q) * LimW'(L0);
+      2'd1: lim_load = LimW'(total_q) * LimW'(L1);
+      default: lim_load = LimW'(total_q) * LimW'(L2);
+    endcase
+    unique case (i_q)
+      2'd0: rdiv = (RemW + 1)'(R0);
+      2'd1: rdiv = (RemW + 1)'(R1);
+      default: rdiv = (RemW + 1)'(R2);
+    endcase
+    rem2 = {rem_q, lim_q[LimW-1]};
+    rsub = rem2 - rdiv;
+  end
 
   always_comb begin
     st_d = st_q;
-    t0_d = t0_q;
-    t1_d = t1_q;
-    t2_d = t2_q;
     b_d = b_q;
     total_d = total_q;
     above_d = above_q;
     odd_d = odd_q;
     since_d = since_q;
+    lim_d = lim_q;
+    rem_d = rem_q;
+    i_d = i_q;
+    done_d = done_q;
+    t_en = 3'b000;
     scan_pend_d = scan_pend_q;
     rsp_valid_d = 1'b0;
     cls_d = cls_q;
@@ -153,7 +195,7 @@ module qrl_reward #(
     raddr = bin;
     we = 1'b0;
     waddr = b_q;
-    wdata = (rdata == {CW{1'b1}}) ? rdata : rdata + 1'b1;
+    wdata = rdata + 1'b1;
 
     unique case (st_q)
       StClear: begin
@@ -169,11 +211,6 @@ module qrl_reward #(
         if (rwd_valid_i) begin
           re = 1'b1;
           b_d = bin;
-          rsp_valid_d = 1'b1;
-          if (bin < t0_q) cls_d = 2'd0;
-          else if (bin < t1_q) cls_d = 2'd1;
-          else if (bin < t2_q) cls_d = 2'd2;
-          else cls_d = 2'd3;
           total_d = total_q + 1'b1;
           if (since_q == PeriodM1) begin
             since_d = '0;
@@ -185,38 +222,75 @@ module qrl_reward #(
         end
       end
       StInc: begin
-        we = 1'b1;  // waddr = b_q, wdata = saturating rdata + 1
+        we = 1'b1;  // waddr = b_q, wdata = rdata + 1
+        rsp_valid_d = 1'b1;
+        if (b_q < t0_q) cls_d = 2'd0;
+        else if (b_q < t1_q) cls_d = 2'd1;
+        else if (b_q < t2_q) cls_d = 2'd2;
+        else cls_d = 2'd3;
         if (scan_pend_q) begin
+          // the first limit, of the strictest test
           scan_pend_d = 1'b0;
-          b_d = BinsB;
+          i_d = 2'd2;
+          done_d = 1'b0;
           above_d = '0;
           odd_d = '0;
-          st_d = StScan;
+          lim_d = lim_load;
+          rem_d = '0;
+          st_d = StDiv;
         end else begin
           st_d = StIdle;
         end
       end
-      StScan: begin
-        // Read bin b-1 (while b > 0); account bin b (read at the previous edge) unless b = Bins.
-        if (b_q != '0) begin
-          re = 1'b1;
-          raddr = bm1;
+      StDiv: begin
+        // restoring division step: {rem, lim} <<= 1; subtract R_i when it fits (quotient bit)
+        if (rem2 >= rdiv) begin
+          rem_d = rsub[RemW-1:0];
+          lim_d = {lim_q[LimW-2:0], 1'b1};
+        end else begin
+          rem_d = rem2[RemW-1:0];
+          lim_d = {lim_q[LimW-2:0], 1'b0};
         end
-        if (b_q != BinsB) begin
+        since_d = since_q + 1'b1;
+        if (since_q == LastDivStep) begin
+          since_d = '0;
+          // the first division of a scan goes on to read the top bin; a later one re-tests b
+          st_d = (i_q == 2'd2) ? StScanRd : StScan;
+        end
+      end
+      StScanRd: begin
+        re = 1'b1;
+        raddr = LastBin;
+        b_d = LastBin;
+        st_d = StScan;
+      end
+      StScan: begin
+        if (!done_q && !holds) begin
+          // test i fails at b: its threshold stays b + 1; the next test, same bin
+          if (i_q == 2'd0) begin
+            done_d = 1'b1;
+          end else begin
+            i_d = i_q - 1'b1;
+            lim_d = lim_load;
+            rem_d = '0;
+            st_d = StDiv;
+          end
+        end else begin
+          if (!done_q) t_en = {i_q == 2'd2, i_q != 2'd0, 1'b1};
           above_d = above_q + TW'(rdata);
-          if (lt0 >= ra0) t0_d = b_q;
-          if (lt1 >= ra1) t1_d = b_q;
-          if (lt2 >= ra2) t2_d = b_q;
           if (aging) begin
             we = 1'b1;
-            wdata = half;
+            wdata = {1'b0, rdata[CW-1:1]};
             odd_d = odd_q + BinW'(rdata[0]);
           end
-        end
-        b_d = bm1;
-        if (b_q == '0) begin
-          if (aging) total_d = {1'b0, halved_total[TW-1:1]};
-          st_d = StIdle;
+          if (b_q == '0) begin
+            if (aging) total_d = {1'b0, halved_total[TW-1:1]};
+            st_d = StIdle;
+          end else begin
+            re = 1'b1;
+            raddr = bm1;
+            b_d = bm1;
+          end
         end
       end
       default: st_d = StIdle;
@@ -234,22 +308,32 @@ module qrl_reward #(
       above_q <= '0;
       odd_q <= '0;
       since_q <= '0;
+      lim_q <= '0;
+      rem_q <= '0;
+      i_q <= '0;
+      done_q <= 1'b0;
       scan_pend_q <= 1'b0;
       rsp_valid_q <= 1'b0;
       cls_q <= '0;
+      holds <= 1'b1;
     end else begin
       st_q <= st_d;
-      t0_q <= t0_d;
-      t1_q <= t1_d;
-      t2_q <= t2_d;
+      if (t_en[0]) t0_q <= b_q;
+      if (t_en[1]) t1_q <= b_q;
+      if (t_en[2]) t2_q <= b_q;
       b_q <= b_d;
       total_q <= total_d;
       above_q <= above_d;
       odd_q <= odd_d;
       since_q <= since_d;
+      lim_q <= lim_d;
+      rem_q <= rem_d;
+      i_q <= i_d;
+      done_q <= done_d;
       scan_pend_q <= scan_pend_d;
       rsp_valid_q <= rsp_valid_d;
       cls_q <= cls_d;
+      holds <= holds_d;
     end
   end
 

@@ -11,8 +11,6 @@ module qrl_unit #(
   parameter int unsigned Gamma = 205,
   parameter bit Shadow = 1'b0,
   parameter bit HasReward = 1'b1,
-  parameter bit TreeArgmax = 1'b1,  // qrl_argmax: tournament tree (1) or linear scan (0)
-  parameter bit QSelMux = 1'b1,  // qrl_core: Q(s, a) through the argmax (0) or a row mux (1)
   parameter int unsigned InW = 32,
   parameter int unsigned SubBits = 3,
   parameter int unsigned Period = 1024,
@@ -22,7 +20,6 @@ module qrl_unit #(
   parameter int unsigned AgeLimit = 32768,
   parameter int unsigned StW = (States > 1) ? $clog2(States) : 1,
   parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
-  parameter int unsigned RowW = Actions * QW,
   parameter int unsigned Bins = (InW - SubBits + 1) << SubBits,
   parameter int unsigned BinW = $clog2(Bins + 1)
 ) (
@@ -54,11 +51,12 @@ module qrl_unit #(
   output logic               mgt_ready_o,
   input  logic [        1:0] mgt_op_i,
   input  logic [    StW-1:0] mgt_state_i,
+  input  logic [   ActW-1:0] mgt_action_i,
   input  logic               mgt_shadow_i,
-  input  logic [   RowW-1:0] mgt_row_i,
+  input  logic [     QW-1:0] mgt_value_i,
   input  logic [       31:0] mgt_seed_i,
   output logic               mgt_rsp_valid_o,
-  output logic [   RowW-1:0] mgt_row_o,
+  output logic [     QW-1:0] mgt_value_o,
   input  logic               rwd_valid_i,
   output logic               rwd_ready_o,
   input  logic [    InW-1:0] rwd_sample_i,
@@ -77,11 +75,8 @@ module qrl_unit #(
     .Alpha  (Alpha),
     .Gamma  (Gamma),
     .Shadow (Shadow),
-    .TreeArgmax(TreeArgmax),
-    .QSelMux(QSelMux),
     .StW    (StW),
-    .ActW   (ActW),
-    .RowW   (RowW)
+    .ActW   (ActW)
   ) u_core (
     .clk_i,
     .rst_ni,
@@ -110,11 +105,12 @@ module qrl_unit #(
     .mgt_ready_o,
     .mgt_op_i,
     .mgt_state_i,
+    .mgt_action_i,
     .mgt_shadow_i,
-    .mgt_row_i,
+    .mgt_value_i,
     .mgt_seed_i,
     .mgt_rsp_valid_o,
-    .mgt_row_o,
+    .mgt_value_o,
     .idle_o(core_idle)
   );
 

@@ -37,6 +37,16 @@ TEST(RlFixed, Constants) {
 
 // Read-disturb paper, Fig. 8: Q(2,2) = (1-0.3)*2 + 0.3*(0.5 + 0.8*2) = 2.03.
 // Fixed point: acc = 179*512*256 + 77*128*256 + (77*205)*512 = 34066944; /65536 = 519.82 -> 520
+// The serial update's cycles (qrl_core.sv): 77 * 2^8 and 77 * 205 = 15 785 have 4 + 9 set bits
+// over the 16 bit positions, 3 positions have two (8, 10, 11) and 4 none: 19 steps; + 6 + actions.
+TEST(RlQCore, SerialUpdateCycles) {
+  EXPECT_EQ(QCore::update_steps(77, 205, 8), 19u);
+  EXPECT_EQ(QCore(cfg(80, 9)).update_cycles(), 34u);
+  EXPECT_EQ(QCore(cfg(128, 4)).update_cycles(), 29u);
+  EXPECT_EQ(QCore(cfg(80, 9)).write_row_cycles(), 9u * 12u);
+  EXPECT_EQ(QCore(cfg(80, 9)).read_row_cycles(), 27u);
+}
+
 // = 2.03125 (within 1/256 of 2.03).
 TEST(RlQCore, ReadDisturbFig8Update) {
   QCore core(cfg(80, 9));
@@ -50,7 +60,7 @@ TEST(RlQCore, ReadDisturbFig8Update) {
   op.reward = fx(0.5);
   op.next_state = 1;   // current state (1)
   op.next_action = 0;  // Action No. 1
-  EXPECT_EQ(core.update(op), QCore::kUpdateCycles);
+  EXPECT_EQ(core.update(op), core.update_cycles());
   EXPECT_EQ(core.q(2, 1), 520);
   EXPECT_NEAR(from_fixed(core.q(2, 1), 8), 2.03, 1.0 / 256);
   // Nothing else changed.
@@ -251,7 +261,7 @@ TEST(RlQCore, ShadowTableEpisodeCopy) {
   EXPECT_EQ(core.episode_position(), 2u);
   Decision d3 = core.decide(0);  // third decision closes the episode: copy after it
   EXPECT_EQ(d3.action, 0u);
-  EXPECT_EQ(d3.cycles, 2u + 3u);  // + one cycle per state
+  EXPECT_EQ(d3.cycles, 2u + 6u);  // + one cycle per q value (3 states x 2 actions)
   EXPECT_EQ(core.episodes(), 1u);
   EXPECT_EQ(core.q(0, 1, false), 77);
   EXPECT_EQ(core.decide(0).action, 1u);  // now the copied value decides
@@ -263,7 +273,7 @@ TEST(RlQCore, ShadowTableEpisodeCopy) {
   core.update(op);
   EXPECT_EQ(core.q(1, 1, true), QCore::update_value(0, 0, 77, 77, 205, 8, 16));
   // Manual episode end.
-  EXPECT_EQ(core.end_episode(), 3u + 1u);
+  EXPECT_EQ(core.end_episode(), 3u * 2u + 1u);
   EXPECT_EQ(core.q(1, 1, false), core.q(1, 1, true));
   EXPECT_EQ(core.episode_position(), 0u);
 }

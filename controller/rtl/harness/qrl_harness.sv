@@ -27,18 +27,17 @@ module qrl_harness #(
   localparam int unsigned SubBits = 3;
   localparam int unsigned StW = (States > 1) ? $clog2(States) : 1;
   localparam int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1;
-  localparam int unsigned RowW = Actions * QW;
   localparam int unsigned Bins = (InW - SubBits + 1) << SubBits;
   localparam int unsigned BinW = $clog2(Bins + 1);
   // Sum of the unit's input widths (clock and reset excepted) and of its output widths.
   localparam int unsigned InBits = 16 + 16 + 24 + 16 + 4 * QW  // cfg
                                  + 1 + StW + Actions  // dec
                                  + 1 + StW + ActW + QW + StW + ActW + 1 + Actions  // upd
-                                 + 1 + 2 + StW + 1 + RowW + 32  // mgt
+                                 + 1 + 2 + StW + ActW + 1 + QW + 32  // mgt
                                  + 1 + InW;  // rwd
   localparam int unsigned OutBits = 1 + 1 + ActW + 1  // dec
                                   + 1 + 1  // upd
-                                  + 1 + 1 + RowW  // mgt
+                                  + 1 + 1 + QW  // mgt
                                   + 1 + 1 + QW + BinW  // rwd
                                   + 1;  // idle
   localparam int unsigned FoldW = (OutBits + OutPins - 1) / OutPins;
@@ -67,20 +66,21 @@ module qrl_harness #(
   logic [   ActW-1:0] upd_action, upd_next_action;
   logic [     QW-1:0] upd_reward;
   logic [        1:0] mgt_op;
-  logic [   RowW-1:0] mgt_row;
+  logic [   ActW-1:0] mgt_action;
+  logic [     QW-1:0] mgt_value;
   logic [       31:0] mgt_seed;
   logic [    InW-1:0] rwd_sample;
   assign {cfg_eps_hi, cfg_eps_lo, cfg_eps_n, cfg_episode_len, cfg_values,
           dec_valid, dec_state, dec_mask,
           upd_valid, upd_state, upd_action, upd_reward, upd_next_state, upd_next_action,
           upd_next_max, upd_next_mask,
-          mgt_valid, mgt_op, mgt_state, mgt_shadow, mgt_row, mgt_seed,
+          mgt_valid, mgt_op, mgt_state, mgt_action, mgt_shadow, mgt_value, mgt_seed,
           rwd_valid, rwd_sample} = in_q;
 
   logic dec_ready, dec_rsp_valid, dec_explored, upd_ready, upd_done, mgt_ready, mgt_rsp_valid;
   logic rwd_ready, rwd_rsp_valid, idle;
   logic [ActW-1:0] dec_action;
-  logic [RowW-1:0] mgt_row_out;
+  logic [QW-1:0] mgt_value_out;
   logic [  QW-1:0] rwd_value;
   logic [BinW-1:0] rwd_bin;
 
@@ -118,11 +118,12 @@ module qrl_harness #(
     .mgt_ready_o      (mgt_ready),
     .mgt_op_i         (mgt_op),
     .mgt_state_i      (mgt_state),
+    .mgt_action_i     (mgt_action),
     .mgt_shadow_i     (mgt_shadow),
-    .mgt_row_i        (mgt_row),
+    .mgt_value_i      (mgt_value),
     .mgt_seed_i       (mgt_seed),
     .mgt_rsp_valid_o  (mgt_rsp_valid),
-    .mgt_row_o        (mgt_row_out),
+    .mgt_value_o      (mgt_value_out),
     .rwd_valid_i      (rwd_valid),
     .rwd_ready_o      (rwd_ready),
     .rwd_sample_i     (rwd_sample),
@@ -134,7 +135,7 @@ module qrl_harness #(
 
   assign out_d = {dec_ready, dec_rsp_valid, dec_action, dec_explored,
                   upd_ready, upd_done,
-                  mgt_ready, mgt_rsp_valid, mgt_row_out,
+                  mgt_ready, mgt_rsp_valid, mgt_value_out,
                   rwd_ready, rwd_rsp_valid, rwd_value, rwd_bin,
                   idle};
   always_comb begin

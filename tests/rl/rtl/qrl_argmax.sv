@@ -1,3 +1,5 @@
+// Reference for the formal test rtl_winner_equiv_* (tests/rl/CMakeLists.txt): the masked argmax
+// over the q values, which qrl_core computed before it kept order bits (qrl_winner.sv).
 // Masked argmax over one q-table row: the largest allowed value, lowest index on ties.
 // An all-zero mask means all actions allowed (the caller normalises; kept here for safety).
 //   Tree = 1: a balanced tournament, ceil(log2 Actions) comparator levels (the right operand

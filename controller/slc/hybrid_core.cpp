@@ -7,10 +7,6 @@
 #include <random>
 
 namespace ssdtlm::slc {
-namespace {
-constexpr uint32_t kGcReserve = 2;  // free native blocks per plane that host writes leave to GC
-}
-
 HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
     : cfg_(cfg),
       geo_(cfg.geo),
@@ -28,43 +24,19 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
                                            : kNone),
       logical_pages_(cfg.logical_pages()),
       sizer_(make_slc_sizer(cfg)),
-      l2p_(cfg.logical_pages() * cfg.geo.sectors_per_page(), kNoPsn),
-      blk_(cfg.geo.blocks()),
-      p2l_(cfg.geo.blocks()),
-      pl_(cfg.geo.planes()),
+      map_(cfg.geo, cfg.logical_pages() * cfg.geo.sectors_per_page(), cfg.slc_pages(),
+           cfg.slc_blocks_per_plane, convertible_, hc_.sector_entries_peak),
+      region_(cfg, map_, pol_ != kNone),
       die_ops_(cfg.geo.dies(), 0),
       dram_(256),
       block_reads_(256),
       upd_count_(1024),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
-  const uint32_t bpp = geo_.blocks_per_plane;
-  const uint32_t slc_bpp = convertible_ ? 0 : cfg.slc_blocks_per_plane;
-  for (uint32_t p = 0; p < geo_.planes(); ++p) {
-    PlaneSt& s = pl_[p];
-    s.ring[0].resize(bpp);
-    s.ring[1].resize(bpp);
-    for (uint32_t i = 0; i < bpp; ++i) {
-      const uint64_t b = uint64_t(p) * bpp + i;
-      const int pool = i < slc_bpp ? 1 : 0;
-      blk_[b].slc = pool == 1;
-      s.ring[pool][s.count[pool]++] = static_cast<uint32_t>(b);
-    }
-    s.bucket_head[0].assign(geo_.pages_per_block * spp_ + 1, -1);
-    s.bucket_head[1].assign(slc_ppb_ * spp_ + 1, -1);
-    s.bucket_head[2].assign(slc_ppb_ * spp_ + 1, -1);
-  }
+  map_.count_all_slc_sectors(pol_ == kSector);
   gc_[0].resize(geo_.planes());
   gc_[1].resize(geo_.planes());
-  sctx_.total_blocks = static_cast<uint32_t>(geo_.blocks());
-  sctx_.max_slc_blocks =
-      convertible_ ? static_cast<uint32_t>(std::floor(cfg.slc_max_fraction * geo_.blocks()))
-                   : geo_.planes() * cfg.slc_blocks_per_plane;
-  sctx_.native_pages_per_block = geo_.pages_per_block;
-  sctx_.slc_pages_per_block = slc_ppb_;
-  sctx_.reserve_blocks = geo_.planes() * (cfg.slc_native_gc_free_blocks + kGcReserve + 1);
-  sctx_.logical_pages = logical_pages_;
-  targets_ = pol_ == kNone ? SlcTargets{} : sizer_->initial(sctx_);
+  region_.set_targets(pol_ == kNone ? SlcTargets{} : sizer_->initial(region_.context()));
   ratio_l2_ = 1.0 - std::min(0.5, cfg.slc_l1_max);
   record_series();
 }
@@ -77,7 +49,7 @@ HybridCore::~HybridCore() = default;
 FlashOp* HybridCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio,
                             uint32_t purpose) {
   FlashOp* op = ops_.get(geo_, kind, ppn, npages, prio);
-  op->slc = blk_[geo_.block_of(ppn)].slc;
+  op->slc = map_.blk(geo_.block_of(ppn)).slc;
   op->aux = purpose;  // the hybrid core dispatches on `aux` (purpose), owner stays HostRead
   return op;
 }
@@ -123,246 +95,13 @@ void HybridCore::read_finished(Ppn ppn) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Space: blocks, mapping, victims
-
-uint32_t* HybridCore::p2l(uint64_t b, bool create) {
-  if (!p2l_[b] && create) {
-    const uint32_t n = geo_.pages_per_block * spp_;
-    if (!p2l_pool_.empty()) {
-      p2l_[b] = std::move(p2l_pool_.back());
-      p2l_pool_.pop_back();
-    } else {
-      p2l_[b].reset(new uint32_t[n]);
-    }
-    std::fill(p2l_[b].get(), p2l_[b].get() + n, kNoLsn);
-  }
-  return p2l_[b].get();
-}
-
-void HybridCore::bucket_insert(uint64_t b) {
-  Blk& k = blk_[b];
-  PlaneSt& s = pl_[geo_.plane_of_block(b)];
-  const uint32_t kind = bucket_kind(b);
-  auto& heads = s.bucket_head[kind];
-  const uint32_t key = bucket_key(b);
-  k.prev = -1;
-  k.next = heads[key];
-  if (k.next >= 0) blk_[k.next].prev = static_cast<int32_t>(b);
-  heads[key] = static_cast<int32_t>(b);
-  k.in_bucket = true;
-  if (key < s.min_hint[kind]) s.min_hint[kind] = key;
-}
-
-void HybridCore::bucket_remove(uint64_t b) {
-  Blk& k = blk_[b];
-  if (!k.in_bucket) return;
-  PlaneSt& s = pl_[geo_.plane_of_block(b)];
-  auto& heads = s.bucket_head[bucket_kind(b)];
-  if (k.prev >= 0)
-    blk_[k.prev].next = k.next;
-  else
-    heads[bucket_key(b)] = k.next;
-  if (k.next >= 0) blk_[k.next].prev = k.prev;
-  k.prev = k.next = -1;
-  k.in_bucket = false;
-}
-
-int64_t HybridCore::take_victim(uint32_t plane, uint8_t kind) {
-  PlaneSt& s = pl_[plane];
-  auto& heads = s.bucket_head[kind];
-  for (uint32_t v = s.min_hint[kind]; v < heads.size(); ++v) {
-    if (heads[v] >= 0) {
-      s.min_hint[kind] = v;
-      const int64_t b = heads[v];
-      bucket_remove(static_cast<uint64_t>(b));
-      blk_[b].state = BState::Victim;
-      return b;
-    }
-  }
-  s.min_hint[kind] = static_cast<uint32_t>(heads.size());
-  return -1;
-}
-
-void HybridCore::maybe_close(uint64_t b) {
-  Blk& k = blk_[b];
-  if (k.state == BState::Active && k.write_ptr >= pages_of(b) && k.inflight == 0) {
-    k.state = BState::Full;
-    bucket_insert(b);
-  }
-}
-
-void HybridCore::invalidate(Psn psn) {
-  const uint64_t ppn = psn / spp_;
-  const uint64_t b = geo_.block_of(static_cast<Ppn>(ppn));
-  Blk& k = blk_[b];
-  uint32_t* m = p2l(b, false);
-  const uint32_t idx = static_cast<uint32_t>(psn - b * geo_.pages_per_block * spp_);
-  if (!m || m[idx] == kNoLsn) return;
-  const bool moved = k.in_bucket;
-  if (moved) bucket_remove(b);
-  m[idx] = kNoLsn;
-  --k.valid;
-  if (page_empty(m, idx / spp_)) --k.vpages;
-  if (moved) bucket_insert(b);
-  if (k.slc && (k.stream == kSlcL1 || pol_ == kSector) && sector_entries_ > 0) --sector_entries_;
-}
-
-void HybridCore::map_sector(uint32_t lsn, Psn psn) {
-  const Psn old = l2p_.get(lsn);
-  if (old != kNoPsn)
-    invalidate(old);
-  else
-    ++mapped_sectors_;
-  l2p_.at(lsn) = psn;
-  const uint64_t b = geo_.block_of(static_cast<Ppn>(psn / spp_));
-  Blk& k = blk_[b];
-  uint32_t* m = p2l(b, true);
-  const uint32_t idx = static_cast<uint32_t>(psn - b * geo_.pages_per_block * spp_);
-  const bool moved = k.in_bucket;
-  if (moved) bucket_remove(b);
-  if (page_empty(m, idx / spp_)) ++k.vpages;
-  m[idx] = lsn;
-  ++k.valid;
-  if (moved) bucket_insert(b);
-  if (k.slc && (k.stream == kSlcL1 || pol_ == kSector)) {
-    if (++sector_entries_ > hc_.sector_entries_peak) hc_.sector_entries_peak = sector_entries_;
-  }
-}
-
-uint32_t HybridCore::slc_allowed() const {
-  if (pol_ == kNone) return 0;
-  uint64_t a = targets_.slc_blocks;
-  if (convertible_) {
-    const uint64_t need = native_blocks_needed();
-    const uint64_t total = geo_.blocks();
-    const uint64_t cap =
-        total > need + sctx_.reserve_blocks ? total - need - sctx_.reserve_blocks : 0;
-    a = std::min(a, cap);
-  } else {
-    a = std::min<uint64_t>(a, uint64_t(geo_.planes()) * cfg_.slc_blocks_per_plane);
-  }
-  return static_cast<uint32_t>(a);
-}
-
-// Native blocks the valid data would occupy after migration, plus the over-provisioning share
-// as room for native GC (without it, SLC blocks would take the native region's spare space and
-// native GC would copy almost-full victims).
-uint64_t HybridCore::native_blocks_needed() const {
-  const double pages = double(mapped_sectors_ / spp_) / (1.0 - cfg_.overprovisioning);
-  return static_cast<uint64_t>(std::ceil(pages / geo_.pages_per_block));
-}
-
-uint64_t HybridCore::slc_free_pages() const {
-  const uint32_t a = slc_allowed();
-  uint64_t blocks = a > slc_blocks_ ? a - slc_blocks_ : 0;
-  uint64_t pool = 0;  // free blocks that may become SLC blocks now (see slc_can_open)
-  for (uint32_t p = 0; p < geo_.planes(); ++p) pool += slc_openable(p);
-  blocks = std::min(blocks, pool);
-  return blocks * slc_ppb_ + slc_open_free_pages_;
-}
-
-uint32_t HybridCore::native_free(uint32_t plane) const {
-  return pl_[plane].count[0];
-}
-
-uint32_t HybridCore::native_trigger(uint32_t /*plane*/) const {
-  const uint32_t nb = geo_.blocks_per_plane - (convertible_ ? 0 : cfg_.slc_blocks_per_plane);
-  const uint32_t frac = static_cast<uint32_t>(std::ceil(cfg_.gc_threshold * nb));
-  // GC when free <= trigger.
-  return std::max({cfg_.slc_native_gc_free_blocks, frac > 0 ? frac - 1 : 0, kGcReserve + 1});
-}
-
-uint32_t HybridCore::slc_free(uint32_t plane) const {
-  // Free SLC blocks of the plane's share of the SLC region.
-  const uint32_t planes = geo_.planes();
-  const uint32_t allowed = (slc_allowed() + planes - 1) / planes;
-  const uint32_t used = pl_[plane].slc_used;
-  const uint32_t f = allowed > used ? allowed - used : 0;
-  return std::min(f, slc_openable(plane));
-}
-
-uint32_t HybridCore::slc_trigger(uint32_t plane) const {
-  const uint32_t planes = geo_.planes();
-  const uint32_t region =
-      convertible_ ? (slc_allowed() + planes - 1) / planes
-                   : std::min(cfg_.slc_blocks_per_plane, (slc_allowed() + planes - 1) / planes);
-  (void)plane;
-  const uint32_t frac = static_cast<uint32_t>(std::ceil(cfg_.slc_gc_threshold * region));
-  return std::max(cfg_.slc_gc_free_blocks, frac > 0 ? frac - 1 : 0);
-}
-
-// Free blocks of the plane that may be opened in SLC mode: the SLC pool of a fixed partition, or
-// the shared pool above what native GC and host native writes keep.
-uint32_t HybridCore::slc_openable(uint32_t plane) const {
-  if (!convertible_) return pl_[plane].count[1];
-  const uint32_t keep = native_trigger(plane) + kGcReserve + 1;
-  return pl_[plane].count[0] > keep ? pl_[plane].count[0] - keep : 0;
-}
+// Space
 
 // Whether native GC could start on the plane: a full native block whose collection frees at
 // least one unit of pages.
 bool HybridCore::has_gc_victim(uint32_t plane) const {
-  const auto& heads = pl_[plane].bucket_head[0];
   const uint32_t limit = (geo_.pages_per_block - bits_) * spp_;  // as start_gc's guard
-  for (uint32_t k = pl_[plane].min_hint[0]; k <= limit && k < heads.size(); ++k)
-    if (heads[k] >= 0) return true;
-  return false;
-}
-
-bool HybridCore::slc_can_open(uint32_t plane) const {
-  return slc_blocks_ < slc_allowed() && slc_openable(plane) > 0;
-}
-
-bool HybridCore::native_can_alloc(uint32_t plane, uint32_t reserve, uint8_t stream) const {
-  const int64_t a = pl_[plane].active[stream];
-  if (a >= 0 && blk_[a].write_ptr + bits_ <= geo_.pages_per_block) return true;
-  return pl_[plane].count[0] > reserve;
-}
-
-void HybridCore::open_block(uint32_t plane, uint8_t stream, bool slc) {
-  PlaneSt& s = pl_[plane];
-  const int pool = (slc && !convertible_) ? 1 : 0;
-  assert(s.count[pool] > 0);
-  const uint32_t b = s.ring[pool][s.head[pool]];
-  s.head[pool] = (s.head[pool] + 1) % s.ring[pool].size();
-  --s.count[pool];
-  Blk& k = blk_[b];
-  k.state = BState::Active;
-  k.slc = slc;
-  k.stream = stream;
-  k.write_ptr = 0;
-  k.valid = 0;
-  k.vpages = 0;
-  p2l(b, true);
-  s.active[stream] = b;
-  if (slc) {
-    ++slc_blocks_;
-    ++s.slc_used;
-    if (stream == kSlcL1) ++s.l1_used;
-    slc_open_free_pages_ += slc_ppb_;
-  }
-}
-
-Ppn HybridCore::alloc(uint32_t plane, uint8_t stream, bool slc, uint32_t n) {
-  PlaneSt& s = pl_[plane];
-  int64_t a = s.active[stream];
-  if (a < 0 || blk_[a].write_ptr + n > pages_of(static_cast<uint64_t>(a))) {
-    if (a >= 0) {  // the rest of the block stays unused
-      if (blk_[a].slc) slc_open_free_pages_ -= pages_of(a) - blk_[a].write_ptr;
-      blk_[a].write_ptr = pages_of(a);
-      s.active[stream] = -1;
-      maybe_close(a);
-    }
-    open_block(plane, stream, slc);
-    a = s.active[stream];
-  }
-  Blk& k = blk_[a];
-  const Ppn ppn = geo_.ppn_of(static_cast<uint64_t>(a), k.write_ptr);
-  k.write_ptr += n;
-  k.inflight += n;
-  if (k.slc) slc_open_free_pages_ -= n;
-  if (k.write_ptr >= pages_of(a)) s.active[stream] = -1;
-  return ppn;
+  return map_.has_victim(plane, kNativeVictims, limit);
 }
 
 uint32_t HybridCore::pick_plane(const Job* j) {
@@ -370,10 +109,9 @@ uint32_t HybridCore::pick_plane(const Job* j) {
   const bool slc = j->purpose == kSlcWrite;
   auto ok = [&](uint32_t p) {
     if (slc) {
-      const int64_t a = pl_[p].active[j->stream];
-      return (a >= 0 && blk_[a].write_ptr < pages_of(a)) || slc_can_open(p);
+      return map_.active_has_room(p, j->stream, 1) || region_.can_open(p);
     }
-    return native_can_alloc(p, kGcReserve);
+    return region_.native_can_alloc(p, kGcReserve);
   };
   // Prefer idle dies, then (hierarchy L1) a channel other than the page's other copy.
   for (int pass = 0; pass < 3; ++pass) {
@@ -395,35 +133,29 @@ uint32_t HybridCore::pick_plane(const Job* j) {
 // Preparation (timing-free)
 
 void HybridCore::instant_gc(uint32_t plane) {
-  if (pl_[plane].count[0] == 0) return;  // no room to move a victim's pages
-  const int64_t v = take_victim(plane, 0);
+  if (map_.free_native(plane) == 0) return;  // no room to move a victim's pages
+  const int64_t v = map_.take_victim(plane, 0);
   if (v < 0) return;
-  uint32_t* m = p2l(v, false);
+  uint32_t* m = map_.p2l(v, false);
   const uint32_t n = geo_.pages_per_block * spp_;
   for (uint32_t i = 0; i < n && m; ++i) {
     if (m[i] == kNoLsn) continue;
     const uint32_t page = i / spp_;
     // Move the whole page's valid sectors to the active native block.
-    const Ppn dst = alloc(plane, kNative, false, 1);
-    blk_[geo_.block_of(dst)].inflight -= 1;
+    const Ppn dst = map_.alloc(plane, kNative, false, 1);
+    map_.blk(geo_.block_of(dst)).inflight -= 1;
     for (uint32_t k = 0; k < spp_; ++k) {
       const uint32_t idx = page * spp_ + k;
       if (m[idx] == kNoLsn) continue;
       const uint32_t lsn = m[idx];
       if (integrity_)
         flash_data_.at(dst * spp_ + k) = flash_data_.get(v * geo_.pages_per_block * spp_ + idx);
-      map_sector(lsn, dst * spp_ + k);
+      map_.map_sector(lsn, dst * spp_ + k);
     }
-    maybe_close(geo_.block_of(dst));
+    map_.maybe_close(geo_.block_of(dst));
     i = (page + 1) * spp_ - 1;
   }
-  Blk& k = blk_[v];
-  k.state = BState::Free;
-  ++k.erases;
-  p2l_pool_.push_back(std::move(p2l_[v]));
-  PlaneSt& s = pl_[plane];
-  s.ring[0][(s.head[0] + s.count[0]) % s.ring[0].size()] = static_cast<uint32_t>(v);
-  ++s.count[0];
+  map_.erase_block(v);
 }
 
 void HybridCore::instant_write_native(Lpn lpn, uint32_t& cursor) {
@@ -431,21 +163,17 @@ void HybridCore::instant_write_native(Lpn lpn, uint32_t& cursor) {
   for (uint32_t tries = 0; tries < np; ++tries) {
     const uint32_t p = cursor;
     cursor = (cursor + 1) % np;
-    if (pl_[p].count[0] <= instant_keep_ &&
-        !(pl_[p].active[kNative] >= 0 &&
-          blk_[pl_[p].active[kNative]].write_ptr < geo_.pages_per_block))
-      instant_gc(p);
-    if (!native_can_alloc(p, 1) && !(pl_[p].active[kNative] >= 0 &&
-                                     blk_[pl_[p].active[kNative]].write_ptr < geo_.pages_per_block))
-      continue;
-    const Ppn dst = alloc(p, kNative, false, 1);
-    blk_[geo_.block_of(dst)].inflight -= 1;
+    const bool room = map_.active_has_room(p, kNative, 1);
+    if (map_.free_native(p) <= instant_keep_ && !room) instant_gc(p);
+    if (!region_.native_can_alloc(p, 1) && !map_.active_has_room(p, kNative, 1)) continue;
+    const Ppn dst = map_.alloc(p, kNative, false, 1);
+    map_.blk(geo_.block_of(dst)).inflight -= 1;
     for (uint32_t k = 0; k < spp_; ++k) {
       const uint32_t lsn = lpn * spp_ + k;
       if (integrity_) flash_data_.at(dst * spp_ + k) = integrity_ ? golden_.get(lsn) : 0;
-      map_sector(lsn, dst * spp_ + k);
+      map_.map_sector(lsn, dst * spp_ + k);
     }
-    maybe_close(geo_.block_of(dst));
+    map_.maybe_close(geo_.block_of(dst));
     return;
   }
 }
@@ -457,11 +185,11 @@ void HybridCore::precondition(double fraction, double random_fraction) {
   // Keep the native GC trigger's free blocks (+1) where half the spare allows it: a threshold
   // beyond that (hybrid-slc-tlc's 50% at a full drive) cannot be kept, and GC would move nearly
   // full blocks at every write.
-  const uint64_t nb = geo_.blocks_per_plane - (convertible_ ? 0 : cfg_.slc_blocks_per_plane);
+  const uint64_t nb = region_.native_blocks_per_plane();
   const uint64_t data = (n / geo_.planes() + geo_.pages_per_block - 1) / geo_.pages_per_block;
   const uint64_t spare = nb > data ? nb - data : 0;
   instant_keep_ = static_cast<uint32_t>(std::min<uint64_t>(
-      native_trigger(0) + 1, std::max<uint64_t>(kGcReserve + 1, spare / 2)));
+      region_.native_trigger(0) + 1, std::max<uint64_t>(kGcReserve + 1, spare / 2)));
   uint32_t cursor = 0;
   for (uint64_t l = 0; l < n; ++l) instant_write_native(static_cast<Lpn>(l), cursor);
   for (uint64_t i = 0; i < over && n > 0; ++i)
@@ -472,18 +200,18 @@ nlohmann::json HybridCore::precondition_state() const {
   uint32_t mn = UINT32_MAX, below = 0;
   uint64_t sum = 0;
   for (uint32_t p = 0; p < geo_.planes(); ++p) {
-    const uint32_t f = native_free(p);
+    const uint32_t f = map_.free_native(p);
     mn = std::min(mn, f);
     sum += f;
-    below += f <= native_trigger(p);
+    below += f <= region_.native_trigger(p);
   }
   return {{"free_blocks_per_plane", {{"min", mn}, {"mean", double(sum) / geo_.planes()}}},
-          {"gc_threshold_blocks", native_trigger(0)},
+          {"gc_threshold_blocks", region_.native_trigger(0)},
           {"planes_below_gc_threshold", below}};
 }
 
 void HybridCore::prefill(Lpn lpn) {
-  if (lpn >= logical_pages_ || l2p_.get(lpn * spp_) != kNoPsn) return;
+  if (lpn >= logical_pages_ || map_.l2p(lpn * spp_) != kNoPsn) return;
   if (cfg_.unmapped_reads != "prefill") return;
   uint32_t cursor = lpn % geo_.planes();
   instant_write_native(lpn, cursor);
@@ -523,7 +251,7 @@ void HybridCore::on_timer(uint32_t kind, void* ctx) {
     if (seq != last_cmd_seq_) return;
     idle_seq_ = seq;
     for (uint32_t p = 0; p < geo_.planes(); ++p)
-      if (!gc_[1][p].active && pl_[p].slc_used > 0) start_gc(p, true, true);
+      if (!gc_[1][p].active && map_.plane(p).slc_used > 0) start_gc(p, true, true);
   }
 }
 
@@ -566,7 +294,7 @@ void HybridCore::do_read(HostCmd* c) {
         if (integrity_) check_sector(lsn, d->ver, golden_.get(lsn), "dram");
         continue;
       }
-      const Psn psn = l2p_.get(lsn);
+      const Psn psn = map_.l2p(lsn);
       if (psn == kNoPsn) {
         ++ctr_.unmapped_reads;
         if (integrity_) check_sector(lsn, 0, golden_.get(lsn), "unmapped");
@@ -658,7 +386,7 @@ void HybridCore::fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_
       ++hc_.dram_fills;
       continue;
     }
-    const Psn psn = l2p_.get(lsn);
+    const Psn psn = map_.l2p(lsn);
     if (psn == kNoPsn) continue;
     s = Slot{lsn, integrity_ ? flash_data_.get(psn) : 0, psn, nullptr};
     const Ppn ppn = psn / spp_;
@@ -708,7 +436,7 @@ void HybridCore::pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8
     for (uint32_t i = 0; i < spp_; ++i) {
       if (mask >> i & 1) continue;
       const uint32_t lsn = lpn * spp_ + i;
-      if (dram_.find(lsn) || l2p_.get(lsn) != kNoPsn) fill |= 1u << i;
+      if (dram_.find(lsn) || map_.l2p(lsn) != kNoPsn) fill |= 1u << i;
     }
   }
   const uint32_t all = (mask | fill) & full;
@@ -725,7 +453,7 @@ void HybridCore::pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8
     if (!(all >> i & 1)) continue;
     if (!j) {
       j = page_job(kSlcWrite, stream, 1);
-      ++slc_reserved_pages_;
+      region_.reserve_page();
       ++hc_.packed_pages;
     }
     const uint32_t lsn = lpn * spp_ + i;
@@ -737,7 +465,7 @@ void HybridCore::pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8
       s = Slot{lsn, d->ver, kNoPsn, nullptr};
       ++hc_.dram_fills;
     } else {
-      const Psn psn = l2p_.get(lsn);
+      const Psn psn = map_.l2p(lsn);
       s = Slot{lsn, integrity_ ? flash_data_.get(psn) : 0, psn, nullptr};
       const Ppn ppn = psn / spp_;
       int k = 0;
@@ -757,7 +485,7 @@ void HybridCore::pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8
     if (stream == kSlcL1 && j->prefer_not_channel == UINT32_MAX) {
       // Hierarchy: write L1 to a channel other than the one holding the page's other data.
       for (uint32_t k = 0; k < spp_; ++k) {
-        const Psn o = l2p_.get(lpn * spp_ + k);
+        const Psn o = map_.l2p(lpn * spp_ + k);
         if (o != kNoPsn && !(mask >> k & 1)) {
           j->prefer_not_channel =
               geo_.channel_of_plane(geo_.plane_of_block(geo_.block_of(o / spp_)));
@@ -774,8 +502,8 @@ void HybridCore::pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8
 }
 
 bool HybridCore::slc_admit(HostCmd* c, uint8_t /*stream*/) {
-  if (pol_ == kNone || !sizer_->admits(c->size, targets_)) return false;
-  return slc_free_pages() > slc_reserved_pages_;
+  if (pol_ == kNone || !sizer_->admits(c->size, region_.targets())) return false;
+  return region_.has_free_page();
 }
 
 void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
@@ -789,8 +517,8 @@ void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
   if (to_slc) {
     ++hc_.pieces_to_slc;
     ++ep_.slc_write_pages;
-    const Psn prev = l2p_.get(lpn * spp_ + static_cast<uint32_t>(__builtin_ctz(mask)));
-    if (prev != kNoPsn && blk_[geo_.block_of(prev / spp_)].slc) ++ep_.slc_update_pages;
+    const Psn prev = map_.l2p(lpn * spp_ + static_cast<uint32_t>(__builtin_ctz(mask)));
+    if (prev != kNoPsn && map_.blk(geo_.block_of(prev / spp_)).slc) ++ep_.slc_update_pages;
     c->dest |= 1;
     if (pol_ == kHier) {
       if (full)
@@ -801,11 +529,11 @@ void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
     uint32_t old = 0;  // SA: old sectors not covered by the write (merged by RMW)
     if (pol_ == kSa && !full)
       for (uint32_t i = 0; i < spp_; ++i)
-        if (!(mask >> i & 1) && (dram_.find(lpn * spp_ + i) || l2p_.get(lpn * spp_ + i) != kNoPsn))
+        if (!(mask >> i & 1) && (dram_.find(lpn * spp_ + i) || map_.l2p(lpn * spp_ + i) != kNoPsn))
           old |= 1u << i;
     if (full || pol_ == kPage || (pol_ == kSa && (mask | old) == full_mask)) {
       Job* j = page_job(kSlcWrite, kSlcL2, 1);
-      ++slc_reserved_pages_;
+      region_.reserve_page();
       for (uint32_t i = 0; i < spp_; ++i)
         if (mask >> i & 1) add_host_sector(j->slots[i], c, lpn * spp_ + i);
       if (!full) fill_page(j, 0, lpn, mask, kRmwRead);
@@ -871,7 +599,7 @@ bool HybridCore::demote_to_native(Job* j) {
   if (j->purpose != kSlcWrite) return false;
   for (uint32_t p = 0; p < geo_.planes(); ++p)
     if (gc_[1][p].active) return false;
-  if (slc_reserved_pages_ > 0) --slc_reserved_pages_;
+  region_.unreserve_page();
   j->purpose = kNativeWrite;
   j->stream = kNative;
   j->npages = bits_;
@@ -920,14 +648,14 @@ bool HybridCore::issue_program(Job* j) {
     // while SLC blocks wait to be given back).
     const uint32_t reserve =
         j->purpose == kMigWrite && (gc_[0][plane].active || has_gc_victim(plane)) ? 1 : 0;
-    if (!native_can_alloc(plane, reserve, j->stream)) {
+    if (!region_.native_can_alloc(plane, reserve, j->stream)) {
       check_gc(plane);
       return false;
     }
   }
   const bool slc = j->purpose == kSlcWrite;
-  if (slc && slc_reserved_pages_ > 0) --slc_reserved_pages_;
-  const Ppn ppn = alloc(plane, j->stream, slc, j->npages);
+  if (slc) region_.unreserve_page();
+  const Ppn ppn = map_.alloc(plane, j->stream, slc, j->npages);
   j->ppn = ppn;
   j->issued = true;
   uint32_t pad = 0;
@@ -962,15 +690,15 @@ void HybridCore::program_done(FlashOp* op) {
     if (s.src == kNoPsn) {  // data from DRAM: only the newest write maps
       DramSec* d = dram_.find(s.lsn);
       if (d && d->ver == s.ver) {
-        map_sector(s.lsn, psn);
+        map_.map_sector(s.lsn, psn);
         dram_.erase(s.lsn);
       }
-    } else if (l2p_.get(s.lsn) == s.src) {  // moved / filled: only if still current
-      map_sector(s.lsn, psn);
+    } else if (map_.l2p(s.lsn) == s.src) {  // moved / filled: only if still current
+      map_.map_sector(s.lsn, psn);
     }
   }
-  blk_[b].inflight -= j->npages;
-  maybe_close(b);
+  map_.blk(b).inflight -= j->npages;
+  map_.maybe_close(b);
   for (uint32_t i = 0; i < j->npages * spp_; ++i) {
     HostCmd* c = j->slots[i].cmd;
     if (c && --c->pending == 0) finish_cmd(c);
@@ -1049,12 +777,11 @@ void HybridCore::on_flash_done(FlashOp* op) {
 // GC of the native region and migration (GC of the SLC region)
 
 bool HybridCore::want_migration(uint32_t plane, uint8_t& kind) const {
-  const PlaneSt& s = pl_[plane];
+  const SectorMap::Plane& s = map_.plane(plane);
   if (s.slc_used == 0) return false;
-  const uint32_t planes = geo_.planes();
-  const uint32_t allowed_plane = (slc_allowed() + planes - 1) / planes;
+  const uint32_t allowed_plane = region_.allowed_per_plane();
   const bool shrink = s.slc_used > allowed_plane;
-  const bool low = slc_free(plane) <= slc_trigger(plane);
+  const bool low = region_.slc_free(plane) <= region_.slc_trigger(plane);
   if (!shrink && !low) return false;
   kind = 1;
   if (pol_ == kHier) {
@@ -1068,11 +795,11 @@ bool HybridCore::want_migration(uint32_t plane, uint8_t& kind) const {
 void HybridCore::check_gc(uint32_t plane) {
   // Convertible: native GC also runs when the SLC region is below its allowed size and no block
   // can be opened for it (free blocks between native_trigger and the SLC opening margin).
-  const uint32_t planes = geo_.planes();
   const bool slc_starved = convertible_ && pol_ != kNone &&
-                           pl_[plane].slc_used < (slc_allowed() + planes - 1) / planes &&
-                           slc_openable(plane) == 0;
-  if (!gc_[0][plane].active && (native_free(plane) <= native_trigger(plane) || slc_starved))
+                           map_.plane(plane).slc_used < region_.allowed_per_plane() &&
+                           region_.openable(plane) == 0;
+  if (!gc_[0][plane].active &&
+      (map_.free_native(plane) <= region_.native_trigger(plane) || slc_starved))
     start_gc(plane, false, false);
   uint8_t kind;
   if (!gc_[1][plane].active && want_migration(plane, kind)) start_gc(plane, true, false);
@@ -1089,14 +816,13 @@ bool HybridCore::start_gc(uint32_t plane, bool migration, bool idle) {
   if (migration) {
     uint8_t kind = 1;
     if (!idle) want_migration(plane, kind);
-    v = take_victim(plane, kind);
-    if (v < 0) v = take_victim(plane, kind == 1 ? 2 : 1);
+    v = map_.take_victim(plane, kind);
+    if (v < 0) v = map_.take_victim(plane, kind == 1 ? 2 : 1);
   } else {
-    v = take_victim(plane, 0);
+    v = map_.take_victim(plane, 0);
     // A victim must free at least one program unit's worth, or GC would only churn.
-    if (v >= 0 && blk_[v].valid + bits_ * spp_ > geo_.pages_per_block * spp_) {
-      blk_[v].state = BState::Full;
-      bucket_insert(static_cast<uint64_t>(v));
+    if (v >= 0 && map_.blk(v).valid + bits_ * spp_ > geo_.pages_per_block * spp_) {
+      map_.return_victim(static_cast<uint64_t>(v));
       v = -1;
     }
   }
@@ -1122,8 +848,8 @@ bool HybridCore::start_gc(uint32_t plane, bool migration, bool idle) {
 void HybridCore::gc_continue(uint32_t plane, bool migration) {
   GcJob& g = gc_[migration][plane];
   const uint64_t v = static_cast<uint64_t>(g.victim);
-  uint32_t* m = p2l(v, false);
-  const uint32_t nsec = pages_of(v) * spp_;
+  uint32_t* m = map_.p2l(v, false);
+  const uint32_t nsec = map_.pages_of(v) * spp_;
   Job* j = page_job(migration ? kMigWrite : kGcWrite, migration ? kMigDst : kGcDst, bits_);
   j->plane = plane;
   g.unit = j;
@@ -1221,7 +947,7 @@ void HybridCore::gc_maybe_erase(uint32_t plane, bool migration) {
   GcJob& g = gc_[migration][plane];
   if (!g.active || g.erase_issued || !g.scan_done || g.unit) return;
   const uint64_t v = static_cast<uint64_t>(g.victim);
-  if (blk_[v].valid > 0) {  // sectors written back meanwhile (cannot happen for full blocks)
+  if (map_.blk(v).valid > 0) {  // sectors written back meanwhile (cannot happen for full blocks)
     g.scan = 0;
     g.scan_done = false;
     gc_continue(plane, migration);
@@ -1230,7 +956,7 @@ void HybridCore::gc_maybe_erase(uint32_t plane, bool migration) {
   if (block_reads_.busy(static_cast<uint32_t>(v))) return;  // read_finished() calls back
   g.erase_issued = true;
   FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(v, 0), 1, kPrioNormal,
-                       blk_[v].slc ? kSlcErase : kNativeErase);
+                       map_.blk(v).slc ? kSlcErase : kNativeErase);
   op->ctx = &g;
   op->lpn = static_cast<Lpn>(migration);
   submit(op);
@@ -1242,43 +968,23 @@ void HybridCore::erase_done(FlashOp* op) {
   GcJob& g = gc_[migration][plane];
   const uint64_t v = static_cast<uint64_t>(g.victim);
   ops_.put(op);
-  Blk& k = blk_[v];
-  PlaneSt& s = pl_[plane];
-  int pool = 0;
-  if (k.slc) {
-    ++k.slc_erases;
-    ++hc_.slc_erases;
-    --slc_blocks_;
-    --s.slc_used;
-    if (k.stream == kSlcL1) --s.l1_used;
-    if (!convertible_) pool = 1;
-  } else {
-    ++k.erases;
-    ++hc_.native_erases;
-  }
+  ++(map_.blk(v).slc ? hc_.slc_erases : hc_.native_erases);
   ++ctr_.erases_gc;
-  if (convertible_) k.slc = false;  // the mode is chosen again when the block is opened
-  k.state = BState::Free;
-  k.valid = 0;
-  k.vpages = 0;
-  k.write_ptr = 0;
-  if (p2l_[v]) p2l_pool_.push_back(std::move(p2l_[v]));
-  s.ring[pool][(s.head[pool] + s.count[pool]) % s.ring[pool].size()] = static_cast<uint32_t>(v);
-  ++s.count[pool];
+  map_.erase_block(v);
   const bool idle_mig = g.idle;
   g = GcJob{};
   retry_blocked();
   // DWA: keep migrating while the host stays idle.
   if (idle_mig && migration) {
     const bool host_idle = last_cmd_seq_ == idle_seq_;  // no host command since the idle timer
-    if (host_idle && s.slc_used > 0) start_gc(plane, true, true);
+    if (host_idle && map_.plane(plane).slc_used > 0) start_gc(plane, true, true);
   }
   // GC is started by allocations (as in MQSim/SSDsim); after an erase only migration continues
   // by itself, and native GC only while programs wait for space.
   for (uint32_t p = 0; p < geo_.planes(); ++p) {
     uint8_t kind;
     if (!gc_[1][p].active && want_migration(p, kind)) start_gc(p, true, false);
-    if (!blocked_.empty() && !gc_[0][p].active && native_free(p) <= native_trigger(p))
+    if (!blocked_.empty() && !gc_[0][p].active && map_.free_native(p) <= region_.native_trigger(p))
       start_gc(p, false, false);
   }
 }
@@ -1290,13 +996,10 @@ void HybridCore::end_epoch() {
   epoch_writes_ = 0;
   ep_.now = env_.now();
   const uint64_t lsec = logical_pages_ * spp_;
-  ep_.utilization = lsec ? double(mapped_sectors_) / double(lsec) : 0.0;
-  ep_.valid_pages = mapped_sectors_ / spp_;
-  ep_.slc_blocks = slc_blocks_;
-  const uint64_t need = native_blocks_needed();
-  const uint64_t total = geo_.blocks();
-  ep_.capacity_slc_blocks = static_cast<uint32_t>(
-      total > need + sctx_.reserve_blocks ? total - need - sctx_.reserve_blocks : 0);
+  ep_.utilization = lsec ? double(map_.mapped_sectors()) / double(lsec) : 0.0;
+  ep_.valid_pages = map_.mapped_sectors() / spp_;
+  ep_.slc_blocks = map_.slc_blocks();
+  ep_.capacity_slc_blocks = static_cast<uint32_t>(region_.capacity_blocks());
   ep_.free_blocks = total_free_blocks();
   auto delta = [&](uint32_t p) { return hc_.busy_ps[p] - busy_mark_[p]; };
   ep_.t_slc_write = delta(kSlcWrite);
@@ -1304,7 +1007,7 @@ void HybridCore::end_epoch() {
   ep_.t_migration = delta(kMigRead) + delta(kMigWrite) + delta(kSlcErase);
   ep_.t_native_gc = delta(kGcRead) + delta(kGcWrite) + delta(kNativeErase);
   busy_mark_ = hc_.busy_ps;
-  targets_ = sizer_->on_epoch(ep_);
+  region_.set_targets(sizer_->on_epoch(ep_));
   // The decision unit's cycles delay the next host command (firmware waits for its answer).
   const uint64_t cyc = sizer_->take_cycles();
   pending_unit_cycles_ += cyc;
@@ -1327,11 +1030,12 @@ void HybridCore::division_window() {
 void HybridCore::record_series() {
   if (series_.size() >= (1u << 20)) return;
   uint32_t l1 = 0;
-  for (const auto& s : pl_) l1 += s.l1_used;
+  for (uint32_t p = 0; p < geo_.planes(); ++p) l1 += map_.plane(p).l1_used;
   const uint64_t lsec = logical_pages_ * spp_;
-  series_.push_back(SeriesRow{double(env_.now()) / 1e9, ctr_.host_writes, slc_blocks_,
-                              slc_allowed(), targets_.theta_bytes / 1024, l1, ratio_l2_,
-                              lsec ? double(mapped_sectors_) / double(lsec) : 0.0});
+  series_.push_back(SeriesRow{double(env_.now()) / 1e9, ctr_.host_writes, map_.slc_blocks(),
+                              region_.allowed(), region_.targets().theta_bytes / 1024, l1,
+                              ratio_l2_,
+                              lsec ? double(map_.mapped_sectors()) / double(lsec) : 0.0});
 }
 
 void HybridCore::write_series_csv(const std::string& path) const {
@@ -1351,30 +1055,19 @@ void HybridCore::write_series_csv(const std::string& path) const {
 // Inspection
 
 uint32_t HybridCore::total_free_blocks() const {
-  uint32_t n = 0;
-  for (const auto& s : pl_) n += s.count[0] + s.count[1];
-  return n;
+  return map_.total_free_blocks();
 }
 
 uint32_t HybridCore::max_erase_count() const {
-  uint32_t m = 0;
-  for (const auto& b : blk_) m = std::max(m, b.erases + b.slc_erases);
-  return m;
+  return map_.max_erase_count();
 }
 
 uint64_t HybridCore::worn_blocks() const {
-  uint64_t n = 0;
-  const double w = double(cfg_.erase_limit) / double(cfg_.slc_erase_limit);
-  for (const auto& b : blk_)
-    if (b.erases + b.slc_erases * w >= cfg_.erase_limit) ++n;
-  return n;
+  return map_.worn_blocks(cfg_.erase_limit, cfg_.slc_erase_limit);
 }
 
 uint64_t HybridCore::state_bytes() const {
-  uint64_t n = l2p_.bytes() + blk_.size() * sizeof(Blk) + dram_.size() * 8;
-  for (const auto& p : p2l_)
-    if (p) n += uint64_t(geo_.pages_per_block) * spp_ * 4;
-  return n;
+  return map_.state_bytes() + dram_.size() * 8;
 }
 
 nlohmann::json HybridCore::result_json(double sim_s) const {
@@ -1390,7 +1083,7 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
   // slc.l1_max of the SLC region, 5.5 B per sector entry), Sector a sector table over the whole SLC
   // region (twice the SMT at l1_max 0.5). Page and SA add nothing (SA's size field is within
   // the entry).
-  const uint64_t slc_sectors = uint64_t(sctx_.max_slc_blocks) * slc_ppb_ * spp_;
+  const uint64_t slc_sectors = uint64_t(region_.context().max_slc_blocks) * slc_ppb_ * spp_;
   double extra = 0;
   if (pol_ == kHier) extra = cfg_.slc_l1_max * slc_sectors * 5.5;
   if (pol_ == kSector) extra = slc_sectors * 5.5;
@@ -1398,10 +1091,10 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
       {"policy", policy_},
       {"size_policy", pol_ == kNone ? std::string("none") : std::string(sizer_->name())},
       {"partition", cfg_.slc_partition},
-      {"slc_blocks_end", slc_blocks_},
-      {"slc_allowed_blocks_end", slc_allowed()},
-      {"max_slc_blocks", sctx_.max_slc_blocks},
-      {"theta_kib_end", targets_.theta_bytes / 1024.0},
+      {"slc_blocks_end", map_.slc_blocks()},
+      {"slc_allowed_blocks_end", region_.allowed()},
+      {"max_slc_blocks", region_.context().max_slc_blocks},
+      {"theta_kib_end", region_.targets().theta_bytes / 1024.0},
       {"pieces_to_slc", hc_.pieces_to_slc},
       {"pieces_to_native", hc_.pieces_to_native},
       {"slc_host_pages", hc_.slc_host_pages},
@@ -1454,8 +1147,8 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
     for (uint32_t p = 0; p < geo_.planes(); ++p) {
       const GcJob& g = gc_[0][p];
       const GcJob& m = gc_[1][p];
-      pl.push_back({{"free", pl_[p].count[0] + pl_[p].count[1]},
-                    {"slc_used", pl_[p].slc_used},
+      pl.push_back({{"free", map_.free_native(p) + map_.free_slc_pool(p)},
+                    {"slc_used", map_.plane(p).slc_used},
                     {"gc", {g.active, g.victim, g.scan_done, g.unit != nullptr, g.erase_issued}},
                     {"mig", {m.active, m.victim, m.scan_done, m.unit != nullptr, m.erase_issued}}});
     }
@@ -1466,8 +1159,8 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
                         {"blocked_jobs", bj},
                         {"jobs", jobs_inflight_},
                         {"ops", ops_in_flight()},
-                        {"reserved_slc_pages", slc_reserved_pages_},
-                        {"slc_free_pages", slc_free_pages()},
+                        {"reserved_slc_pages", region_.reserved_pages()},
+                        {"slc_free_pages", region_.free_pages()},
                         {"planes", pl}};
   }
   return r;

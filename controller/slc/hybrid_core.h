@@ -29,15 +29,13 @@
 #include "controller/flash_op.h"
 #include "controller/flat_map.h"
 #include "controller/ftl.h"
+#include "controller/slc/region.h"
+#include "controller/slc/sector_map.h"
 #include "controller/slc/sizer.h"
 #include "controller/ssd_core.h"
 #include "controller/stats.h"
 
 namespace ssdtlm::slc {
-
-using Psn = uint32_t;  // physical sector number: ppn * sectors_per_page + slot
-constexpr Psn kNoPsn = 0xffffffffu;
-constexpr uint32_t kNoLsn = 0xffffffffu;
 
 // What a flash operation is for (latency / busy-time breakdown, SLC-RL slides' cost terms).
 enum Purpose : uint32_t {
@@ -98,8 +96,8 @@ class HybridCore {
   uint32_t total_free_blocks() const;
   uint32_t max_erase_count() const;
   uint64_t worn_blocks() const;  // blocks past their endurance (SLC erases weighted)
-  uint64_t mapped_sectors() const { return mapped_sectors_; }
-  uint32_t slc_blocks() const { return slc_blocks_; }
+  uint64_t mapped_sectors() const { return map_.mapped_sectors(); }
+  uint32_t slc_blocks() const { return map_.slc_blocks(); }
   nlohmann::json result_json(double sim_s) const;
   // The drive before the replay: native free blocks per plane against the native GC trigger
   // (GC runs when free <= trigger); planes_below_gc_threshold counts planes at or below it.
@@ -110,29 +108,6 @@ class HybridCore {
   enum TimerKind : uint32_t { kTimerCmd = 1, kTimerIdle = 4 };
 
  private:
-  using BState = BlockState;  // one block-state enum for both mappings (controller/ftl.h)
-  // Open blocks: host and migration data into native blocks, SLC L2 (or the only SLC stream), SLC
-  // L1, and native GC's own destination (so the GC reserve cannot be taken by other writers).
-  enum Stream : uint8_t {
-    kNative = 0,
-    kSlcL2 = 1,
-    kSlcL1 = 2,
-    kGcDst = 3,
-    kMigDst = 4,
-    kStreams = 5
-  };
-  struct Blk {
-    uint32_t valid = 0;   // valid sectors
-    uint32_t vpages = 0;  // pages holding at least one valid sector
-    uint32_t write_ptr = 0;
-    uint32_t inflight = 0;
-    uint32_t erases = 0, slc_erases = 0;
-    int32_t prev = -1, next = -1;  // victim bucket links (block ids)
-    BState state = BState::Free;
-    bool slc = false;
-    uint8_t stream = kNative;
-    bool in_bucket = false;
-  };
   struct Slot {
     uint32_t lsn = kNoLsn;   // kNoLsn: padding
     uint32_t ver = 0;        // version (integrity) / write sequence of host data
@@ -187,36 +162,8 @@ class HybridCore {
   uint32_t sector_class(uint32_t lsn);
 
   // space
-  bool slc_can_open(uint32_t plane) const;
-  uint32_t slc_openable(uint32_t plane) const;
   bool has_gc_victim(uint32_t plane) const;
-  bool native_can_alloc(uint32_t plane, uint32_t reserve, uint8_t stream = kNative) const;
   uint32_t pick_plane(const Job* j);
-  Ppn alloc(uint32_t plane, uint8_t stream, bool slc, uint32_t n);
-  void open_block(uint32_t plane, uint8_t stream, bool slc);
-  uint32_t pages_of(uint64_t b) const { return blk_[b].slc ? slc_ppb_ : geo_.pages_per_block; }
-  void map_sector(uint32_t lsn, Psn psn);
-  void invalidate(Psn psn);
-  void maybe_close(uint64_t b);
-  void bucket_insert(uint64_t b);
-  void bucket_remove(uint64_t b);
-  int64_t take_victim(uint32_t plane, uint8_t kind);
-  // Greedy key: valid sectors (vpages, pages with a valid sector, is kept for inspection).
-  uint32_t bucket_key(uint64_t b) const { return blk_[b].valid; }
-  bool page_empty(const uint32_t* m, uint32_t page) const {
-    for (uint32_t k = 0; k < spp_; ++k)
-      if (m[page * spp_ + k] != kNoLsn) return false;
-    return true;
-  }
-  uint32_t bucket_kind(uint64_t b) const { return blk_[b].slc ? blk_[b].stream : 0u; }
-  uint32_t* p2l(uint64_t b, bool create);
-  uint32_t slc_allowed() const;  // SLC blocks the targets and the free space allow now
-  uint64_t slc_free_pages() const;
-  uint64_t native_blocks_needed() const;
-  uint32_t native_free(uint32_t plane) const;
-  uint32_t slc_free(uint32_t plane) const;
-  uint32_t native_trigger(uint32_t plane) const;
-  uint32_t slc_trigger(uint32_t plane) const;
 
   // GC / migration
   void check_gc(uint32_t plane);
@@ -263,29 +210,13 @@ class HybridCore {
   const Pol pol_;
   const uint64_t logical_pages_;
   std::unique_ptr<SlcSizer> sizer_;
-  SlcTargets targets_;
-  SizerContext sctx_;
 
-  PagedArray<Psn> l2p_;  // by logical sector
-  std::vector<Blk> blk_;
-  std::vector<std::unique_ptr<uint32_t[]>> p2l_, p2l_pool_;
-  struct PlaneSt {
-    std::vector<uint32_t> ring[2];  // free blocks: [0] native (or all, convertible), [1] SLC
-    uint32_t head[2] = {0, 0}, count[2] = {0, 0};
-    int64_t active[kStreams] = {-1, -1, -1, -1, -1};
-    uint32_t slc_used = 0, l1_used = 0;   // non-free SLC blocks of the plane, of which L1
-    std::vector<int32_t> bucket_head[3];  // by valid sectors: native, SLC L2 (or all SLC), L1
-    uint32_t min_hint[3] = {0, 0, 0};
-    uint32_t dies_inflight = 0;  // unused; die business is tracked per die
-  };
-  std::vector<PlaneSt> pl_;
-  std::vector<uint32_t> die_ops_;     // flash ops in flight per global die
-  uint32_t rr_ = 0;                   // round-robin plane cursor
-  uint32_t slc_blocks_ = 0;           // non-free SLC-mode blocks (drive)
-  uint64_t slc_open_free_pages_ = 0;  // unwritten pages of open SLC blocks
-  uint64_t slc_reserved_pages_ = 0;   // SLC pages promised to admitted pieces, not yet allocated
-  uint64_t mapped_sectors_ = 0;
-  uint64_t sector_entries_ = 0;  // SLC sectors mapped outside their page's own layout
+  SimCounters ctr_;
+  HybridCounters hc_;
+  SectorMap map_;
+  SlcRegion region_;
+  std::vector<uint32_t> die_ops_;  // flash ops in flight per global die
+  uint32_t rr_ = 0;                // round-robin plane cursor
 
   FlatMap<DramSec> dram_;
   BlockReads block_reads_;
@@ -322,8 +253,6 @@ class HybridCore {
   std::vector<SeriesRow> series_;
   LatencyHistogram lat_slc_, lat_native_;  // host write latency by destination
 
-  SimCounters ctr_;
-  HybridCounters hc_;
   uint32_t version_ = 0;
   PagedArray<uint32_t> golden_;
   PagedArray<uint32_t> flash_data_;

@@ -16,28 +16,21 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
       bits_(static_cast<uint32_t>(cfg.unit_pages())),
       slc_ppb_(cfg.slc_pages()),
       convertible_(cfg.slc_partition == "convertible"),
-      policy_(cfg.slc_policy),
-      pol_(cfg.slc_policy == "page"        ? kPage
-           : cfg.slc_policy == "sa"        ? kSa
-           : cfg.slc_policy == "sector"    ? kSector
-           : cfg.slc_policy == "hierarchy" ? kHier
-                                           : kNone),
       logical_pages_(cfg.logical_pages()),
-      sizer_(make_slc_sizer(cfg)),
       map_(cfg.geo, cfg.logical_pages() * cfg.geo.sectors_per_page(), cfg.slc_pages(),
            cfg.slc_blocks_per_plane, convertible_, hc_.sector_entries_peak),
-      region_(cfg, map_, pol_ != kNone),
+      region_(cfg, map_),
+      sizer_(make_slc_sizer(cfg)),
+      staging_(make_slc_staging(cfg, *this, map_)),
       die_ops_(cfg.geo.dies(), 0),
       dram_(256),
       block_reads_(256),
-      upd_count_(1024),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
-  map_.count_all_slc_sectors(pol_ == kSector);
+  map_.count_all_slc_sectors(staging_ && staging_->sector_mapped());
   gc_[0].resize(geo_.planes());
   gc_[1].resize(geo_.planes());
-  region_.set_targets(pol_ == kNone ? SlcTargets{} : sizer_->initial(region_.context()));
-  ratio_l2_ = 1.0 - std::min(0.5, cfg.slc_l1_max);
+  region_.set_targets(staging_ ? sizer_->initial(region_.context()) : SlcTargets{});
   record_series();
 }
 
@@ -60,7 +53,7 @@ void HybridCore::submit(FlashOp* op) {
   env_.submit(op);
 }
 
-HybridCore::Job* HybridCore::new_job() {
+Job* HybridCore::new_job() {
   Job* j;
   if (job_free_.empty()) {
     job_pool_.push_back(std::make_unique<Job>());
@@ -84,6 +77,16 @@ void HybridCore::free_job(Job* j) {
 
 void HybridCore::read_started(Ppn ppn) {
   block_reads_.started(static_cast<uint32_t>(geo_.block_of(ppn)));
+}
+
+bool HybridCore::block_reads_busy(uint64_t b) {
+  return block_reads_.busy(static_cast<uint32_t>(b));
+}
+
+void HybridCore::erase(uint64_t b, uint8_t purpose, Lpn tag) {
+  FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(b, 0), 1, kPrioNormal, purpose);
+  op->lpn = tag;
+  submit(op);
 }
 
 void HybridCore::read_finished(Ppn ppn) {
@@ -236,7 +239,7 @@ void HybridCore::on_host_cmd(HostCmd* c) {
                   (cfg_.ctrl_cmd_cycles + pages * cfg_.ctrl_page_cycles + pending_unit_cycles_);
   pending_unit_cycles_ = 0;
   env_.timer(env_.now() + fw, kTimerCmd, c);
-  if (pol_ != kNone && sizer_->migrate_when_idle())  // DWA: migrate once the host is idle
+  if (staging_ && sizer_->migrate_when_idle())  // DWA: migrate once the host is idle
     env_.timer(env_.now() + sizer_->idle_gap(), kTimerIdle,
                reinterpret_cast<void*>(static_cast<uintptr_t>(last_cmd_seq_)));
 }
@@ -361,7 +364,7 @@ void HybridCore::add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) {
   ++c->pending;
 }
 
-HybridCore::Job* HybridCore::page_job(uint8_t purpose, uint8_t stream, uint32_t npages) {
+Job* HybridCore::page_job(uint8_t purpose, uint8_t stream, uint32_t npages) {
   Job* j = new_job();
   j->purpose = purpose;
   j->stream = stream;
@@ -371,138 +374,68 @@ HybridCore::Job* HybridCore::page_job(uint8_t purpose, uint8_t stream, uint32_t 
   return j;
 }
 
-// Completes page `page` of job j with the sectors of lpn not in `have`: newest data from DRAM,
-// else one flash read per distinct physical page holding some of them; unwritten sectors stay
-// empty.
+void HybridCore::release_job(Job* j) {
+  --jobs_inflight_;
+  free_job(j);
+}
+
+bool HybridCore::has_data(uint32_t lsn) {
+  return dram_.find(lsn) || map_.l2p(lsn) != kNoPsn;
+}
+
+uint32_t HybridCore::flash_version(Psn psn) const {
+  return integrity_ ? flash_data_.get(psn) : 0;
+}
+
+// The newest data of lsn: from DRAM, else the flash sector it is mapped to.
+Ppn HybridCore::fill_slot(Slot& s, uint32_t lsn) {
+  if (DramSec* d = dram_.find(lsn)) {
+    s = Slot{lsn, d->ver, kNoPsn, nullptr};
+    ++hc_.dram_fills;
+    return kNoPpn;
+  }
+  const Psn psn = map_.l2p(lsn);
+  if (psn == kNoPsn) return kNoPpn;
+  s = Slot{lsn, flash_version(psn), psn, nullptr};
+  return psn / spp_;
+}
+
+// Unwritten sectors stay empty.
 void HybridCore::fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t purpose) {
   Ppn reads[8];
   int n = 0;
   for (uint32_t i = 0; i < spp_; ++i) {
     if (have >> i & 1) continue;
-    const uint32_t lsn = lpn * spp_ + i;
-    Slot& s = j->slots[page * spp_ + i];
-    if (DramSec* d = dram_.find(lsn)) {
-      s = Slot{lsn, d->ver, kNoPsn, nullptr};
-      ++hc_.dram_fills;
-      continue;
-    }
-    const Psn psn = map_.l2p(lsn);
-    if (psn == kNoPsn) continue;
-    s = Slot{lsn, integrity_ ? flash_data_.get(psn) : 0, psn, nullptr};
-    const Ppn ppn = psn / spp_;
+    const Ppn ppn = fill_slot(j->slots[page * spp_ + i], lpn * spp_ + i);
+    if (ppn == kNoPpn) continue;
     int k = 0;
     while (k < n && reads[k] != ppn) ++k;
     if (k == n) reads[n++] = ppn;
   }
-  for (int k = 0; k < n; ++k) {
-    FlashOp* op =
-        new_op(FlashKind::Read, reads[k], 1, cfg_.read_priority ? kPrioRead : kPrioNormal, purpose);
-    op->ctx = j;
-    read_started(reads[k]);
-    ++j->pending_reads;
-    if (purpose == kRmwRead) {
-      ++hc_.rmw_reads;
-      ++ctr_.rmw_reads;
-    } else if (purpose == kMigRead) {
-      ++hc_.mig_reads;
-      ++ctr_.gc_reads;
-    } else {
-      ++hc_.gc_reads;
-      ++ctr_.gc_reads;
-    }
-    submit(op);
-  }
+  for (int k = 0; k < n; ++k)
+    job_read(j, reads[k], cfg_.read_priority ? kPrioRead : kPrioNormal, purpose);
 }
 
-uint32_t HybridCore::sector_class(uint32_t lsn) {
-  uint8_t* u = upd_count_.find(lsn);
-  uint8_t c = 0;
-  if (u) {
-    c = *u;
-    if (*u < 255) ++*u;
+void HybridCore::job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t purpose) {
+  FlashOp* op = new_op(FlashKind::Read, ppn, 1, prio, purpose);
+  op->ctx = j;
+  read_started(ppn);
+  ++j->pending_reads;
+  if (purpose == kRmwRead) {
+    ++hc_.rmw_reads;
+    ++ctr_.rmw_reads;
+  } else if (purpose == kMigRead) {
+    ++hc_.mig_reads;
+    ++ctr_.gc_reads;
   } else {
-    upd_count_.put(lsn, 1);
+    ++hc_.gc_reads;
+    ++ctr_.gc_reads;
   }
-  return c <= 1 ? 0 : c <= 3 ? 1 : 2;  // baselines.md section 6: classes {0-1, 2-3, >=4}
+  submit(op);
 }
 
-// Places sectors of lpn into packing buffer `buf`: host sectors (host_mask) and, for SA's
-// read-modify-write, filled sectors (fill_mask). chunk: the sectors must share one page.
-void HybridCore::pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8_t stream,
-                              bool chunk) {
-  const uint32_t full = (1u << spp_) - 1;
-  uint32_t fill = 0;
-  if (chunk) {  // SA: old sectors not covered by the write are merged in (RMW)
-    for (uint32_t i = 0; i < spp_; ++i) {
-      if (mask >> i & 1) continue;
-      const uint32_t lsn = lpn * spp_ + i;
-      if (dram_.find(lsn) || map_.l2p(lsn) != kNoPsn) fill |= 1u << i;
-    }
-  }
-  const uint32_t all = (mask | fill) & full;
-  const uint32_t need = static_cast<uint32_t>(__builtin_popcount(all));
-  Job*& j = pack_[buf];
-  if (j && chunk && j->used + need > spp_) {
-    Job* s = j;
-    j = nullptr;
-    seal(s);
-  }
-  Ppn reads[8];
-  int nreads = 0;
-  for (uint32_t i = 0; i < spp_; ++i) {
-    if (!(all >> i & 1)) continue;
-    if (!j) {
-      j = page_job(kSlcWrite, stream, 1);
-      region_.reserve_page();
-      ++hc_.packed_pages;
-    }
-    const uint32_t lsn = lpn * spp_ + i;
-    Slot& s = j->slots[j->used++];
-    if (mask >> i & 1) {
-      add_host_sector(s, c, lsn);
-      ++hc_.packed_sectors;
-    } else if (DramSec* d = dram_.find(lsn)) {
-      s = Slot{lsn, d->ver, kNoPsn, nullptr};
-      ++hc_.dram_fills;
-    } else {
-      const Psn psn = map_.l2p(lsn);
-      s = Slot{lsn, integrity_ ? flash_data_.get(psn) : 0, psn, nullptr};
-      const Ppn ppn = psn / spp_;
-      int k = 0;
-      while (k < nreads && reads[k] != ppn) ++k;
-      if (k == nreads) {
-        reads[nreads++] = ppn;
-        FlashOp* op =
-            new_op(FlashKind::Read, ppn, 1, cfg_.read_priority ? kPrioRead : kPrioNormal, kRmwRead);
-        op->ctx = j;
-        read_started(ppn);
-        ++j->pending_reads;
-        ++hc_.rmw_reads;
-        ++ctr_.rmw_reads;
-        submit(op);
-      }
-    }
-    if (stream == kSlcL1 && j->prefer_not_channel == UINT32_MAX) {
-      // Hierarchy: write L1 to a channel other than the one holding the page's other data.
-      for (uint32_t k = 0; k < spp_; ++k) {
-        const Psn o = map_.l2p(lpn * spp_ + k);
-        if (o != kNoPsn && !(mask >> k & 1)) {
-          j->prefer_not_channel =
-              geo_.channel_of_plane(geo_.plane_of_block(geo_.block_of(o / spp_)));
-          break;
-        }
-      }
-    }
-    if (j->used == spp_) {
-      Job* s2 = j;
-      j = nullptr;
-      seal(s2);
-    }
-  }
-}
-
-bool HybridCore::slc_admit(HostCmd* c, uint8_t /*stream*/) {
-  if (pol_ == kNone || !sizer_->admits(c->size, region_.targets())) return false;
+bool HybridCore::slc_admit(HostCmd* c) {
+  if (!staging_ || !sizer_->admits(c->size, region_.targets())) return false;
   return region_.has_free_page();
 }
 
@@ -512,42 +445,13 @@ void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
   // Statistics for the sizer: update writes into SLC, demand for SLC writes.
   ++ep_.write_pages;
   if (c->size <= 1024u * 1024u) ++ep_.small_write_pages;
-  const uint8_t stream = (pol_ == kHier && !full) ? kSlcL1 : kSlcL2;
-  const bool to_slc = slc_admit(c, stream);
-  if (to_slc) {
+  if (slc_admit(c)) {
     ++hc_.pieces_to_slc;
     ++ep_.slc_write_pages;
     const Psn prev = map_.l2p(lpn * spp_ + static_cast<uint32_t>(__builtin_ctz(mask)));
     if (prev != kNoPsn && map_.blk(geo_.block_of(prev / spp_)).slc) ++ep_.slc_update_pages;
     c->dest |= 1;
-    if (pol_ == kHier) {
-      if (full)
-        ++omega_l_, ++hc_.l2_pieces;
-      else
-        ++omega_s_, ++hc_.l1_pieces;
-    }
-    uint32_t old = 0;  // SA: old sectors not covered by the write (merged by RMW)
-    if (pol_ == kSa && !full)
-      for (uint32_t i = 0; i < spp_; ++i)
-        if (!(mask >> i & 1) && (dram_.find(lpn * spp_ + i) || map_.l2p(lpn * spp_ + i) != kNoPsn))
-          old |= 1u << i;
-    if (full || pol_ == kPage || (pol_ == kSa && (mask | old) == full_mask)) {
-      Job* j = page_job(kSlcWrite, kSlcL2, 1);
-      region_.reserve_page();
-      for (uint32_t i = 0; i < spp_; ++i)
-        if (mask >> i & 1) add_host_sector(j->slots[i], c, lpn * spp_ + i);
-      if (!full) fill_page(j, 0, lpn, mask, kRmwRead);
-      seal(j);
-    } else if (pol_ == kSa) {
-      pack_sectors(c, lpn, mask, 0, kSlcL2, true);
-    } else if (pol_ == kSector) {
-      for (uint32_t i = 0; i < spp_; ++i)
-        if (mask >> i & 1)
-          pack_sectors(c, lpn, 1u << i, static_cast<int>(sector_class(lpn * spp_ + i)) + 1, kSlcL2,
-                       false);
-    } else {  // hierarchy L1
-      pack_sectors(c, lpn, mask, 0, kSlcL1, false);
-    }
+    staging_->place(c, lpn, mask);
     return;
   }
   // Straight into native blocks: full pages in one-shot units (read-modify-write of partial
@@ -572,8 +476,8 @@ void HybridCore::do_write(HostCmd* c) {
   ++ep_.write_requests;
   for_each_piece(c, [&](Lpn lpn, uint32_t mask) { write_piece(c, lpn, mask); });
   if (--c->pending == 0) finish_cmd(c);
-  if (pol_ != kNone && ++epoch_writes_ >= cfg_.slc_epoch_writes) end_epoch();
-  if (pol_ == kHier && ++win_writes_ >= cfg_.slc_window) division_window();
+  if (staging_ && ++epoch_writes_ >= cfg_.slc_epoch_writes) end_epoch();
+  if (staging_ && staging_->on_write_request()) record_series();  // a division window ended
   kick();
 }
 
@@ -619,12 +523,7 @@ void HybridCore::kick() {
       break;
     }
   if (!idle_die) return;
-  for (Job*& j : pack_)
-    if (j && j->used > 0) {
-      Job* s = j;
-      j = nullptr;
-      seal(s);
-    }
+  if (staging_) staging_->flush();
   if (native_unit_ && native_unit_->used > 0) {
     Job* s = native_unit_;
     native_unit_ = nullptr;
@@ -707,8 +606,7 @@ void HybridCore::program_done(FlashOp* op) {
   if (gc) {
     gc_unit_done(j);
   } else {
-    --jobs_inflight_;
-    free_job(j);
+    release_job(j);
   }
 }
 
@@ -783,19 +681,14 @@ bool HybridCore::want_migration(uint32_t plane, uint8_t& kind) const {
   const bool shrink = s.slc_used > allowed_plane;
   const bool low = region_.slc_free(plane) <= region_.slc_trigger(plane);
   if (!shrink && !low) return false;
-  kind = 1;
-  if (pol_ == kHier) {
-    const double l1_share = std::min(1.0 - ratio_l2_, cfg_.slc_l1_max);
-    const uint32_t l1_quota = static_cast<uint32_t>(l1_share * allowed_plane);
-    if (s.l1_used > l1_quota) kind = 2;
-  }
+  kind = staging_ ? staging_->migration_kind(s, allowed_plane) : uint8_t(kSlcVictims);
   return true;
 }
 
 void HybridCore::check_gc(uint32_t plane) {
   // Convertible: native GC also runs when the SLC region is below its allowed size and no block
   // can be opened for it (free blocks between native_trigger and the SLC opening margin).
-  const bool slc_starved = convertible_ && pol_ != kNone &&
+  const bool slc_starved = convertible_ && staging_ &&
                            map_.plane(plane).slc_used < region_.allowed_per_plane() &&
                            region_.openable(plane) == 0;
   if (!gc_[0][plane].active &&
@@ -893,17 +786,10 @@ void HybridCore::gc_continue(uint32_t plane, bool migration) {
         const uint32_t lsn = m[pg * spp_ + k];
         if (lsn == kNoLsn) continue;
         (whole ? full_src : part_src)
-            .push_back(Slot{lsn, integrity_ ? flash_data_.get(src * spp_ + k) : 0, src * spp_ + k,
-                            nullptr});
+            .push_back(Slot{lsn, flash_version(src * spp_ + k), src * spp_ + k, nullptr});
       }
       used += c;
-      FlashOp* op = new_op(FlashKind::Read, src, 1, kPrioNormal, kGcRead);
-      op->ctx = j;
-      read_started(src);
-      ++j->pending_reads;
-      ++hc_.gc_reads;
-      ++ctr_.gc_reads;
-      submit(op);
+      job_read(j, src, kPrioNormal, kGcRead);
       g.scan = (pg + 1) * spp_;
       page = (used + spp_ - 1) / spp_;
     }
@@ -916,8 +802,7 @@ void HybridCore::gc_continue(uint32_t plane, bool migration) {
   if (g.scan >= nsec) g.scan_done = true;
   if (page == 0) {  // nothing left to move
     g.unit = nullptr;
-    --jobs_inflight_;
-    free_job(j);
+    release_job(j);
     gc_maybe_erase(plane, migration);
     return;
   }
@@ -925,8 +810,7 @@ void HybridCore::gc_continue(uint32_t plane, bool migration) {
   ctr_.gc_page_moves += page;
   (migration ? hc_.mig_pages : hc_.gc_pages) += bits_;
   (migration ? hc_.mig_units : hc_.gc_units) += 1;
-  j->sealed = true;
-  if (j->pending_reads == 0) try_issue(j);
+  seal(j);
 }
 
 void HybridCore::gc_unit_done(Job* j) {
@@ -934,8 +818,7 @@ void HybridCore::gc_unit_done(Job* j) {
   const bool migration = j->purpose == kMigWrite;
   GcJob& g = gc_[migration][plane];
   g.unit = nullptr;
-  --jobs_inflight_;
-  free_job(j);
+  release_job(j);
   if (!g.scan_done) {
     gc_continue(plane, migration);
     return;
@@ -953,13 +836,9 @@ void HybridCore::gc_maybe_erase(uint32_t plane, bool migration) {
     gc_continue(plane, migration);
     return;
   }
-  if (block_reads_.busy(static_cast<uint32_t>(v))) return;  // read_finished() calls back
+  if (block_reads_busy(v)) return;  // read_finished() calls back
   g.erase_issued = true;
-  FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(v, 0), 1, kPrioNormal,
-                       map_.blk(v).slc ? kSlcErase : kNativeErase);
-  op->ctx = &g;
-  op->lpn = static_cast<Lpn>(migration);
-  submit(op);
+  erase(v, map_.blk(v).slc ? kSlcErase : kNativeErase, static_cast<Lpn>(migration));
 }
 
 void HybridCore::erase_done(FlashOp* op) {
@@ -1017,16 +896,6 @@ void HybridCore::end_epoch() {
   check_all_gc();
 }
 
-void HybridCore::division_window() {
-  win_writes_ = 0;
-  if (omega_s_ + omega_l_ > 0) {
-    ratio_l2_ = double(omega_l_) / double(omega_s_ + omega_l_);
-    ratio_l2_ = std::max(ratio_l2_, 1.0 - cfg_.slc_l1_max);  // L1 <= slc.l1_max
-  }
-  omega_s_ = omega_l_ = 0;
-  record_series();
-}
-
 void HybridCore::record_series() {
   if (series_.size() >= (1u << 20)) return;
   uint32_t l1 = 0;
@@ -1034,7 +903,7 @@ void HybridCore::record_series() {
   const uint64_t lsec = logical_pages_ * spp_;
   series_.push_back(SeriesRow{double(env_.now()) / 1e9, ctr_.host_writes, map_.slc_blocks(),
                               region_.allowed(), region_.targets().theta_bytes / 1024, l1,
-                              ratio_l2_,
+                              staging_ ? staging_->l2_share() : SlcStaging::initial_l2_share(cfg_),
                               lsec ? double(map_.mapped_sectors()) / double(lsec) : 0.0});
 }
 
@@ -1084,12 +953,10 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
   // region (twice the SMT at l1_max 0.5). Page and SA add nothing (SA's size field is within
   // the entry).
   const uint64_t slc_sectors = uint64_t(region_.context().max_slc_blocks) * slc_ppb_ * spp_;
-  double extra = 0;
-  if (pol_ == kHier) extra = cfg_.slc_l1_max * slc_sectors * 5.5;
-  if (pol_ == kSector) extra = slc_sectors * 5.5;
+  const double extra = staging_ ? staging_->extra_table_bytes(slc_sectors) : 0.0;
   json r = {
-      {"policy", policy_},
-      {"size_policy", pol_ == kNone ? std::string("none") : std::string(sizer_->name())},
+      {"policy", cfg_.slc_policy},
+      {"size_policy", staging_ ? std::string(sizer_->name()) : std::string("none")},
       {"partition", cfg_.slc_partition},
       {"slc_blocks_end", map_.slc_blocks()},
       {"slc_allowed_blocks_end", region_.allowed()},
@@ -1136,11 +1003,7 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
         {"sector_entries_peak", hc_.sector_entries_peak},
         {"sector_entries_peak_bytes", hc_.sector_entries_peak * 5.5}}},
   };
-  if (pol_ == kHier)
-    r["hierarchy"] = {{"l1_pieces", hc_.l1_pieces},
-                      {"l2_pieces", hc_.l2_pieces},
-                      {"l2_share_end", ratio_l2_},
-                      {"l1_share_end", 1.0 - ratio_l2_}};
+  if (staging_) staging_->report(r);
   r["sizer"] = sizer_->stats();
   if (!idle()) {  // what is still outstanding (a stuck run is a bug: report it)
     json pl = json::array();

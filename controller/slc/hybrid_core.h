@@ -29,54 +29,17 @@
 #include "controller/flash_op.h"
 #include "controller/flat_map.h"
 #include "controller/ftl.h"
+#include "controller/slc/core_port.h"
 #include "controller/slc/region.h"
 #include "controller/slc/sector_map.h"
 #include "controller/slc/sizer.h"
+#include "controller/slc/staging.h"
 #include "controller/ssd_core.h"
 #include "controller/stats.h"
 
 namespace ssdtlm::slc {
 
-// What a flash operation is for (latency / busy-time breakdown, SLC-RL slides' cost terms).
-enum Purpose : uint32_t {
-  kHostRead,
-  kRmwRead,
-  kSlcWrite,     // host data programmed in SLC mode
-  kNativeWrite,  // host data programmed straight into native blocks
-  kMigRead,
-  kMigWrite,
-  kSlcErase,
-  kGcRead,
-  kGcWrite,
-  kNativeErase,
-  kPurposes
-};
-
-struct HybridCounters {
-  uint64_t pieces_to_slc = 0, pieces_to_native = 0;    // host page pieces by destination
-  uint64_t slc_host_pages = 0, native_host_pages = 0;  // pages programmed for the host
-  uint64_t packed_pages = 0;             // SLC pages built from partial pieces (sa, sector, L1)
-  uint64_t packed_sectors = 0;           // host sectors placed by packing
-  uint64_t padding_sectors = 0;          // empty sectors of programmed pages
-  uint64_t rmw_reads = 0;                // flash reads completing partial pages
-  uint64_t dram_fills = 0;               // sectors completing a page taken from DRAM
-  uint64_t host_flash_reads = 0;         // flash page reads for host reads
-  uint64_t slc_reads = 0;                // ... of which from SLC blocks
-  uint64_t dram_read_sectors = 0;        // host sectors served from DRAM (data not yet programmed)
-  uint64_t mig_reads = 0, gc_reads = 0;  // flash page reads of migration / native GC
-  uint64_t mig_pages = 0, gc_pages = 0;  // pages programmed by migration / native GC
-  uint64_t mig_units = 0, gc_units = 0;
-  uint64_t slc_erases = 0, native_erases = 0;
-  uint64_t mig_victims = 0, gc_victims = 0;
-  uint64_t idle_migrations = 0;               // DWA: victims migrated in host idle time
-  uint64_t blocked = 0;                       // programs that waited for space
-  uint64_t l1_pieces = 0, l2_pieces = 0;      // hierarchy: partial / full page pieces
-  uint64_t sector_entries_peak = 0;           // sector-mapped SLC entries (sector / hierarchy L1)
-  std::array<uint64_t, kPurposes> busy_ps{};  // flash array busy time by purpose
-  std::array<uint64_t, kPurposes> ops{};
-};
-
-class HybridCore {
+class HybridCore : private CorePort {
  public:
   HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity);
   ~HybridCore();
@@ -108,23 +71,6 @@ class HybridCore {
   enum TimerKind : uint32_t { kTimerCmd = 1, kTimerIdle = 4 };
 
  private:
-  struct Slot {
-    uint32_t lsn = kNoLsn;   // kNoLsn: padding
-    uint32_t ver = 0;        // version (integrity) / write sequence of host data
-    Psn src = kNoPsn;        // moved / filled from this flash sector (kNoPsn: host data in DRAM)
-    HostCmd* cmd = nullptr;  // host write completed by this sector
-  };
-  struct Job {
-    uint8_t purpose = kSlcWrite;  // kSlcWrite, kNativeWrite, kMigWrite, kGcWrite
-    uint8_t stream = kSlcL2;
-    bool sealed = false, issued = false;
-    uint32_t npages = 0, used = 0;  // pages of the unit; slots used (packing)
-    uint32_t pending_reads = 0;
-    uint32_t plane = 0;  // GC jobs: their plane
-    Ppn ppn = kNoPpn;
-    uint32_t prefer_not_channel = UINT32_MAX;  // hierarchy L1: avoid this channel
-    std::vector<Slot> slots;                   // npages * spp
-  };
   struct GcJob {
     bool active = false;
     bool migration = false;
@@ -147,19 +93,31 @@ class HybridCore {
   void do_write(HostCmd* c);
   void finish_cmd(HostCmd* c);
   void write_piece(HostCmd* c, Lpn lpn, uint32_t mask);
-  bool slc_admit(HostCmd* c, uint8_t stream);
-  void add_host_sector(Slot& s, HostCmd* c, uint32_t lsn);
-  void fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t read_purpose);
-  Job* page_job(uint8_t purpose, uint8_t stream, uint32_t npages);
-  void pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8_t stream, bool chunk);
-  void seal(Job* j);
+  bool slc_admit(HostCmd* c);
   void try_issue(Job* j);
   bool demote_to_native(Job* j);
   bool issue_program(Job* j);
   void program_done(FlashOp* op);
   void kick();
-  void retry_blocked();
-  uint32_t sector_class(uint32_t lsn);
+
+  // CorePort: program jobs for the staging modes and migration
+  Job* page_job(uint8_t purpose, uint8_t stream, uint32_t npages) override;
+  void add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) override;
+  Ppn fill_slot(Slot& s, uint32_t lsn) override;
+  void fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t read_purpose) override;
+  void job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t read_purpose) override;
+  bool has_data(uint32_t lsn) override;
+  uint32_t flash_version(Psn psn) const override;
+  void seal(Job* j) override;
+  void release_job(Job* j) override;
+  void erase(uint64_t b, uint8_t purpose, Lpn tag) override;
+  bool block_reads_busy(uint64_t b) override;
+  bool has_blocked() const override { return !blocked_.empty(); }
+  void retry_blocked() override;
+  uint64_t host_cmd_seq() const override { return last_cmd_seq_; }
+  HybridCounters& hybrid_counters() override { return hc_; }
+  SimCounters& sim_counters() override { return ctr_; }
+  void reserve_slc_page() override { region_.reserve_page(); }
 
   // space
   bool has_gc_victim(uint32_t plane) const;
@@ -177,7 +135,6 @@ class HybridCore {
 
   // epochs / division
   void end_epoch();
-  void division_window();
   void record_series();
 
   // flash ops
@@ -205,29 +162,25 @@ class HybridCore {
   const uint32_t bits_;
   const uint32_t slc_ppb_;
   const bool convertible_;
-  const std::string policy_;  // page | sa | sector | hierarchy | none
-  enum Pol : uint8_t { kNone, kPage, kSa, kSector, kHier };
-  const Pol pol_;
   const uint64_t logical_pages_;
-  std::unique_ptr<SlcSizer> sizer_;
 
   SimCounters ctr_;
   HybridCounters hc_;
   SectorMap map_;
   SlcRegion region_;
-  std::vector<uint32_t> die_ops_;  // flash ops in flight per global die
-  uint32_t rr_ = 0;                // round-robin plane cursor
+  std::unique_ptr<SlcSizer> sizer_;
+  std::unique_ptr<SlcStaging> staging_;  // the SLC cache mode; null without SLC cache
+  std::vector<uint32_t> die_ops_;        // flash ops in flight per global die
+  uint32_t rr_ = 0;                      // round-robin plane cursor
 
   FlatMap<DramSec> dram_;
   BlockReads block_reads_;
-  FlatMap<uint8_t> upd_count_;  // sector policy: update counts by lsn (saturating)
 
   std::vector<GcJob> gc_[2];  // [0] native GC, [1] migration; per plane
   std::deque<Job*> blocked_;
   std::vector<Job*> open_jobs_;
   std::vector<Slot> full_src_, part_src_;  // native GC unit assembly (reused) // unsealed packing /
                                            // native units
-  Job* pack_[4] = {nullptr, nullptr, nullptr, nullptr};  // sa/hierarchy: [0]; sector: classes 0..2
   Job* native_unit_ = nullptr;
 
   FlashOpPool ops_;
@@ -239,8 +192,6 @@ class HybridCore {
   uint64_t epoch_writes_ = 0;
   EpochStats ep_;
   std::array<uint64_t, kPurposes> busy_mark_{};
-  uint64_t win_writes_ = 0, omega_s_ = 0, omega_l_ = 0;
-  double ratio_l2_ = 1.0;  // hierarchy: L2 share of the SLC region
   uint64_t last_cmd_seq_ = 0;
   uint64_t idle_seq_ = 0;  // DWA: command sequence number when idle migration started
   uint64_t pending_unit_cycles_ = 0, unit_cycles_ = 0;  // SLC-size decision unit (rl)

@@ -5,11 +5,11 @@
 
 namespace ssdtlm::slc {
 
-SlcRegion::SlcRegion(const SsdConfig& cfg, const SectorMap& map, bool enabled)
+SlcRegion::SlcRegion(const SsdConfig& cfg, const SectorMap& map)
     : cfg_(cfg),
       geo_(cfg.geo),
       map_(map),
-      enabled_(enabled),
+      enabled_(cfg.slc_policy != "none"),
       convertible_(cfg.slc_partition == "convertible"),
       bits_(static_cast<uint32_t>(cfg.unit_pages())) {
   sctx_.total_blocks = static_cast<uint32_t>(geo_.blocks());

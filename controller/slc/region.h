@@ -21,8 +21,8 @@ constexpr uint32_t kGcReserve = 2;
 
 class SlcRegion {
  public:
-  // enabled: an SLC cache mode is configured (slc.policy != none); otherwise no block is SLC.
-  SlcRegion(const SsdConfig& cfg, const SectorMap& map, bool enabled);
+  // Without an SLC cache mode (slc.policy none) no block is SLC.
+  SlcRegion(const SsdConfig& cfg, const SectorMap& map);
 
   bool convertible() const { return convertible_; }
   const SizerContext& context() const { return sctx_; }

@@ -22,14 +22,13 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
       region_(cfg, map_),
       sizer_(make_slc_sizer(cfg)),
       staging_(make_slc_staging(cfg, *this, map_)),
+      migration_(cfg, *this, map_, region_, staging_.get()),
       die_ops_(cfg.geo.dies(), 0),
       dram_(256),
       block_reads_(256),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
   map_.count_all_slc_sectors(staging_ && staging_->sector_mapped());
-  gc_[0].resize(geo_.planes());
-  gc_[1].resize(geo_.planes());
   region_.set_targets(staging_ ? sizer_->initial(region_.context()) : SlcTargets{});
   record_series();
 }
@@ -92,20 +91,11 @@ void HybridCore::erase(uint64_t b, uint8_t purpose, Lpn tag) {
 void HybridCore::read_finished(Ppn ppn) {
   const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
   if (!block_reads_.finished(b)) return;
-  const uint32_t plane = geo_.plane_of_block(b);
-  for (int m = 0; m < 2; ++m)
-    if (gc_[m][plane].active && gc_[m][plane].victim == int64_t(b)) gc_maybe_erase(plane, m);
+  migration_.block_reads_done(b);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Space
-
-// Whether native GC could start on the plane: a full native block whose collection frees at
-// least one unit of pages.
-bool HybridCore::has_gc_victim(uint32_t plane) const {
-  const uint32_t limit = (geo_.pages_per_block - bits_) * spp_;  // as start_gc's guard
-  return map_.has_victim(plane, kNativeVictims, limit);
-}
 
 uint32_t HybridCore::pick_plane(const Job* j) {
   const uint32_t np = geo_.planes();
@@ -252,9 +242,7 @@ void HybridCore::on_timer(uint32_t kind, void* ctx) {
   if (kind == kTimerIdle) {  // DWA: no host command since the timer was set
     const uint64_t seq = reinterpret_cast<uintptr_t>(ctx);
     if (seq != last_cmd_seq_) return;
-    idle_seq_ = seq;
-    for (uint32_t p = 0; p < geo_.planes(); ++p)
-      if (!gc_[1][p].active && map_.plane(p).slc_used > 0) start_gc(p, true, true);
+    migration_.start_idle(seq);
   }
 }
 
@@ -489,7 +477,7 @@ void HybridCore::seal(Job* j) {
 void HybridCore::try_issue(Job* j) {
   if (!j->sealed || j->issued || j->pending_reads > 0) return;
   if (!issue_program(j)) {
-    check_all_gc();
+    migration_.check_all();
     if (demote_to_native(j) && issue_program(j)) return;
     blocked_.push_back(j);
     ++hc_.blocked;
@@ -501,8 +489,7 @@ void HybridCore::try_issue(Job* j) {
 // blocks instead, as a one-shot unit whose other pages are padding.
 bool HybridCore::demote_to_native(Job* j) {
   if (j->purpose != kSlcWrite) return false;
-  for (uint32_t p = 0; p < geo_.planes(); ++p)
-    if (gc_[1][p].active) return false;
+  if (migration_.migrating()) return false;
   region_.unreserve_page();
   j->purpose = kNativeWrite;
   j->stream = kNative;
@@ -545,10 +532,12 @@ bool HybridCore::issue_program(Job* j) {
     // blocks, which are then erased): it leaves the last free block to native GC when native GC
     // runs or could run, and takes it otherwise (the native region can be full of valid data
     // while SLC blocks wait to be given back).
-    const uint32_t reserve =
-        j->purpose == kMigWrite && (gc_[0][plane].active || has_gc_victim(plane)) ? 1 : 0;
+    const uint32_t reserve = j->purpose == kMigWrite && (migration_.native_gc_active(plane) ||
+                                                         migration_.has_gc_victim(plane))
+                                 ? 1
+                                 : 0;
     if (!region_.native_can_alloc(plane, reserve, j->stream)) {
-      check_gc(plane);
+      migration_.check(plane);
       return false;
     }
   }
@@ -575,7 +564,7 @@ bool HybridCore::issue_program(Job* j) {
     ctr_.gc_pages_programmed += j->npages;
   }
   submit(op);
-  check_gc(plane);
+  migration_.check(plane);
   return true;
 }
 
@@ -604,7 +593,7 @@ void HybridCore::program_done(FlashOp* op) {
   }
   const bool gc = j->purpose == kMigWrite || j->purpose == kGcWrite;
   if (gc) {
-    gc_unit_done(j);
+    migration_.unit_done(j);
   } else {
     release_job(j);
   }
@@ -620,11 +609,7 @@ void HybridCore::retry_blocked() {
 }
 
 bool HybridCore::idle() const {
-  if (jobs_inflight_ > 0 || ops_in_flight() > 0 || !blocked_.empty()) return false;
-  for (int m = 0; m < 2; ++m)
-    for (const auto& g : gc_[m])
-      if (g.active) return false;
-  return true;
+  return jobs_inflight_ == 0 && ops_in_flight() == 0 && blocked_.empty() && !migration_.busy();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -664,208 +649,15 @@ void HybridCore::on_flash_done(FlashOp* op) {
       ops_.put(op);
       break;
     case kSlcErase:
-    case kNativeErase:
-      erase_done(op);
+    case kNativeErase: {
+      const bool migration = op->lpn != 0;
+      const uint32_t plane = op->plane;
+      ops_.put(op);
+      migration_.erase_done(plane, migration);
       break;
+    }
   }
   kick();
-}
-
-// ---------------------------------------------------------------------------------------------
-// GC of the native region and migration (GC of the SLC region)
-
-bool HybridCore::want_migration(uint32_t plane, uint8_t& kind) const {
-  const SectorMap::Plane& s = map_.plane(plane);
-  if (s.slc_used == 0) return false;
-  const uint32_t allowed_plane = region_.allowed_per_plane();
-  const bool shrink = s.slc_used > allowed_plane;
-  const bool low = region_.slc_free(plane) <= region_.slc_trigger(plane);
-  if (!shrink && !low) return false;
-  kind = staging_ ? staging_->migration_kind(s, allowed_plane) : uint8_t(kSlcVictims);
-  return true;
-}
-
-void HybridCore::check_gc(uint32_t plane) {
-  // Convertible: native GC also runs when the SLC region is below its allowed size and no block
-  // can be opened for it (free blocks between native_trigger and the SLC opening margin).
-  const bool slc_starved = convertible_ && staging_ &&
-                           map_.plane(plane).slc_used < region_.allowed_per_plane() &&
-                           region_.openable(plane) == 0;
-  if (!gc_[0][plane].active &&
-      (map_.free_native(plane) <= region_.native_trigger(plane) || slc_starved))
-    start_gc(plane, false, false);
-  uint8_t kind;
-  if (!gc_[1][plane].active && want_migration(plane, kind)) start_gc(plane, true, false);
-}
-
-void HybridCore::check_all_gc() {
-  for (uint32_t p = 0; p < geo_.planes(); ++p) check_gc(p);
-}
-
-bool HybridCore::start_gc(uint32_t plane, bool migration, bool idle) {
-  GcJob& g = gc_[migration][plane];
-  if (g.active) return false;
-  int64_t v = -1;
-  if (migration) {
-    uint8_t kind = 1;
-    if (!idle) want_migration(plane, kind);
-    v = map_.take_victim(plane, kind);
-    if (v < 0) v = map_.take_victim(plane, kind == 1 ? 2 : 1);
-  } else {
-    v = map_.take_victim(plane, 0);
-    // A victim must free at least one program unit's worth, or GC would only churn.
-    if (v >= 0 && map_.blk(v).valid + bits_ * spp_ > geo_.pages_per_block * spp_) {
-      map_.return_victim(static_cast<uint64_t>(v));
-      v = -1;
-    }
-  }
-  if (v < 0) return false;
-  g = GcJob{};
-  g.active = true;
-  g.migration = migration;
-  g.idle = idle;
-  g.victim = v;
-  if (migration) {
-    ++hc_.mig_victims;
-    if (idle) ++hc_.idle_migrations;
-  } else {
-    ++hc_.gc_victims;
-    ++ctr_.gc_runs;
-  }
-  gc_continue(plane, migration);
-  return true;
-}
-
-// Collects the next unit from the victim: migration gathers whole logical pages (all their
-// sectors, wherever they are) into native pages; native GC copies each page's valid sectors.
-void HybridCore::gc_continue(uint32_t plane, bool migration) {
-  GcJob& g = gc_[migration][plane];
-  const uint64_t v = static_cast<uint64_t>(g.victim);
-  uint32_t* m = map_.p2l(v, false);
-  const uint32_t nsec = map_.pages_of(v) * spp_;
-  Job* j = page_job(migration ? kMigWrite : kGcWrite, migration ? kMigDst : kGcDst, bits_);
-  j->plane = plane;
-  g.unit = j;
-  uint32_t page = 0;
-  uint32_t used = 0;  // native GC: valid sectors taken into the unit
-  full_src_.clear();
-  part_src_.clear();
-  auto& full_src = full_src_;
-  auto& part_src = part_src_;
-  Lpn taken[8];
-  uint32_t ntaken = 0;
-  while ((migration ? page < bits_ : used < bits_ * spp_) && g.scan < nsec) {
-    const uint32_t idx = g.scan;
-    if (!m || m[idx] == kNoLsn) {
-      ++g.scan;
-      continue;
-    }
-    if (migration) {
-      const Lpn lpn = m[idx] / spp_;
-      bool dup = false;
-      for (uint32_t k = 0; k < ntaken; ++k) dup |= taken[k] == lpn;
-      if (!dup) {
-        taken[ntaken++] = lpn;
-        fill_page(j, page, lpn, 0, kMigRead);
-        ++page;
-      }
-      ++g.scan;
-    } else {
-      // Native GC fills the unit with the victim's valid sectors (victims are chosen and
-      // guarded by valid sectors, so a collection always frees at least a unit). Pages whose
-      // sectors are all valid keep their layout (one logical page per physical page, the common
-      // case); sectors of partly valid pages are packed densely after them.
-      const uint32_t pg = idx / spp_;
-      uint32_t c = 0;
-      for (uint32_t k = 0; k < spp_; ++k) c += m[pg * spp_ + k] != kNoLsn;
-      if (used + c > bits_ * spp_) break;
-      const Ppn src = geo_.ppn_of(v, pg);
-      bool whole = c == spp_ && m[pg * spp_] % spp_ == 0;  // one logical page, in order
-      for (uint32_t k = 1; whole && k < spp_; ++k) whole = m[pg * spp_ + k] == m[pg * spp_] + k;
-      for (uint32_t k = 0; k < spp_; ++k) {
-        const uint32_t lsn = m[pg * spp_ + k];
-        if (lsn == kNoLsn) continue;
-        (whole ? full_src : part_src)
-            .push_back(Slot{lsn, flash_version(src * spp_ + k), src * spp_ + k, nullptr});
-      }
-      used += c;
-      job_read(j, src, kPrioNormal, kGcRead);
-      g.scan = (pg + 1) * spp_;
-      page = (used + spp_ - 1) / spp_;
-    }
-  }
-  if (!migration) {  // lay out: whole pages first, then the packed sectors
-    uint32_t slot = 0;
-    for (const Slot& x : full_src) j->slots[slot++] = x;
-    for (const Slot& x : part_src) j->slots[slot++] = x;
-  }
-  if (g.scan >= nsec) g.scan_done = true;
-  if (page == 0) {  // nothing left to move
-    g.unit = nullptr;
-    release_job(j);
-    gc_maybe_erase(plane, migration);
-    return;
-  }
-  j->used = page * spp_;
-  ctr_.gc_page_moves += page;
-  (migration ? hc_.mig_pages : hc_.gc_pages) += bits_;
-  (migration ? hc_.mig_units : hc_.gc_units) += 1;
-  seal(j);
-}
-
-void HybridCore::gc_unit_done(Job* j) {
-  const uint32_t plane = j->plane;
-  const bool migration = j->purpose == kMigWrite;
-  GcJob& g = gc_[migration][plane];
-  g.unit = nullptr;
-  release_job(j);
-  if (!g.scan_done) {
-    gc_continue(plane, migration);
-    return;
-  }
-  gc_maybe_erase(plane, migration);
-}
-
-void HybridCore::gc_maybe_erase(uint32_t plane, bool migration) {
-  GcJob& g = gc_[migration][plane];
-  if (!g.active || g.erase_issued || !g.scan_done || g.unit) return;
-  const uint64_t v = static_cast<uint64_t>(g.victim);
-  if (map_.blk(v).valid > 0) {  // sectors written back meanwhile (cannot happen for full blocks)
-    g.scan = 0;
-    g.scan_done = false;
-    gc_continue(plane, migration);
-    return;
-  }
-  if (block_reads_busy(v)) return;  // read_finished() calls back
-  g.erase_issued = true;
-  erase(v, map_.blk(v).slc ? kSlcErase : kNativeErase, static_cast<Lpn>(migration));
-}
-
-void HybridCore::erase_done(FlashOp* op) {
-  const bool migration = op->lpn != 0;
-  const uint32_t plane = op->plane;
-  GcJob& g = gc_[migration][plane];
-  const uint64_t v = static_cast<uint64_t>(g.victim);
-  ops_.put(op);
-  ++(map_.blk(v).slc ? hc_.slc_erases : hc_.native_erases);
-  ++ctr_.erases_gc;
-  map_.erase_block(v);
-  const bool idle_mig = g.idle;
-  g = GcJob{};
-  retry_blocked();
-  // DWA: keep migrating while the host stays idle.
-  if (idle_mig && migration) {
-    const bool host_idle = last_cmd_seq_ == idle_seq_;  // no host command since the idle timer
-    if (host_idle && map_.plane(plane).slc_used > 0) start_gc(plane, true, true);
-  }
-  // GC is started by allocations (as in MQSim/SSDsim); after an erase only migration continues
-  // by itself, and native GC only while programs wait for space.
-  for (uint32_t p = 0; p < geo_.planes(); ++p) {
-    uint8_t kind;
-    if (!gc_[1][p].active && want_migration(p, kind)) start_gc(p, true, false);
-    if (!blocked_.empty() && !gc_[0][p].active && map_.free_native(p) <= region_.native_trigger(p))
-      start_gc(p, false, false);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -893,7 +685,7 @@ void HybridCore::end_epoch() {
   unit_cycles_ += cyc;
   ep_ = EpochStats{};
   record_series();
-  check_all_gc();
+  migration_.check_all();
 }
 
 void HybridCore::record_series() {
@@ -1008,12 +800,10 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
   if (!idle()) {  // what is still outstanding (a stuck run is a bug: report it)
     json pl = json::array();
     for (uint32_t p = 0; p < geo_.planes(); ++p) {
-      const GcJob& g = gc_[0][p];
-      const GcJob& m = gc_[1][p];
-      pl.push_back({{"free", map_.free_native(p) + map_.free_slc_pool(p)},
-                    {"slc_used", map_.plane(p).slc_used},
-                    {"gc", {g.active, g.victim, g.scan_done, g.unit != nullptr, g.erase_issued}},
-                    {"mig", {m.active, m.victim, m.scan_done, m.unit != nullptr, m.erase_issued}}});
+      json o = migration_.plane_state(p);
+      o["free"] = map_.free_native(p) + map_.free_slc_pool(p);
+      o["slc_used"] = map_.plane(p).slc_used;
+      pl.push_back(o);
     }
     json bj = json::array();
     for (const Job* j : blocked_)

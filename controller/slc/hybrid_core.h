@@ -30,6 +30,7 @@
 #include "controller/flat_map.h"
 #include "controller/ftl.h"
 #include "controller/slc/core_port.h"
+#include "controller/slc/migration.h"
 #include "controller/slc/region.h"
 #include "controller/slc/sector_map.h"
 #include "controller/slc/sizer.h"
@@ -71,16 +72,6 @@ class HybridCore : private CorePort {
   enum TimerKind : uint32_t { kTimerCmd = 1, kTimerIdle = 4 };
 
  private:
-  struct GcJob {
-    bool active = false;
-    bool migration = false;
-    bool idle = false;  // DWA idle-time migration
-    int64_t victim = -1;
-    uint32_t scan = 0;  // physical sector index within the victim
-    bool scan_done = false;
-    bool erase_issued = false;
-    Job* unit = nullptr;  // unit being assembled / programmed
-  };
   struct DramSec {  // newest data of a sector not yet committed to flash
     uint32_t ver = 0;
   };
@@ -119,19 +110,7 @@ class HybridCore : private CorePort {
   SimCounters& sim_counters() override { return ctr_; }
   void reserve_slc_page() override { region_.reserve_page(); }
 
-  // space
-  bool has_gc_victim(uint32_t plane) const;
   uint32_t pick_plane(const Job* j);
-
-  // GC / migration
-  void check_gc(uint32_t plane);
-  void check_all_gc();
-  bool start_gc(uint32_t plane, bool migration, bool idle);
-  void gc_continue(uint32_t plane, bool migration);
-  void gc_unit_done(Job* j);
-  void gc_maybe_erase(uint32_t plane, bool migration);
-  void erase_done(FlashOp* op);
-  bool want_migration(uint32_t plane, uint8_t& kind) const;
 
   // epochs / division
   void end_epoch();
@@ -170,17 +149,15 @@ class HybridCore : private CorePort {
   SlcRegion region_;
   std::unique_ptr<SlcSizer> sizer_;
   std::unique_ptr<SlcStaging> staging_;  // the SLC cache mode; null without SLC cache
+  Migration migration_;                  // migration and native GC
   std::vector<uint32_t> die_ops_;        // flash ops in flight per global die
   uint32_t rr_ = 0;                      // round-robin plane cursor
 
   FlatMap<DramSec> dram_;
   BlockReads block_reads_;
 
-  std::vector<GcJob> gc_[2];  // [0] native GC, [1] migration; per plane
   std::deque<Job*> blocked_;
   std::vector<Job*> open_jobs_;
-  std::vector<Slot> full_src_, part_src_;  // native GC unit assembly (reused) // unsealed packing /
-                                           // native units
   Job* native_unit_ = nullptr;
 
   FlashOpPool ops_;
@@ -193,7 +170,6 @@ class HybridCore : private CorePort {
   EpochStats ep_;
   std::array<uint64_t, kPurposes> busy_mark_{};
   uint64_t last_cmd_seq_ = 0;
-  uint64_t idle_seq_ = 0;  // DWA: command sequence number when idle migration started
   uint64_t pending_unit_cycles_ = 0, unit_cycles_ = 0;  // SLC-size decision unit (rl)
   struct SeriesRow {
     double t_ms;

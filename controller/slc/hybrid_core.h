@@ -1,12 +1,16 @@
-// The controller core of a hybrid SSD (issue 8, docs/slc.md): blocks in SLC mode beside TLC/QLC
-// ("native") blocks, an SLC write cache managed at page, sub-page (SA), sector or two-level
-// (Hierarchy) granularity, migration of SLC data into native blocks in full one-shot units (GC of
-// the SLC region), greedy GC of the native region, and an SLC-size policy (static, UST, DWA, RL).
-//
-// Mapping is kept per 4 KiB logical sector (lsn -> physical sector psn = ppn * spp + slot), so one
-// structure serves every policy: page-mapped data simply has all sectors of a logical page in one
-// physical page. Memory grows with the written footprint (paged arrays, per-block reverse maps
-// only while a block holds data).
+// The controller core of a hybrid SSD (docs/slc.md): blocks in SLC mode beside TLC/QLC
+// ("native") blocks, an SLC write cache, migration of SLC data into native blocks, greedy GC of
+// the native region, and an SLC-size policy. The core owns the request path: host commands,
+// reads, the write of each page piece (to the SLC cache or straight into native blocks), program
+// jobs and their flash operations, completions, integrity. Its components:
+//   SectorMap   mapping by 4 KiB sector, blocks, free rings, victims controller/slc/sector_map.h
+//   SlcRegion   which blocks are SLC, and how many; GC triggers            controller/slc/region.h
+//   SlcStaging  the SLC cache mode: page, sa, sector, hierarchy            controller/slc/staging.h
+//   Migration   migration, idle migration, native GC controller/slc/migration.h SlcSizer    the
+//   SLC-size policy: static, ust, dwa, rl                  controller/slc/sizer.h
+// The staging modes and migration build program jobs through the core's CorePort
+// (controller/slc/core_port.h). Member functions are grouped by file: this file's .cpp (request
+// path), precondition.cpp, epochs.cpp (sizer feed, time series), result.cpp (result JSON, CSV).
 //
 // Writes go through to flash: a host write completes when every sector of it has been programmed
 // (SLC or native). Data waiting for its program (packing buffers, programs in flight) is served
@@ -29,6 +33,7 @@
 #include "controller/flash_op.h"
 #include "controller/flat_map.h"
 #include "controller/ftl.h"
+#include "controller/host_pieces.h"
 #include "controller/slc/core_port.h"
 #include "controller/slc/migration.h"
 #include "controller/slc/region.h"
@@ -75,8 +80,14 @@ class HybridCore : private CorePort {
   struct DramSec {  // newest data of a sector not yet committed to flash
     uint32_t ver = 0;
   };
+  struct SeriesRow {
+    double t_ms;
+    uint64_t writes;
+    uint32_t slc_blocks, target, theta_kib, l1_blocks;
+    double ratio_l2, utilization;
+  };
 
-  // host path
+  // Request path (hybrid_core.cpp): host commands and pieces
   template <typename F>
   void for_each_piece(const HostCmd* c, F&& f);
   void start_cmd(HostCmd* c);
@@ -85,11 +96,21 @@ class HybridCore : private CorePort {
   void finish_cmd(HostCmd* c);
   void write_piece(HostCmd* c, Lpn lpn, uint32_t mask);
   bool slc_admit(HostCmd* c);
+  void check_sector(uint32_t lsn, uint32_t got, uint32_t want, const char* where);
+  // ... programs: space for sealed jobs, a native unit for SLC jobs that find none
   void try_issue(Job* j);
   bool demote_to_native(Job* j);
   bool issue_program(Job* j);
+  uint32_t pick_plane(const Job* j);
   void program_done(FlashOp* op);
   void kick();
+  // ... pools and flash operations
+  FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, uint32_t purpose);
+  void submit(FlashOp* op);
+  void read_started(Ppn ppn);
+  void read_finished(Ppn ppn);
+  Job* new_job();
+  void free_job(Job* j);
 
   // CorePort: program jobs for the staging modes and migration
   Job* page_job(uint8_t purpose, uint8_t stream, uint32_t npages) override;
@@ -110,37 +131,20 @@ class HybridCore : private CorePort {
   SimCounters& sim_counters() override { return ctr_; }
   void reserve_slc_page() override { region_.reserve_page(); }
 
-  uint32_t pick_plane(const Job* j);
-
-  // epochs / division
-  void end_epoch();
-  void record_series();
-
-  // flash ops
-  FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, uint32_t purpose);
-  void submit(FlashOp* op);
-  void read_started(Ppn ppn);
-  void read_finished(Ppn ppn);
-  Job* new_job();
-  void free_job(Job* j);
-
-  // precondition helpers (timing-free)
+  // Preparation, timing-free (precondition.cpp)
   void instant_write_native(Lpn lpn, uint32_t& plane_cursor);
-  // Free native blocks per plane that preconditioning's timing-free GC keeps: the native GC
-  // trigger + 1 (the replay starts at or above the threshold) where half the spare allows it.
-  uint32_t instant_keep_ = 3;
   void instant_gc(uint32_t plane);
 
-  void check_sector(uint32_t lsn, uint32_t got, uint32_t want, const char* where);
+  // Epochs and the time series (epochs.cpp)
+  void end_epoch();
+  void record_series();
 
   const SsdConfig& cfg_;
   const nand::Geometry& geo_;
   CoreEnv& env_;
   const bool integrity_;
   const uint32_t spp_;
-  const uint32_t bits_;
-  const uint32_t slc_ppb_;
-  const bool convertible_;
+  const uint32_t bits_;  // pages per native program unit
   const uint64_t logical_pages_;
 
   SimCounters ctr_;
@@ -149,37 +153,34 @@ class HybridCore : private CorePort {
   SlcRegion region_;
   std::unique_ptr<SlcSizer> sizer_;
   std::unique_ptr<SlcStaging> staging_;  // the SLC cache mode; null without SLC cache
-  Migration migration_;                  // migration and native GC
-  std::vector<uint32_t> die_ops_;        // flash ops in flight per global die
-  uint32_t rr_ = 0;                      // round-robin plane cursor
+  Migration migration_;
 
+  // request path
+  std::vector<uint32_t> die_ops_;  // flash ops in flight per global die
+  uint32_t rr_ = 0;                // round-robin plane cursor
   FlatMap<DramSec> dram_;
   BlockReads block_reads_;
-
-  std::deque<Job*> blocked_;
-  std::vector<Job*> open_jobs_;
-  Job* native_unit_ = nullptr;
-
+  std::deque<Job*> blocked_;    // sealed jobs waiting for space
+  Job* native_unit_ = nullptr;  // unsealed native unit of host pieces
   FlashOpPool ops_;
   std::vector<std::unique_ptr<Job>> job_pool_;
   std::vector<Job*> job_free_;
   uint64_t jobs_inflight_ = 0;
+  uint64_t last_cmd_seq_ = 0;
+  LatencyHistogram lat_slc_, lat_native_;  // host write latency by destination
 
-  // epochs (sizer) and division windows (hierarchy)
+  // Free native blocks per plane that preconditioning's timing-free GC keeps: the native GC
+  // trigger + 1 (the replay starts at or above the threshold) where half the spare allows it.
+  uint32_t instant_keep_ = 3;
+
+  // epochs (sizer)
   uint64_t epoch_writes_ = 0;
   EpochStats ep_;
   std::array<uint64_t, kPurposes> busy_mark_{};
-  uint64_t last_cmd_seq_ = 0;
   uint64_t pending_unit_cycles_ = 0, unit_cycles_ = 0;  // SLC-size decision unit (rl)
-  struct SeriesRow {
-    double t_ms;
-    uint64_t writes;
-    uint32_t slc_blocks, target, theta_kib, l1_blocks;
-    double ratio_l2, utilization;
-  };
   std::vector<SeriesRow> series_;
-  LatencyHistogram lat_slc_, lat_native_;  // host write latency by destination
 
+  // integrity: the newest version by logical sector, the version programmed by physical sector
   uint32_t version_ = 0;
   PagedArray<uint32_t> golden_;
   PagedArray<uint32_t> flash_data_;

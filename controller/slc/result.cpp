@@ -35,7 +35,7 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
   // slc.l1_max of the SLC region, 5.5 B per sector entry), Sector a sector table over the whole SLC
   // region (twice the SMT at l1_max 0.5). Page and SA add nothing (SA's size field is within
   // the entry).
-  const uint64_t slc_sectors = uint64_t(region_.context().max_slc_blocks) * slc_ppb_ * spp_;
+  const uint64_t slc_sectors = uint64_t(region_.context().max_slc_blocks) * cfg_.slc_pages() * spp_;
   const double extra = staging_ ? staging_->extra_table_bytes(slc_sectors) : 0.0;
   json r = {
       {"policy", cfg_.slc_policy},

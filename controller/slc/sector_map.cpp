@@ -5,20 +5,18 @@
 
 namespace ssdtlm::slc {
 
-SectorMap::SectorMap(const nand::Geometry& geo, uint64_t logical_sectors,
-                     uint32_t slc_pages_per_block, uint32_t slc_blocks_per_plane, bool convertible,
-                     uint64_t& sector_entries_peak)
-    : geo_(geo),
-      spp_(geo.sectors_per_page()),
-      slc_ppb_(slc_pages_per_block),
-      convertible_(convertible),
+SectorMap::SectorMap(const SsdConfig& cfg, uint64_t& sector_entries_peak)
+    : geo_(cfg.geo),
+      spp_(cfg.geo.sectors_per_page()),
+      slc_ppb_(cfg.slc_pages()),
+      convertible_(cfg.slc_partition == "convertible"),
       sector_entries_peak_(sector_entries_peak),
-      l2p_(logical_sectors, kNoPsn),
-      blk_(geo.blocks()),
-      p2l_(geo.blocks()),
-      pl_(geo.planes()) {
+      l2p_(cfg.logical_pages() * cfg.geo.sectors_per_page(), kNoPsn),
+      blk_(cfg.geo.blocks()),
+      p2l_(cfg.geo.blocks()),
+      pl_(cfg.geo.planes()) {
   const uint32_t bpp = geo_.blocks_per_plane;
-  const uint32_t slc_bpp = convertible_ ? 0 : slc_blocks_per_plane;
+  const uint32_t slc_bpp = convertible_ ? 0 : cfg.slc_blocks_per_plane;
   for (uint32_t p = 0; p < geo_.planes(); ++p) {
     Plane& s = pl_[p];
     s.ring[0].resize(bpp);

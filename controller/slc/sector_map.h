@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "controller/config.h"
 #include "controller/ftl.h"
 #include "nand/geometry.h"
 
@@ -64,10 +65,9 @@ class SectorMap {
     uint32_t min_hint[kVictimKinds] = {0, 0, 0};
   };
 
-  // slc_blocks_per_plane: the fixed SLC partition (the first blocks of each plane), 0 when any
-  // block may be opened in SLC mode (convertible). sector_entries_peak: kept up to date here.
-  SectorMap(const nand::Geometry& geo, uint64_t logical_sectors, uint32_t slc_pages_per_block,
-            uint32_t slc_blocks_per_plane, bool convertible, uint64_t& sector_entries_peak);
+  // A fixed SLC partition holds the first slc.blocks_per_plane blocks of each plane; convertible,
+  // any block may be opened in SLC mode. sector_entries_peak: kept up to date here.
+  SectorMap(const SsdConfig& cfg, uint64_t& sector_entries_peak);
 
   // SLC sectors mapped outside their page's own layout are counted (mapping-table memory): those
   // of L1 blocks, and with `all_slc` those of every SLC block (sector mode).

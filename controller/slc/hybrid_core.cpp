@@ -28,7 +28,7 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
 HybridCore::~HybridCore() = default;
 
 // ---------------------------------------------------------------------------------------------
-// Pools
+// Pools and flash operations
 
 FlashOp* HybridCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio,
                             uint32_t purpose) {
@@ -93,9 +93,7 @@ uint32_t HybridCore::pick_plane(const Job* j) {
   const uint32_t np = geo_.planes();
   const bool slc = j->purpose == kSlcWrite;
   auto ok = [&](uint32_t p) {
-    if (slc) {
-      return map_.active_has_room(p, j->stream, 1) || region_.can_open(p);
-    }
+    if (slc) return map_.active_has_room(p, j->stream, 1) || region_.can_open(p);
     return region_.native_can_alloc(p, kGcReserve);
   };
   // Prefer idle dies, then (hierarchy L1) a channel other than the page's other copy.

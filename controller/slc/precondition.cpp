@@ -40,8 +40,7 @@ void HybridCore::instant_write_native(Lpn lpn, uint32_t& cursor) {
   for (uint32_t tries = 0; tries < np; ++tries) {
     const uint32_t p = cursor;
     cursor = (cursor + 1) % np;
-    const bool room = map_.active_has_room(p, kNative, 1);
-    if (map_.free_native(p) <= instant_keep_ && !room) instant_gc(p);
+    if (map_.free_native(p) <= instant_keep_ && !map_.active_has_room(p, kNative, 1)) instant_gc(p);
     if (!region_.native_can_alloc(p, 1) && !map_.active_has_room(p, kNative, 1)) continue;
     const Ppn dst = map_.alloc(p, kNative, false, 1);
     map_.blk(geo_.block_of(dst)).inflight -= 1;

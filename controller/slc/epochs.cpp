@@ -5,11 +5,15 @@
 
 namespace ssdtlm::slc {
 
+double HybridCore::utilization() const {
+  const uint64_t lsec = logical_pages_ * spp_;
+  return lsec ? double(map_.mapped_sectors()) / double(lsec) : 0.0;
+}
+
 void HybridCore::end_epoch() {
   epoch_writes_ = 0;
   ep_.now = env_.now();
-  const uint64_t lsec = logical_pages_ * spp_;
-  ep_.utilization = lsec ? double(map_.mapped_sectors()) / double(lsec) : 0.0;
+  ep_.utilization = utilization();
   ep_.valid_pages = map_.mapped_sectors() / spp_;
   ep_.slc_blocks = map_.slc_blocks();
   ep_.capacity_slc_blocks = static_cast<uint32_t>(region_.capacity_blocks());
@@ -34,11 +38,10 @@ void HybridCore::record_series() {
   if (series_.size() >= (1u << 20)) return;
   uint32_t l1 = 0;
   for (uint32_t p = 0; p < geo_.planes(); ++p) l1 += map_.plane(p).l1_used;
-  const uint64_t lsec = logical_pages_ * spp_;
   series_.push_back(SeriesRow{double(env_.now()) / 1e9, ctr_.host_writes, map_.slc_blocks(),
                               region_.allowed(), region_.targets().theta_bytes / 1024, l1,
                               staging_ ? staging_->l2_share() : SlcStaging::initial_l2_share(cfg_),
-                              lsec ? double(map_.mapped_sectors()) / double(lsec) : 0.0});
+                              utilization()});
 }
 
 }  // namespace ssdtlm::slc

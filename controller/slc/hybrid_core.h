@@ -138,6 +138,7 @@ class HybridCore : private CorePort {
   // Epochs and the time series (epochs.cpp)
   void end_epoch();
   void record_series();
+  double utilization() const;  // mapped logical sectors / logical sectors
 
   const SsdConfig& cfg_;
   const nand::Geometry& geo_;

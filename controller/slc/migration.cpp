@@ -21,7 +21,7 @@ Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const
 // Whether native GC could start on the plane: a full native block whose collection frees at
 // least one unit of pages.
 bool Migration::has_gc_victim(uint32_t plane) const {
-  const uint32_t limit = (geo_.pages_per_block - bits_) * spp_;  // as start_gc's guard
+  const uint32_t limit = (geo_.pages_per_block - bits_) * spp_;  // as start()'s guard
   return map_.has_victim(plane, kNativeVictims, limit);
 }
 
@@ -187,7 +187,7 @@ void Migration::maybe_erase(uint32_t plane, bool migration) {
     next_unit(plane, migration);
     return;
   }
-  if (core_.block_reads_busy(v)) return;  // read_finished() calls back
+  if (core_.block_reads_busy(v)) return;  // block_reads_done() calls back
   g.erase_issued = true;
   core_.erase(v, map_.blk(v).slc ? kSlcErase : kNativeErase, static_cast<Lpn>(migration));
 }

@@ -1,15 +1,6 @@
 #include "controller/slc/hybrid_core.h"
 
-#include <algorithm>
-#include <cassert>
-#include <cmath>
-#include <fstream>
-#include <random>
-
 namespace ssdtlm::slc {
-namespace {
-constexpr uint32_t kGcReserve = 2;  // free native blocks per plane that host writes leave to GC
-}
 
 HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
     : cfg_(cfg),
@@ -18,66 +9,31 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
       integrity_(integrity),
       spp_(cfg.geo.sectors_per_page()),
       bits_(static_cast<uint32_t>(cfg.unit_pages())),
-      slc_ppb_(cfg.slc_pages()),
-      convertible_(cfg.slc_partition == "convertible"),
-      policy_(cfg.slc_policy),
-      pol_(cfg.slc_policy == "page"        ? kPage
-           : cfg.slc_policy == "sa"        ? kSa
-           : cfg.slc_policy == "sector"    ? kSector
-           : cfg.slc_policy == "hierarchy" ? kHier
-                                           : kNone),
       logical_pages_(cfg.logical_pages()),
+      map_(cfg, hc_.sector_entries_peak),
+      region_(cfg, map_),
       sizer_(make_slc_sizer(cfg)),
-      l2p_(cfg.logical_pages() * cfg.geo.sectors_per_page(), kNoPsn),
-      blk_(cfg.geo.blocks()),
-      p2l_(cfg.geo.blocks()),
-      pl_(cfg.geo.planes()),
+      staging_(make_slc_staging(cfg, *this, map_)),
+      migration_(cfg, *this, map_, region_, staging_.get()),
       die_ops_(cfg.geo.dies(), 0),
       dram_(256),
       block_reads_(256),
-      upd_count_(1024),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
-  const uint32_t bpp = geo_.blocks_per_plane;
-  const uint32_t slc_bpp = convertible_ ? 0 : cfg.slc_blocks_per_plane;
-  for (uint32_t p = 0; p < geo_.planes(); ++p) {
-    PlaneSt& s = pl_[p];
-    s.ring[0].resize(bpp);
-    s.ring[1].resize(bpp);
-    for (uint32_t i = 0; i < bpp; ++i) {
-      const uint64_t b = uint64_t(p) * bpp + i;
-      const int pool = i < slc_bpp ? 1 : 0;
-      blk_[b].slc = pool == 1;
-      s.ring[pool][s.count[pool]++] = static_cast<uint32_t>(b);
-    }
-    s.bucket_head[0].assign(geo_.pages_per_block * spp_ + 1, -1);
-    s.bucket_head[1].assign(slc_ppb_ * spp_ + 1, -1);
-    s.bucket_head[2].assign(slc_ppb_ * spp_ + 1, -1);
-  }
-  gc_[0].resize(geo_.planes());
-  gc_[1].resize(geo_.planes());
-  sctx_.total_blocks = static_cast<uint32_t>(geo_.blocks());
-  sctx_.max_slc_blocks =
-      convertible_ ? static_cast<uint32_t>(std::floor(cfg.slc_max_fraction * geo_.blocks()))
-                   : geo_.planes() * cfg.slc_blocks_per_plane;
-  sctx_.native_pages_per_block = geo_.pages_per_block;
-  sctx_.slc_pages_per_block = slc_ppb_;
-  sctx_.reserve_blocks = geo_.planes() * (cfg.slc_native_gc_free_blocks + kGcReserve + 1);
-  sctx_.logical_pages = logical_pages_;
-  targets_ = pol_ == kNone ? SlcTargets{} : sizer_->initial(sctx_);
-  ratio_l2_ = 1.0 - std::min(0.5, cfg.slc_l1_max);
+  map_.count_all_slc_sectors(staging_ && staging_->sector_mapped());
+  region_.set_targets(staging_ ? sizer_->initial(region_.context()) : SlcTargets{});
   record_series();
 }
 
 HybridCore::~HybridCore() = default;
 
 // ---------------------------------------------------------------------------------------------
-// Pools
+// Pools and flash operations
 
 FlashOp* HybridCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio,
                             uint32_t purpose) {
   FlashOp* op = ops_.get(geo_, kind, ppn, npages, prio);
-  op->slc = blk_[geo_.block_of(ppn)].slc;
+  op->slc = map_.blk(geo_.block_of(ppn)).slc;
   op->aux = purpose;  // the hybrid core dispatches on `aux` (purpose), owner stays HostRead
   return op;
 }
@@ -88,7 +44,7 @@ void HybridCore::submit(FlashOp* op) {
   env_.submit(op);
 }
 
-HybridCore::Job* HybridCore::new_job() {
+Job* HybridCore::new_job() {
   Job* j;
   if (job_free_.empty()) {
     job_pool_.push_back(std::make_unique<Job>());
@@ -114,266 +70,31 @@ void HybridCore::read_started(Ppn ppn) {
   block_reads_.started(static_cast<uint32_t>(geo_.block_of(ppn)));
 }
 
+bool HybridCore::block_reads_busy(uint64_t b) {
+  return block_reads_.busy(static_cast<uint32_t>(b));
+}
+
+void HybridCore::erase(uint64_t b, uint8_t purpose, Lpn tag) {
+  FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(b, 0), 1, kPrioNormal, purpose);
+  op->lpn = tag;
+  submit(op);
+}
+
 void HybridCore::read_finished(Ppn ppn) {
   const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
   if (!block_reads_.finished(b)) return;
-  const uint32_t plane = geo_.plane_of_block(b);
-  for (int m = 0; m < 2; ++m)
-    if (gc_[m][plane].active && gc_[m][plane].victim == int64_t(b)) gc_maybe_erase(plane, m);
+  migration_.block_reads_done(b);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Space: blocks, mapping, victims
-
-uint32_t* HybridCore::p2l(uint64_t b, bool create) {
-  if (!p2l_[b] && create) {
-    const uint32_t n = geo_.pages_per_block * spp_;
-    if (!p2l_pool_.empty()) {
-      p2l_[b] = std::move(p2l_pool_.back());
-      p2l_pool_.pop_back();
-    } else {
-      p2l_[b].reset(new uint32_t[n]);
-    }
-    std::fill(p2l_[b].get(), p2l_[b].get() + n, kNoLsn);
-  }
-  return p2l_[b].get();
-}
-
-void HybridCore::bucket_insert(uint64_t b) {
-  Blk& k = blk_[b];
-  PlaneSt& s = pl_[geo_.plane_of_block(b)];
-  const uint32_t kind = bucket_kind(b);
-  auto& heads = s.bucket_head[kind];
-  const uint32_t key = bucket_key(b);
-  k.prev = -1;
-  k.next = heads[key];
-  if (k.next >= 0) blk_[k.next].prev = static_cast<int32_t>(b);
-  heads[key] = static_cast<int32_t>(b);
-  k.in_bucket = true;
-  if (key < s.min_hint[kind]) s.min_hint[kind] = key;
-}
-
-void HybridCore::bucket_remove(uint64_t b) {
-  Blk& k = blk_[b];
-  if (!k.in_bucket) return;
-  PlaneSt& s = pl_[geo_.plane_of_block(b)];
-  auto& heads = s.bucket_head[bucket_kind(b)];
-  if (k.prev >= 0)
-    blk_[k.prev].next = k.next;
-  else
-    heads[bucket_key(b)] = k.next;
-  if (k.next >= 0) blk_[k.next].prev = k.prev;
-  k.prev = k.next = -1;
-  k.in_bucket = false;
-}
-
-int64_t HybridCore::take_victim(uint32_t plane, uint8_t kind) {
-  PlaneSt& s = pl_[plane];
-  auto& heads = s.bucket_head[kind];
-  for (uint32_t v = s.min_hint[kind]; v < heads.size(); ++v) {
-    if (heads[v] >= 0) {
-      s.min_hint[kind] = v;
-      const int64_t b = heads[v];
-      bucket_remove(static_cast<uint64_t>(b));
-      blk_[b].state = BState::Victim;
-      return b;
-    }
-  }
-  s.min_hint[kind] = static_cast<uint32_t>(heads.size());
-  return -1;
-}
-
-void HybridCore::maybe_close(uint64_t b) {
-  Blk& k = blk_[b];
-  if (k.state == BState::Active && k.write_ptr >= pages_of(b) && k.inflight == 0) {
-    k.state = BState::Full;
-    bucket_insert(b);
-  }
-}
-
-void HybridCore::invalidate(Psn psn) {
-  const uint64_t ppn = psn / spp_;
-  const uint64_t b = geo_.block_of(static_cast<Ppn>(ppn));
-  Blk& k = blk_[b];
-  uint32_t* m = p2l(b, false);
-  const uint32_t idx = static_cast<uint32_t>(psn - b * geo_.pages_per_block * spp_);
-  if (!m || m[idx] == kNoLsn) return;
-  const bool moved = k.in_bucket;
-  if (moved) bucket_remove(b);
-  m[idx] = kNoLsn;
-  --k.valid;
-  if (page_empty(m, idx / spp_)) --k.vpages;
-  if (moved) bucket_insert(b);
-  if (k.slc && (k.stream == kSlcL1 || pol_ == kSector) && sector_entries_ > 0) --sector_entries_;
-}
-
-void HybridCore::map_sector(uint32_t lsn, Psn psn) {
-  const Psn old = l2p_.get(lsn);
-  if (old != kNoPsn)
-    invalidate(old);
-  else
-    ++mapped_sectors_;
-  l2p_.at(lsn) = psn;
-  const uint64_t b = geo_.block_of(static_cast<Ppn>(psn / spp_));
-  Blk& k = blk_[b];
-  uint32_t* m = p2l(b, true);
-  const uint32_t idx = static_cast<uint32_t>(psn - b * geo_.pages_per_block * spp_);
-  const bool moved = k.in_bucket;
-  if (moved) bucket_remove(b);
-  if (page_empty(m, idx / spp_)) ++k.vpages;
-  m[idx] = lsn;
-  ++k.valid;
-  if (moved) bucket_insert(b);
-  if (k.slc && (k.stream == kSlcL1 || pol_ == kSector)) {
-    if (++sector_entries_ > hc_.sector_entries_peak) hc_.sector_entries_peak = sector_entries_;
-  }
-}
-
-uint32_t HybridCore::slc_allowed() const {
-  if (pol_ == kNone) return 0;
-  uint64_t a = targets_.slc_blocks;
-  if (convertible_) {
-    const uint64_t need = native_blocks_needed();
-    const uint64_t total = geo_.blocks();
-    const uint64_t cap =
-        total > need + sctx_.reserve_blocks ? total - need - sctx_.reserve_blocks : 0;
-    a = std::min(a, cap);
-  } else {
-    a = std::min<uint64_t>(a, uint64_t(geo_.planes()) * cfg_.slc_blocks_per_plane);
-  }
-  return static_cast<uint32_t>(a);
-}
-
-// Native blocks the valid data would occupy after migration, plus the over-provisioning share
-// as room for native GC (without it, SLC blocks would take the native region's spare space and
-// native GC would copy almost-full victims).
-uint64_t HybridCore::native_blocks_needed() const {
-  const double pages = double(mapped_sectors_ / spp_) / (1.0 - cfg_.overprovisioning);
-  return static_cast<uint64_t>(std::ceil(pages / geo_.pages_per_block));
-}
-
-uint64_t HybridCore::slc_free_pages() const {
-  const uint32_t a = slc_allowed();
-  uint64_t blocks = a > slc_blocks_ ? a - slc_blocks_ : 0;
-  uint64_t pool = 0;  // free blocks that may become SLC blocks now (see slc_can_open)
-  for (uint32_t p = 0; p < geo_.planes(); ++p) pool += slc_openable(p);
-  blocks = std::min(blocks, pool);
-  return blocks * slc_ppb_ + slc_open_free_pages_;
-}
-
-uint32_t HybridCore::native_free(uint32_t plane) const {
-  return pl_[plane].count[0];
-}
-
-uint32_t HybridCore::native_trigger(uint32_t /*plane*/) const {
-  const uint32_t nb = geo_.blocks_per_plane - (convertible_ ? 0 : cfg_.slc_blocks_per_plane);
-  const uint32_t frac = static_cast<uint32_t>(std::ceil(cfg_.gc_threshold * nb));
-  // GC when free <= trigger.
-  return std::max({cfg_.slc_native_gc_free_blocks, frac > 0 ? frac - 1 : 0, kGcReserve + 1});
-}
-
-uint32_t HybridCore::slc_free(uint32_t plane) const {
-  // Free SLC blocks of the plane's share of the SLC region.
-  const uint32_t planes = geo_.planes();
-  const uint32_t allowed = (slc_allowed() + planes - 1) / planes;
-  const uint32_t used = pl_[plane].slc_used;
-  const uint32_t f = allowed > used ? allowed - used : 0;
-  return std::min(f, slc_openable(plane));
-}
-
-uint32_t HybridCore::slc_trigger(uint32_t plane) const {
-  const uint32_t planes = geo_.planes();
-  const uint32_t region =
-      convertible_ ? (slc_allowed() + planes - 1) / planes
-                   : std::min(cfg_.slc_blocks_per_plane, (slc_allowed() + planes - 1) / planes);
-  (void)plane;
-  const uint32_t frac = static_cast<uint32_t>(std::ceil(cfg_.slc_gc_threshold * region));
-  return std::max(cfg_.slc_gc_free_blocks, frac > 0 ? frac - 1 : 0);
-}
-
-// Free blocks of the plane that may be opened in SLC mode: the SLC pool of a fixed partition, or
-// the shared pool above what native GC and host native writes keep.
-uint32_t HybridCore::slc_openable(uint32_t plane) const {
-  if (!convertible_) return pl_[plane].count[1];
-  const uint32_t keep = native_trigger(plane) + kGcReserve + 1;
-  return pl_[plane].count[0] > keep ? pl_[plane].count[0] - keep : 0;
-}
-
-// Whether native GC could start on the plane: a full native block whose collection frees at
-// least one unit of pages.
-bool HybridCore::has_gc_victim(uint32_t plane) const {
-  const auto& heads = pl_[plane].bucket_head[0];
-  const uint32_t limit = (geo_.pages_per_block - bits_) * spp_;  // as start_gc's guard
-  for (uint32_t k = pl_[plane].min_hint[0]; k <= limit && k < heads.size(); ++k)
-    if (heads[k] >= 0) return true;
-  return false;
-}
-
-bool HybridCore::slc_can_open(uint32_t plane) const {
-  return slc_blocks_ < slc_allowed() && slc_openable(plane) > 0;
-}
-
-bool HybridCore::native_can_alloc(uint32_t plane, uint32_t reserve, uint8_t stream) const {
-  const int64_t a = pl_[plane].active[stream];
-  if (a >= 0 && blk_[a].write_ptr + bits_ <= geo_.pages_per_block) return true;
-  return pl_[plane].count[0] > reserve;
-}
-
-void HybridCore::open_block(uint32_t plane, uint8_t stream, bool slc) {
-  PlaneSt& s = pl_[plane];
-  const int pool = (slc && !convertible_) ? 1 : 0;
-  assert(s.count[pool] > 0);
-  const uint32_t b = s.ring[pool][s.head[pool]];
-  s.head[pool] = (s.head[pool] + 1) % s.ring[pool].size();
-  --s.count[pool];
-  Blk& k = blk_[b];
-  k.state = BState::Active;
-  k.slc = slc;
-  k.stream = stream;
-  k.write_ptr = 0;
-  k.valid = 0;
-  k.vpages = 0;
-  p2l(b, true);
-  s.active[stream] = b;
-  if (slc) {
-    ++slc_blocks_;
-    ++s.slc_used;
-    if (stream == kSlcL1) ++s.l1_used;
-    slc_open_free_pages_ += slc_ppb_;
-  }
-}
-
-Ppn HybridCore::alloc(uint32_t plane, uint8_t stream, bool slc, uint32_t n) {
-  PlaneSt& s = pl_[plane];
-  int64_t a = s.active[stream];
-  if (a < 0 || blk_[a].write_ptr + n > pages_of(static_cast<uint64_t>(a))) {
-    if (a >= 0) {  // the rest of the block stays unused
-      if (blk_[a].slc) slc_open_free_pages_ -= pages_of(a) - blk_[a].write_ptr;
-      blk_[a].write_ptr = pages_of(a);
-      s.active[stream] = -1;
-      maybe_close(a);
-    }
-    open_block(plane, stream, slc);
-    a = s.active[stream];
-  }
-  Blk& k = blk_[a];
-  const Ppn ppn = geo_.ppn_of(static_cast<uint64_t>(a), k.write_ptr);
-  k.write_ptr += n;
-  k.inflight += n;
-  if (k.slc) slc_open_free_pages_ -= n;
-  if (k.write_ptr >= pages_of(a)) s.active[stream] = -1;
-  return ppn;
-}
+// Space
 
 uint32_t HybridCore::pick_plane(const Job* j) {
   const uint32_t np = geo_.planes();
   const bool slc = j->purpose == kSlcWrite;
   auto ok = [&](uint32_t p) {
-    if (slc) {
-      const int64_t a = pl_[p].active[j->stream];
-      return (a >= 0 && blk_[a].write_ptr < pages_of(a)) || slc_can_open(p);
-    }
-    return native_can_alloc(p, kGcReserve);
+    if (slc) return map_.active_has_room(p, j->stream, 1) || region_.can_open(p);
+    return region_.native_can_alloc(p, kGcReserve);
   };
   // Prefer idle dies, then (hierarchy L1) a channel other than the page's other copy.
   for (int pass = 0; pass < 3; ++pass) {
@@ -389,105 +110,6 @@ uint32_t HybridCore::pick_plane(const Job* j) {
     }
   }
   return np;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Preparation (timing-free)
-
-void HybridCore::instant_gc(uint32_t plane) {
-  if (pl_[plane].count[0] == 0) return;  // no room to move a victim's pages
-  const int64_t v = take_victim(plane, 0);
-  if (v < 0) return;
-  uint32_t* m = p2l(v, false);
-  const uint32_t n = geo_.pages_per_block * spp_;
-  for (uint32_t i = 0; i < n && m; ++i) {
-    if (m[i] == kNoLsn) continue;
-    const uint32_t page = i / spp_;
-    // Move the whole page's valid sectors to the active native block.
-    const Ppn dst = alloc(plane, kNative, false, 1);
-    blk_[geo_.block_of(dst)].inflight -= 1;
-    for (uint32_t k = 0; k < spp_; ++k) {
-      const uint32_t idx = page * spp_ + k;
-      if (m[idx] == kNoLsn) continue;
-      const uint32_t lsn = m[idx];
-      if (integrity_)
-        flash_data_.at(dst * spp_ + k) = flash_data_.get(v * geo_.pages_per_block * spp_ + idx);
-      map_sector(lsn, dst * spp_ + k);
-    }
-    maybe_close(geo_.block_of(dst));
-    i = (page + 1) * spp_ - 1;
-  }
-  Blk& k = blk_[v];
-  k.state = BState::Free;
-  ++k.erases;
-  p2l_pool_.push_back(std::move(p2l_[v]));
-  PlaneSt& s = pl_[plane];
-  s.ring[0][(s.head[0] + s.count[0]) % s.ring[0].size()] = static_cast<uint32_t>(v);
-  ++s.count[0];
-}
-
-void HybridCore::instant_write_native(Lpn lpn, uint32_t& cursor) {
-  const uint32_t np = geo_.planes();
-  for (uint32_t tries = 0; tries < np; ++tries) {
-    const uint32_t p = cursor;
-    cursor = (cursor + 1) % np;
-    if (pl_[p].count[0] <= instant_keep_ &&
-        !(pl_[p].active[kNative] >= 0 &&
-          blk_[pl_[p].active[kNative]].write_ptr < geo_.pages_per_block))
-      instant_gc(p);
-    if (!native_can_alloc(p, 1) && !(pl_[p].active[kNative] >= 0 &&
-                                     blk_[pl_[p].active[kNative]].write_ptr < geo_.pages_per_block))
-      continue;
-    const Ppn dst = alloc(p, kNative, false, 1);
-    blk_[geo_.block_of(dst)].inflight -= 1;
-    for (uint32_t k = 0; k < spp_; ++k) {
-      const uint32_t lsn = lpn * spp_ + k;
-      if (integrity_) flash_data_.at(dst * spp_ + k) = integrity_ ? golden_.get(lsn) : 0;
-      map_sector(lsn, dst * spp_ + k);
-    }
-    maybe_close(geo_.block_of(dst));
-    return;
-  }
-}
-
-void HybridCore::precondition(double fraction, double random_fraction) {
-  std::mt19937_64 rng(cfg_.seed);
-  const uint64_t n = static_cast<uint64_t>(fraction * static_cast<double>(logical_pages_));
-  const uint64_t over = static_cast<uint64_t>(random_fraction * static_cast<double>(n));
-  // Keep the native GC trigger's free blocks (+1) where half the spare allows it: a threshold
-  // beyond that (hybrid-slc-tlc's 50% at a full drive) cannot be kept, and GC would move nearly
-  // full blocks at every write.
-  const uint64_t nb = geo_.blocks_per_plane - (convertible_ ? 0 : cfg_.slc_blocks_per_plane);
-  const uint64_t data = (n / geo_.planes() + geo_.pages_per_block - 1) / geo_.pages_per_block;
-  const uint64_t spare = nb > data ? nb - data : 0;
-  instant_keep_ = static_cast<uint32_t>(std::min<uint64_t>(
-      native_trigger(0) + 1, std::max<uint64_t>(kGcReserve + 1, spare / 2)));
-  uint32_t cursor = 0;
-  for (uint64_t l = 0; l < n; ++l) instant_write_native(static_cast<Lpn>(l), cursor);
-  for (uint64_t i = 0; i < over && n > 0; ++i)
-    instant_write_native(static_cast<Lpn>(rng() % n), cursor);
-}
-
-nlohmann::json HybridCore::precondition_state() const {
-  uint32_t mn = UINT32_MAX, below = 0;
-  uint64_t sum = 0;
-  for (uint32_t p = 0; p < geo_.planes(); ++p) {
-    const uint32_t f = native_free(p);
-    mn = std::min(mn, f);
-    sum += f;
-    below += f <= native_trigger(p);
-  }
-  return {{"free_blocks_per_plane", {{"min", mn}, {"mean", double(sum) / geo_.planes()}}},
-          {"gc_threshold_blocks", native_trigger(0)},
-          {"planes_below_gc_threshold", below}};
-}
-
-void HybridCore::prefill(Lpn lpn) {
-  if (lpn >= logical_pages_ || l2p_.get(lpn * spp_) != kNoPsn) return;
-  if (cfg_.unmapped_reads != "prefill") return;
-  uint32_t cursor = lpn % geo_.planes();
-  instant_write_native(lpn, cursor);
-  ++ctr_.prefilled_pages;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -508,7 +130,7 @@ void HybridCore::on_host_cmd(HostCmd* c) {
                   (cfg_.ctrl_cmd_cycles + pages * cfg_.ctrl_page_cycles + pending_unit_cycles_);
   pending_unit_cycles_ = 0;
   env_.timer(env_.now() + fw, kTimerCmd, c);
-  if (pol_ != kNone && sizer_->migrate_when_idle())  // DWA: migrate once the host is idle
+  if (staging_ && sizer_->migrate_when_idle())  // DWA: migrate once the host is idle
     env_.timer(env_.now() + sizer_->idle_gap(), kTimerIdle,
                reinterpret_cast<void*>(static_cast<uintptr_t>(last_cmd_seq_)));
 }
@@ -521,9 +143,7 @@ void HybridCore::on_timer(uint32_t kind, void* ctx) {
   if (kind == kTimerIdle) {  // DWA: no host command since the timer was set
     const uint64_t seq = reinterpret_cast<uintptr_t>(ctx);
     if (seq != last_cmd_seq_) return;
-    idle_seq_ = seq;
-    for (uint32_t p = 0; p < geo_.planes(); ++p)
-      if (!gc_[1][p].active && pl_[p].slc_used > 0) start_gc(p, true, true);
+    migration_.start_idle(seq);
   }
 }
 
@@ -566,7 +186,7 @@ void HybridCore::do_read(HostCmd* c) {
         if (integrity_) check_sector(lsn, d->ver, golden_.get(lsn), "dram");
         continue;
       }
-      const Psn psn = l2p_.get(lsn);
+      const Psn psn = map_.l2p(lsn);
       if (psn == kNoPsn) {
         ++ctr_.unmapped_reads;
         if (integrity_) check_sector(lsn, 0, golden_.get(lsn), "unmapped");
@@ -633,7 +253,7 @@ void HybridCore::add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) {
   ++c->pending;
 }
 
-HybridCore::Job* HybridCore::page_job(uint8_t purpose, uint8_t stream, uint32_t npages) {
+Job* HybridCore::page_job(uint8_t purpose, uint8_t stream, uint32_t npages) {
   Job* j = new_job();
   j->purpose = purpose;
   j->stream = stream;
@@ -643,139 +263,69 @@ HybridCore::Job* HybridCore::page_job(uint8_t purpose, uint8_t stream, uint32_t 
   return j;
 }
 
-// Completes page `page` of job j with the sectors of lpn not in `have`: newest data from DRAM,
-// else one flash read per distinct physical page holding some of them; unwritten sectors stay
-// empty.
+void HybridCore::release_job(Job* j) {
+  --jobs_inflight_;
+  free_job(j);
+}
+
+bool HybridCore::has_data(uint32_t lsn) {
+  return dram_.find(lsn) || map_.l2p(lsn) != kNoPsn;
+}
+
+uint32_t HybridCore::flash_version(Psn psn) const {
+  return integrity_ ? flash_data_.get(psn) : 0;
+}
+
+// The newest data of lsn: from DRAM, else the flash sector it is mapped to.
+Ppn HybridCore::fill_slot(Slot& s, uint32_t lsn) {
+  if (DramSec* d = dram_.find(lsn)) {
+    s = Slot{lsn, d->ver, kNoPsn, nullptr};
+    ++hc_.dram_fills;
+    return kNoPpn;
+  }
+  const Psn psn = map_.l2p(lsn);
+  if (psn == kNoPsn) return kNoPpn;
+  s = Slot{lsn, flash_version(psn), psn, nullptr};
+  return psn / spp_;
+}
+
+// Unwritten sectors stay empty.
 void HybridCore::fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t purpose) {
   Ppn reads[8];
   int n = 0;
   for (uint32_t i = 0; i < spp_; ++i) {
     if (have >> i & 1) continue;
-    const uint32_t lsn = lpn * spp_ + i;
-    Slot& s = j->slots[page * spp_ + i];
-    if (DramSec* d = dram_.find(lsn)) {
-      s = Slot{lsn, d->ver, kNoPsn, nullptr};
-      ++hc_.dram_fills;
-      continue;
-    }
-    const Psn psn = l2p_.get(lsn);
-    if (psn == kNoPsn) continue;
-    s = Slot{lsn, integrity_ ? flash_data_.get(psn) : 0, psn, nullptr};
-    const Ppn ppn = psn / spp_;
+    const Ppn ppn = fill_slot(j->slots[page * spp_ + i], lpn * spp_ + i);
+    if (ppn == kNoPpn) continue;
     int k = 0;
     while (k < n && reads[k] != ppn) ++k;
     if (k == n) reads[n++] = ppn;
   }
-  for (int k = 0; k < n; ++k) {
-    FlashOp* op =
-        new_op(FlashKind::Read, reads[k], 1, cfg_.read_priority ? kPrioRead : kPrioNormal, purpose);
-    op->ctx = j;
-    read_started(reads[k]);
-    ++j->pending_reads;
-    if (purpose == kRmwRead) {
-      ++hc_.rmw_reads;
-      ++ctr_.rmw_reads;
-    } else if (purpose == kMigRead) {
-      ++hc_.mig_reads;
-      ++ctr_.gc_reads;
-    } else {
-      ++hc_.gc_reads;
-      ++ctr_.gc_reads;
-    }
-    submit(op);
-  }
+  for (int k = 0; k < n; ++k)
+    job_read(j, reads[k], cfg_.read_priority ? kPrioRead : kPrioNormal, purpose);
 }
 
-uint32_t HybridCore::sector_class(uint32_t lsn) {
-  uint8_t* u = upd_count_.find(lsn);
-  uint8_t c = 0;
-  if (u) {
-    c = *u;
-    if (*u < 255) ++*u;
+void HybridCore::job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t purpose) {
+  FlashOp* op = new_op(FlashKind::Read, ppn, 1, prio, purpose);
+  op->ctx = j;
+  read_started(ppn);
+  ++j->pending_reads;
+  if (purpose == kRmwRead) {
+    ++hc_.rmw_reads;
+    ++ctr_.rmw_reads;
+  } else if (purpose == kMigRead) {
+    ++hc_.mig_reads;
+    ++ctr_.gc_reads;
   } else {
-    upd_count_.put(lsn, 1);
+    ++hc_.gc_reads;
+    ++ctr_.gc_reads;
   }
-  return c <= 1 ? 0 : c <= 3 ? 1 : 2;  // baselines.md section 6: classes {0-1, 2-3, >=4}
+  submit(op);
 }
 
-// Places sectors of lpn into packing buffer `buf`: host sectors (host_mask) and, for SA's
-// read-modify-write, filled sectors (fill_mask). chunk: the sectors must share one page.
-void HybridCore::pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8_t stream,
-                              bool chunk) {
-  const uint32_t full = (1u << spp_) - 1;
-  uint32_t fill = 0;
-  if (chunk) {  // SA: old sectors not covered by the write are merged in (RMW)
-    for (uint32_t i = 0; i < spp_; ++i) {
-      if (mask >> i & 1) continue;
-      const uint32_t lsn = lpn * spp_ + i;
-      if (dram_.find(lsn) || l2p_.get(lsn) != kNoPsn) fill |= 1u << i;
-    }
-  }
-  const uint32_t all = (mask | fill) & full;
-  const uint32_t need = static_cast<uint32_t>(__builtin_popcount(all));
-  Job*& j = pack_[buf];
-  if (j && chunk && j->used + need > spp_) {
-    Job* s = j;
-    j = nullptr;
-    seal(s);
-  }
-  Ppn reads[8];
-  int nreads = 0;
-  for (uint32_t i = 0; i < spp_; ++i) {
-    if (!(all >> i & 1)) continue;
-    if (!j) {
-      j = page_job(kSlcWrite, stream, 1);
-      ++slc_reserved_pages_;
-      ++hc_.packed_pages;
-    }
-    const uint32_t lsn = lpn * spp_ + i;
-    Slot& s = j->slots[j->used++];
-    if (mask >> i & 1) {
-      add_host_sector(s, c, lsn);
-      ++hc_.packed_sectors;
-    } else if (DramSec* d = dram_.find(lsn)) {
-      s = Slot{lsn, d->ver, kNoPsn, nullptr};
-      ++hc_.dram_fills;
-    } else {
-      const Psn psn = l2p_.get(lsn);
-      s = Slot{lsn, integrity_ ? flash_data_.get(psn) : 0, psn, nullptr};
-      const Ppn ppn = psn / spp_;
-      int k = 0;
-      while (k < nreads && reads[k] != ppn) ++k;
-      if (k == nreads) {
-        reads[nreads++] = ppn;
-        FlashOp* op =
-            new_op(FlashKind::Read, ppn, 1, cfg_.read_priority ? kPrioRead : kPrioNormal, kRmwRead);
-        op->ctx = j;
-        read_started(ppn);
-        ++j->pending_reads;
-        ++hc_.rmw_reads;
-        ++ctr_.rmw_reads;
-        submit(op);
-      }
-    }
-    if (stream == kSlcL1 && j->prefer_not_channel == UINT32_MAX) {
-      // Hierarchy: write L1 to a channel other than the one holding the page's other data.
-      for (uint32_t k = 0; k < spp_; ++k) {
-        const Psn o = l2p_.get(lpn * spp_ + k);
-        if (o != kNoPsn && !(mask >> k & 1)) {
-          j->prefer_not_channel =
-              geo_.channel_of_plane(geo_.plane_of_block(geo_.block_of(o / spp_)));
-          break;
-        }
-      }
-    }
-    if (j->used == spp_) {
-      Job* s2 = j;
-      j = nullptr;
-      seal(s2);
-    }
-  }
-}
-
-bool HybridCore::slc_admit(HostCmd* c, uint8_t /*stream*/) {
-  if (pol_ == kNone || !sizer_->admits(c->size, targets_)) return false;
-  return slc_free_pages() > slc_reserved_pages_;
+bool HybridCore::slc_admit(HostCmd* c) {
+  if (!staging_ || !sizer_->admits(c->size, region_.targets())) return false;
+  return region_.has_free_page();
 }
 
 void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
@@ -784,42 +334,13 @@ void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
   // Statistics for the sizer: update writes into SLC, demand for SLC writes.
   ++ep_.write_pages;
   if (c->size <= 1024u * 1024u) ++ep_.small_write_pages;
-  const uint8_t stream = (pol_ == kHier && !full) ? kSlcL1 : kSlcL2;
-  const bool to_slc = slc_admit(c, stream);
-  if (to_slc) {
+  if (slc_admit(c)) {
     ++hc_.pieces_to_slc;
     ++ep_.slc_write_pages;
-    const Psn prev = l2p_.get(lpn * spp_ + static_cast<uint32_t>(__builtin_ctz(mask)));
-    if (prev != kNoPsn && blk_[geo_.block_of(prev / spp_)].slc) ++ep_.slc_update_pages;
+    const Psn prev = map_.l2p(lpn * spp_ + static_cast<uint32_t>(__builtin_ctz(mask)));
+    if (prev != kNoPsn && map_.blk(geo_.block_of(prev / spp_)).slc) ++ep_.slc_update_pages;
     c->dest |= 1;
-    if (pol_ == kHier) {
-      if (full)
-        ++omega_l_, ++hc_.l2_pieces;
-      else
-        ++omega_s_, ++hc_.l1_pieces;
-    }
-    uint32_t old = 0;  // SA: old sectors not covered by the write (merged by RMW)
-    if (pol_ == kSa && !full)
-      for (uint32_t i = 0; i < spp_; ++i)
-        if (!(mask >> i & 1) && (dram_.find(lpn * spp_ + i) || l2p_.get(lpn * spp_ + i) != kNoPsn))
-          old |= 1u << i;
-    if (full || pol_ == kPage || (pol_ == kSa && (mask | old) == full_mask)) {
-      Job* j = page_job(kSlcWrite, kSlcL2, 1);
-      ++slc_reserved_pages_;
-      for (uint32_t i = 0; i < spp_; ++i)
-        if (mask >> i & 1) add_host_sector(j->slots[i], c, lpn * spp_ + i);
-      if (!full) fill_page(j, 0, lpn, mask, kRmwRead);
-      seal(j);
-    } else if (pol_ == kSa) {
-      pack_sectors(c, lpn, mask, 0, kSlcL2, true);
-    } else if (pol_ == kSector) {
-      for (uint32_t i = 0; i < spp_; ++i)
-        if (mask >> i & 1)
-          pack_sectors(c, lpn, 1u << i, static_cast<int>(sector_class(lpn * spp_ + i)) + 1, kSlcL2,
-                       false);
-    } else {  // hierarchy L1
-      pack_sectors(c, lpn, mask, 0, kSlcL1, false);
-    }
+    staging_->place(c, lpn, mask);
     return;
   }
   // Straight into native blocks: full pages in one-shot units (read-modify-write of partial
@@ -844,8 +365,8 @@ void HybridCore::do_write(HostCmd* c) {
   ++ep_.write_requests;
   for_each_piece(c, [&](Lpn lpn, uint32_t mask) { write_piece(c, lpn, mask); });
   if (--c->pending == 0) finish_cmd(c);
-  if (pol_ != kNone && ++epoch_writes_ >= cfg_.slc_epoch_writes) end_epoch();
-  if (pol_ == kHier && ++win_writes_ >= cfg_.slc_window) division_window();
+  if (staging_ && ++epoch_writes_ >= cfg_.slc_epoch_writes) end_epoch();
+  if (staging_ && staging_->on_write_request()) record_series();  // a division window ended
   kick();
 }
 
@@ -857,7 +378,7 @@ void HybridCore::seal(Job* j) {
 void HybridCore::try_issue(Job* j) {
   if (!j->sealed || j->issued || j->pending_reads > 0) return;
   if (!issue_program(j)) {
-    check_all_gc();
+    migration_.check_all();
     if (demote_to_native(j) && issue_program(j)) return;
     blocked_.push_back(j);
     ++hc_.blocked;
@@ -869,9 +390,8 @@ void HybridCore::try_issue(Job* j) {
 // blocks instead, as a one-shot unit whose other pages are padding.
 bool HybridCore::demote_to_native(Job* j) {
   if (j->purpose != kSlcWrite) return false;
-  for (uint32_t p = 0; p < geo_.planes(); ++p)
-    if (gc_[1][p].active) return false;
-  if (slc_reserved_pages_ > 0) --slc_reserved_pages_;
+  if (migration_.migrating()) return false;
+  region_.unreserve_page();
   j->purpose = kNativeWrite;
   j->stream = kNative;
   j->npages = bits_;
@@ -891,12 +411,7 @@ void HybridCore::kick() {
       break;
     }
   if (!idle_die) return;
-  for (Job*& j : pack_)
-    if (j && j->used > 0) {
-      Job* s = j;
-      j = nullptr;
-      seal(s);
-    }
+  if (staging_) staging_->flush();
   if (native_unit_ && native_unit_->used > 0) {
     Job* s = native_unit_;
     native_unit_ = nullptr;
@@ -918,16 +433,18 @@ bool HybridCore::issue_program(Job* j) {
     // blocks, which are then erased): it leaves the last free block to native GC when native GC
     // runs or could run, and takes it otherwise (the native region can be full of valid data
     // while SLC blocks wait to be given back).
-    const uint32_t reserve =
-        j->purpose == kMigWrite && (gc_[0][plane].active || has_gc_victim(plane)) ? 1 : 0;
-    if (!native_can_alloc(plane, reserve, j->stream)) {
-      check_gc(plane);
+    const uint32_t reserve = j->purpose == kMigWrite && (migration_.native_gc_active(plane) ||
+                                                         migration_.has_gc_victim(plane))
+                                 ? 1
+                                 : 0;
+    if (!region_.native_can_alloc(plane, reserve, j->stream)) {
+      migration_.check(plane);
       return false;
     }
   }
   const bool slc = j->purpose == kSlcWrite;
-  if (slc && slc_reserved_pages_ > 0) --slc_reserved_pages_;
-  const Ppn ppn = alloc(plane, j->stream, slc, j->npages);
+  if (slc) region_.unreserve_page();
+  const Ppn ppn = map_.alloc(plane, j->stream, slc, j->npages);
   j->ppn = ppn;
   j->issued = true;
   uint32_t pad = 0;
@@ -948,7 +465,7 @@ bool HybridCore::issue_program(Job* j) {
     ctr_.gc_pages_programmed += j->npages;
   }
   submit(op);
-  check_gc(plane);
+  migration_.check(plane);
   return true;
 }
 
@@ -962,25 +479,24 @@ void HybridCore::program_done(FlashOp* op) {
     if (s.src == kNoPsn) {  // data from DRAM: only the newest write maps
       DramSec* d = dram_.find(s.lsn);
       if (d && d->ver == s.ver) {
-        map_sector(s.lsn, psn);
+        map_.map_sector(s.lsn, psn);
         dram_.erase(s.lsn);
       }
-    } else if (l2p_.get(s.lsn) == s.src) {  // moved / filled: only if still current
-      map_sector(s.lsn, psn);
+    } else if (map_.l2p(s.lsn) == s.src) {  // moved / filled: only if still current
+      map_.map_sector(s.lsn, psn);
     }
   }
-  blk_[b].inflight -= j->npages;
-  maybe_close(b);
+  map_.blk(b).inflight -= j->npages;
+  map_.maybe_close(b);
   for (uint32_t i = 0; i < j->npages * spp_; ++i) {
     HostCmd* c = j->slots[i].cmd;
     if (c && --c->pending == 0) finish_cmd(c);
   }
   const bool gc = j->purpose == kMigWrite || j->purpose == kGcWrite;
   if (gc) {
-    gc_unit_done(j);
+    migration_.unit_done(j);
   } else {
-    --jobs_inflight_;
-    free_job(j);
+    release_job(j);
   }
 }
 
@@ -994,11 +510,7 @@ void HybridCore::retry_blocked() {
 }
 
 bool HybridCore::idle() const {
-  if (jobs_inflight_ > 0 || ops_in_flight() > 0 || !blocked_.empty()) return false;
-  for (int m = 0; m < 2; ++m)
-    for (const auto& g : gc_[m])
-      if (g.active) return false;
-  return true;
+  return jobs_inflight_ == 0 && ops_in_flight() == 0 && blocked_.empty() && !migration_.busy();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1038,439 +550,15 @@ void HybridCore::on_flash_done(FlashOp* op) {
       ops_.put(op);
       break;
     case kSlcErase:
-    case kNativeErase:
-      erase_done(op);
+    case kNativeErase: {
+      const bool migration = op->lpn != 0;
+      const uint32_t plane = op->plane;
+      ops_.put(op);
+      migration_.erase_done(plane, migration);
       break;
+    }
   }
   kick();
-}
-
-// ---------------------------------------------------------------------------------------------
-// GC of the native region and migration (GC of the SLC region)
-
-bool HybridCore::want_migration(uint32_t plane, uint8_t& kind) const {
-  const PlaneSt& s = pl_[plane];
-  if (s.slc_used == 0) return false;
-  const uint32_t planes = geo_.planes();
-  const uint32_t allowed_plane = (slc_allowed() + planes - 1) / planes;
-  const bool shrink = s.slc_used > allowed_plane;
-  const bool low = slc_free(plane) <= slc_trigger(plane);
-  if (!shrink && !low) return false;
-  kind = 1;
-  if (pol_ == kHier) {
-    const double l1_share = std::min(1.0 - ratio_l2_, cfg_.slc_l1_max);
-    const uint32_t l1_quota = static_cast<uint32_t>(l1_share * allowed_plane);
-    if (s.l1_used > l1_quota) kind = 2;
-  }
-  return true;
-}
-
-void HybridCore::check_gc(uint32_t plane) {
-  // Convertible: native GC also runs when the SLC region is below its allowed size and no block
-  // can be opened for it (free blocks between native_trigger and the SLC opening margin).
-  const uint32_t planes = geo_.planes();
-  const bool slc_starved = convertible_ && pol_ != kNone &&
-                           pl_[plane].slc_used < (slc_allowed() + planes - 1) / planes &&
-                           slc_openable(plane) == 0;
-  if (!gc_[0][plane].active && (native_free(plane) <= native_trigger(plane) || slc_starved))
-    start_gc(plane, false, false);
-  uint8_t kind;
-  if (!gc_[1][plane].active && want_migration(plane, kind)) start_gc(plane, true, false);
-}
-
-void HybridCore::check_all_gc() {
-  for (uint32_t p = 0; p < geo_.planes(); ++p) check_gc(p);
-}
-
-bool HybridCore::start_gc(uint32_t plane, bool migration, bool idle) {
-  GcJob& g = gc_[migration][plane];
-  if (g.active) return false;
-  int64_t v = -1;
-  if (migration) {
-    uint8_t kind = 1;
-    if (!idle) want_migration(plane, kind);
-    v = take_victim(plane, kind);
-    if (v < 0) v = take_victim(plane, kind == 1 ? 2 : 1);
-  } else {
-    v = take_victim(plane, 0);
-    // A victim must free at least one program unit's worth, or GC would only churn.
-    if (v >= 0 && blk_[v].valid + bits_ * spp_ > geo_.pages_per_block * spp_) {
-      blk_[v].state = BState::Full;
-      bucket_insert(static_cast<uint64_t>(v));
-      v = -1;
-    }
-  }
-  if (v < 0) return false;
-  g = GcJob{};
-  g.active = true;
-  g.migration = migration;
-  g.idle = idle;
-  g.victim = v;
-  if (migration) {
-    ++hc_.mig_victims;
-    if (idle) ++hc_.idle_migrations;
-  } else {
-    ++hc_.gc_victims;
-    ++ctr_.gc_runs;
-  }
-  gc_continue(plane, migration);
-  return true;
-}
-
-// Collects the next unit from the victim: migration gathers whole logical pages (all their
-// sectors, wherever they are) into native pages; native GC copies each page's valid sectors.
-void HybridCore::gc_continue(uint32_t plane, bool migration) {
-  GcJob& g = gc_[migration][plane];
-  const uint64_t v = static_cast<uint64_t>(g.victim);
-  uint32_t* m = p2l(v, false);
-  const uint32_t nsec = pages_of(v) * spp_;
-  Job* j = page_job(migration ? kMigWrite : kGcWrite, migration ? kMigDst : kGcDst, bits_);
-  j->plane = plane;
-  g.unit = j;
-  uint32_t page = 0;
-  uint32_t used = 0;  // native GC: valid sectors taken into the unit
-  full_src_.clear();
-  part_src_.clear();
-  auto& full_src = full_src_;
-  auto& part_src = part_src_;
-  Lpn taken[8];
-  uint32_t ntaken = 0;
-  while ((migration ? page < bits_ : used < bits_ * spp_) && g.scan < nsec) {
-    const uint32_t idx = g.scan;
-    if (!m || m[idx] == kNoLsn) {
-      ++g.scan;
-      continue;
-    }
-    if (migration) {
-      const Lpn lpn = m[idx] / spp_;
-      bool dup = false;
-      for (uint32_t k = 0; k < ntaken; ++k) dup |= taken[k] == lpn;
-      if (!dup) {
-        taken[ntaken++] = lpn;
-        fill_page(j, page, lpn, 0, kMigRead);
-        ++page;
-      }
-      ++g.scan;
-    } else {
-      // Native GC fills the unit with the victim's valid sectors (victims are chosen and
-      // guarded by valid sectors, so a collection always frees at least a unit). Pages whose
-      // sectors are all valid keep their layout (one logical page per physical page, the common
-      // case); sectors of partly valid pages are packed densely after them.
-      const uint32_t pg = idx / spp_;
-      uint32_t c = 0;
-      for (uint32_t k = 0; k < spp_; ++k) c += m[pg * spp_ + k] != kNoLsn;
-      if (used + c > bits_ * spp_) break;
-      const Ppn src = geo_.ppn_of(v, pg);
-      bool whole = c == spp_ && m[pg * spp_] % spp_ == 0;  // one logical page, in order
-      for (uint32_t k = 1; whole && k < spp_; ++k) whole = m[pg * spp_ + k] == m[pg * spp_] + k;
-      for (uint32_t k = 0; k < spp_; ++k) {
-        const uint32_t lsn = m[pg * spp_ + k];
-        if (lsn == kNoLsn) continue;
-        (whole ? full_src : part_src)
-            .push_back(Slot{lsn, integrity_ ? flash_data_.get(src * spp_ + k) : 0, src * spp_ + k,
-                            nullptr});
-      }
-      used += c;
-      FlashOp* op = new_op(FlashKind::Read, src, 1, kPrioNormal, kGcRead);
-      op->ctx = j;
-      read_started(src);
-      ++j->pending_reads;
-      ++hc_.gc_reads;
-      ++ctr_.gc_reads;
-      submit(op);
-      g.scan = (pg + 1) * spp_;
-      page = (used + spp_ - 1) / spp_;
-    }
-  }
-  if (!migration) {  // lay out: whole pages first, then the packed sectors
-    uint32_t slot = 0;
-    for (const Slot& x : full_src) j->slots[slot++] = x;
-    for (const Slot& x : part_src) j->slots[slot++] = x;
-  }
-  if (g.scan >= nsec) g.scan_done = true;
-  if (page == 0) {  // nothing left to move
-    g.unit = nullptr;
-    --jobs_inflight_;
-    free_job(j);
-    gc_maybe_erase(plane, migration);
-    return;
-  }
-  j->used = page * spp_;
-  ctr_.gc_page_moves += page;
-  (migration ? hc_.mig_pages : hc_.gc_pages) += bits_;
-  (migration ? hc_.mig_units : hc_.gc_units) += 1;
-  j->sealed = true;
-  if (j->pending_reads == 0) try_issue(j);
-}
-
-void HybridCore::gc_unit_done(Job* j) {
-  const uint32_t plane = j->plane;
-  const bool migration = j->purpose == kMigWrite;
-  GcJob& g = gc_[migration][plane];
-  g.unit = nullptr;
-  --jobs_inflight_;
-  free_job(j);
-  if (!g.scan_done) {
-    gc_continue(plane, migration);
-    return;
-  }
-  gc_maybe_erase(plane, migration);
-}
-
-void HybridCore::gc_maybe_erase(uint32_t plane, bool migration) {
-  GcJob& g = gc_[migration][plane];
-  if (!g.active || g.erase_issued || !g.scan_done || g.unit) return;
-  const uint64_t v = static_cast<uint64_t>(g.victim);
-  if (blk_[v].valid > 0) {  // sectors written back meanwhile (cannot happen for full blocks)
-    g.scan = 0;
-    g.scan_done = false;
-    gc_continue(plane, migration);
-    return;
-  }
-  if (block_reads_.busy(static_cast<uint32_t>(v))) return;  // read_finished() calls back
-  g.erase_issued = true;
-  FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(v, 0), 1, kPrioNormal,
-                       blk_[v].slc ? kSlcErase : kNativeErase);
-  op->ctx = &g;
-  op->lpn = static_cast<Lpn>(migration);
-  submit(op);
-}
-
-void HybridCore::erase_done(FlashOp* op) {
-  const bool migration = op->lpn != 0;
-  const uint32_t plane = op->plane;
-  GcJob& g = gc_[migration][plane];
-  const uint64_t v = static_cast<uint64_t>(g.victim);
-  ops_.put(op);
-  Blk& k = blk_[v];
-  PlaneSt& s = pl_[plane];
-  int pool = 0;
-  if (k.slc) {
-    ++k.slc_erases;
-    ++hc_.slc_erases;
-    --slc_blocks_;
-    --s.slc_used;
-    if (k.stream == kSlcL1) --s.l1_used;
-    if (!convertible_) pool = 1;
-  } else {
-    ++k.erases;
-    ++hc_.native_erases;
-  }
-  ++ctr_.erases_gc;
-  if (convertible_) k.slc = false;  // the mode is chosen again when the block is opened
-  k.state = BState::Free;
-  k.valid = 0;
-  k.vpages = 0;
-  k.write_ptr = 0;
-  if (p2l_[v]) p2l_pool_.push_back(std::move(p2l_[v]));
-  s.ring[pool][(s.head[pool] + s.count[pool]) % s.ring[pool].size()] = static_cast<uint32_t>(v);
-  ++s.count[pool];
-  const bool idle_mig = g.idle;
-  g = GcJob{};
-  retry_blocked();
-  // DWA: keep migrating while the host stays idle.
-  if (idle_mig && migration) {
-    const bool host_idle = last_cmd_seq_ == idle_seq_;  // no host command since the idle timer
-    if (host_idle && s.slc_used > 0) start_gc(plane, true, true);
-  }
-  // GC is started by allocations (as in MQSim/SSDsim); after an erase only migration continues
-  // by itself, and native GC only while programs wait for space.
-  for (uint32_t p = 0; p < geo_.planes(); ++p) {
-    uint8_t kind;
-    if (!gc_[1][p].active && want_migration(p, kind)) start_gc(p, true, false);
-    if (!blocked_.empty() && !gc_[0][p].active && native_free(p) <= native_trigger(p))
-      start_gc(p, false, false);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Epochs (SLC-size policy) and division windows (hierarchy)
-
-void HybridCore::end_epoch() {
-  epoch_writes_ = 0;
-  ep_.now = env_.now();
-  const uint64_t lsec = logical_pages_ * spp_;
-  ep_.utilization = lsec ? double(mapped_sectors_) / double(lsec) : 0.0;
-  ep_.valid_pages = mapped_sectors_ / spp_;
-  ep_.slc_blocks = slc_blocks_;
-  const uint64_t need = native_blocks_needed();
-  const uint64_t total = geo_.blocks();
-  ep_.capacity_slc_blocks = static_cast<uint32_t>(
-      total > need + sctx_.reserve_blocks ? total - need - sctx_.reserve_blocks : 0);
-  ep_.free_blocks = total_free_blocks();
-  auto delta = [&](uint32_t p) { return hc_.busy_ps[p] - busy_mark_[p]; };
-  ep_.t_slc_write = delta(kSlcWrite);
-  ep_.t_native_write = delta(kNativeWrite);
-  ep_.t_migration = delta(kMigRead) + delta(kMigWrite) + delta(kSlcErase);
-  ep_.t_native_gc = delta(kGcRead) + delta(kGcWrite) + delta(kNativeErase);
-  busy_mark_ = hc_.busy_ps;
-  targets_ = sizer_->on_epoch(ep_);
-  // The decision unit's cycles delay the next host command (firmware waits for its answer).
-  const uint64_t cyc = sizer_->take_cycles();
-  pending_unit_cycles_ += cyc;
-  unit_cycles_ += cyc;
-  ep_ = EpochStats{};
-  record_series();
-  check_all_gc();
-}
-
-void HybridCore::division_window() {
-  win_writes_ = 0;
-  if (omega_s_ + omega_l_ > 0) {
-    ratio_l2_ = double(omega_l_) / double(omega_s_ + omega_l_);
-    ratio_l2_ = std::max(ratio_l2_, 1.0 - cfg_.slc_l1_max);  // L1 <= slc.l1_max
-  }
-  omega_s_ = omega_l_ = 0;
-  record_series();
-}
-
-void HybridCore::record_series() {
-  if (series_.size() >= (1u << 20)) return;
-  uint32_t l1 = 0;
-  for (const auto& s : pl_) l1 += s.l1_used;
-  const uint64_t lsec = logical_pages_ * spp_;
-  series_.push_back(SeriesRow{double(env_.now()) / 1e9, ctr_.host_writes, slc_blocks_,
-                              slc_allowed(), targets_.theta_bytes / 1024, l1, ratio_l2_,
-                              lsec ? double(mapped_sectors_) / double(lsec) : 0.0});
-}
-
-void HybridCore::write_series_csv(const std::string& path) const {
-  std::ofstream f(path);
-  if (!f) throw ConfigError(path + ": cannot write the SLC time series");
-  f << "time_ms,host_writes,slc_blocks,slc_target_blocks,theta_kib,l1_blocks,l2_blocks,"
-       "l1_share,l2_share,utilization\n";
-  for (const auto& r : series_) {
-    const uint32_t l2 = r.slc_blocks > r.l1_blocks ? r.slc_blocks - r.l1_blocks : 0;
-    f << r.t_ms << ',' << r.writes << ',' << r.slc_blocks << ',' << r.target << ',' << r.theta_kib
-      << ',' << r.l1_blocks << ',' << l2 << ',' << 1.0 - r.ratio_l2 << ',' << r.ratio_l2 << ','
-      << r.utilization << '\n';
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Inspection
-
-uint32_t HybridCore::total_free_blocks() const {
-  uint32_t n = 0;
-  for (const auto& s : pl_) n += s.count[0] + s.count[1];
-  return n;
-}
-
-uint32_t HybridCore::max_erase_count() const {
-  uint32_t m = 0;
-  for (const auto& b : blk_) m = std::max(m, b.erases + b.slc_erases);
-  return m;
-}
-
-uint64_t HybridCore::worn_blocks() const {
-  uint64_t n = 0;
-  const double w = double(cfg_.erase_limit) / double(cfg_.slc_erase_limit);
-  for (const auto& b : blk_)
-    if (b.erases + b.slc_erases * w >= cfg_.erase_limit) ++n;
-  return n;
-}
-
-uint64_t HybridCore::state_bytes() const {
-  uint64_t n = l2p_.bytes() + blk_.size() * sizeof(Blk) + dram_.size() * 8;
-  for (const auto& p : p2l_)
-    if (p) n += uint64_t(geo_.pages_per_block) * spp_ * 4;
-  return n;
-}
-
-nlohmann::json HybridCore::result_json(double sim_s) const {
-  using nlohmann::json;
-  const double us = 1e6;
-  auto busy = [&](std::initializer_list<uint32_t> ps) {
-    uint64_t t = 0;
-    for (uint32_t p : ps) t += hc_.busy_ps[p];
-    return double(t) / us;
-  };
-  // Mapping-table memory (SLC-hierarchy paper section IV-C): a page-level table for the whole
-  // logical space (4 B per page) for every policy; Hierarchy adds its SMT for L1 (at most
-  // slc.l1_max of the SLC region, 5.5 B per sector entry), Sector a sector table over the whole SLC
-  // region (twice the SMT at l1_max 0.5). Page and SA add nothing (SA's size field is within
-  // the entry).
-  const uint64_t slc_sectors = uint64_t(sctx_.max_slc_blocks) * slc_ppb_ * spp_;
-  double extra = 0;
-  if (pol_ == kHier) extra = cfg_.slc_l1_max * slc_sectors * 5.5;
-  if (pol_ == kSector) extra = slc_sectors * 5.5;
-  json r = {
-      {"policy", policy_},
-      {"size_policy", pol_ == kNone ? std::string("none") : std::string(sizer_->name())},
-      {"partition", cfg_.slc_partition},
-      {"slc_blocks_end", slc_blocks_},
-      {"slc_allowed_blocks_end", slc_allowed()},
-      {"max_slc_blocks", sctx_.max_slc_blocks},
-      {"theta_kib_end", targets_.theta_bytes / 1024.0},
-      {"pieces_to_slc", hc_.pieces_to_slc},
-      {"pieces_to_native", hc_.pieces_to_native},
-      {"slc_host_pages", hc_.slc_host_pages},
-      {"native_host_pages", hc_.native_host_pages},
-      {"packed_pages", hc_.packed_pages},
-      {"packed_sectors", hc_.packed_sectors},
-      {"padding_sectors", hc_.padding_sectors},
-      {"rmw_reads", hc_.rmw_reads},
-      {"dram_fills", hc_.dram_fills},
-      {"host_flash_reads", hc_.host_flash_reads},
-      {"slc_reads", hc_.slc_reads},
-      {"dram_read_sectors", hc_.dram_read_sectors},
-      {"gc_reads", hc_.mig_reads + hc_.gc_reads},
-      {"migration_reads", hc_.mig_reads},
-      {"native_gc_reads", hc_.gc_reads},
-      {"migration_pages", hc_.mig_pages},
-      {"migration_bytes", hc_.mig_pages * uint64_t(geo_.page_size)},
-      {"native_gc_pages", hc_.gc_pages},
-      {"migration_victims", hc_.mig_victims},
-      {"idle_migrations", hc_.idle_migrations},
-      {"native_gc_victims", hc_.gc_victims},
-      {"slc_erases", hc_.slc_erases},
-      {"native_erases", hc_.native_erases},
-      {"blocked_programs", hc_.blocked},
-      {"sizer_unit_cycles", unit_cycles_},
-      {"write_throughput_mib_s", sim_s > 0 ? double(ctr_.bytes_written) / sim_s / 1048576.0 : 0.0},
-      {"busy_us",
-       {{"slc_write", busy({kSlcWrite})},
-        {"native_write", busy({kNativeWrite})},
-        {"migration", busy({kMigRead, kMigWrite, kSlcErase})},
-        {"native_gc", busy({kGcRead, kGcWrite, kNativeErase})},
-        {"host_read", busy({kHostRead})},
-        {"rmw_read", busy({kRmwRead})}}},
-      {"write_latency_us",
-       {{"slc", latency_json_us(lat_slc_)}, {"native", latency_json_us(lat_native_)}}},
-      {"mapping_table",
-       {{"page_table_bytes", logical_pages_ * 4},
-        {"extra_bytes_model", extra},
-        {"sector_entries_peak", hc_.sector_entries_peak},
-        {"sector_entries_peak_bytes", hc_.sector_entries_peak * 5.5}}},
-  };
-  if (pol_ == kHier)
-    r["hierarchy"] = {{"l1_pieces", hc_.l1_pieces},
-                      {"l2_pieces", hc_.l2_pieces},
-                      {"l2_share_end", ratio_l2_},
-                      {"l1_share_end", 1.0 - ratio_l2_}};
-  r["sizer"] = sizer_->stats();
-  if (!idle()) {  // what is still outstanding (a stuck run is a bug: report it)
-    json pl = json::array();
-    for (uint32_t p = 0; p < geo_.planes(); ++p) {
-      const GcJob& g = gc_[0][p];
-      const GcJob& m = gc_[1][p];
-      pl.push_back({{"free", pl_[p].count[0] + pl_[p].count[1]},
-                    {"slc_used", pl_[p].slc_used},
-                    {"gc", {g.active, g.victim, g.scan_done, g.unit != nullptr, g.erase_issued}},
-                    {"mig", {m.active, m.victim, m.scan_done, m.unit != nullptr, m.erase_issued}}});
-    }
-    json bj = json::array();
-    for (const Job* j : blocked_)
-      bj.push_back({{"purpose", j->purpose}, {"stream", j->stream}, {"npages", j->npages}});
-    r["outstanding"] = {{"blocked", blocked_.size()},
-                        {"blocked_jobs", bj},
-                        {"jobs", jobs_inflight_},
-                        {"ops", ops_in_flight()},
-                        {"reserved_slc_pages", slc_reserved_pages_},
-                        {"slc_free_pages", slc_free_pages()},
-                        {"planes", pl}};
-  }
-  return r;
 }
 
 }  // namespace ssdtlm::slc

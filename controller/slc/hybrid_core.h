@@ -1,12 +1,16 @@
-// The controller core of a hybrid SSD (issue 8, docs/slc.md): blocks in SLC mode beside TLC/QLC
-// ("native") blocks, an SLC write cache managed at page, sub-page (SA), sector or two-level
-// (Hierarchy) granularity, migration of SLC data into native blocks in full one-shot units (GC of
-// the SLC region), greedy GC of the native region, and an SLC-size policy (static, UST, DWA, RL).
-//
-// Mapping is kept per 4 KiB logical sector (lsn -> physical sector psn = ppn * spp + slot), so one
-// structure serves every policy: page-mapped data simply has all sectors of a logical page in one
-// physical page. Memory grows with the written footprint (paged arrays, per-block reverse maps
-// only while a block holds data).
+// The controller core of a hybrid SSD (docs/slc.md): blocks in SLC mode beside TLC/QLC
+// ("native") blocks, an SLC write cache, migration of SLC data into native blocks, greedy GC of
+// the native region, and an SLC-size policy. The core owns the request path: host commands,
+// reads, the write of each page piece (to the SLC cache or straight into native blocks), program
+// jobs and their flash operations, completions, integrity. Its components:
+//   SectorMap   mapping by 4 KiB sector, blocks, free rings, victims controller/slc/sector_map.h
+//   SlcRegion   which blocks are SLC, and how many; GC triggers            controller/slc/region.h
+//   SlcStaging  the SLC cache mode: page, sa, sector, hierarchy            controller/slc/staging.h
+//   Migration   migration, idle migration, native GC controller/slc/migration.h SlcSizer    the
+//   SLC-size policy: static, ust, dwa, rl                  controller/slc/sizer.h
+// The staging modes and migration build program jobs through the core's CorePort
+// (controller/slc/core_port.h). Member functions are grouped by file: this file's .cpp (request
+// path), precondition.cpp, epochs.cpp (sizer feed, time series), result.cpp (result JSON, CSV).
 //
 // Writes go through to flash: a host write completes when every sector of it has been programmed
 // (SLC or native). Data waiting for its program (packing buffers, programs in flight) is served
@@ -29,56 +33,19 @@
 #include "controller/flash_op.h"
 #include "controller/flat_map.h"
 #include "controller/ftl.h"
+#include "controller/host_pieces.h"
+#include "controller/slc/core_port.h"
+#include "controller/slc/migration.h"
+#include "controller/slc/region.h"
+#include "controller/slc/sector_map.h"
 #include "controller/slc/sizer.h"
+#include "controller/slc/staging.h"
 #include "controller/ssd_core.h"
 #include "controller/stats.h"
 
 namespace ssdtlm::slc {
 
-using Psn = uint32_t;  // physical sector number: ppn * sectors_per_page + slot
-constexpr Psn kNoPsn = 0xffffffffu;
-constexpr uint32_t kNoLsn = 0xffffffffu;
-
-// What a flash operation is for (latency / busy-time breakdown, SLC-RL slides' cost terms).
-enum Purpose : uint32_t {
-  kHostRead,
-  kRmwRead,
-  kSlcWrite,     // host data programmed in SLC mode
-  kNativeWrite,  // host data programmed straight into native blocks
-  kMigRead,
-  kMigWrite,
-  kSlcErase,
-  kGcRead,
-  kGcWrite,
-  kNativeErase,
-  kPurposes
-};
-
-struct HybridCounters {
-  uint64_t pieces_to_slc = 0, pieces_to_native = 0;    // host page pieces by destination
-  uint64_t slc_host_pages = 0, native_host_pages = 0;  // pages programmed for the host
-  uint64_t packed_pages = 0;             // SLC pages built from partial pieces (sa, sector, L1)
-  uint64_t packed_sectors = 0;           // host sectors placed by packing
-  uint64_t padding_sectors = 0;          // empty sectors of programmed pages
-  uint64_t rmw_reads = 0;                // flash reads completing partial pages
-  uint64_t dram_fills = 0;               // sectors completing a page taken from DRAM
-  uint64_t host_flash_reads = 0;         // flash page reads for host reads
-  uint64_t slc_reads = 0;                // ... of which from SLC blocks
-  uint64_t dram_read_sectors = 0;        // host sectors served from DRAM (data not yet programmed)
-  uint64_t mig_reads = 0, gc_reads = 0;  // flash page reads of migration / native GC
-  uint64_t mig_pages = 0, gc_pages = 0;  // pages programmed by migration / native GC
-  uint64_t mig_units = 0, gc_units = 0;
-  uint64_t slc_erases = 0, native_erases = 0;
-  uint64_t mig_victims = 0, gc_victims = 0;
-  uint64_t idle_migrations = 0;               // DWA: victims migrated in host idle time
-  uint64_t blocked = 0;                       // programs that waited for space
-  uint64_t l1_pieces = 0, l2_pieces = 0;      // hierarchy: partial / full page pieces
-  uint64_t sector_entries_peak = 0;           // sector-mapped SLC entries (sector / hierarchy L1)
-  std::array<uint64_t, kPurposes> busy_ps{};  // flash array busy time by purpose
-  std::array<uint64_t, kPurposes> ops{};
-};
-
-class HybridCore {
+class HybridCore : private CorePort {
  public:
   HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity);
   ~HybridCore();
@@ -98,8 +65,8 @@ class HybridCore {
   uint32_t total_free_blocks() const;
   uint32_t max_erase_count() const;
   uint64_t worn_blocks() const;  // blocks past their endurance (SLC erases weighted)
-  uint64_t mapped_sectors() const { return mapped_sectors_; }
-  uint32_t slc_blocks() const { return slc_blocks_; }
+  uint64_t mapped_sectors() const { return map_.mapped_sectors(); }
+  uint32_t slc_blocks() const { return map_.slc_blocks(); }
   nlohmann::json result_json(double sim_s) const;
   // The drive before the replay: native free blocks per plane against the native GC trigger
   // (GC runs when free <= trigger); planes_below_gc_threshold counts planes at or below it.
@@ -110,61 +77,17 @@ class HybridCore {
   enum TimerKind : uint32_t { kTimerCmd = 1, kTimerIdle = 4 };
 
  private:
-  using BState = BlockState;  // one block-state enum for both mappings (controller/ftl.h)
-  // Open blocks: host and migration data into native blocks, SLC L2 (or the only SLC stream), SLC
-  // L1, and native GC's own destination (so the GC reserve cannot be taken by other writers).
-  enum Stream : uint8_t {
-    kNative = 0,
-    kSlcL2 = 1,
-    kSlcL1 = 2,
-    kGcDst = 3,
-    kMigDst = 4,
-    kStreams = 5
-  };
-  struct Blk {
-    uint32_t valid = 0;   // valid sectors
-    uint32_t vpages = 0;  // pages holding at least one valid sector
-    uint32_t write_ptr = 0;
-    uint32_t inflight = 0;
-    uint32_t erases = 0, slc_erases = 0;
-    int32_t prev = -1, next = -1;  // victim bucket links (block ids)
-    BState state = BState::Free;
-    bool slc = false;
-    uint8_t stream = kNative;
-    bool in_bucket = false;
-  };
-  struct Slot {
-    uint32_t lsn = kNoLsn;   // kNoLsn: padding
-    uint32_t ver = 0;        // version (integrity) / write sequence of host data
-    Psn src = kNoPsn;        // moved / filled from this flash sector (kNoPsn: host data in DRAM)
-    HostCmd* cmd = nullptr;  // host write completed by this sector
-  };
-  struct Job {
-    uint8_t purpose = kSlcWrite;  // kSlcWrite, kNativeWrite, kMigWrite, kGcWrite
-    uint8_t stream = kSlcL2;
-    bool sealed = false, issued = false;
-    uint32_t npages = 0, used = 0;  // pages of the unit; slots used (packing)
-    uint32_t pending_reads = 0;
-    uint32_t plane = 0;  // GC jobs: their plane
-    Ppn ppn = kNoPpn;
-    uint32_t prefer_not_channel = UINT32_MAX;  // hierarchy L1: avoid this channel
-    std::vector<Slot> slots;                   // npages * spp
-  };
-  struct GcJob {
-    bool active = false;
-    bool migration = false;
-    bool idle = false;  // DWA idle-time migration
-    int64_t victim = -1;
-    uint32_t scan = 0;  // physical sector index within the victim
-    bool scan_done = false;
-    bool erase_issued = false;
-    Job* unit = nullptr;  // unit being assembled / programmed
-  };
   struct DramSec {  // newest data of a sector not yet committed to flash
     uint32_t ver = 0;
   };
+  struct SeriesRow {
+    double t_ms;
+    uint64_t writes;
+    uint32_t slc_blocks, target, theta_kib, l1_blocks;
+    double ratio_l2, utilization;
+  };
 
-  // host path
+  // Request path (hybrid_core.cpp): host commands and pieces
   template <typename F>
   void for_each_piece(const HostCmd* c, F&& f);
   void start_cmd(HostCmd* c);
@@ -172,68 +95,16 @@ class HybridCore {
   void do_write(HostCmd* c);
   void finish_cmd(HostCmd* c);
   void write_piece(HostCmd* c, Lpn lpn, uint32_t mask);
-  bool slc_admit(HostCmd* c, uint8_t stream);
-  void add_host_sector(Slot& s, HostCmd* c, uint32_t lsn);
-  void fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t read_purpose);
-  Job* page_job(uint8_t purpose, uint8_t stream, uint32_t npages);
-  void pack_sectors(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8_t stream, bool chunk);
-  void seal(Job* j);
+  bool slc_admit(HostCmd* c);
+  void check_sector(uint32_t lsn, uint32_t got, uint32_t want, const char* where);
+  // ... programs: space for sealed jobs, a native unit for SLC jobs that find none
   void try_issue(Job* j);
   bool demote_to_native(Job* j);
   bool issue_program(Job* j);
+  uint32_t pick_plane(const Job* j);
   void program_done(FlashOp* op);
   void kick();
-  void retry_blocked();
-  uint32_t sector_class(uint32_t lsn);
-
-  // space
-  bool slc_can_open(uint32_t plane) const;
-  uint32_t slc_openable(uint32_t plane) const;
-  bool has_gc_victim(uint32_t plane) const;
-  bool native_can_alloc(uint32_t plane, uint32_t reserve, uint8_t stream = kNative) const;
-  uint32_t pick_plane(const Job* j);
-  Ppn alloc(uint32_t plane, uint8_t stream, bool slc, uint32_t n);
-  void open_block(uint32_t plane, uint8_t stream, bool slc);
-  uint32_t pages_of(uint64_t b) const { return blk_[b].slc ? slc_ppb_ : geo_.pages_per_block; }
-  void map_sector(uint32_t lsn, Psn psn);
-  void invalidate(Psn psn);
-  void maybe_close(uint64_t b);
-  void bucket_insert(uint64_t b);
-  void bucket_remove(uint64_t b);
-  int64_t take_victim(uint32_t plane, uint8_t kind);
-  // Greedy key: valid sectors (vpages, pages with a valid sector, is kept for inspection).
-  uint32_t bucket_key(uint64_t b) const { return blk_[b].valid; }
-  bool page_empty(const uint32_t* m, uint32_t page) const {
-    for (uint32_t k = 0; k < spp_; ++k)
-      if (m[page * spp_ + k] != kNoLsn) return false;
-    return true;
-  }
-  uint32_t bucket_kind(uint64_t b) const { return blk_[b].slc ? blk_[b].stream : 0u; }
-  uint32_t* p2l(uint64_t b, bool create);
-  uint32_t slc_allowed() const;  // SLC blocks the targets and the free space allow now
-  uint64_t slc_free_pages() const;
-  uint64_t native_blocks_needed() const;
-  uint32_t native_free(uint32_t plane) const;
-  uint32_t slc_free(uint32_t plane) const;
-  uint32_t native_trigger(uint32_t plane) const;
-  uint32_t slc_trigger(uint32_t plane) const;
-
-  // GC / migration
-  void check_gc(uint32_t plane);
-  void check_all_gc();
-  bool start_gc(uint32_t plane, bool migration, bool idle);
-  void gc_continue(uint32_t plane, bool migration);
-  void gc_unit_done(Job* j);
-  void gc_maybe_erase(uint32_t plane, bool migration);
-  void erase_done(FlashOp* op);
-  bool want_migration(uint32_t plane, uint8_t& kind) const;
-
-  // epochs / division
-  void end_epoch();
-  void division_window();
-  void record_series();
-
-  // flash ops
+  // ... pools and flash operations
   FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, uint32_t purpose);
   void submit(FlashOp* op);
   void read_started(Ppn ppn);
@@ -241,89 +112,76 @@ class HybridCore {
   Job* new_job();
   void free_job(Job* j);
 
-  // precondition helpers (timing-free)
+  // CorePort: program jobs for the staging modes and migration
+  Job* page_job(uint8_t purpose, uint8_t stream, uint32_t npages) override;
+  void add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) override;
+  Ppn fill_slot(Slot& s, uint32_t lsn) override;
+  void fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t read_purpose) override;
+  void job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t read_purpose) override;
+  bool has_data(uint32_t lsn) override;
+  uint32_t flash_version(Psn psn) const override;
+  void seal(Job* j) override;
+  void release_job(Job* j) override;
+  void erase(uint64_t b, uint8_t purpose, Lpn tag) override;
+  bool block_reads_busy(uint64_t b) override;
+  bool has_blocked() const override { return !blocked_.empty(); }
+  void retry_blocked() override;
+  uint64_t host_cmd_seq() const override { return last_cmd_seq_; }
+  HybridCounters& hybrid_counters() override { return hc_; }
+  SimCounters& sim_counters() override { return ctr_; }
+  void reserve_slc_page() override { region_.reserve_page(); }
+
+  // Preparation, timing-free (precondition.cpp)
   void instant_write_native(Lpn lpn, uint32_t& plane_cursor);
-  // Free native blocks per plane that preconditioning's timing-free GC keeps: the native GC
-  // trigger + 1 (the replay starts at or above the threshold) where half the spare allows it.
-  uint32_t instant_keep_ = 3;
   void instant_gc(uint32_t plane);
 
-  void check_sector(uint32_t lsn, uint32_t got, uint32_t want, const char* where);
+  // Epochs and the time series (epochs.cpp)
+  void end_epoch();
+  void record_series();
+  double utilization() const;  // mapped logical sectors / logical sectors
 
   const SsdConfig& cfg_;
   const nand::Geometry& geo_;
   CoreEnv& env_;
   const bool integrity_;
   const uint32_t spp_;
-  const uint32_t bits_;
-  const uint32_t slc_ppb_;
-  const bool convertible_;
-  const std::string policy_;  // page | sa | sector | hierarchy | none
-  enum Pol : uint8_t { kNone, kPage, kSa, kSector, kHier };
-  const Pol pol_;
+  const uint32_t bits_;  // pages per native program unit
   const uint64_t logical_pages_;
+
+  SimCounters ctr_;
+  HybridCounters hc_;
+  SectorMap map_;
+  SlcRegion region_;
   std::unique_ptr<SlcSizer> sizer_;
-  SlcTargets targets_;
-  SizerContext sctx_;
+  std::unique_ptr<SlcStaging> staging_;  // the SLC cache mode; null without SLC cache
+  Migration migration_;
 
-  PagedArray<Psn> l2p_;  // by logical sector
-  std::vector<Blk> blk_;
-  std::vector<std::unique_ptr<uint32_t[]>> p2l_, p2l_pool_;
-  struct PlaneSt {
-    std::vector<uint32_t> ring[2];  // free blocks: [0] native (or all, convertible), [1] SLC
-    uint32_t head[2] = {0, 0}, count[2] = {0, 0};
-    int64_t active[kStreams] = {-1, -1, -1, -1, -1};
-    uint32_t slc_used = 0, l1_used = 0;   // non-free SLC blocks of the plane, of which L1
-    std::vector<int32_t> bucket_head[3];  // by valid sectors: native, SLC L2 (or all SLC), L1
-    uint32_t min_hint[3] = {0, 0, 0};
-    uint32_t dies_inflight = 0;  // unused; die business is tracked per die
-  };
-  std::vector<PlaneSt> pl_;
-  std::vector<uint32_t> die_ops_;     // flash ops in flight per global die
-  uint32_t rr_ = 0;                   // round-robin plane cursor
-  uint32_t slc_blocks_ = 0;           // non-free SLC-mode blocks (drive)
-  uint64_t slc_open_free_pages_ = 0;  // unwritten pages of open SLC blocks
-  uint64_t slc_reserved_pages_ = 0;   // SLC pages promised to admitted pieces, not yet allocated
-  uint64_t mapped_sectors_ = 0;
-  uint64_t sector_entries_ = 0;  // SLC sectors mapped outside their page's own layout
-
+  // request path
+  std::vector<uint32_t> die_ops_;  // flash ops in flight per global die
+  uint32_t rr_ = 0;                // round-robin plane cursor
   FlatMap<DramSec> dram_;
   BlockReads block_reads_;
-  FlatMap<uint8_t> upd_count_;  // sector policy: update counts by lsn (saturating)
-
-  std::vector<GcJob> gc_[2];  // [0] native GC, [1] migration; per plane
-  std::deque<Job*> blocked_;
-  std::vector<Job*> open_jobs_;
-  std::vector<Slot> full_src_, part_src_;  // native GC unit assembly (reused) // unsealed packing /
-                                           // native units
-  Job* pack_[4] = {nullptr, nullptr, nullptr, nullptr};  // sa/hierarchy: [0]; sector: classes 0..2
-  Job* native_unit_ = nullptr;
-
+  std::deque<Job*> blocked_;    // sealed jobs waiting for space
+  Job* native_unit_ = nullptr;  // unsealed native unit of host pieces
   FlashOpPool ops_;
   std::vector<std::unique_ptr<Job>> job_pool_;
   std::vector<Job*> job_free_;
   uint64_t jobs_inflight_ = 0;
+  uint64_t last_cmd_seq_ = 0;
+  LatencyHistogram lat_slc_, lat_native_;  // host write latency by destination
 
-  // epochs (sizer) and division windows (hierarchy)
+  // Free native blocks per plane that preconditioning's timing-free GC keeps: the native GC
+  // trigger + 1 (the replay starts at or above the threshold) where half the spare allows it.
+  uint32_t instant_keep_ = 3;
+
+  // epochs (sizer)
   uint64_t epoch_writes_ = 0;
   EpochStats ep_;
   std::array<uint64_t, kPurposes> busy_mark_{};
-  uint64_t win_writes_ = 0, omega_s_ = 0, omega_l_ = 0;
-  double ratio_l2_ = 1.0;  // hierarchy: L2 share of the SLC region
-  uint64_t last_cmd_seq_ = 0;
-  uint64_t idle_seq_ = 0;  // DWA: command sequence number when idle migration started
   uint64_t pending_unit_cycles_ = 0, unit_cycles_ = 0;  // SLC-size decision unit (rl)
-  struct SeriesRow {
-    double t_ms;
-    uint64_t writes;
-    uint32_t slc_blocks, target, theta_kib, l1_blocks;
-    double ratio_l2, utilization;
-  };
   std::vector<SeriesRow> series_;
-  LatencyHistogram lat_slc_, lat_native_;  // host write latency by destination
 
-  SimCounters ctr_;
-  HybridCounters hc_;
+  // integrity: the newest version by logical sector, the version programmed by physical sector
   uint32_t version_ = 0;
   PagedArray<uint32_t> golden_;
   PagedArray<uint32_t> flash_data_;

@@ -1,4 +1,4 @@
-// Unit tests of the hybrid SLC/TLC/QLC controller core (issue 8, controller/slc/hybrid_core.h),
+// Unit tests of the hybrid SLC/TLC/QLC controller core (controller/slc/hybrid_core.h),
 // driven without a SystemC kernel through tests/slc/hybrid_env.h (one operation at a time per
 // die, SLC/native array times from the configuration, no bus, DRAM and host transfers free).
 //

@@ -1,4 +1,4 @@
-// End-to-end tests of hybrid SLC caching through the ssdtlm command (issue 8): every SLC-cache
+// End-to-end tests of hybrid SLC caching through the ssdtlm command: every SLC-cache
 // policy and every SLC-size policy replays with data-integrity checking through migration and
 // native GC; the options' errors; the per-run SLC series and the q-table round trip.
 #include <gtest/gtest.h>

@@ -1,0 +1,119 @@
+// What the hybrid controller core (controller/slc/hybrid_core.h) shares with its components, the
+// SLC staging modes (controller/slc/staging.h) and migration / native GC
+// (controller/slc/migration.h): the purposes of flash operations, the counters, program jobs
+// with their sector slots, and CorePort, the core's side of building and issuing those jobs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "controller/flash_op.h"
+#include "controller/ftl.h"
+#include "controller/slc/sector_map.h"
+#include "controller/stats.h"
+
+namespace ssdtlm::slc {
+
+// What a flash operation is for (latency / busy-time breakdown, SLC-RL slides' cost terms).
+enum Purpose : uint32_t {
+  kHostRead,
+  kRmwRead,
+  kSlcWrite,     // host data programmed in SLC mode
+  kNativeWrite,  // host data programmed straight into native blocks
+  kMigRead,
+  kMigWrite,
+  kSlcErase,
+  kGcRead,
+  kGcWrite,
+  kNativeErase,
+  kPurposes
+};
+
+struct HybridCounters {
+  uint64_t pieces_to_slc = 0, pieces_to_native = 0;    // host page pieces by destination
+  uint64_t slc_host_pages = 0, native_host_pages = 0;  // pages programmed for the host
+  uint64_t packed_pages = 0;             // SLC pages built from partial pieces (sa, sector, L1)
+  uint64_t packed_sectors = 0;           // host sectors placed by packing
+  uint64_t padding_sectors = 0;          // empty sectors of programmed pages
+  uint64_t rmw_reads = 0;                // flash reads completing partial pages
+  uint64_t dram_fills = 0;               // sectors completing a page taken from DRAM
+  uint64_t host_flash_reads = 0;         // flash page reads for host reads
+  uint64_t slc_reads = 0;                // ... of which from SLC blocks
+  uint64_t dram_read_sectors = 0;        // host sectors served from DRAM (data not yet programmed)
+  uint64_t mig_reads = 0, gc_reads = 0;  // flash page reads of migration / native GC
+  uint64_t mig_pages = 0, gc_pages = 0;  // pages programmed by migration / native GC
+  uint64_t mig_units = 0, gc_units = 0;
+  uint64_t slc_erases = 0, native_erases = 0;
+  uint64_t mig_victims = 0, gc_victims = 0;
+  uint64_t idle_migrations = 0;               // DWA: victims migrated in host idle time
+  uint64_t blocked = 0;                       // programs that waited for space
+  uint64_t l1_pieces = 0, l2_pieces = 0;      // hierarchy: partial / full page pieces
+  uint64_t sector_entries_peak = 0;           // sector-mapped SLC entries (sector / hierarchy L1)
+  std::array<uint64_t, kPurposes> busy_ps{};  // flash array busy time by purpose
+  std::array<uint64_t, kPurposes> ops{};
+};
+
+// One sector of a program job.
+struct Slot {
+  uint32_t lsn = kNoLsn;   // kNoLsn: padding
+  uint32_t ver = 0;        // version (integrity) / write sequence of host data
+  Psn src = kNoPsn;        // moved / filled from this flash sector (kNoPsn: host data in DRAM)
+  HostCmd* cmd = nullptr;  // host write completed by this sector
+};
+
+// A program: one SLC page or one native program unit, its sectors, and the reads that must
+// complete before it is issued.
+struct Job {
+  uint8_t purpose = kSlcWrite;  // kSlcWrite, kNativeWrite, kMigWrite, kGcWrite
+  uint8_t stream = kSlcL2;
+  bool sealed = false, issued = false;
+  uint32_t npages = 0, used = 0;  // pages of the unit; slots used (packing)
+  uint32_t pending_reads = 0;
+  uint32_t plane = 0;  // GC jobs: their plane
+  Ppn ppn = kNoPpn;
+  uint32_t prefer_not_channel = UINT32_MAX;  // hierarchy L1: avoid this channel
+  std::vector<Slot> slots;                   // npages * spp
+};
+
+// The core's side of program jobs, for its components.
+class CorePort {
+ public:
+  // A job of npages pages (all slots padding) in flight until release_job or its completion.
+  virtual Job* page_job(uint8_t purpose, uint8_t stream, uint32_t npages) = 0;
+  // Slot s takes host sector lsn of command c (a new version, held in DRAM until programmed).
+  virtual void add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) = 0;
+  // Slot s takes the current data of lsn: from DRAM, else from flash; returns the physical page
+  // to read (kNoPpn: DRAM or unwritten).
+  virtual Ppn fill_slot(Slot& s, uint32_t lsn) = 0;
+  // Page `page` of job j takes the sectors of lpn not in `have` (fill_slot; one read per page).
+  virtual void fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t read_purpose) = 0;
+  // A flash read of ppn that job j waits for.
+  virtual void job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t read_purpose) = 0;
+  // Whether lsn holds data (in DRAM or mapped).
+  virtual bool has_data(uint32_t lsn) = 0;
+  // Data version last programmed at psn (integrity; 0 without).
+  virtual uint32_t flash_version(Psn psn) const = 0;
+  // The job is complete: programmed once its reads are done and space is found.
+  virtual void seal(Job* j) = 0;
+  // A job that is not going to be programmed.
+  virtual void release_job(Job* j) = 0;
+  // Erases block b; the completion comes back with op->lpn = tag.
+  virtual void erase(uint64_t b, uint8_t purpose, Lpn tag) = 0;
+  // Whether flash reads of block b are in flight.
+  virtual bool block_reads_busy(uint64_t b) = 0;
+  // Programs waiting for space: whether any, and another try for each.
+  virtual bool has_blocked() const = 0;
+  virtual void retry_blocked() = 0;
+  // Host commands received so far.
+  virtual uint64_t host_cmd_seq() const = 0;
+  virtual HybridCounters& hybrid_counters() = 0;
+  virtual SimCounters& sim_counters() = 0;
+  // An SLC page promised to a piece admitted to the SLC cache.
+  virtual void reserve_slc_page() = 0;
+
+ protected:
+  ~CorePort() = default;
+};
+
+}  // namespace ssdtlm::slc

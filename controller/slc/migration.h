@@ -1,0 +1,88 @@
+// Garbage collection of the hybrid SSD (docs/slc.md), one job per plane for each region:
+//   migration  (GC of the SLC region) moves the data of an SLC block into native blocks in full
+//              one-shot program units, whole logical pages at a time (all their sectors,
+//              wherever they are); it runs while a plane's SLC blocks exceed its share of the SLC
+//              target or its free SLC blocks are at the trigger. The SLC cache mode chooses which
+//              SLC blocks go first (hierarchy: L1 while over its share). DWA also migrates in host
+//              idle time.
+//   native GC  greedy GC of the native region: copies the valid sectors of the native block with
+//              the fewest, when a plane's free native blocks are at the trigger (or, convertible,
+//              when the SLC region cannot open a block it is allowed).
+// Victims come from the sector map's buckets; units are program jobs of the core (CorePort),
+// programmed into destination streams of their own.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "controller/config.h"
+#include "controller/slc/core_port.h"
+#include "controller/slc/region.h"
+#include "controller/slc/sector_map.h"
+#include "controller/slc/staging.h"
+
+namespace ssdtlm::slc {
+
+class Migration {
+ public:
+  // staging: the SLC cache mode (null without SLC cache).
+  Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const SlcRegion& region,
+            const SlcStaging* staging);
+
+  // Starts native GC and migration on the plane (all planes) where the thresholds call for it.
+  void check(uint32_t plane);
+  void check_all();
+  // The host has been idle since command `seq` (DWA): migrate every plane holding SLC blocks.
+  void start_idle(uint64_t seq);
+
+  bool migrating() const;  // a migration runs on some plane
+  bool busy() const;       // any job runs
+  bool native_gc_active(uint32_t plane) const { return gc_[0][plane].active; }
+  // Whether native GC could start on the plane: a full native block whose collection frees at
+  // least one unit of pages.
+  bool has_gc_victim(uint32_t plane) const;
+
+  // Completions routed by the core: a unit programmed, the last read of block b finished, the
+  // erase of the victim done (its op released).
+  void unit_done(Job* j);
+  void block_reads_done(uint64_t b);
+  void erase_done(uint32_t plane, bool migration);
+
+  // The plane's jobs, for the report of a run that did not finish.
+  nlohmann::json plane_state(uint32_t plane) const;
+
+ private:
+  struct GcJob {
+    bool active = false;
+    bool migration = false;
+    bool idle = false;  // DWA idle-time migration
+    int64_t victim = -1;
+    uint32_t scan = 0;  // physical sector index within the victim
+    bool scan_done = false;
+    bool erase_issued = false;
+    Job* unit = nullptr;  // unit being assembled / programmed
+  };
+
+  bool want_migration(uint32_t plane, uint8_t& kind) const;
+  bool start(uint32_t plane, bool migration, bool idle);
+  void next_unit(uint32_t plane, bool migration);
+  void maybe_erase(uint32_t plane, bool migration);
+
+  const nand::Geometry& geo_;
+  CorePort& core_;
+  SectorMap& map_;
+  const SlcRegion& region_;
+  const SlcStaging* staging_;
+  const bool convertible_;
+  const uint32_t spp_;
+  const uint32_t bits_;  // pages per native program unit
+  HybridCounters& hc_;
+  SimCounters& ctr_;
+
+  std::vector<GcJob> gc_[2];               // [0] native GC, [1] migration; per plane
+  std::vector<Slot> full_src_, part_src_;  // native GC unit assembly (reused)
+  uint64_t idle_seq_ = 0;  // DWA: command sequence number when idle migration started
+};
+
+}  // namespace ssdtlm::slc

@@ -8,9 +8,10 @@ SsdController::SsdController(sc_core::sc_module_name name, const SsdConfig& cfg,
     : sc_module(name),
       host_tsock("host_tsock"),
       dram_isock("dram_isock"),
-      core_(cfg, *this, integrity),
+      core_(make_core(cfg, *this, integrity)),
+      page_(dynamic_cast<ControllerCore*>(core_.get())),
+      hybrid_(dynamic_cast<slc::HybridCore*>(core_.get())),
       q_(ev_) {
-  if (cfg.hybrid()) hybrid_ = std::make_unique<slc::HybridCore>(cfg, *this, integrity);
   host_tsock.register_nb_transport_fw(this, &SsdController::host_fw);
   for (uint32_t c = 0; c < cfg.geo.channels; ++c) {
     std::string n = "flash_isock_" + std::to_string(c);
@@ -27,10 +28,7 @@ SsdController::SsdController(sc_core::sc_module_name name, const SsdConfig& cfg,
 }
 
 void SsdController::process() {
-  if (hybrid_)
-    events_ += q_.run([this](const Timer& t) { hybrid_->on_timer(t.kind, t.ctx); });
-  else
-    events_ += q_.run([this](const Timer& t) { core_.on_timer(t.kind, t.ctx); });
+  events_ += q_.run([this](const Timer& t) { core_->on_timer(t.kind, t.ctx); });
 }
 
 void SsdController::timer(Tick at, uint32_t kind, void* ctx) {
@@ -51,10 +49,7 @@ tlm::tlm_sync_enum SsdController::flash_bw(int /*id*/, tlm::tlm_generic_payload&
   (void)ph;
   FlashOp* op = PayloadPool<FlashOpExt>::of(gp);
   gp.release();
-  if (hybrid_)
-    hybrid_->on_flash_done(op);
-  else
-    core_.on_flash_done(op);
+  core_->on_flash_done(op);
   return tlm::TLM_COMPLETED;
 }
 
@@ -68,10 +63,7 @@ Tick SsdController::dram(uint64_t bytes) {
 tlm::tlm_sync_enum SsdController::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                           sc_core::sc_time& /*delay*/) {
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;
-  if (hybrid_)
-    hybrid_->on_host_cmd(PayloadPool<HostCmdExt>::of(gp));
-  else
-    core_.on_host_cmd(PayloadPool<HostCmdExt>::of(gp));
+  core_->on_host_cmd(PayloadPool<HostCmdExt>::of(gp));
   ph = tlm::END_REQ;
   return tlm::TLM_UPDATED;
 }

@@ -1,4 +1,5 @@
-// The controller's SystemC/TLM shell around ControllerCore: a target socket for host commands,
+// The controller's SystemC/TLM shell around the controller core (controller/core.h: the page-mapped
+// core or the hybrid one, chosen by make_core): a target socket for host commands,
 // one initiator socket per flash channel, an initiator socket to the DRAM buffer, and the
 // core's timers on a payload event queue served by one SC_METHOD.
 #pragma once
@@ -27,10 +28,11 @@ class SsdController : public sc_core::sc_module, public CoreEnv {
 
   SsdController(sc_core::sc_module_name name, const SsdConfig& cfg, bool integrity);
 
-  ControllerCore& core() { return core_; }
-  // The hybrid SSD core (issue 8) when the configuration has an SLC region; null otherwise. It
-  // then serves every host command and flash completion instead of core().
-  slc::HybridCore* hybrid() { return hybrid_.get(); }
+  Core& core() { return *core_; }
+  // The core as its own type: the page-mapped core (null for a hybrid configuration) and the
+  // hybrid SSD core (null unless SsdConfig::hybrid()).
+  ControllerCore* page_core() { return page_; }
+  slc::HybridCore* hybrid() { return hybrid_; }
   uint64_t events() const { return events_; }
 
   // CoreEnv
@@ -51,8 +53,9 @@ class SsdController : public sc_core::sc_module, public CoreEnv {
                               sc_core::sc_time& delay);
   void process();
 
-  ControllerCore core_;
-  std::unique_ptr<slc::HybridCore> hybrid_;
+  std::unique_ptr<Core> core_;
+  ControllerCore* page_ = nullptr;
+  slc::HybridCore* hybrid_ = nullptr;
   PayloadPool<FlashOpExt> op_pool_;
   tlm::tlm_generic_payload dram_gp_;
   sc_core::sc_event ev_;

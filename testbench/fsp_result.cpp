@@ -71,11 +71,12 @@ json fsp_result_json(ControllerCore& core, const SsdConfig& cfg, double replay_w
   return j;
 }
 
-void write_fsp_rewards_csv(const std::string& path, ControllerCore& core) {
+void write_fsp_rewards_csv(const std::string& path, ControllerCore* core) {
   std::ofstream f(path);
   if (!f) throw ConfigError(path + ": cannot write the FSP reward CSV");
   f << "episode,avg_reward\n";
-  const auto& r = core.grouper().episode_rewards();
+  if (!core) return;  // no FSP grouper (hybrid SSD)
+  const auto& r = core->grouper().episode_rewards();
   for (size_t i = 0; i < r.size(); ++i) f << i << ',' << r[i] << '\n';
 }
 

@@ -17,6 +17,6 @@ nlohmann::json fsp_result_json(ControllerCore& core, const SsdConfig& cfg, doubl
                                const std::vector<uint32_t>& erase_base = {});
 
 // Writes "episode,avg_reward" rows; throws ConfigError when the file cannot be written.
-void write_fsp_rewards_csv(const std::string& path, ControllerCore& core);
+void write_fsp_rewards_csv(const std::string& path, ControllerCore* core);  // null: header only
 
 }  // namespace ssdtlm::tb

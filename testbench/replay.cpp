@@ -43,8 +43,8 @@ class Sampler {
   }
   void sample(Tick now, bool final = false) {
     if (!f_.is_open() || (!final && now < next_)) return;
-    slc::HybridCore* hy = ssd_.ctrl.hybrid();
-    const auto& c = hy ? hy->counters() : ssd_.ctrl.core().counters();
+    const ControllerCore* pc = ssd_.ctrl.page_core();
+    const auto& c = ssd_.ctrl.core().counters();
     const auto& h = ssd_.host;
     const auto& r = h.read_latency();
     const auto& w = h.write_latency();
@@ -54,11 +54,10 @@ class Sampler {
         w.count() > last_wc_ ? (w.mean() * w.count() - last_wsum_) / (w.count() - last_wc_) : 0;
     f_ << (final ? now : next_) / 1e9 << ',' << h.completed() << ',' << r.count() - last_rc_ << ','
        << w.count() - last_wc_ << ',' << rl / 1e6 << ',' << wl / 1e6 << ','
-       << (hy ? hy->total_free_blocks() : ssd_.ctrl.core().ftl().total_free_blocks()) << ','
-       << (hy ? 0 : ssd_.ctrl.core().cache().resident()) << ','
-       << (hy ? 0 : ssd_.ctrl.core().cache().flushing()) << ',' << c.programs << ','
-       << c.gc_page_moves << ',' << c.erases_gc + c.erases_wl + c.erases_rr << ','
-       << h.outstanding() << ',' << min_plane_free() << '\n';
+       << ssd_.ctrl.core().total_free_blocks() << ',' << (pc ? pc->cache().resident() : 0) << ','
+       << (pc ? pc->cache().flushing() : 0) << ',' << c.programs << ',' << c.gc_page_moves << ','
+       << c.erases_gc + c.erases_wl + c.erases_rr << ',' << h.outstanding() << ','
+       << min_plane_free() << '\n';
     last_rc_ = r.count();
     last_wc_ = w.count();
     last_rsum_ = r.mean() * r.count();
@@ -68,8 +67,9 @@ class Sampler {
 
  private:
   uint32_t min_plane_free() const {
-    if (ssd_.ctrl.hybrid()) return ssd_.ctrl.hybrid()->total_free_blocks();
-    const Ftl& f = ssd_.ctrl.core().ftl();
+    if (!ssd_.ctrl.page_core())  // the hybrid core: free blocks of the whole drive
+      return static_cast<uint32_t>(ssd_.ctrl.core().total_free_blocks());
+    const Ftl& f = ssd_.ctrl.page_core()->ftl();
     uint32_t m = UINT32_MAX;
     for (uint32_t p = 0; p < f.geo().planes(); ++p) m = std::min(m, f.free_blocks(p));
     return m;
@@ -84,7 +84,6 @@ class Sampler {
 };
 
 // Pre-pass over the trace: pages read before the trace ever writes them.
-template <typename Core>
 uint64_t prefill_unwritten(traces::TraceSource& src, Core& core, const SsdConfig& cfg) {
   const uint64_t logical = cfg.logical_pages();
   PagedArray<uint64_t> written((logical + 63) / 64, 0);
@@ -260,9 +259,10 @@ json run_replay(const RunOptions& opt) {
   hopt.closed_loop_qd = opt.closed_loop;
   hopt.progress = opt.progress == 1 || (opt.progress == -1 && isatty(2));
   models::Ssd ssd("ssd", cfg, replay_src, hopt, opt.integrity);
-  ControllerCore& core = ssd.ctrl.core();
-  slc::HybridCore* hy = ssd.ctrl.hybrid();  // issue 8: serves the replay when non-null
-  if (hy && opt.rl_factory) hy->sizer().set_backend_factory(opt.rl_factory);
+  Core& core = ssd.ctrl.core();
+  ControllerCore* pc = ssd.ctrl.page_core();  // one of these two is the core
+  slc::HybridCore* hy = ssd.ctrl.hybrid();
+  if (opt.rl_factory) core.set_backend_factory(opt.rl_factory);
   if (hy && !opt.slc_rl_load.empty()) {
     std::ifstream f(opt.slc_rl_load, std::ios::binary);
     if (!f) throw ConfigError(opt.slc_rl_load + ": cannot read the SLC agent's q-table");
@@ -277,10 +277,6 @@ json run_replay(const RunOptions& opt) {
                         ": --slc-rl-load needs slc.size_policy rl and a q-table "
                         "saved by --slc-rl-save");
   }
-  if (opt.rl_factory) core.gc_policy().set_backend_factory(opt.rl_factory);
-  if (opt.rl_factory) core.grouper().set_backend_factory(opt.rl_factory);
-  if (opt.rl_factory && core.read_disturb())
-    core.read_disturb()->set_backend_factory(opt.rl_factory);
 
   const auto t_pre0 = std::chrono::steady_clock::now();
   uint64_t requests = 0;
@@ -296,7 +292,7 @@ json run_replay(const RunOptions& opt) {
                         ": not available with --preset " + opt.preset +
                         " (hybrid SSD: use auto or overwrite)");
     hy->precondition(opt.precondition, opt.precondition_random);
-    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, *hy, cfg);
+    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg);
   } else {
     const bool steady = pmode == PreconditionMode::Steady ||
                         (pmode == PreconditionMode::Auto && opt.precondition_random > 0);
@@ -304,16 +300,16 @@ json run_replay(const RunOptions& opt) {
       // The steady state of this trace's writes: the pages it writes are the hot set; the pages
       // it reads before writing them are laid out with the rest (no prefill pass).
       const TraceScan scan = scan_trace(*src, cfg);  // the trace itself, not the warm-up
-      core.precondition(opt.precondition, opt.precondition_random, PreconditionMode::Steady,
-                        &scan.written, &scan.read_first);
+      pc->precondition(opt.precondition, opt.precondition_random, PreconditionMode::Steady,
+                       &scan.written, &scan.read_first);
       requests = scan.requests + (warm ? warm->warmup_records() : 0);
     } else {
-      core.precondition(opt.precondition, opt.precondition_random, pmode);
+      pc->precondition(opt.precondition, opt.precondition_random, pmode);
       // Pages the warm-up writes are not prefilled: the warm-up places them.
       if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg);
     }
   }
-  const json pre_state = hy ? hy->precondition_state() : core.precondition_state();
+  const json pre_state = core.precondition_state();
   if (pre_state["planes_below_gc_threshold"].get<uint32_t>() > 0 && !opt.quiet_warnings)
     std::fprintf(stderr,
                  "ssdtlm: warning: the replay starts with %u of %u planes below the GC threshold "
@@ -323,9 +319,9 @@ json run_replay(const RunOptions& opt) {
                  pre_state["free_blocks_per_plane"]["min"].get<uint32_t>());
   // Erase counts at the start of the replay: the lifetime estimate counts the replay's wear only.
   std::vector<uint32_t> erase_base;
-  if (!hy && opt.precondition > 0) {
+  if (pc && opt.precondition > 0) {
     erase_base.resize(cfg.geo.blocks());
-    for (uint64_t b = 0; b < cfg.geo.blocks(); ++b) erase_base[b] = core.ftl().block(b).erase_count;
+    for (uint64_t b = 0; b < cfg.geo.blocks(); ++b) erase_base[b] = pc->ftl().block(b).erase_count;
   }
   // Warm-up: the host serves the first records unmeasured; at the first measured arrival the
   // counters restart (policy statistics keep counting: the warm-up is their training).
@@ -340,11 +336,11 @@ json run_replay(const RunOptions& opt) {
     ssd.host.set_warmup(requests - requests / opt.trace.loop, 0, 0);
   }
   ssd.host.on_measure_start = [&](Tick) {
-    if (!hy) core.reset_measurement();
+    if (pc) pc->reset_measurement();
     for (auto& ch : ssd.channels) ch->reset_measurement();
     if (!erase_base.empty())
       for (uint64_t b = 0; b < cfg.geo.blocks(); ++b)
-        erase_base[b] = core.ftl().block(b).erase_count;
+        erase_base[b] = pc->ftl().block(b).erase_count;
   };
   ssd.host.set_expected_requests(requests);
   const double pre_s =
@@ -365,7 +361,7 @@ json run_replay(const RunOptions& opt) {
   const Tick span = end > t0 ? end - t0 : 0;
 
   // ---- result ----
-  const SimCounters& c = hy ? hy->counters() : core.counters();
+  const SimCounters& c = core.counters();
   const auto& geo = cfg.geo;
   json r;
   r["tool"] = {{"name", "ssdtlm"}, {"version", version()}};
@@ -397,12 +393,7 @@ json run_replay(const RunOptions& opt) {
     by_type[nand::page_type_name(geo.cell, t)] = c.host_reads_by_type[t];
   const uint64_t pages_programmed =
       c.host_pages_programmed + c.gc_pages_programmed + c.padding_pages;
-  uint64_t worn = 0;
-  if (hy)
-    worn = hy->worn_blocks();
-  else
-    for (uint64_t b = 0; b < geo.blocks(); ++b)
-      if (core.ftl().block(b).erase_count >= cfg.erase_limit) ++worn;
+  const uint64_t worn = core.worn_blocks();
   std::vector<double> die_busy;
   double busy_sum = 0, busy_max = 0;
   json chan_busy = json::array();
@@ -425,16 +416,16 @@ json run_replay(const RunOptions& opt) {
       {"pages_programmed", pages_programmed},
       {"host_pages_programmed", c.host_pages_programmed},
       {"gc_pages_programmed", c.gc_pages_programmed},
-      {"padding_pages", c.padding_pages + (hy ? 0 : core.ftl().counters().padding_pages)},
+      {"padding_pages", c.padding_pages + (pc ? pc->ftl().counters().padding_pages : 0)},
       {"gc_page_moves", c.gc_page_moves},
       {"gc_runs", c.gc_runs},
       {"wl_runs", c.wl_runs},
       {"waf", c.bytes_written ? double(pages_programmed) * geo.page_size / c.bytes_written : 0.0},
       {"erases",
        {{"gc", c.erases_gc}, {"wear_leveling", c.erases_wl}, {"read_refresh", c.erases_rr}}},
-      {"max_erase_count", hy ? hy->max_erase_count() : core.ftl().max_erase_count()},
+      {"max_erase_count", core.max_erase_count()},
       {"worn_out_blocks", worn},
-      {"free_blocks_end", hy ? hy->total_free_blocks() : core.ftl().total_free_blocks()},
+      {"free_blocks_end", core.total_free_blocks()},
       {"die_busy_fraction",
        {{"mean", die_busy.empty() ? 0 : busy_sum / die_busy.size()},
         {"max", busy_max},
@@ -460,9 +451,9 @@ json run_replay(const RunOptions& opt) {
       {"write_waits", c.write_waits},
       {"background_flushes", c.background_flushes},
       {"flush_policy", hy ? "write-through (hybrid SSD)" : cfg.cache_flush_policy},
-      {"pages", hy ? 0 : core.cache().capacity()},
-      {"grouper", hy ? "none (hybrid SSD: writes go through to flash)" : core.grouper().name()}};
-  if (!hy) r["fsp"] = fsp_result_json(core, cfg, sim_wall, erase_base);
+      {"pages", pc ? pc->cache().capacity() : 0},
+      {"grouper", pc ? pc->grouper().name() : "none (hybrid SSD: writes go through to flash)"}};
+  if (pc) r["fsp"] = fsp_result_json(*pc, cfg, sim_wall, erase_base);
   if (hy) {  // issue 8
     r["slc"] = hy->result_json(sim_s);
     if (!opt.slc_series_csv.empty()) hy->write_series_csv(opt.slc_series_csv);
@@ -474,7 +465,7 @@ json run_replay(const RunOptions& opt) {
                           "slc.size_policy rl)");
     }
   }
-  if (!opt.fsp_rewards_csv.empty()) write_fsp_rewards_csv(opt.fsp_rewards_csv, core);
+  if (!opt.fsp_rewards_csv.empty()) write_fsp_rewards_csv(opt.fsp_rewards_csv, pc);
   r["integrity"] = {{"enabled", opt.integrity},
                     {"checked_reads", c.checked_reads},
                     {"mismatches", c.mismatches},
@@ -485,19 +476,18 @@ json run_replay(const RunOptions& opt) {
   r["precondition"] = {{"fraction", opt.precondition},
                        {"random_overwrites", opt.precondition_random},
                        {"mode", opt.precondition_mode},
-                       {"mapped_pages", hy ? hy->mapped_sectors() / geo.sectors_per_page()
-                                           : core.ftl().mapped_pages()}};
+                       {"mapped_pages", core.mapped_pages()}};
   r["precondition"].update(pre_state);
-  if (hy) {
+  if (!pc) {
     r["gc"] = {{"policy", "greedy (hybrid: native GC and SLC migration)"}, {"erases", c.erases_gc}};
   } else {
-    // GC section (issue 6): the policy's own figures plus the engine's.
-    json g = core.gc_policy().stats();
-    g["policy"] = core.gc_policy().name();
-    g["engine_copy_steps"] = core.gc_copy_steps();
-    g["engine_erase_steps"] = core.gc_erase_steps();
+    // GC section: the policy's own figures plus the engine's.
+    json g = pc->gc_policy().stats();
+    g["policy"] = pc->gc_policy().name();
+    g["engine_copy_steps"] = pc->gc_copy_steps();
+    g["engine_erase_steps"] = pc->gc_erase_steps();
     g["erases"] = c.erases_gc;
-    g["min_free_blocks_per_plane"] = core.min_free_blocks();
+    g["min_free_blocks_per_plane"] = pc->min_free_blocks();
     json lat = json::object();
     for (const char* k : {"read", "write"}) {
       const auto& l = r["latency_us"][k];
@@ -509,8 +499,8 @@ json run_replay(const RunOptions& opt) {
     g["latency_us"] = lat;
     r["gc"] = g;
   }
-  if (core.read_disturb())  // issue 7
-    r["read_disturb"] = rd_result_json(core, ssd.host.read_latency(), opt.rr_rewards_csv);
+  if (pc && pc->read_disturb())
+    r["read_disturb"] = rd_result_json(*pc, ssd.host.read_latency(), opt.rr_rewards_csv);
   const uint64_t events = ssd.events();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -522,10 +512,9 @@ json run_replay(const RunOptions& opt) {
               {"events_per_request", nreq ? double(events) / nreq : 0.0},
               {"requests_per_wall_s", sim_wall > 0 ? nreq / sim_wall : 0.0},
               {"peak_rss_mib", peak_rss_mib()},
-              {"state_bytes", hy ? hy->state_bytes() : core.state_bytes()},
-              {"state_bytes_per_physical_page",
-               double(hy ? hy->state_bytes() : core.state_bytes()) / geo.pages()}};
-  if (hy ? !hy->idle() : !core.idle()) r["sim"]["unfinished_work"] = true;
+              {"state_bytes", core.state_bytes()},
+              {"state_bytes_per_physical_page", double(core.state_bytes()) / geo.pages()}};
+  if (!core.idle()) r["sim"]["unfinished_work"] = true;
   return r;
 }
 

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "controller/config.h"
+#include "controller/core.h"
 #include "controller/flash_op.h"
 #include "controller/flat_map.h"
 #include "controller/ftl.h"
@@ -40,37 +41,38 @@
 #include "controller/slc/sector_map.h"
 #include "controller/slc/sizer.h"
 #include "controller/slc/staging.h"
-#include "controller/ssd_core.h"
 #include "controller/stats.h"
 
 namespace ssdtlm::slc {
 
-class HybridCore : private CorePort {
+class HybridCore final : public Core, private CorePort {
  public:
   HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity);
-  ~HybridCore();
+  ~HybridCore() override;
 
   void precondition(double fraction, double random_fraction);
-  void prefill(Lpn lpn);
-  void on_host_cmd(HostCmd* cmd);
-  void on_flash_done(FlashOp* op);
-  void on_timer(uint32_t kind, void* ctx);
-  bool idle() const;
+  void prefill(Lpn lpn) override;
+  void on_host_cmd(HostCmd* cmd) override;
+  void on_flash_done(FlashOp* op) override;
+  void on_timer(uint32_t kind, void* ctx) override;
+  bool idle() const override;
+  void set_backend_factory(const rl::BackendFactory& f) override;  // the SLC-size agent's
 
   SlcSizer& sizer() { return *sizer_; }
-  const SimCounters& counters() const { return ctr_; }
+  const SimCounters& counters() const override { return ctr_; }
   const HybridCounters& hcounters() const { return hc_; }
-  uint64_t ops_in_flight() const { return ops_.in_flight(); }
-  uint64_t state_bytes() const;
-  uint32_t total_free_blocks() const;
-  uint32_t max_erase_count() const;
-  uint64_t worn_blocks() const;  // blocks past their endurance (SLC erases weighted)
+  uint64_t ops_in_flight() const override { return ops_.in_flight(); }
+  uint64_t state_bytes() const override;
+  uint64_t total_free_blocks() const override;
+  uint32_t max_erase_count() const override;
+  uint64_t worn_blocks() const override;  // blocks past their endurance (SLC erases weighted)
   uint64_t mapped_sectors() const { return map_.mapped_sectors(); }
+  uint64_t mapped_pages() const override;
   uint32_t slc_blocks() const { return map_.slc_blocks(); }
   nlohmann::json result_json(double sim_s) const;
   // The drive before the replay: native free blocks per plane against the native GC trigger
   // (GC runs when free <= trigger); planes_below_gc_threshold counts planes at or below it.
-  nlohmann::json precondition_state() const;
+  nlohmann::json precondition_state() const override;
   // Time series (CSV): one row per epoch / division window.
   void write_series_csv(const std::string& path) const;
 

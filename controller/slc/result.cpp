@@ -6,7 +6,15 @@
 
 namespace ssdtlm::slc {
 
-uint32_t HybridCore::total_free_blocks() const {
+void HybridCore::set_backend_factory(const rl::BackendFactory& f) {
+  sizer_->set_backend_factory(f);
+}
+
+uint64_t HybridCore::mapped_pages() const {
+  return map_.mapped_sectors() / geo_.sectors_per_page();
+}
+
+uint64_t HybridCore::total_free_blocks() const {
   return map_.total_free_blocks();
 }
 

@@ -46,6 +46,9 @@ class Core {
   virtual void set_backend_factory(const rl::BackendFactory& f) = 0;
   // The drive after preconditioning: the result's "precondition" section.
   virtual nlohmann::json precondition_state() const = 0;
+  // Measurement starts (after a warm-up): the counters restart, except the integrity check's and
+  // the prefill's; policy statistics keep counting (the warm-up is their training).
+  virtual void reset_measurement() = 0;
 
   // --- inspection ---
   virtual const SimCounters& counters() const = 0;

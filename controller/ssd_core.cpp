@@ -69,12 +69,7 @@ void ControllerCore::precondition(double fraction, double random_fraction, Preco
 }
 
 void ControllerCore::reset_measurement() {
-  SimCounters fresh;
-  fresh.checked_reads = ctr_.checked_reads;
-  fresh.mismatches = ctr_.mismatches;
-  fresh.mismatch_examples = std::move(ctr_.mismatch_examples);
-  fresh.prefilled_pages = ctr_.prefilled_pages;
-  ctr_ = std::move(fresh);
+  ctr_.restart_measurement();
   ftl_.counters() = FtlCounters{};
 }
 

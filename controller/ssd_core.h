@@ -89,7 +89,7 @@ class ControllerCore final : public Core, private FlashPort {
   uint64_t gc_erase_steps() const { return gc_->erase_steps(); }
   // Measurement starts (after a warm-up): the counters restart, except the integrity check's
   // and the prefill's; policy statistics keep counting (the warm-up is their training).
-  void reset_measurement();
+  void reset_measurement() override;
   // Outstanding work that keeps the drive busy after the last host request (flushes, GC).
   bool idle() const override;
 

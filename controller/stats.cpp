@@ -48,6 +48,15 @@ nlohmann::json latency_json_us(const LatencyHistogram& h) {
   return j;
 }
 
+void SimCounters::restart_measurement() {
+  SimCounters fresh;
+  fresh.checked_reads = checked_reads;
+  fresh.mismatches = mismatches;
+  fresh.mismatch_examples = std::move(mismatch_examples);
+  fresh.prefilled_pages = prefilled_pages;
+  *this = std::move(fresh);
+}
+
 void SimCounters::check_read(uint64_t lba, const std::string& what, uint32_t got, uint32_t want,
                              const char* where) {
   ++checked_reads;

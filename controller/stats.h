@@ -94,6 +94,9 @@ struct SimCounters {
   uint64_t checked_reads = 0, mismatches = 0;
   std::vector<std::string> mismatch_examples;
 
+  // Measurement starts (after a warm-up): every count restarts except the integrity check's and
+  // the prefill's.
+  void restart_measurement();
   // A host command starts its read or write path.
   void count_host_cmd(bool is_read, uint64_t bytes) {
     ++(is_read ? host_reads : host_writes);

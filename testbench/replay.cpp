@@ -245,10 +245,6 @@ json run_replay(const RunOptions& opt) {
   if (opt.measure_last_pass && opt.warmup != "none")
     throw ConfigError("--measure-last-pass and --warmup " + opt.warmup +
                       ": two warm-ups, choose one");
-  if (cfg.hybrid() && (opt.measure_last_pass || opt.warmup != "none"))
-    throw ConfigError(std::string(opt.measure_last_pass ? "--measure-last-pass" : "--warmup") +
-                      ": not available with --preset " + opt.preset +
-                      " (the hybrid SSD's counters cannot restart after a warm-up yet)");
   // The host replays the warm-up records first (closed loop), then the trace.
   std::unique_ptr<WarmupSource> warm;
   if (opt.warmup != "none")
@@ -336,7 +332,7 @@ json run_replay(const RunOptions& opt) {
     ssd.host.set_warmup(requests - requests / opt.trace.loop, 0, 0);
   }
   ssd.host.on_measure_start = [&](Tick) {
-    if (pc) pc->reset_measurement();
+    core.reset_measurement();
     for (auto& ch : ssd.channels) ch->reset_measurement();
     if (!erase_base.empty())
       for (uint64_t b = 0; b < cfg.geo.blocks(); ++b)

@@ -56,6 +56,7 @@ class HybridCore final : public Core, private CorePort {
   void on_flash_done(FlashOp* op) override;
   void on_timer(uint32_t kind, void* ctx) override;
   bool idle() const override;
+  void reset_measurement() override;
   void set_backend_factory(const rl::BackendFactory& f) override;  // the SLC-size agent's
 
   SlcSizer& sizer() { return *sizer_; }

@@ -6,6 +6,14 @@
 
 namespace ssdtlm::slc {
 
+void HybridCore::reset_measurement() {
+  ctr_.restart_measurement();
+  const uint64_t peak = hc_.sector_entries_peak;  // a size, not a count of the measured span
+  hc_ = HybridCounters{};
+  hc_.sector_entries_peak = peak;
+  busy_mark_ = hc_.busy_ps;  // the epoch in progress counts from here
+}
+
 void HybridCore::set_backend_factory(const rl::BackendFactory& f) {
   sizer_->set_backend_factory(f);
 }

@@ -60,14 +60,10 @@ std::vector<uint32_t> greedy_steady_block_counts(uint32_t blocks, uint32_t pages
 
 nlohmann::json precondition_state(const Ftl& f) {
   const auto& g = f.geo();
-  uint32_t mn = UINT32_MAX, below = 0;
   uint64_t free_sum = 0;
-  for (uint32_t p = 0; p < g.planes(); ++p) {
-    const uint32_t fb = f.free_blocks(p);
-    mn = std::min(mn, fb);
-    free_sum += fb;
-    below += f.below_gc_threshold(p);
-  }
+  nlohmann::json j = free_blocks_state(
+      g.planes(), [&](uint32_t p) { return f.free_blocks(p); },
+      [&](uint32_t p) { return f.below_gc_threshold(p); }, f.gc_threshold_blocks(), &free_sum);
   const uint64_t used_pages = (g.blocks() - free_sum) * g.pages_per_block;
   const uint64_t room =
       (g.blocks() - uint64_t(f.gc_threshold_blocks()) * g.planes()) * g.pages_per_block;
@@ -77,12 +73,10 @@ nlohmann::json precondition_state(const Ftl& f) {
                        : room ? std::min(1.0, double(f.mapped_pages()) / double(room))
                               : 1.0;
   const double waf = greedy_steady_waf(alpha);
-  return {{"free_blocks_per_plane", {{"min", mn}, {"mean", double(free_sum) / g.planes()}}},
-          {"gc_threshold_blocks", f.gc_threshold_blocks()},
-          {"planes_below_gc_threshold", below},
-          {"valid_fraction", used_pages ? double(f.mapped_pages()) / double(used_pages) : 0.0},
-          {"expected_steady_state_waf",
-           std::isfinite(waf) ? nlohmann::json(waf) : nlohmann::json(nullptr)}};
+  j["valid_fraction"] = used_pages ? double(f.mapped_pages()) / double(used_pages) : 0.0;
+  j["expected_steady_state_waf"] =
+      std::isfinite(waf) ? nlohmann::json(waf) : nlohmann::json(nullptr);
+  return j;
 }
 
 }  // namespace ssdtlm

@@ -25,6 +25,26 @@ double greedy_victim_valid_fraction(double alpha);
 // Expected steady-state write amplification 1 / (1 - u) (infinite as alpha -> 1).
 double greedy_steady_waf(double alpha);
 
+// The part of the "precondition" section both cores report: free blocks per plane (min, mean),
+// the GC threshold and the planes below it. free_of(p): free blocks of plane p; below_of(p): plane
+// p is below its GC threshold. The sum of free blocks goes to *free_sum when given.
+template <typename FreeOf, typename BelowOf>
+nlohmann::json free_blocks_state(uint32_t planes, FreeOf free_of, BelowOf below_of,
+                                 uint32_t threshold, uint64_t* free_sum = nullptr) {
+  uint32_t mn = UINT32_MAX, below = 0;
+  uint64_t sum = 0;
+  for (uint32_t p = 0; p < planes; ++p) {
+    const uint32_t f = free_of(p);
+    mn = f < mn ? f : mn;
+    sum += f;
+    below += below_of(p) ? 1 : 0;
+  }
+  if (free_sum) *free_sum = sum;
+  return {{"free_blocks_per_plane", {{"min", mn}, {"mean", double(sum) / planes}}},
+          {"gc_threshold_blocks", threshold},
+          {"planes_below_gc_threshold", below}};
+}
+
 // A page-mapped drive after preconditioning (the result's "precondition" section): free blocks
 // per plane (min, mean), the GC threshold, planes below it, the valid fraction of the used
 // blocks and greedy GC's steady-state WAF at the drive's load.

@@ -148,27 +148,20 @@ void HybridCore::on_timer(uint32_t kind, void* ctx) {
 }
 
 void HybridCore::start_cmd(HostCmd* c) {
-  if (c->is_read) {
-    ++ctr_.host_reads;
-    ctr_.bytes_read += c->size;
+  ctr_.count_host_cmd(c->is_read, c->size);
+  if (c->is_read)
     do_read(c);
-  } else {
-    ++ctr_.host_writes;
-    ctr_.bytes_written += c->size;
+  else
     do_write(c);
-  }
 }
 
 void HybridCore::check_sector(uint32_t lsn, uint32_t got, uint32_t want, const char* where) {
-  ++ctr_.checked_reads;
-  if (got == want) return;
-  ++ctr_.mismatches;
-  if (ctr_.mismatch_examples.size() < 10) {
-    const uint64_t lba = uint64_t(lsn) * geo_.sector_size / 512;
-    ctr_.mismatch_examples.push_back("LBA " + std::to_string(lba) + " (lsn " + std::to_string(lsn) +
-                                     "): read version " + std::to_string(got) + ", expected " +
-                                     std::to_string(want) + " (" + where + ")");
+  if (got == want) {  // the common case builds no description
+    ++ctr_.checked_reads;
+    return;
   }
+  ctr_.check_read(uint64_t(lsn) * geo_.sector_size / 512, "lsn " + std::to_string(lsn), got, want,
+                  where);
 }
 
 void HybridCore::do_read(HostCmd* c) {

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "controller/slc/hybrid_core.h"
+#include "controller/steady_state.h"
 
 namespace ssdtlm::slc {
 
@@ -73,17 +74,10 @@ void HybridCore::precondition(double fraction, double random_fraction) {
 }
 
 nlohmann::json HybridCore::precondition_state() const {
-  uint32_t mn = UINT32_MAX, below = 0;
-  uint64_t sum = 0;
-  for (uint32_t p = 0; p < geo_.planes(); ++p) {
-    const uint32_t f = map_.free_native(p);
-    mn = std::min(mn, f);
-    sum += f;
-    below += f <= region_.native_trigger(p);
-  }
-  return {{"free_blocks_per_plane", {{"min", mn}, {"mean", double(sum) / geo_.planes()}}},
-          {"gc_threshold_blocks", region_.native_trigger(0)},
-          {"planes_below_gc_threshold", below}};
+  return free_blocks_state(
+      geo_.planes(), [&](uint32_t p) { return map_.free_native(p); },
+      [&](uint32_t p) { return map_.free_native(p) <= region_.native_trigger(p); },
+      region_.native_trigger(0));
 }
 
 void HybridCore::prefill(Lpn lpn) {

@@ -78,7 +78,7 @@ int RlGrouper::select(const WriteCache& cache, int unit_pages, int32_t* out) {
       const uint32_t st = state_of(cache, s);
       const rl::Decision d = be.decide(st);
       cycles_ += d.cycles;
-      ++decisions_;
+      effort_.decided(d.explored);
       ++decided_[d.action & 3];
       dec_lpn_[s] = lpn;
       dec_state_[s] = static_cast<uint8_t>(st);
@@ -131,7 +131,7 @@ void RlGrouper::add_step(Lpn lpn, uint32_t state, uint32_t type) {
     op.next_state = nx.state;
     op.next_action = nx.action;
     cycles_ += be.update(op);
-    ++updates_;
+    effort_.updated(r);
     reward_sum_ += r;
     ++reward_n_;
     ++placed_[p.action & 3];
@@ -217,8 +217,9 @@ nlohmann::json RlGrouper::policy_stats() const {
   const uint64_t table_bytes = uint64_t(kStates) * kActions * u.core.q_width / 8 * 2;
   j["episodes"] = episode_;
   j["steps"] = steps_;
-  j["decisions"] = decisions_;
-  j["updates"] = updates_;
+  j["decisions"] = effort_.decisions;
+  j["updates"] = effort_.updates;
+  j["training"] = effort_.json(episode_);
   j["rewrite_triggers"] = rewrite_triggers_;
   j["neighbour_fills"] = fills_;
   j["unit_cycles"] = backend_ ? backend_->cycles() : 0;

@@ -34,6 +34,7 @@
 #include "controller/fsp/common.h"
 #include "controller/fsp/grouper.h"
 #include "controller/ftl.h"
+#include "controller/rl/effort.h"
 
 namespace ssdtlm {
 
@@ -119,7 +120,8 @@ class RlGrouper : public FspGrouper {
   int64_t reward_sum_ = 0;
   uint64_t reward_n_ = 0;
   std::vector<double> episode_rewards_;
-  uint64_t decisions_ = 0, updates_ = 0, rewrite_triggers_ = 0, fills_ = 0;
+  rl::Effort effort_;
+  uint64_t rewrite_triggers_ = 0, fills_ = 0;
   std::array<uint64_t, kActions> decided_{}, placed_read_{}, placed_{};
 };
 

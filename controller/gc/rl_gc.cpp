@@ -75,7 +75,7 @@ PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick latency, uint32_t /*plan
     op.next_action = d.action;
     cycles += backend_->update(op);
     updated_[s_prev_ * kActions + a_prev_] = 1;
-    ++updates_;
+    effort_.updated(r.reward);
   }
   have_prev_ = true;
   s_prev_ = s;
@@ -83,7 +83,7 @@ PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick latency, uint32_t /*plan
   prev_action_ = d.action;
   visited_[s] = 1;
   ++actions_[d.action];
-  if (d.explored) ++explorations_;
+  effort_.decided(d.explored);
   unit_cycles_ += cycles;
   return Choice{d.action, cycles};
 }
@@ -99,8 +99,9 @@ void RlGc::add_stats(nlohmann::json& j) const {
   }
   j["rl"] = {{"states", kStates},
              {"actions", kActions},
-             {"updates", updates_},
-             {"explorations", explorations_},
+             {"updates", effort_.updates},
+             {"explorations", effort_.explorations},
+             {"training", effort_.json(0)},
              {"actions_chosen", actions_},
              {"unit_cycles", unit_cycles_},
              {"states_visited_fraction", double(vis) / kStates},

@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "controller/gc/partial.h"
+#include "controller/rl/effort.h"
 
 namespace ssdtlm {
 
@@ -39,7 +40,7 @@ class RlGc : public PartialGc {
     return (prev_bin * kCurBins + cur_bin) * 2 + action_bin;
   }
   rl::Backend& backend() { return *backend_; }
-  uint64_t updates() const { return updates_; }
+  uint64_t updates() const { return effort_.updates; }
 
  protected:
   Choice choose(const HostCmd& cmd, Tick latency, uint32_t plane, Zone zone) override;
@@ -54,7 +55,8 @@ class RlGc : public PartialGc {
   uint32_t prev_action_ = 0;
   bool have_prev_ = false;
   uint32_t s_prev_ = 0, a_prev_ = 0;
-  uint64_t updates_ = 0, explorations_ = 0, unit_cycles_ = 0;
+  rl::Effort effort_;
+  uint64_t unit_cycles_ = 0;
   std::array<uint64_t, kActions> actions_{};
   std::array<uint8_t, kStates * kActions> updated_{};
   std::array<uint8_t, kStates> visited_{};

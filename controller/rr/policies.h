@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/rl/effort.h"
 #include "controller/rr/lpn_counter.h"
 #include "controller/rr/refresh_policy.h"
 
@@ -103,7 +104,7 @@ class WsRsRefresh final : public WsRefresh {
 
   uint32_t rl_state() const;
   uint32_t rl_mask() const;
-  uint64_t rl_decisions() const { return rl_decisions_; }
+  uint64_t rl_decisions() const { return effort_.decisions; }
   const std::array<uint64_t, kActions>& rl_actions() const { return rl_actions_; }
   uint64_t last_decision_cycles() const { return last_decision_cycles_; }
   rl::Backend* backend() { return backend_.get(); }
@@ -126,7 +127,8 @@ class WsRsRefresh final : public WsRefresh {
   bool have_prev_ = false, prev_big_ = false;
   uint32_t s_prev_ = 0, a_prev_ = 0;
   int32_t last_reward_ = 0;
-  uint64_t rl_decisions_ = 0, rl_explored_ = 0, rl_cycles_ = 0, rl_updates_ = 0;
+  rl::Effort effort_;
+  uint64_t rl_cycles_ = 0;
   uint64_t last_decision_cycles_ = 0;
   Tick decision_delay_total_ = 0;
   std::deque<uint8_t> pending_;  // actions decided, waiting for their decision time

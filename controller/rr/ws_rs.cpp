@@ -76,9 +76,10 @@ void WsRsRefresh::on_request_served(const HostCmd& /*c*/, Tick latency) {
 
 void WsRsRefresh::add_stats(nlohmann::json& j) const {
   j["rl"] = {{"backend", backend_->kind()},
-             {"decisions", rl_decisions_},
-             {"explorations", rl_explored_},
-             {"updates", rl_updates_},
+             {"decisions", effort_.decisions},
+             {"explorations", effort_.explorations},
+             {"updates", effort_.updates},
+             {"training", effort_.json(episode_rewards_.size())},
              {"actions_chosen", rl_actions_},
              {"unit_cycles", rl_cycles_},
              {"decision_delay_ms", double(decision_delay_total_) / 1e9},
@@ -118,7 +119,7 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   const rl::Decision d = backend_->decide(s, mask);
   uint64_t cycles = reward_cycles + d.cycles;  // the served request's reward, then the decision
   rl_cycles_ += d.cycles;
-  if (d.explored) ++rl_explored_;
+
   if (have_prev_) {
     rl::UpdateOp op;
     op.state = s_prev_;
@@ -129,7 +130,7 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
     const uint32_t uc = backend_->update(op);
     rl_cycles_ += uc;
     cycles += uc;
-    ++rl_updates_;
+    effort_.updated(last_reward_);
     ep_sum_ += last_reward_ / 256.0;
     if (++ep_n_ == 1000) {
       episode_rewards_.push_back(ep_sum_ / ep_n_);
@@ -143,7 +144,7 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   s_prev_ = s;
   a_prev_ = a;
   ++rl_actions_[a];
-  ++rl_decisions_;
+  effort_.decided(d.explored);
   // The decision unit's time (cycles x controller clock) delays the partial-refresh step, as the
   // GC RL policy's steps (gc_schedule) and the FSP unit's programs are delayed.
   last_decision_cycles_ = cycles;

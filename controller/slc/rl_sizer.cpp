@@ -182,11 +182,10 @@ SlcTargets RlSizer::on_epoch(const EpochStats& s) {
     op.next_max = true;
     op.next_mask = rl::kAllActions;
     be.update(op);
-    ++updates_;
+    effort_.updated(r);
   }
   const rl::Decision d = be.decide(st);
-  ++decisions_;
-  if (d.explored) ++explorations_;
+  effort_.decided(d.explored);
   ++actions_[d.action % kActions];
   apply(d.action, level_, rung_);
   have_prev_ = true;
@@ -217,9 +216,10 @@ nlohmann::json RlSizer::stats() const {
   j["states"] = kStates;
   j["actions"] = kActions;
   j["epochs"] = epochs_;
-  j["decisions"] = decisions_;
-  j["explorations"] = explorations_;
-  j["updates"] = updates_;
+  j["decisions"] = effort_.decisions;
+  j["explorations"] = effort_.explorations;
+  j["updates"] = effort_.updates;
+  j["training"] = effort_.json(epochs_);
   j["positive_rewards"] = positive_;
   j["negative_rewards"] = negative_;
   j["average_cost_ps"] = avg_.average();

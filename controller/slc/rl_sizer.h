@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/rl/effort.h"
 #include "controller/slc/sizer.h"
 
 namespace ssdtlm::slc {
@@ -127,7 +128,8 @@ class RlSizer final : public SlcSizer {
   uint32_t s_prev_ = 0, a_prev_ = kNoChange;
   int32_t last_reward_ = 0;
   CostAverage avg_;
-  uint64_t epochs_ = 0, decisions_ = 0, explorations_ = 0, updates_ = 0;
+  rl::Effort effort_;
+  uint64_t epochs_ = 0;
   uint64_t positive_ = 0, negative_ = 0;
   std::array<uint64_t, kActions> actions_{};
   std::vector<HistoryPoint> history_;

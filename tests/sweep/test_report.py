@@ -128,3 +128,15 @@ seeds: [1]
     assert "1 of 2 runs are saturated" in p.stdout
     assert re.search(r"\| [^|\n]*burst[^|\n]* \| ok \| SATURATED: [^|\n]*die utilisation above 90%", p.stdout)
     assert re.search(r"\| [^|\n]*calm[^|\n]* \| ok \| die \d+% \|", p.stdout)
+
+
+def test_untrained_rl_units_are_flagged():
+    """A result whose RL unit made no q-table update is flagged UNTRAINED (its figures are those of
+    an untrained agent); a trained one shows its effort; a run without an RL unit shows nothing."""
+    from ssdtlm_sweep.report import training
+    trained = {"decisions": 10, "updates": 9, "trained": True}
+    untrained = {"decisions": 3, "updates": 0, "trained": False}
+    assert training({"gc": {"rl": {"training": trained}}}) == "10 decisions / 9 updates"
+    assert training({"fsp": {"training": trained}, "gc": {"rl": {"training": untrained}}}) == "UNTRAINED"
+    assert training({"gc": {"policy": "greedy"}}) == ""
+    assert training(None) == ""

@@ -343,6 +343,28 @@ def operating_point(res):
     return f"die {die:.0%}" if isinstance(die, (int, float)) else ""
 
 
+def training(res):
+    """The RL units' training effort in a result (their "training" objects, docs/results.md):
+    'UNTRAINED' when a unit made no q-table update, else 'N decisions / M updates'; '' without
+    an RL unit."""
+    found = []
+
+    def walk(o):
+        if isinstance(o, dict):
+            t = o.get("training")
+            if isinstance(t, dict) and "trained" in t:
+                found.append(t)
+            for v in o.values():
+                walk(v)
+
+    walk(res or {})
+    if not found:
+        return ""
+    if not all(t.get("trained") for t in found):
+        return "UNTRAINED"
+    return "; ".join(f"{t.get('decisions', 0)} decisions / {t.get('updates', 0)} updates" for t in found)
+
+
 def _runs_tables(doc, sec):
     cols = sec.cfg.get("columns") or DEFAULT_COLUMNS
     doc.heading("Runs", 3)
@@ -353,9 +375,16 @@ def _runs_tables(doc, sec):
                  "busy more than 90% of the time, or flash queueing above 10x service time): their "
                  "latencies measure the queue, not the policy. Saturated: "
                  + ", ".join(r["label"] for r in sat) + ".")
-    rows = [[r["label"], r["status"], ops.get(id(r), "")] + [_fmt(r.get(c)) for c in cols]
-            for r in sec.rows]
-    doc.table(["run", "status", "operating point"] + cols, rows, "runs")
+    trn = {id(r): training(sec.result(r)) for r in sec.ok}
+    untrained = [r for r in sec.ok if trn[id(r)] == "UNTRAINED"]
+    if untrained:
+        doc.para(f"{len(untrained)} of {len(sec.ok)} runs have an RL unit that made no q-table "
+                 "update: their figures are those of an untrained agent (exploration and the initial "
+                 "table's tie-break), not of a learnt policy. Untrained: "
+                 + ", ".join(r["label"] for r in untrained) + ".")
+    rows = [[r["label"], r["status"], ops.get(id(r), ""), trn.get(id(r), "")] +
+            [_fmt(r.get(c)) for c in cols] for r in sec.rows]
+    doc.table(["run", "status", "operating point", "RL training"] + cols, rows, "runs")
     if sec.failed:
         doc.heading("Failed runs", 3)
         doc.table(["run", "error", "args"],

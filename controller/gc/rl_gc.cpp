@@ -53,17 +53,21 @@ uint32_t RlGc::cur_bin(Tick interval) {
 }
 
 void RlGc::on_request_served(const HostCmd& cmd, Tick latency) {
+  // Every served request feeds the percentile thresholds; its reward is used if it decides.
+  last_reward_ = backend_->reward(std::min<uint64_t>(latency / 1000, 0xffffffffull));
+  unit_cycles_ += last_reward_.cycles;
+  ++reward_samples_;
   PartialGc::on_request_served(cmd, latency);
   last_served_interval_ = cmd.gc_interval;
 }
 
-PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick latency, uint32_t /*plane*/,
+PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick /*latency*/, uint32_t /*plane*/,
                                Zone /*zone*/) {
   const uint32_t s = state_of(last_served_interval_ >= split_ ? 1 : 0, cur_bin(cmd.gc_interval),
                               prev_action_ >= kActions / 2 ? 1 : 0);
   const rl::Decision d = backend_->decide(s);
-  const uint64_t ns = std::min<uint64_t>(latency / 1000, 0xffffffffull);
-  const rl::RewardResult r = backend_->reward(ns);
+  const rl::RewardResult& r = last_reward_;
+  // The decision waits for this request's reward, the decision and the update.
   uint32_t cycles = d.cycles + r.cycles;
   if (have_prev_) {
     // Algorithm 1 line 9: this request's reward updates the previous decision's entry.
@@ -84,7 +88,7 @@ PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick latency, uint32_t /*plan
   visited_[s] = 1;
   ++actions_[d.action];
   effort_.decided(d.explored);
-  unit_cycles_ += cycles;
+  unit_cycles_ += cycles - r.cycles;  // the reward's cycles were counted when it was sampled
   return Choice{d.action, cycles};
 }
 
@@ -102,6 +106,7 @@ void RlGc::add_stats(nlohmann::json& j) const {
              {"updates", effort_.updates},
              {"explorations", effort_.explorations},
              {"training", effort_.json(0)},
+             {"reward_samples", reward_samples_},
              {"actions_chosen", actions_},
              {"unit_cycles", unit_cycles_},
              {"states_visited_fraction", double(vis) / kStates},

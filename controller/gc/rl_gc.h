@@ -10,6 +10,9 @@
 // empty, an action a > 0 runs its erase instead. Reward of request k (its response time against
 // the running 70/90/99th percentiles: 1 / 0.5 / 0 / -0.5) updates the entry of the previous
 // decision: Q(S_{k-1}, A_{k-1}) += alpha (r_k + gamma Q(S_k, A_k) - Q(S_{k-1}, A_{k-1})).
+// The percentiles are those of the response time of every served request (GC paper Sec. 5.2:
+// "the response time"), so every served request is a sample of the reward unit, not only the
+// requests at which a decision is taken; the reward used at a decision is that request's.
 // epsilon 0.8 for the first 1000 decisions, then 0.01; alpha 0.3, gamma 0.8.
 // rl: writes trigger, decisions while free blocks <= T_GC (10). rl-aggr adds the early band
 // (T_GC, T^A_GC = 100] with at most 2 copies per action and victims >= 60% invalid, and
@@ -52,6 +55,8 @@ class RlGc : public PartialGc {
   uint32_t seed_;
   std::unique_ptr<rl::Backend> backend_;
   Tick last_served_interval_ = 0;
+  rl::RewardResult last_reward_{};  // of the request being served
+  uint64_t reward_samples_ = 0;
   uint32_t prev_action_ = 0;
   bool have_prev_ = false;
   uint32_t s_prev_ = 0, a_prev_ = 0;

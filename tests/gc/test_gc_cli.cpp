@@ -91,6 +91,11 @@ TEST_P(GcPolicyReplay, IntegrityHoldsAndGcRuns) {
   if (GetParam() == "rl" || GetParam() == "rl-aggr") {
     EXPECT_GT(j["gc"]["rl"]["q_entries_updated_fraction"].get<double>(), 0.0);
     EXPECT_GT(j["gc"]["rl"]["unit_cycles"].get<uint64_t>(), 0u);
+    // Every served request is a sample of the reward's percentiles, not only the decisions.
+    EXPECT_EQ(j["gc"]["rl"]["reward_samples"].get<uint64_t>(),
+              j["host"]["requests"].get<uint64_t>());
+    EXPECT_GT(j["gc"]["rl"]["reward_samples"].get<uint64_t>(),
+              j["gc"]["rl"]["training"]["decisions"].get<uint64_t>());
   }
 }
 

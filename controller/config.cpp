@@ -1,12 +1,12 @@
 #include "controller/config.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
 #include <cmath>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 #include <type_traits>
 
 namespace ssdtlm {
@@ -105,7 +105,10 @@ Param list(std::string key, Acc acc, double lo, double hi, std::string meaning) 
                [=](const SsdConfig& c) { return json(acc(const_cast<SsdConfig&>(c))); }};
 }
 
-#define FIELD(expr) [](SsdConfig & c) -> auto& { return c.expr; }
+#define FIELD(expr)            \
+  [](SsdConfig & c) -> auto& { \
+    return c.expr;             \
+  }
 
 const std::vector<Param>& params() {
   static const std::vector<Param> p = {
@@ -135,14 +138,16 @@ const std::vector<Param>& params() {
                     "sector (mapping unit inside a page), bytes"),
       choice("nand.program_mode", FIELD(program_mode), {"one_shot", "per_page"},
              "one_shot: full-sequence program of a word line; per_page: page by page"),
-      list("nand.read_us", FIELD(read_us), 0.001, 1e6, "read latency per page type (LSB first), us"),
+      list("nand.read_us", FIELD(read_us), 0.001, 1e6,
+           "read latency per page type (LSB first), us"),
       list("nand.program_us", FIELD(program_us), 0.001, 1e7,
            "one_shot: [word-line program latency]; per_page: per page type (LSB first), us"),
       num<double>("nand.erase_us", FIELD(erase_us), 0.001, 1e7, "block erase latency, us"),
       num<uint32_t>("nand.erase_limit", FIELD(erase_limit), 1, 1e7,
                     "rated P/E cycles; blocks beyond it are reported as worn out"),
-      flag("nand.multi_plane", FIELD(multi_plane),
-           "merge same-type operations on different planes of a die into one multi-plane operation"),
+      flag(
+          "nand.multi_plane", FIELD(multi_plane),
+          "merge same-type operations on different planes of a die into one multi-plane operation"),
       num<double>("channel.rate_mt_s", FIELD(channel_rate_mt_s), 1, 1e5,
                   "ONFI data rate on the 8-bit bus, MT/s (= MB/s)"),
       num<uint32_t>("channel.cmd_addr_cycles", FIELD(channel_cmd_addr_cycles), 0, 1000,
@@ -156,7 +161,8 @@ const std::vector<Param>& params() {
                   "PCIe payload bandwidth per direction, MB/s"),
       num<double>("host.cmd_overhead_ns", FIELD(host_cmd_overhead_ns), 0, 1e7,
                   "per-command link overhead (SQ fetch, CQ post, interrupt), ns"),
-      num<double>("dram.bandwidth_mb_s", FIELD(dram_bandwidth_mb_s), 1, 1e7, "DRAM bandwidth, MB/s"),
+      num<double>("dram.bandwidth_mb_s", FIELD(dram_bandwidth_mb_s), 1, 1e7,
+                  "DRAM bandwidth, MB/s"),
       num<double>("dram.latency_ns", FIELD(dram_latency_ns), 0, 1e6, "DRAM access latency, ns"),
       num<double>("dram.size_mib", FIELD(dram_size_mib), 1, 1 << 20,
                   "DRAM capacity (data cache + mapping table must fit), MiB"),
@@ -167,7 +173,8 @@ const std::vector<Param>& params() {
                     "firmware cycles per page of a host command"),
       flag("controller.read_priority", FIELD(read_priority),
            "reads are dispatched before queued programs and erases at a die"),
-      num<double>("cache.size_mib", FIELD(cache_mib), 0, 1 << 16, "DRAM write-back data cache, MiB"),
+      num<double>("cache.size_mib", FIELD(cache_mib), 0, 1 << 16,
+                  "DRAM write-back data cache, MiB"),
       num<uint32_t>("cache.flush_headroom_units", FIELD(cache_flush_headroom_units), 0, 1 << 20,
                     "program units flushed ahead of demand (0 = evict on demand, as SSDsim)"),
       choice("cache.flush_policy", FIELD(cache_flush_policy), {"watermark", "on-demand"},
@@ -183,6 +190,9 @@ const std::vector<Param>& params() {
       num<double>("fsp.window", FIELD(fsp_window), 0.0, 1.0,
                   "candidate window of frequency/distance/rl: fraction of the cache pages at the "
                   "LRU tail (the paper's 5%)"),
+      flag("fsp.rewrite_read_promotion", FIELD(fsp_rewrite_read_promotion),
+           "a rewritten page moves to the MRU end on a read hit (false: it stays at the tail and "
+           "leaves with the next unit, placement without caching; docs/fsp.md)"),
       num<double>("ftl.overprovisioning", FIELD(overprovisioning), 0.0, 0.9,
                   "fraction of the physical pages hidden from the host"),
       num<double>("ftl.gc_threshold", FIELD(gc_threshold), 0.0, 0.9,
@@ -191,10 +201,12 @@ const std::vector<Param>& params() {
       choice("gc.policy", FIELD(gc_policy),
              {"greedy", "lazy", "mov10", "mov100", "exp0.1", "exp0.3", "rl", "rl-aggr"},
              "GC scheduler (docs/gc.md)"),
-      num<uint32_t>("gc.t_gc", FIELD(gc_t_gc), 0, 1 << 20,
-                    "rl/predictors: partial GC decisions when a plane's free blocks <= this (T_GC)"),
-      num<uint32_t>("gc.t_gc_aggr", FIELD(gc_t_gc_aggr), 0, 1 << 20,
-                    "rl-aggr/predictors: max-limited early GC band up to this many free blocks (T^A_GC)"),
+      num<uint32_t>(
+          "gc.t_gc", FIELD(gc_t_gc), 0, 1 << 20,
+          "rl/predictors: partial GC decisions when a plane's free blocks <= this (T_GC)"),
+      num<uint32_t>(
+          "gc.t_gc_aggr", FIELD(gc_t_gc_aggr), 0, 1 << 20,
+          "rl-aggr/predictors: max-limited early GC band up to this many free blocks (T^A_GC)"),
       num<uint32_t>("gc.t_igc", FIELD(gc_t_igc), 0, 1 << 20,
                     "rl/predictors: intensive GC stops at this many free blocks (T_IGC)"),
       num<uint32_t>("gc.intensive_blocks", FIELD(gc_intensive_blocks), 0, 1 << 20,
@@ -215,8 +227,9 @@ const std::vector<Param>& params() {
                   "rl: previous inter-request interval bin split, us"),
       num<uint32_t>("gc.host_reserve_blocks", FIELD(gc_host_reserve_blocks), 1, 1 << 16,
                     "partial policies: free blocks per plane that host writes leave to GC moves"),
-      num<uint32_t>("ftl.wl_threshold", FIELD(wl_threshold), 0, 1e7,
-                    "static wear leveling when a plane's erase-count spread exceeds this (0 = off)"),
+      num<uint32_t>(
+          "ftl.wl_threshold", FIELD(wl_threshold), 0, 1e7,
+          "static wear leveling when a plane's erase-count spread exceeds this (0 = off)"),
       choice("ftl.unmapped_reads", FIELD(unmapped_reads), {"prefill", "zero"},
              "reads of never-written addresses: prefill them in FTL state, or zero-fill"),
       flag("rd.enabled", FIELD(rd_enabled),
@@ -235,7 +248,8 @@ const std::vector<Param>& params() {
                   "RBER corrected at the last retry level (7); above it a read is uncorrectable"),
       num<uint32_t>("rd.initial_pe_max", FIELD(rd_initial_pe_max), 0, 1e7,
                     "model-only prior wear: each block starts at uniform [0, max] P/E cycles"),
-      num<uint32_t>("rd.window", FIELD(rd_window), 1, 1e9, "ws: requests per hot-read mining window"),
+      num<uint32_t>("rd.window", FIELD(rd_window), 1, 1e9,
+                    "ws: requests per hot-read mining window"),
       num<uint32_t>("rd.hot_reads", FIELD(rd_hot_reads), 0, 1e9,
                     "ws: addresses read more than this often in a window are hot"),
       num<double>("rd.monitor_fraction", FIELD(rd_monitor_fraction), 0.0, 1.0,
@@ -260,7 +274,8 @@ const std::vector<Param>& params() {
       num<uint32_t>("slc.pages_per_block", FIELD(slc_pages_per_block), 0, 1 << 20,
                     "pages of a block in SLC mode (0 = nand.pages_per_block / bits per cell)"),
       num<double>("slc.read_us", FIELD(slc_read_us), 0, 1e6, "SLC-mode page read time, us"),
-      num<double>("slc.program_us", FIELD(slc_program_us), 0, 1e7, "SLC-mode page program time, us"),
+      num<double>("slc.program_us", FIELD(slc_program_us), 0, 1e7,
+                  "SLC-mode page program time, us"),
       num<double>("slc.erase_us", FIELD(slc_erase_us), 0, 1e8, "SLC-mode block erase time, us"),
       num<uint32_t>("slc.erase_limit", FIELD(slc_erase_limit), 1, 1e9,
                     "SLC-mode endurance, P/E cycles"),
@@ -304,7 +319,8 @@ const Param* find_param(const std::string& key) {
 }
 
 // Flattens nested objects into dotted keys; arrays and scalars are leaves.
-void flatten(const json& j, const std::string& prefix, std::vector<std::pair<std::string, json>>& out) {
+void flatten(const json& j, const std::string& prefix,
+             std::vector<std::pair<std::string, json>>& out) {
   for (auto it = j.begin(); it != j.end(); ++it) {
     std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
     if (it.value().is_object())
@@ -314,7 +330,9 @@ void flatten(const json& j, const std::string& prefix, std::vector<std::pair<std
   }
 }
 
-nand::Tick us_to_ps(double us) { return static_cast<nand::Tick>(std::llround(us * 1e6)); }
+nand::Tick us_to_ps(double us) {
+  return static_cast<nand::Tick>(std::llround(us * 1e6));
+}
 
 bool file_exists(const std::string& p) {
   struct stat st;
@@ -362,8 +380,8 @@ void SsdConfig::finalize() {
   const std::string where = "config";
   if (std::string e = geo.validate(); !e.empty()) throw ConfigError(where + ": " + e);
   const int bits = geo.bits();
-  array.program_mode = program_mode == "per_page" ? nand::ProgramMode::PerPage
-                                                  : nand::ProgramMode::OneShot;
+  array.program_mode =
+      program_mode == "per_page" ? nand::ProgramMode::PerPage : nand::ProgramMode::OneShot;
   if (read_us.size() != static_cast<size_t>(bits))
     throw ConfigError(where + ": key 'nand.read_us': needs " + std::to_string(bits) +
                       " values (one per page type of " + nand::to_string(geo.cell) + ")");
@@ -383,12 +401,16 @@ void SsdConfig::finalize() {
   slc_array.erase = us_to_ps(slc_erase_us);
   if (hybrid()) {
     if (slc_pages() == 0 || slc_pages() > geo.pages_per_block)
-      throw ConfigError(where + ": key 'slc.pages_per_block': must be in [1, nand.pages_per_block]");
-    if (slc_partition == "fixed" && ((slc_policy != "none" && slc_blocks_per_plane == 0) || slc_blocks_per_plane + 4 > geo.blocks_per_plane))
-      throw ConfigError(where + ": key 'slc.blocks_per_plane': a fixed partition needs SLC blocks "
+      throw ConfigError(where +
+                        ": key 'slc.pages_per_block': must be in [1, nand.pages_per_block]");
+    if (slc_partition == "fixed" && ((slc_policy != "none" && slc_blocks_per_plane == 0) ||
+                                     slc_blocks_per_plane + 4 > geo.blocks_per_plane))
+      throw ConfigError(where +
+                        ": key 'slc.blocks_per_plane': a fixed partition needs SLC blocks "
                         "and at least 4 native blocks per plane");
     if (geo.sectors_per_page() > 8)
-      throw ConfigError(where + ": key 'nand.sector_size': hybrid SLC caching supports at most 8 "
+      throw ConfigError(where +
+                        ": key 'nand.sector_size': hybrid SLC caching supports at most 8 "
                         "sectors per page");
   }
   bus.bytes_per_us = static_cast<uint64_t>(std::llround(channel_rate_mt_s));
@@ -396,10 +418,12 @@ void SsdConfig::finalize() {
   bus.cycle = static_cast<nand::Tick>(std::llround(channel_cycle_ns * 1000));
   ctrl_cycle = static_cast<nand::Tick>(std::llround(1e6 / ctrl_clock_mhz));
   if (cache_pages() > 0 && cache_pages() < static_cast<uint64_t>(unit_pages()))
-    throw ConfigError(where + ": key 'cache.size_mib': the cache must hold at least one program unit (" +
+    throw ConfigError(where +
+                      ": key 'cache.size_mib': the cache must hold at least one program unit (" +
                       std::to_string(unit_pages() * geo.page_size) + " bytes)");
   if (cache_flush_low_watermark > cache_flush_high_watermark)
-    throw ConfigError(where + ": key 'cache.flush_low_watermark': above cache.flush_high_watermark");
+    throw ConfigError(where +
+                      ": key 'cache.flush_low_watermark': above cache.flush_high_watermark");
   // GC thresholds above the over-provisioning are legal (the read-disturb paper runs SSDsim with
   // GC at 30% free and 25% over-provisioning: GC then runs whenever a victim has invalid pages).
   if (gc_threshold * geo.blocks_per_plane + 3 > geo.blocks_per_plane)
@@ -452,7 +476,8 @@ std::string SsdConfig::describe_keys() {
 }
 
 std::string find_preset(const std::string& name) {
-  if (name.find('/') != std::string::npos || (name.size() > 5 && name.rfind(".json") == name.size() - 5)) {
+  if (name.find('/') != std::string::npos ||
+      (name.size() > 5 && name.rfind(".json") == name.size() - 5)) {
     if (file_exists(name)) return name;
     throw ConfigError(name + ": preset file not found");
   }

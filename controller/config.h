@@ -5,11 +5,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "nand/geometry.h"
 #include "nand/timing.h"
@@ -27,20 +26,20 @@ enum class PreconditionMode : uint8_t { Auto, Fill, Overwrite, Steady };
 struct SsdConfig {
   std::string preset = "qlc-fsp";
   nand::Geometry geo;
-  std::string program_mode = "one_shot";        // one_shot | per_page
+  std::string program_mode = "one_shot";           // one_shot | per_page
   std::vector<double> read_us{90, 120, 150, 180};  // per page type
-  std::vector<double> program_us{1300};         // one_shot: [tPROG]; per_page: per page type
+  std::vector<double> program_us{1300};            // one_shot: [tPROG]; per_page: per page type
   double erase_us = 10000;
   uint32_t erase_limit = 500;
   bool multi_plane = true;
 
-  double channel_rate_mt_s = 800;   // ONFI NV-DDR2/3 class bus, 8 bit wide
+  double channel_rate_mt_s = 800;  // ONFI NV-DDR2/3 class bus, 8 bit wide
   uint32_t channel_cmd_addr_cycles = 7;
   double channel_cycle_ns = 10;
 
-  uint32_t host_queues = 8;          // NVMe I/O submission/completion queue pairs
-  uint32_t host_queue_depth = 64;    // entries per submission queue
-  double host_pcie_mb_s = 3938;      // PCIe 3.0 x4 payload bandwidth per direction
+  uint32_t host_queues = 8;            // NVMe I/O submission/completion queue pairs
+  uint32_t host_queue_depth = 64;      // entries per submission queue
+  double host_pcie_mb_s = 3938;        // PCIe 3.0 x4 payload bandwidth per direction
   double host_cmd_overhead_ns = 1000;  // SQ entry fetch + doorbell + CQ entry + interrupt
 
   double dram_bandwidth_mb_s = 12800;  // DDR4-1600 x 64 bit
@@ -48,9 +47,9 @@ struct SsdConfig {
   double dram_size_mib = 1024;
 
   double ctrl_clock_mhz = 500;
-  uint32_t ctrl_cmd_cycles = 500;    // firmware cycles per host command
-  uint32_t ctrl_page_cycles = 50;    // firmware cycles per page of a command (FTL lookup)
-  bool read_priority = true;         // reads bypass queued programs/erases at a die
+  uint32_t ctrl_cmd_cycles = 500;  // firmware cycles per host command
+  uint32_t ctrl_page_cycles = 50;  // firmware cycles per page of a command (FTL lookup)
+  bool read_priority = true;       // reads bypass queued programs/erases at a die
 
   double cache_mib = 8;
   uint32_t cache_flush_headroom_units = 0;  // program units flushed ahead of demand
@@ -61,29 +60,33 @@ struct SsdConfig {
   double cache_flush_high_watermark = 0.5;
   double cache_flush_low_watermark = 0.25;
   std::string fsp_grouper = "baseline";
-  double fsp_window = 0.05;  // candidate window of the FSP groupers: fraction of the cache pages
+  double fsp_window = 0.05;
+  // A page re-entered by the Rewrite module moves to the MRU end on a read hit (true), or stays
+  // where it is and leaves with the next unit, as the paper's "new tail node" (false).
+  bool fsp_rewrite_read_promotion =
+      true;  // candidate window of the FSP groupers: fraction of the cache pages
 
   double overprovisioning = 0.10;
-  double gc_threshold = 0.05;        // fraction of a plane's blocks that must stay free
-  bool gc_copyback = false;          // GC moves stay inside the die (no bus transfer)
+  double gc_threshold = 0.05;  // fraction of a plane's blocks that must stay free
+  bool gc_copyback = false;    // GC moves stay inside the die (no bus transfer)
   std::string gc_policy = "greedy";
   // Partial GC policies (issue 6, docs/gc.md). Free-block counts are per plane.
-  uint32_t gc_t_gc = 10;              // T_GC: rl / predictors decide when free blocks <= this
-  uint32_t gc_t_gc_aggr = 100;        // T^A_GC: aggressive band (T_GC, T^A_GC]
-  uint32_t gc_t_igc = 3;              // intensive GC stops at this many free blocks (rl, predictors)
-  uint32_t gc_intensive_blocks = 1;   // intensive GC starts at this many free blocks
-  uint32_t gc_intensive_copies = 0;   // 0 = ceil(t_erase / (t_read + t_program))
+  uint32_t gc_t_gc = 10;             // T_GC: rl / predictors decide when free blocks <= this
+  uint32_t gc_t_gc_aggr = 100;       // T^A_GC: aggressive band (T_GC, T^A_GC]
+  uint32_t gc_t_igc = 3;             // intensive GC stops at this many free blocks (rl, predictors)
+  uint32_t gc_intensive_blocks = 1;  // intensive GC starts at this many free blocks
+  uint32_t gc_intensive_copies = 0;  // 0 = ceil(t_erase / (t_read + t_program))
   uint32_t gc_lazy_trigger_blocks = 2;  // lazy: partial steps when free blocks <= this
-  uint32_t gc_lazy_copies = 0;        // lazy: 0 = floor(t_erase / (t_read + t_program))
-  uint32_t gc_aggr_max_copies = 2;    // copies per action in the aggressive band
-  double gc_victim_invalid_min = 0.6; // aggressive band: victims with at least this invalid share
+  uint32_t gc_lazy_copies = 0;          // lazy: 0 = floor(t_erase / (t_read + t_program))
+  uint32_t gc_aggr_max_copies = 2;      // copies per action in the aggressive band
+  double gc_victim_invalid_min = 0.6;   // aggressive band: victims with at least this invalid share
   bool gc_predictor_aggressive = true;  // predictors use the aggressive triggers (band, reads)
-  double gc_rl_split_us = 100;        // previous-interval bin split, us
+  double gc_rl_split_us = 100;          // previous-interval bin split, us
   uint32_t gc_host_reserve_blocks = 1;  // partial policies: free blocks host writes leave to GC
-  uint32_t wl_threshold = 50;        // static WL when max - min erase count in a plane exceeds this
+  uint32_t wl_threshold = 50;  // static WL when max - min erase count in a plane exceeds this
   std::string unmapped_reads = "prefill";  // prefill | zero
   // Read disturb (issue 7, docs/read-disturb.md).
-  bool rd_enabled = false;            // RBER model + LDPC retry latency on every flash read
+  bool rd_enabled = false;             // RBER model + LDPC retry latency on every flash read
   std::string rd_policy = "baseline";  // none | baseline | leveling | ipr | ws | ws+rs
   uint32_t rd_hard_threshold = 25000;  // reads: refresh at once
   uint32_t rd_soft_threshold = 24500;  // reads: refresh task queued for idle time (ws+rs)
@@ -104,24 +107,25 @@ struct SsdConfig {
   std::string slc_size_policy = "static";  // static | ust | dwa | rl
   std::string slc_partition = "fixed";     // fixed | convertible
   uint32_t slc_blocks_per_plane = 0;       // fixed: the first N blocks of every plane are SLC
-  uint32_t slc_pages_per_block = 0;        // pages of a block in SLC mode (0 = pages_per_block/bits)
+  uint32_t slc_pages_per_block = 0;  // pages of a block in SLC mode (0 = pages_per_block/bits)
   double slc_read_us = 30, slc_program_us = 160, slc_erase_us = 3000;
   uint32_t slc_erase_limit = 100000;
-  double slc_max_fraction = 0.25;     // convertible: at most this fraction of the blocks in SLC mode
-  double slc_static_fraction = 1.0;   // static: SLC size as a fraction of the maximum
-  double slc_gc_threshold = 0.0;      // migrate when a region's free blocks < fraction x its blocks
-  uint32_t slc_gc_free_blocks = 5;    // ... or <= this many (SLC region)
-  uint32_t slc_native_gc_free_blocks = 5;  // native GC when its free blocks <= this (or ftl.gc_threshold)
-  double slc_theta_kib = 0;           // hot/cold size threshold: writes <= theta go to SLC (0 = all)
-  uint32_t slc_ust_setting = 1;       // UST schedule: 1 (theta 64 KiB) or 2 (theta 16 KiB)
-  double slc_dwa_idle_ms = 50;        // DWA: idle gap that starts background migration
-  uint32_t slc_epoch_writes = 1024;   // ust/dwa/rl: host write requests per decision epoch
-  uint32_t slc_window = 1024;         // hierarchy: write requests per L1/L2 division window
-  double slc_l1_max = 0.5;            // hierarchy: largest L1 share of the SLC region
+  double slc_max_fraction = 0.25;    // convertible: at most this fraction of the blocks in SLC mode
+  double slc_static_fraction = 1.0;  // static: SLC size as a fraction of the maximum
+  double slc_gc_threshold = 0.0;     // migrate when a region's free blocks < fraction x its blocks
+  uint32_t slc_gc_free_blocks = 5;   // ... or <= this many (SLC region)
+  uint32_t slc_native_gc_free_blocks =
+      5;                             // native GC when its free blocks <= this (or ftl.gc_threshold)
+  double slc_theta_kib = 0;          // hot/cold size threshold: writes <= theta go to SLC (0 = all)
+  uint32_t slc_ust_setting = 1;      // UST schedule: 1 (theta 64 KiB) or 2 (theta 16 KiB)
+  double slc_dwa_idle_ms = 50;       // DWA: idle gap that starts background migration
+  uint32_t slc_epoch_writes = 1024;  // ust/dwa/rl: host write requests per decision epoch
+  uint32_t slc_window = 1024;        // hierarchy: write requests per L1/L2 division window
+  double slc_l1_max = 0.5;           // hierarchy: largest L1 share of the SLC region
   double slc_rl_alpha = 0.3, slc_rl_gamma = 0.8, slc_rl_epsilon = 0.07;
 
   uint64_t seed = 1;
-  double sample_interval_ms = 100;   // CSV time-series period (simulated time)
+  double sample_interval_ms = 100;  // CSV time-series period (simulated time)
 
   // Derived timing (filled by finalize()).
   nand::ArrayTiming array;
@@ -141,7 +145,7 @@ struct SsdConfig {
   uint32_t slc_pages() const {  // pages of a block in SLC mode
     return slc_pages_per_block ? slc_pages_per_block : geo.pages_per_block / geo.bits();
   }
-  int unit_pages() const {         // pages per program unit
+  int unit_pages() const {  // pages per program unit
     return array.program_mode == nand::ProgramMode::OneShot ? geo.bits() : 1;
   }
 
@@ -151,7 +155,7 @@ struct SsdConfig {
   void set(const std::string& key, const nlohmann::json& value, const std::string& source);
   // Validates ranges and cross-field rules, computes derived timing. Throws ConfigError.
   void finalize();
-  nlohmann::json to_json() const;  // fully resolved config, nested by key
+  nlohmann::json to_json() const;      // fully resolved config, nested by key
   static std::string describe_keys();  // one line per key: key, default, range, meaning
 };
 

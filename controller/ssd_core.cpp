@@ -175,7 +175,10 @@ void ControllerCore::do_read(HostCmd* c) {
         ++ctr_.read_pages;
         ++ctr_.placed_read_pages;  // in the controller's cache
         ++ctr_.cache_read_hits;
-        if (e.state == WriteCache::State::Resident) cache_.touch(s);
+        if (e.rewritten) ++grouper_->stats().rewritten_read_hits;
+        if (e.state == WriteCache::State::Resident &&
+            (!e.rewritten || cfg_.fsp_rewrite_read_promotion))
+          cache_.touch(s);
         grouper_->on_host_read(lpn, -1, true);
         return;
       }
@@ -245,6 +248,7 @@ bool ControllerCore::accept_write(HostCmd* c, Lpn lpn, uint32_t mask) {
   }
   WriteCache::Entry& e = cache_.entry(s);
   e.mask |= mask;
+  e.rewritten = false;  // host data now
   cache_.mark_dirty(s);
   e.req_bytes = c->size;
   if (integrity_) {

@@ -41,6 +41,7 @@ bool ControllerCore::insert_from_flash(Lpn lpn, Ppn ppn, uint32_t bytes, bool re
   WriteCache::Entry& e = cache_.entry(s);
   e.mask = cache_.full_mask();
   e.req_bytes = bytes;
+  e.rewritten = rewrite;
   if (integrity_) {  // the flash copy is the newest data: no cached copy, still mapped there
     uint32_t* v = cache_.versions(s);
     for (uint32_t k = 0; k < spp_; ++k) v[k] = flash_data_.get(psn_of(ppn, k));

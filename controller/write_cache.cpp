@@ -52,6 +52,7 @@ int32_t WriteCache::insert(Lpn lpn, bool dirty) {
   e.lpn = lpn;
   e.mask = 0;
   e.dirty = dirty;
+  e.rewritten = false;
   dirty_ += dirty;
   e.req_bytes = 0;
   e.state = State::Resident;

@@ -25,6 +25,7 @@ class WriteCache {
     int32_t older = -1;  // towards the LRU tail
     State state = State::Free;
     bool dirty = false;
+    bool rewritten = false;  // re-entered by FSP's Rewrite module, not written by the host since
     uint32_t req_bytes = 0;  // size of the host request that last wrote it (policy state)
   };
 

@@ -34,6 +34,8 @@ json fsp_result_json(ControllerCore& core, const SsdConfig& cfg, double replay_w
   j["evictions"] = st.evictions;
   j["immediate_units"] = st.immediate_units;
   j["rewrites"] = st.rewrites;
+  j["rewritten_read_hits"] = st.rewritten_read_hits;
+  j["lsb_reads"] = c.host_reads_by_type[0];  // absolute, beside the shares
   j["rewrites_skipped"] = st.rewrites_skipped;
   j["read_admissions"] = st.read_admissions;
   j["clean_drops"] = st.clean_drops;

@@ -31,14 +31,15 @@ enum class FspRewrite : uint8_t {
 
 // Figures every grouper reports (result JSON, "fsp" section). The core updates them.
 struct FspStats {
-  uint64_t evictions = 0;         // units formed by select()
-  uint64_t select_wall_ns = 0;    // wall time spent in select() (host CPU, not simulated)
-  uint64_t rewrites = 0;          // pages re-entered by the rewrite path
-  uint64_t rewrites_skipped = 0;  // rewrite wanted but the page could not be taken (cache full)
-  uint64_t immediate_units = 0;   // units programmed by an immediate rewrite
-  uint64_t read_admissions = 0;   // clean pages admitted on read misses (baseline-rw)
-  uint64_t clean_drops = 0;       // clean pages dropped from the LRU tail (baseline-rw)
-  uint64_t unit_cycles = 0;       // decision-unit cycles charged to evictions
+  uint64_t evictions = 0;            // units formed by select()
+  uint64_t select_wall_ns = 0;       // wall time spent in select() (host CPU, not simulated)
+  uint64_t rewrites = 0;             // pages re-entered by the rewrite path
+  uint64_t rewritten_read_hits = 0;  // host read pages served by a rewritten page in the cache
+  uint64_t rewrites_skipped = 0;     // rewrite wanted but the page could not be taken (cache full)
+  uint64_t immediate_units = 0;      // units programmed by an immediate rewrite
+  uint64_t read_admissions = 0;      // clean pages admitted on read misses (baseline-rw)
+  uint64_t clean_drops = 0;          // clean pages dropped from the LRU tail (baseline-rw)
+  uint64_t unit_cycles = 0;          // decision-unit cycles charged to evictions
 };
 
 class FspGrouper {

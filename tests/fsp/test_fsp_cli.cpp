@@ -2,8 +2,6 @@
 // check (zero mismatches, rewrites and clean read data included), the fsp result section and
 // reward CSV, and the RL grouper's C++/RTL equivalence on a real-trace replay.
 #include <gtest/gtest.h>
-
-#include "tests/common/cli.h"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +10,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "tests/common/cli.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -100,6 +100,30 @@ INSTANTIATE_TEST_SUITE_P(AllGroupers, FspIntegrity,
                              if (c == '-') c = '_';
                            return n;
                          });
+
+// Placement without caching: with fsp.rewrite_read_promotion false a rewritten page is not moved
+// to the MRU end by read hits, so it leaves with the next unit and serves fewer reads from DRAM;
+// integrity holds either way.
+TEST(FspCli, RewrittenPagesWithoutReadPromotionServeFewerCacheReads) {
+  json res[2];
+  for (int promote = 0; promote < 2; ++promote) {
+    const fs::path out = tmp(std::string("promote-") + std::to_string(promote) + ".json");
+    std::string text;
+    const int rc = sh("run --trace " + kData + "umass-financial1.ssdsim.gz --loop 2 --fsp rl " +
+                          "--set fsp.rewrite_read_promotion=" + (promote ? "true" : "false") +
+                          " --integrity --quiet --no-progress --out " + out.string(),
+                      &text);
+    ASSERT_EQ(rc, 0) << text;
+    res[promote] = load(out);
+    EXPECT_EQ(res[promote]["integrity"]["mismatches"].get<uint64_t>(), 0u);
+    EXPECT_GT(res[promote]["fsp"]["rewrites"].get<uint64_t>(), 0u);
+  }
+  EXPECT_GT(res[1]["fsp"]["rewritten_read_hits"].get<uint64_t>(), 0u);
+  EXPECT_LT(res[0]["fsp"]["rewritten_read_hits"].get<uint64_t>(),
+            res[1]["fsp"]["rewritten_read_hits"].get<uint64_t>());
+  EXPECT_EQ(res[1]["fsp"]["lsb_reads"].get<uint64_t>(),
+            res[1]["flash"]["reads_by_page_type"]["LSB"].get<uint64_t>());
+}
 
 TEST(FspCli, FspOptionIsAnAliasAndRewardsCsv) {
   const fs::path a = tmp("alias-a.json"), b = tmp("alias-b.json"), csv = tmp("rewards.csv");

@@ -248,6 +248,9 @@ const std::vector<Param>& params() {
                   "RBER corrected at the last retry level (7); above it a read is uncorrectable"),
       num<uint32_t>("rd.initial_pe_max", FIELD(rd_initial_pe_max), 0, 1e7,
                     "model-only prior wear: each block starts at uniform [0, max] P/E cycles"),
+      choice("rd.rs_trigger", FIELD(rd_rs_trigger), {"step", "request"},
+             "ws+rs: decide at idle and again when a refresh step ends while idle, reward of the "
+             "first request after the action (step), or once per idle transition (request)"),
       num<uint32_t>("rd.window", FIELD(rd_window), 1, 1e9,
                     "ws: requests per hot-read mining window"),
       num<uint32_t>("rd.hot_reads", FIELD(rd_hot_reads), 0, 1e9,

@@ -94,13 +94,18 @@ struct SsdConfig {
   double rd_rber_hard = 1.0e-3;        // hard-decision LDPC capability (level 0)
   double rd_rber_max = 3.9497e-3;      // level-7 capability: beyond it a read is uncorrectable
   uint32_t rd_initial_pe_max = 0;      // model-only prior wear: uniform [0, max] P/E per block
-  uint32_t rd_window = 8192;           // ws: requests per hot-read mining window
-  uint32_t rd_hot_reads = 2;           // ws: an address read more than this often is hot
-  double rd_monitor_fraction = 0.10;   // leveling / ipr: monitored blocks
-  double rd_shadow_fraction = 0.15;    // leveling: shadow blocks; ipr: hot-read (MLC) blocks
-  double rd_ipr_limit_factor = 10;     // ipr: read limit of a reprogrammed (MLC) block
-  double rd_shadow_fill_cap = 0.25;    // leveling: valid pages a shadow block takes, x its pages
-  double rd_mlc_read_us = 0;           // ipr: read time of a reprogrammed block (0: page type's tR)
+  // ws+rs decision trigger and reward credit: "step" decides when the device turns idle and again
+  // whenever a partial-refresh step ends while it is still idle, crediting each action with the
+  // reward of the first request served after it; "request" decides once per idle transition and
+  // credits the previous action with the reward of the request that ended the busy period.
+  std::string rd_rs_trigger = "step";
+  uint32_t rd_window = 8192;          // ws: requests per hot-read mining window
+  uint32_t rd_hot_reads = 2;          // ws: an address read more than this often is hot
+  double rd_monitor_fraction = 0.10;  // leveling / ipr: monitored blocks
+  double rd_shadow_fraction = 0.15;   // leveling: shadow blocks; ipr: hot-read (MLC) blocks
+  double rd_ipr_limit_factor = 10;    // ipr: read limit of a reprogrammed (MLC) block
+  double rd_shadow_fill_cap = 0.25;   // leveling: valid pages a shadow block takes, x its pages
+  double rd_mlc_read_us = 0;          // ipr: read time of a reprogrammed block (0: page type's tR)
 
   // Hybrid SLC caching (issue 8, docs/slc.md). slc.policy none = the ordinary controller.
   std::string slc_policy = "none";         // none | page | sa | sector | hierarchy

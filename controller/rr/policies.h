@@ -98,6 +98,7 @@ class WsRsRefresh final : public WsRefresh {
   void on_request_arrival(const HostCmd& c) override;
   void on_request_served(const HostCmd& c, Tick latency) override;
   void on_timer() override;
+  void on_partial_step_end(uint32_t plane) override;
   bool actions_pending() const override { return !pending_.empty(); }
   void set_backend_factory(const rl::BackendFactory& f) override;
   void add_stats(nlohmann::json& j) const override;
@@ -116,6 +117,10 @@ class WsRsRefresh final : public WsRefresh {
 
  private:
   void rl_step(uint32_t reward_cycles);
+  // "step" credit: the decisions waiting for their reward (the first request served after them)
+  // or for their successor; updates every one that has both. Returns the unit's cycles.
+  uint32_t credit();
+  void count_update(int32_t reward);
   void execute(uint32_t action);  // runs a decided action
 
   const SsdConfig& cfg_;
@@ -127,6 +132,14 @@ class WsRsRefresh final : public WsRefresh {
   bool have_prev_ = false, prev_big_ = false;
   uint32_t s_prev_ = 0, a_prev_ = 0;
   int32_t last_reward_ = 0;
+  const bool step_trigger_;
+  bool in_step_ = false;
+  struct Transition {
+    uint32_t s, a;
+    int32_t r;
+    bool has_r;
+  };
+  std::deque<Transition> trans_;
   rl::Effort effort_;
   uint64_t rl_cycles_ = 0;
   uint64_t last_decision_cycles_ = 0;

@@ -112,6 +112,10 @@ void RefreshJobs::engine_released(uint32_t p) {
 }
 
 bool RefreshJobs::on_step_end(uint32_t p) {
+  if (job[p] == RefreshJob::Partial) {
+    policy_.on_partial_step_end(p);
+    return false;  // the GC policy's turn as well
+  }
   if (job[p] != RefreshJob::Hop && job[p] != RefreshJob::Ipr) return false;
   // One-shot units: a hop's page waits in the buffer for a full unit; program it padded (no
   // room: the move is dropped, the page stays valid where it was).
@@ -121,12 +125,16 @@ bool RefreshJobs::on_step_end(uint32_t p) {
 }
 
 bool RefreshJobs::on_engine_free(uint32_t plane) {
+  bool partial_done = false;
   if (job[plane] != RefreshJob::None && !rr_job(plane)) {
-    if (job[plane] == RefreshJob::Partial && partial_jobs > 0) --partial_jobs;
+    partial_done = job[plane] == RefreshJob::Partial;
+    if (partial_done && partial_jobs > 0) --partial_jobs;
     end_job(plane);
   }
   if (!urgent.empty()) process_urgent(static_cast<int>(plane));
-  return rr_job(plane);
+  const bool started = rr_job(plane);
+  if (partial_done) policy_.on_partial_step_end(plane);
+  return started || rr_job(plane);
 }
 
 void RefreshJobs::on_hard(uint64_t b) {

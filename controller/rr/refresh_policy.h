@@ -72,6 +72,8 @@ class RefreshPolicy {
   virtual bool start_urgent(uint32_t b);
   // The moves of a Hop or Ipr job are done (programs finished): the policy's next move.
   virtual void on_moves_done(uint32_t /*plane*/) {}
+  // A step of a partial refresh ended, or its erase freed the engine.
+  virtual void on_partial_step_end(uint32_t /*plane*/) {}
   virtual Ppn allocate_dst(uint32_t plane, uint32_t n);
   virtual uint32_t choose_plane(const Lpn* /*lpns*/, int /*n*/, uint32_t dflt,
                                 uint32_t /*reserve*/) {

@@ -32,7 +32,8 @@ constexpr Tick kBin = 200 * nand::kPsPerUs;  // 0.2 ms
 WsRsRefresh::WsRsRefresh(const SsdConfig& cfg)
     : WsRefresh(cfg),
       cfg_(cfg),
-      seed_(static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32)) ^ 0x52520000u) {
+      seed_(static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32)) ^ 0x52520000u),
+      step_trigger_(cfg.rd_rs_trigger == "step") {
   backend_ = rl::make_cpp_backend(rr_unit_config(seed_));
 }
 
@@ -71,7 +72,51 @@ void WsRsRefresh::on_request_served(const HostCmd& /*c*/, Tick latency) {
   const rl::RewardResult r = backend_->reward(std::min<uint64_t>(latency / 1000, 0xffffffffull));
   rl_cycles_ += r.cycles;
   last_reward_ = r.reward;
-  if (outstanding_ == 0) rl_step(r.cycles);
+  uint32_t cycles = r.cycles;
+  if (step_trigger_) {
+    // Eq. 4: an action's reward is that of the first request served after it.
+    for (Transition& t : trans_)
+      if (!t.has_r) {
+        t.r = r.reward;
+        t.has_r = true;
+      }
+    cycles += credit();
+  }
+  if (outstanding_ == 0) rl_step(cycles);
+}
+
+void WsRsRefresh::on_partial_step_end(uint32_t /*plane*/) {
+  // "When Environment becomes idle, Agent repeatedly works": the device is still idle when a
+  // step ends, so the agent decides again (a decision in flight decides for itself).
+  if (step_trigger_ && outstanding_ == 0 && pending_.empty() && !in_step_) rl_step(0);
+}
+
+void WsRsRefresh::count_update(int32_t reward) {
+  effort_.updated(reward);
+  ep_sum_ += reward / 256.0;
+  if (++ep_n_ == 1000) {
+    episode_rewards_.push_back(ep_sum_ / ep_n_);
+    ep_sum_ = 0;
+    ep_n_ = 0;
+  }
+}
+
+uint32_t WsRsRefresh::credit() {
+  uint32_t cycles = 0;
+  while (trans_.size() >= 2 && trans_[0].has_r) {
+    rl::UpdateOp op;
+    op.state = trans_[0].s;
+    op.action = trans_[0].a;
+    op.reward = trans_[0].r;
+    op.next_state = trans_[1].s;
+    op.next_action = trans_[1].a;
+    const uint32_t uc = backend_->update(op);
+    rl_cycles_ += uc;
+    cycles += uc;
+    count_update(trans_[0].r);
+    trans_.pop_front();
+  }
+  return cycles;
 }
 
 void WsRsRefresh::add_stats(nlohmann::json& j) const {
@@ -120,7 +165,10 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   uint64_t cycles = reward_cycles + d.cycles;  // the served request's reward, then the decision
   rl_cycles_ += d.cycles;
 
-  if (have_prev_) {
+  if (step_trigger_) {
+    trans_.push_back(Transition{s, d.action, 0, false});
+    cycles += credit();
+  } else if (have_prev_) {
     rl::UpdateOp op;
     op.state = s_prev_;
     op.action = a_prev_;
@@ -130,13 +178,7 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
     const uint32_t uc = backend_->update(op);
     rl_cycles_ += uc;
     cycles += uc;
-    effort_.updated(last_reward_);
-    ep_sum_ += last_reward_ / 256.0;
-    if (++ep_n_ == 1000) {
-      episode_rewards_.push_back(ep_sum_ / ep_n_);
-      ep_sum_ = 0;
-      ep_n_ = 0;
-    }
+    count_update(last_reward_);
   }
   const uint32_t a = d.action;
   prev_big_ = a >= 4 || kMoves[a] >= 4;
@@ -151,7 +193,9 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   const Tick delay = static_cast<Tick>(cycles) * cfg_.ctrl_cycle;
   decision_delay_total_ += delay;
   if (delay == 0) {
+    in_step_ = true;  // a step that ends at once does not decide again from inside this one
     execute(a);
+    in_step_ = false;
     return;
   }
   pending_.push_back(static_cast<uint8_t>(a));

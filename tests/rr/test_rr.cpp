@@ -94,12 +94,14 @@ class RecEnv : public gctest::SimEnv {
   std::vector<Op> ops;
 };
 
-SsdConfig rd_config(const std::string& policy, uint32_t hard, uint32_t soft) {
+SsdConfig rd_config(const std::string& policy, uint32_t hard, uint32_t soft,
+                    const std::string& rs_trigger = "step") {
   SsdConfig c = gctest::small_tlc("greedy", 0.0);
   c.rd_enabled = true;
   c.rd_policy = policy;
   c.rd_hard_threshold = hard;
   c.rd_soft_threshold = soft;
+  c.rd_rs_trigger = rs_trigger;
   c.finalize();
   return c;
 }
@@ -237,7 +239,7 @@ TEST(RrCore, RefreshMovesHottestPagesFirst) {
 }
 
 TEST(RrCore, EraseActionsMaskedWhenNothingIsErasable) {
-  Driver d(rd_config("ws+rs", 100000, 30));
+  Driver d(rd_config("ws+rs", 100000, 30, "request"));  // one decision per idle transition
   ReadDisturb* rd = d.core.read_disturb();
   for (int i = 0; i < 30; ++i) d.read(0);
   // One decision so far, with a soft task whose block still holds valid pages: no erase action.
@@ -489,8 +491,31 @@ TEST(RrIpr, WithoutAnMlcReadTimeReadsKeepTheirPageTypeTime) {
 
 // ---- ws+rs: the decision unit's time ---------------------------------------------------------
 
+// rd.rs_trigger step (the default): while the device stays idle the agent decides again each time
+// a partial-refresh step ends, so one idle period holds several actions; each action is updated
+// once the first request after it has been served (its reward) and the next decision is known.
+TEST(RrRl, StepTriggerDecidesAgainWhileIdleAndCreditsTheNextRequest) {
+  Driver step(rd_config("ws+rs", 100000, 30, "step"));
+  Driver once(rd_config("ws+rs", 100000, 30, "request"));
+  step.reads(0, 30);  // the 30th read queues a soft task; a long idle gap follows
+  once.reads(0, 30);
+  ReadDisturb* rs = step.core.read_disturb();
+  ReadDisturb* ro = once.core.read_disturb();
+  ASSERT_EQ(ro->rl_decisions(), 1u);
+  EXPECT_GT(rs->rl_decisions(), 1u);  // repeated actions in one idle period
+  EXPECT_GT(step.core.counters().gc_reads, once.core.counters().gc_reads);  // more refresh moves
+  // No request has been served after these actions yet: none of them is updated.
+  const nlohmann::json t0 = rs->stats(0)["rl"]["training"];
+  EXPECT_EQ(t0["updates"].get<uint64_t>(), 0u);
+  step.read(5);  // the first request after them: every waiting action but the last is credited
+  const nlohmann::json t1 = rs->stats(0)["rl"]["training"];
+  EXPECT_GE(t1["updates"].get<uint64_t>(), rs->rl_decisions() - 2);
+  EXPECT_GT(t1["updates"].get<uint64_t>(), 0u);
+  EXPECT_EQ(step.core.counters().mismatches, 0u);
+}
+
 TEST(RrRl, DecisionTimeDelaysThePartialRefreshStep) {
-  Driver d(rd_config("ws+rs", 100000, 30));
+  Driver d(rd_config("ws+rs", 100000, 30, "request"));  // one decision per idle transition
   ReadDisturb* rd = d.core.read_disturb();
   d.reads(0, 30);  // the 30th read queues a soft task; the agent decides when it is served
   ASSERT_EQ(rd->rl_decisions(), 1u);

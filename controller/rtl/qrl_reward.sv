@@ -2,8 +2,8 @@
 // thresholds at the P0/P1/P2 percentiles recomputed by a sequential scan every Period samples,
 // counts halved at the scan when the total reached AgeLimit. Bit- and cycle-exact twin of
 // controller/rl/reward.{h,cpp}.
-//   sample accepted at edge X: bin of the sample, RAM read; X+1 writes the incremented count and
-//   registers the reward class (response after X+1)                       -> 2 cycles
+//   sample accepted at edge X: bin of the sample (registered); X+1 RAM read; X+2 writes the
+//   incremented count and registers the reward class (response after X+2)  -> 3 cycles
 //   every Period-th sample then scans the bins (docs/rl.md "Reward unit"):
 //     + LimW (the first limit) + 1 + Bins + F + LimW * F' cycles,
 //   F = the number of new thresholds above bin 0, F' = those among t1, t2.
@@ -81,6 +81,7 @@ module qrl_reward #(
   typedef enum logic [2:0] {
     StClear,
     StIdle,
+    StRd,
     StInc,
     StDiv,
     StScanRd,
@@ -192,7 +193,7 @@ module qrl_reward #(
     rsp_valid_d = 1'b0;
     cls_d = cls_q;
     re = 1'b0;
-    raddr = bin;
+    raddr = b_q;
     we = 1'b0;
     waddr = b_q;
     wdata = rdata + 1'b1;
@@ -209,8 +210,7 @@ module qrl_reward #(
       end
       StIdle: begin
         if (rwd_valid_i) begin
-          re = 1'b1;
-          b_d = bin;
+          b_d = bin;  // registered: the RAM address is a register (fmax)
           total_d = total_q + 1'b1;
           if (since_q == PeriodM1) begin
             since_d = '0;
@@ -218,8 +218,12 @@ module qrl_reward #(
           end else begin
             since_d = since_q + 1'b1;
           end
-          st_d = StInc;
+          st_d = StRd;
         end
+      end
+      StRd: begin
+        re = 1'b1;
+        st_d = StInc;
       end
       StInc: begin
         we = 1'b1;  // waddr = b_q, wdata = rdata + 1

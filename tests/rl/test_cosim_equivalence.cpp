@@ -165,7 +165,7 @@ TEST(RlCosim, CyclesPerOperation) {
   EXPECT_EQ(rtl->decide(0, kAllActions).cycles, 2u);  // 4th decision of the episode
   EXPECT_EQ(rtl->decide(0, kAllActions).cycles,
             2u + 128u * 4u);  // 5th: closes it, copies 512 q values
-  EXPECT_EQ(rtl->reward(1000).cycles, 2u);
+  EXPECT_EQ(rtl->reward(1000).cycles, 3u);
   std::vector<int32_t> row(4, 0);
   EXPECT_EQ(rtl->write_row(1, row.data()), 4u * (3u + 4u));  // 4 values, each 3 + 4 cycles
   EXPECT_EQ(rtl->read_row(1, true, row.data()), 4u * 3u);

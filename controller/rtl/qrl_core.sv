@@ -16,10 +16,14 @@
 //   update : read Q(s, a), Q(s', a*), NSteps shift-and-add steps, add Q(s, a) (read again),
 //            saturate, then Actions + 1 cycles comparing the new value with the row (order
 //            bits, written a cycle after their compare) and writing it
-//                                                        -> 6 + NSteps + Actions cycles
+//                                                        -> 7 + NSteps + Actions cycles
 //   mgmt   : COPY States * Actions + 1 (1 without shadow); WRITE of one q value (both tables,
-//            order bits refreshed) 3 + Actions; READ of one q value 3 (value valid with
+//            order bits refreshed) 4 + Actions; READ of one q value 3 (value valid with
 //            mgt_rsp_valid_o); SEED 1 cycle
+// The q values the adder uses come from a read-data register (fmax: a deep q RAM's bank select
+// and the adder are in different cycles): a value read at edge X is on the RAM's output after X
+// and in the register after X+1; the reads are issued early enough that this costs one cycle
+// per update (the read of Q(s', a*)) and one per management write (the read of Q(s, 0)).
 // After reset the tables are cleared, one q value per cycle (idle_o low meanwhile).
 // cfg_eps_n_i is sampled during that clear and at SEED; the other cfg_ inputs are read live.
 module qrl_core #(
@@ -92,7 +96,9 @@ module qrl_core #(
   // the step index is below 2^StepW during the shift-and-add (only its low bits are decoded)
   localparam int unsigned StepW = (NSteps > 1) ? $clog2(NSteps) : 1;
   localparam logic [StepW-1:0] LastStep = StepW'(NSteps - 1);
-  localparam logic [ActW:0] LastAct = (ActW + 1)'(Actions + 1);  // the compare loop's last cycle
+  localparam logic [StepW-1:0] PreLastStep = StepW'(NSteps - 2);  // NSteps >= 2
+  // The compare loop's counter runs 2 .. Actions + 2 (reads column cnt, compares column cnt - 2)
+  localparam logic [ActW:0] LastAct = (ActW + 1)'(Actions + 2);
   localparam logic signed [AW-1:0] QMax = AW'((1 << (QW - 1)) - 1);
   localparam logic signed [AW-1:0] QMin = -AW'(1 << (QW - 1));
 
@@ -145,10 +151,12 @@ module qrl_core #(
     StClear,
     StIdle,
     StUpdRdQ,  // read Q(s, a); a* = the winner of row s' under the mask (into k_q)
-    StUpdD,  // d = r - Q(s, a); read Q(s', a*)
-    StUpdAcc,  // NSteps shift-and-add steps; the last reads Q(s, a) again
-    StUpdFin,  // Q(s, a) + acc
-    StLoopRd,  // saturate acc (the new value); read Q(s, 0)
+    StUpdRdN,  // read Q(s', a*)
+    StUpdD,  // d = r - Q(s, a)
+    StUpdAcc,  // NSteps shift-and-add steps; the last but one reads Q(s, a) again
+    StUpdFin,  // Q(s, a) + acc; read Q(s, 0)
+    StWrRd,  // management write: read Q(s, 0)
+    StLoopRd,  // saturate acc (the new value); read Q(s, 1)
     StLoop,  // compare with Q(s, j), write the order bit of (a, j); the last writes Q(s, a)
     StRead,
     StCopy
@@ -321,9 +329,13 @@ module qrl_core #(
     .Actions(Actions),
     .ActW   (ActW)
   ) u_kth (
-    .mask_i(mask_q),
-    .k_i   (k_q),
-    .idx_o (kth_idx)
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .ld_i    (acc_dec),
+    .mask_i  (dec_mask_n),
+    .mask_q_i(mask_q),
+    .k_i     (k_q),
+    .idx_o   (kth_idx)
   );
 
   // ---------------------------------------------------------------- update datapath
@@ -355,24 +367,25 @@ module qrl_core #(
   end
   assign {step_cin, step_shift, step_op} = step;
 
-  assign wq_ext = AW'($signed(wq_rdata));
+  // The read-data register of the work table (the adder's operand), loaded every cycle.
+  logic [QW-1:0] wq_q;
+  assign wq_ext = AW'($signed(wq_q));
 
   // j > a: the pair is (a, j) and a wins on ties (q_new >= Q(s, j), carry-in 1); j < a: the pair
   // is (j, a) and j wins on ties (Q(s, j) >= q_new, i.e. q_new - Q(s, j) - 1 < 0). j_above_a is a
   // flag set in the loop once j has passed a (no comparator in front of the adder).
   logic j_above_a, j_above_a_d, o_bit, ao_bit, o_bit_q, ao_bit_q;
-  // in the loop (cnt = c): the column compared (c - 1) and the one whose order bit is written
-  // (c - 2, compared a cycle ago)
-  logic [ActW-1:0] jc, jw;
-  logic [ActW:0] cl;  // cnt in the loop (<= Actions + 1): its low bits suffice
+  // in the loop (cnt = c): the column compared (c - 2); its order bit is written a cycle later
+  // (the write mask is registered)
+  logic [ActW-1:0] jc;
+  logic [ActW:0] cl;  // cnt in the loop (<= Actions + 2): its low bits suffice
   assign cl = cnt_q[ActW:0];
-  assign jc = cl[ActW-1:0] - 1'b1;
-  assign jw = cl[ActW-1:0] - ActW'(2);
+  assign jc = cl[ActW-1:0] - ActW'(2);
   logic [Actions-1:0] a_hot, j_hot;
   always_comb begin
     for (int unsigned i = 0; i < Actions; i++) begin
       a_hot[i] = (u_a_q == ActW'(i));
-      j_hot[i] = (jw == ActW'(i));
+      j_hot[i] = (jc == ActW'(i));
     end
   end
 
@@ -423,7 +436,15 @@ module qrl_core #(
   // Management write on a unit with a shadow table: the active table's row has its own values.
   if (Shadow) begin : g_act_cmp
     logic signed [AW-1:0] aq_ext;
-    assign aq_ext = AW'($signed(aq_rdata));
+    logic [QW-1:0] aq_q;  // the active table's read-data register
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        aq_q <= '0;
+      end else begin
+        aq_q <= aq_rdata;
+      end
+    end
+    assign aq_ext = AW'($signed(aq_q));
     assign act_sum = acc_q + ~aq_ext + AW'(j_above_a);
     assign ao_bit = act_sum[AW-1] ^ j_above_a;
   end else begin : g_no_act_cmp
@@ -433,10 +454,10 @@ module qrl_core #(
     assign unused_act = ^act_sum;
   end
 
-  // The order bit of pair (a, j), written alone (no bit when j = a); the clear and the copy write
-  // whole rows.
-  logic [PairW-1:0] o_wmask_pair;
-  assign o_wmask = (st_q == StClear || st_q == StCopy) ? '1 : o_wmask_pair;
+  // The order bit of pair (a, j), written alone (no bit when j = a) a cycle after its compare
+  // (the mask registered with the bit); the clear and the copy write whole rows.
+  logic [PairW-1:0] o_wmask_pair, o_wmask_q;
+  assign o_wmask = (st_q == StClear || st_q == StCopy) ? '1 : o_wmask_q;
   always_comb begin
     o_wmask_pair = '0;
     for (int unsigned i = 0; i < Actions; i++) begin
@@ -452,11 +473,17 @@ module qrl_core #(
   logic [StW-1:0] rb_row;
   logic [QAW-1:0] rb_d, rb_q;
   assign rb_d = QAW'(QAW'(rb_row) * QAW'(Actions));
-  logic [ActW-1:0] a_col;
+  // a_col_q: the column of the q access, registered (set from the next state; fmax: the RAM
+  // address is one adder from registers, no state decode in front of it)
+  logic [ActW-1:0] a_col_q, a_col_d;
   logic [QAW-1:0] q_addr;
-  assign q_addr = rb_q + QAW'(a_col);
+  assign q_addr = rb_q + QAW'(a_col_q);
 
   // ---------------------------------------------------------------- control
+  // The clear's and the copy's address tests, registered (computed from cnt_d; fmax: no wide
+  // comparator in front of the RAMs' write enables): cnt < States (an order-bit row), cnt <
+  // States - 1 (the copy reads the next one), cnt = States * Actions - 1 (the last q value).
+  logic c_row_q, c_nrow_q, c_last_q;
   logic ep_close, m1_valid_d, m1_valid_q, m_sh_d, m_sh_q, upd_done_d, upd_done_q;
   logic loop_last;
   logic [CntW-1:0] cnt_inc;
@@ -484,7 +511,6 @@ module qrl_core #(
     upd_done_d = 1'b0;
     j_above_a_d = 1'b0;
     rb_row = u_s_q;  // s (the loop, the final reads and writes)
-    a_col = u_a_q;
     aq_re = 1'b0;
     aq_raddr = q_addr;
     aq_we = 1'b0;
@@ -515,7 +541,7 @@ module qrl_core #(
         sq_we = Shadow;
         sq_waddr = QAW'(cnt_q);
         sq_wdata = '0;
-        if (cnt_q < StatesC) begin
+        if (c_row_q) begin
           ao_we = 1'b1;
           ao_waddr = StW'(cnt_q);
           ao_wdata = '1;
@@ -524,7 +550,7 @@ module qrl_core #(
           so_wdata = '1;
         end
         cnt_d = cnt_inc;
-        if (cnt_q == QDepthC - 1'b1) begin
+        if (c_last_q) begin
           st_d = StIdle;
           cnt_d = '0;
         end
@@ -558,7 +584,7 @@ module qrl_core #(
             OpWrite: begin
               acc_ld = 1'b1;
               wboth_d = 1'b1;
-              st_d = StLoopRd;
+              st_d = StWrRd;
             end
             OpRead: begin
               m_sh_d = Shadow && mgt_shadow_i;
@@ -601,14 +627,16 @@ module qrl_core #(
         rb_row = StW'(cnt_q);  // s', for the read of Q(s', a*) next
         sq_re = Shadow;
         aq_re = !Shadow;
+        st_d = StUpdRdN;
+      end
+      StUpdRdN: begin
+        sq_re = Shadow;
+        aq_re = !Shadow;
         st_d = StUpdD;
       end
       StUpdD: begin
-        d_ld = 1'b1;
+        d_ld = 1'b1;  // Q(s, a) is in the read-data register, Q(s', a*) on the RAM's output
         acc_clr = 1'b1;
-        a_col = k_q;
-        sq_re = Shadow;
-        aq_re = !Shadow;
         cnt_d = '0;
         st_d = StUpdAcc;
       end
@@ -616,33 +644,44 @@ module qrl_core #(
         acc_ld = 1'b1;
         acc_shift = step_shift;
         cnt_d = cnt_inc;
-        if (cnt_q[StepW-1:0] == LastStep) begin
+        if (cnt_q[StepW-1:0] == PreLastStep) begin
+          // Q(s, a) reaches the register after the last step (which still adds Q')
           sq_re = Shadow;
           aq_re = !Shadow;
+        end
+        if (cnt_q[StepW-1:0] == LastStep) begin
           st_d = StUpdFin;
         end
       end
       StUpdFin: begin
         acc_ld = 1'b1;
+        sq_re = Shadow;
+        aq_re = !Shadow;
+        st_d = StLoopRd;
+      end
+      StWrRd: begin
+        sq_re = Shadow;
+        aq_re = 1'b1;
         st_d = StLoopRd;
       end
       StLoopRd: begin
         acc_ld = 1'b1;  // saturated (a management write's value is in range already)
-        a_col = '0;
-        sq_re = Shadow;
-        aq_re = !Shadow || wboth_q;
-        cnt_d = CntW'(1);
+        if (Actions > 1) begin
+          sq_re = Shadow;
+          aq_re = !Shadow || wboth_q;
+        end
+        cnt_d = CntW'(2);
         st_d = StLoop;
       end
       StLoop: begin
-        // cnt = c = 1 .. Actions + 1: read Q(s, c) while c < Actions; compare the new value with
-        // Q(s, c - 1) (read a cycle ago; the bit is registered); write the order bit of
-        // (a, c - 2), the active table's too on a management write; the last cycle writes Q(s, a)
-        if (cl != (ActW + 1)'(1)) begin
+        // cnt = c = 2 .. Actions + 2: read Q(s, c) while c < Actions; compare the new value with
+        // Q(s, c - 2) (in the read-data register; the bit is registered); write the order bit
+        // of (a, c - 3), the active table's too on a management write; the last cycle writes
+        // Q(s, a)
+        if (cl != (ActW + 1)'(2)) begin
           so_we = Shadow;
           ao_we = !Shadow || wboth_q;
         end
-        a_col = cl[ActW-1:0];  // (u_a in the last cycle, below)
         if (cl < (ActW + 1)'(Actions)) begin
           sq_re = Shadow;
           aq_re = !Shadow || wboth_q;
@@ -650,8 +689,7 @@ module qrl_core #(
         j_above_a_d = j_above_a || (jc == u_a_q);
         cnt_d = cnt_inc;
         if (loop_last) begin
-          a_col = u_a_q;
-          sq_we = Shadow;
+                sq_we = Shadow;
           aq_we = !Shadow || wboth_q;
           upd_done_d = !wboth_q;
           st_d = StIdle;
@@ -673,26 +711,38 @@ module qrl_core #(
         aq_we = 1'b1;
         aq_waddr = QAW'(cnt_q);
         aq_wdata = sq_rdata;
-        if (cnt_q < StatesC) begin
+        if (c_row_q) begin
           ao_we = 1'b1;
           ao_waddr = StW'(cnt_q);
           ao_wdata = so_rdata;
         end
-        if (cnt_q < QDepthC - 1'b1) begin
+        if (!c_last_q) begin
           sq_re = 1'b1;
           sq_raddr = QAW'(cnt_inc);
         end
-        if (cnt_q < StatesC - 1'b1) begin
+        if (c_nrow_q) begin
           so_re = 1'b1;
           so_raddr = StW'(cnt_inc);
         end
         cnt_d = cnt_inc;
-        if (cnt_q == QDepthC - 1'b1) begin
+        if (c_last_q) begin
           st_d = StIdle;
           cnt_d = '0;
         end
       end
       default: st_d = StIdle;
+    endcase
+  end
+
+  // The column of the next cycle's q access: a* (the winner, RdN), 0 (the read of Q(s, 0)), 1
+  // (LoopRd), the loop's read column (a at its last cycle, the write of Q(s, a)), else a.
+  always_comb begin
+    unique case (st_d)
+      StUpdRdN: a_col_d = win_idx;
+      StUpdFin, StWrRd: a_col_d = '0;
+      StLoopRd: a_col_d = ActW'(1);
+      StLoop: a_col_d = (cnt_d[ActW:0] == LastAct) ? u_a_d : cnt_d[ActW-1:0];
+      default: a_col_d = u_a_d;
     endcase
   end
 
@@ -739,6 +789,12 @@ module qrl_core #(
       rb_q <= '0;
       o_bit_q <= 1'b0;
       ao_bit_q <= 1'b0;
+      o_wmask_q <= '0;
+      wq_q <= '0;
+      a_col_q <= '0;
+      c_row_q <= 1'b1;
+      c_nrow_q <= (States > 1);
+      c_last_q <= (QDepth == 1);
     end else begin
       st_q <= st_d;
       cnt_q <= cnt_d;
@@ -776,6 +832,12 @@ module qrl_core #(
       rb_q <= rb_d;
       o_bit_q <= o_bit;
       ao_bit_q <= ao_bit;
+      o_wmask_q <= o_wmask_pair;
+      wq_q <= wq_rdata;
+      a_col_q <= a_col_d;
+      c_row_q <= cnt_d < StatesC;
+      c_nrow_q <= cnt_d < StatesC - 1'b1;
+      c_last_q <= cnt_d == QDepthC - 1'b1;
     end
   end
 

@@ -161,9 +161,13 @@ module qrl_reward #(
   logic holds_d;
   assign holds_d = {{(LimW - TW) {1'b0}}, above_d} <= lim_d;
 
-  // L_i * T, R_i of test i (the division's dividend and divisor)
+  // L_i * T, R_i of test i (the division's dividend and divisor). The dividend is loaded for
+  // test 2 at StInc and for test i_q - 1 in StScan: selected from registers, not from i_d (fmax:
+  // the scan's control is off the path into the limit and the registered comparison).
+  logic [1:0] i_ld;
+  assign i_ld = (st_q == StInc) ? 2'd2 : i_q - 1'b1;
   always_comb begin
-    unique case (i_d)
+    unique case (i_ld)
       2'd0: lim_load = LimW'(total_q) * LimW'(L0);
       2'd1: lim_load = LimW'(total_q) * LimW'(L1);
       default: lim_load = LimW'(total_q) * LimW'(L2);

@@ -89,8 +89,6 @@ module qrl_core #(
   localparam int unsigned CN = Alpha * Gamma;  // coefficient of Q'
   localparam int unsigned NSteps = n_steps();
   localparam int unsigned CntW = max3($clog2(QDepth + 1), StW, $clog2(NSteps + 1)) + 1;
-  localparam int unsigned AW = QW + 3;  // accumulator (bound checked in docs/rl.md)
-  localparam int unsigned DW = QW + 1;  // d = r - q
   localparam logic [CntW-1:0] QDepthC = CntW'(QDepth);
   localparam logic [CntW-1:0] StatesC = CntW'(States);
   // the step index is below 2^StepW during the shift-and-add (only its low bits are decoded)
@@ -99,8 +97,6 @@ module qrl_core #(
   localparam logic [StepW-1:0] PreLastStep = StepW'(NSteps - 2);  // NSteps >= 2
   // The compare loop's counter runs 2 .. Actions + 2 (reads column cnt, compares column cnt - 2)
   localparam logic [ActW:0] LastAct = (ActW + 1)'(Actions + 2);
-  localparam logic signed [AW-1:0] QMax = AW'((1 << (QW - 1)) - 1);
-  localparam logic signed [AW-1:0] QMin = -AW'(1 << (QW - 1));
 
   function automatic int unsigned max3(int unsigned a, int unsigned b, int unsigned c);
     int unsigned m;
@@ -108,9 +104,8 @@ module qrl_core #(
     max3 = (m > c) ? m : c;
   endfunction
 
-  // Steps: for each bit position p = 0 .. 2KF-1 of the constants, one step per set bit (d first,
-  // then Q'), or one empty step; the last step of a position shifts right, the last one of all
-  // adds the rounding half as a carry-in.
+  // Steps (qrl_qadd.sv): for each bit position p = 0 .. 2KF-1 of the constants, one step per set
+  // bit, or one empty step.
   function automatic int unsigned n_steps();
     int unsigned n, t;
     n = 0;
@@ -119,32 +114,6 @@ module qrl_core #(
       n = n + ((t == 0) ? 1 : t);
     end
     n_steps = n;
-  endfunction
-  // {carry-in, shift, operand (0 none, 1 Q', 2 d)} of step k
-  function automatic logic [3:0] step_info(int unsigned k);
-    int unsigned n, t;
-    logic [3:0] r;
-    logic last_pos;
-    n = 0;
-    r = 4'b0;
-    for (int unsigned p = 0; p < 2 * KF; p++) begin
-      t = ((CD >> p) & 1) + ((CN >> p) & 1);
-      last_pos = (p == 2 * KF - 1);
-      if (t == 0) begin
-        if (n == k) r = {last_pos, 1'b1, 2'd0};
-        n = n + 1;
-      end else begin
-        if (((CD >> p) & 1) != 0) begin
-          if (n == k) r = {last_pos && (t == 1), t == 1, 2'd2};
-          n = n + 1;
-        end
-        if (((CN >> p) & 1) != 0) begin
-          if (n == k) r = {last_pos, 1'b1, 2'd1};
-          n = n + 1;
-        end
-      end
-    end
-    step_info = r;
   endfunction
 
   typedef enum logic [3:0] {
@@ -341,40 +310,15 @@ module qrl_core #(
   // ---------------------------------------------------------------- update datapath
   logic [StW-1:0] u_s_q, u_s_d;
   logic [ActW-1:0] u_a_q, u_a_d;
-  logic signed [AW-1:0] acc_q, acc_d;
-  logic signed [DW-1:0] d_q;
-  logic acc_ld, acc_clr, acc_shift, d_ld;
+  logic acc_ld, acc_clr, d_ld;
   logic wboth_q, wboth_d;  // the loop serves a management write (both tables), not an update
-  logic [3:0] step;
-  logic step_cin, step_shift;
-  logic [1:0] step_op;
-  logic signed [AW-1:0] add_y, add_sum, sat_acc, act_sum;
-  logic add_cin;
-  logic signed [AW-1:0] wq_ext;
+  logic [QW-1:0] acc_val;
 
-  logic [4*NSteps-1:0] step_rom;
-  for (genvar k = 0; k < NSteps; k++) begin : g_step
-    localparam logic [3:0] Info = step_info(k);
-    assign step_rom[4*k+:4] = Info;
-  end
-  // The step's controls are registered: decoded from the next value of the step counter.
-  logic [3:0] step_d;
-  always_comb begin
-    step_d = '0;
-    for (int unsigned k = 0; k < NSteps; k++) begin
-      if (cnt_d[StepW-1:0] == StepW'(k)) step_d = step_rom[4*k+:4];
-    end
-  end
-  assign {step_cin, step_shift, step_op} = step;
-
-  // The read-data register of the work table (the adder's operand), loaded every cycle.
-  logic [QW-1:0] wq_q;
-  assign wq_ext = AW'($signed(wq_q));
 
   // j > a: the pair is (a, j) and a wins on ties (q_new >= Q(s, j), carry-in 1); j < a: the pair
   // is (j, a) and j wins on ties (Q(s, j) >= q_new, i.e. q_new - Q(s, j) - 1 < 0). j_above_a is a
   // flag set in the loop once j has passed a (no comparator in front of the adder).
-  logic j_above_a, j_above_a_d, o_bit, ao_bit, o_bit_q, ao_bit_q;
+  logic j_above_a, j_above_a_d, o_bit_q, ao_bit_q;
   // in the loop (cnt = c): the column compared (c - 2); its order bit is written a cycle later
   // (the write mask is registered)
   logic [ActW-1:0] jc;
@@ -387,71 +331,6 @@ module qrl_core #(
       a_hot[i] = (u_a_q == ActW'(i));
       j_hot[i] = (jc == ActW'(i));
     end
-  end
-
-  // One adder, acc + (+-Q | d | 0) + carry-in, for every step of the update and the loop's
-  // comparisons (the update's reward r waits in acc until d = r - Q(s, a) is formed):
-  //   StUpdD   : r - Q(s, a)          -> d        StUpdFin : acc + Q(s, a) -> acc (saturated
-  //                                                          in StLoopRd, off the adder's path)
-  //   StUpdAcc : acc + {Q' | d | 0}   -> acc (>>> 1 at a position's last step)
-  //   StLoop   : q_new - Q(s, j) (- 1) -> sign = the order bit
-  logic y_w, y_inv, y_d;
-  always_comb begin
-    y_w = 1'b0;
-    y_inv = 1'b0;
-    y_d = 1'b0;
-    add_cin = 1'b0;
-    unique case (st_q)
-      StUpdD: begin
-        y_w = 1'b1;
-        y_inv = 1'b1;
-        add_cin = 1'b1;
-      end
-      StUpdAcc: begin
-        y_w = (step_op == 2'd1);
-        y_d = (step_op == 2'd2);
-        add_cin = step_cin;
-      end
-      StUpdFin: y_w = 1'b1;
-      StLoop: begin
-        y_w = 1'b1;
-        y_inv = 1'b1;
-        add_cin = j_above_a;
-      end
-      default: ;
-    endcase
-    add_y = ((wq_ext ^ {AW{y_inv}}) & {AW{y_w}}) | (AW'(d_q) & {AW{y_d}});
-    add_sum = acc_q + add_y + AW'(add_cin);
-  end
-  // acc saturated to QW bits: the bits above the sign must all equal it
-  always_comb begin
-    if (acc_q[AW-1:QW-1] == '0 || acc_q[AW-1:QW-1] == '1) begin
-      sat_acc = acc_q;
-    end else begin
-      sat_acc = acc_q[AW-1] ? QMin : QMax;
-    end
-  end
-  assign o_bit = add_sum[AW-1] ^ j_above_a;
-
-  // Management write on a unit with a shadow table: the active table's row has its own values.
-  if (Shadow) begin : g_act_cmp
-    logic signed [AW-1:0] aq_ext;
-    logic [QW-1:0] aq_q;  // the active table's read-data register
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        aq_q <= '0;
-      end else begin
-        aq_q <= aq_rdata;
-      end
-    end
-    assign aq_ext = AW'($signed(aq_q));
-    assign act_sum = acc_q + ~aq_ext + AW'(j_above_a);
-    assign ao_bit = act_sum[AW-1] ^ j_above_a;
-  end else begin : g_no_act_cmp
-    assign act_sum = '0;
-    assign ao_bit = o_bit;
-    logic unused_act;
-    assign unused_act = ^act_sum;
   end
 
   // The order bit of pair (a, j), written alone (no bit when j = a) a cycle after its compare
@@ -503,7 +382,6 @@ module qrl_core #(
     u_a_d = u_a_q;
     acc_ld = 1'b0;
     acc_clr = 1'b0;
-    acc_shift = 1'b0;
     d_ld = 1'b0;
     wboth_d = wboth_q;
     m1_valid_d = 1'b0;
@@ -515,12 +393,12 @@ module qrl_core #(
     aq_raddr = q_addr;
     aq_we = 1'b0;
     aq_waddr = q_addr;
-    aq_wdata = acc_q[QW-1:0];
+    aq_wdata = acc_val;
     sq_re = 1'b0;
     sq_raddr = q_addr;
     sq_we = 1'b0;
     sq_waddr = q_addr;
-    sq_wdata = acc_q[QW-1:0];
+    sq_wdata = acc_val;
     ao_re = 1'b0;
     ao_raddr = dec_state_i;
     ao_we = 1'b0;
@@ -642,7 +520,6 @@ module qrl_core #(
       end
       StUpdAcc: begin
         acc_ld = 1'b1;
-        acc_shift = step_shift;
         cnt_d = cnt_inc;
         if (cnt_q[StepW-1:0] == PreLastStep) begin
           // Q(s, a) reaches the register after the last step (which still adds Q')
@@ -746,21 +623,38 @@ module qrl_core #(
     endcase
   end
 
-  // acc's next value: an input (r at an update's accept, the value of a management write), 0, acc
-  // saturated, or the adder's (shifted) result.
   logic [QW-1:0] in_val;
   assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_reward_i;
-  always_comb begin
-    if (st_q == StIdle) begin
-      acc_d = AW'($signed(in_val));
-    end else if (acc_clr) begin
-      acc_d = '0;
-    end else if (st_q == StLoopRd) begin
-      acc_d = sat_acc;
-    end else begin
-      acc_d = acc_shift ? (add_sum >>> 1) : add_sum;
-    end
-  end
+
+  qrl_qadd #(
+    .QW    (QW),
+    .KF    (KF),
+    .Alpha (Alpha),
+    .Gamma (Gamma),
+    .Shadow(Shadow),
+    .NSteps(NSteps),
+    .StepW (StepW)
+  ) u_qadd (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .step_next_i(cnt_d[StepW-1:0]),
+    .ph_load_i  (st_q == StIdle),
+    .ph_d_i     (st_q == StUpdD),
+    .ph_acc_i   (st_q == StUpdAcc),
+    .ph_fin_i   (st_q == StUpdFin),
+    .ph_sat_i   (st_q == StLoopRd),
+    .ph_loop_i  (st_q == StLoop),
+    .acc_ld_i   (acc_ld),
+    .acc_clr_i  (acc_clr),
+    .d_ld_i     (d_ld),
+    .in_val_i   (in_val),
+    .j_above_a_i(j_above_a),
+    .wq_rdata_i (wq_rdata),
+    .aq_rdata_i (aq_rdata),
+    .acc_o      (acc_val),
+    .o_bit_q_o  (o_bit_q),
+    .ao_bit_q_o (ao_bit_q)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -778,19 +672,13 @@ module qrl_core #(
       rsp_action_q <= '0;
       u_s_q <= '0;
       u_a_q <= '0;
-      acc_q <= '0;
-      d_q <= '0;
       wboth_q <= 1'b0;
       m1_valid_q <= 1'b0;
       m_sh_q <= 1'b0;
       upd_done_q <= 1'b0;
       j_above_a <= 1'b0;
-      step <= '0;
       rb_q <= '0;
-      o_bit_q <= 1'b0;
-      ao_bit_q <= 1'b0;
       o_wmask_q <= '0;
-      wq_q <= '0;
       a_col_q <= '0;
       c_row_q <= 1'b1;
       c_nrow_q <= (States > 1);
@@ -821,19 +709,13 @@ module qrl_core #(
       end
       u_s_q <= u_s_d;
       u_a_q <= u_a_d;
-      if (acc_ld || acc_clr) acc_q <= acc_d;
-      if (d_ld) d_q <= DW'(add_sum);
       wboth_q <= wboth_d;
       m1_valid_q <= m1_valid_d;
       m_sh_q <= m_sh_d;
       upd_done_q <= upd_done_d;
       j_above_a <= j_above_a_d;
-      step <= step_d;
       rb_q <= rb_d;
-      o_bit_q <= o_bit;
-      ao_bit_q <= ao_bit;
       o_wmask_q <= o_wmask_pair;
-      wq_q <= wq_rdata;
       a_col_q <= a_col_d;
       c_row_q <= cnt_d < StatesC;
       c_nrow_q <= cnt_d < StatesC - 1'b1;

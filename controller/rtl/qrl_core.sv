@@ -230,33 +230,18 @@ module qrl_core #(
   end
 
   // ---------------------------------------------------------------- counters, LFSR
-  logic [23:0] dec_cnt_q;
   logic seed_clr;
   logic [15:0] ep_cnt_d, ep_cnt_q;
   // Row / address counter of the clear and the copy; s' at an update's accept; the step of the
   // shift-and-add; the column j of the compare loop.
   logic [CntW-1:0] cnt_d, cnt_q;
-  logic [31:0] lfsr_word;
-
-  // The LFSR advances at the decide's accept edge: the word of a decision is the register's value
-  // in its accept cycle (the C++ model's draw() order).
-  qrl_lfsr u_lfsr (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .en_i      (acc_dec),
-    .load_i    (acc_mgt && (mgt_op_i == OpSeed)),
-    .load_val_i(mgt_seed_i),
-    .word_o    (lfsr_word)
-  );
 
   // ---------------------------------------------------------------- decide
-  // Accept cycle: ε test, exploration rank k (qrl_pick), mask; second cycle: the winner of the
-  // order bits under the mask, the k-th allowed action, the response register.
-  logic d1_valid_q, explore_q, eps_high, explore_d;
+  // qrl_decide: the accept cycle (LFSR draw, ε test, exploration rank, the mask into mask_q) and
+  // the second (the winner of the order bits under the mask, or the k-th allowed action).
+  logic d1_valid;
   logic [Actions-1:0] mask_q, mask_d, dec_mask_n, upd_mask_n, upd_next_hot;
-  logic [ActW-1:0] k_q, k_d, win_idx, kth_idx;
-  logic rsp_valid_q, rsp_explored_q;
-  logic [ActW-1:0] rsp_action_q;
+  logic [ActW-1:0] win_idx;
   logic [PairW-1:0] win_order;
 
   always_comb begin
@@ -264,21 +249,29 @@ module qrl_core #(
       upd_next_hot[i] = (upd_next_action_i == ActW'(i));
     end
   end
-  assign dec_mask_n = (dec_mask_i == '0) ? {Actions{1'b1}} : dec_mask_i;
   assign upd_mask_n = (upd_next_mask_i == '0) ? {Actions{1'b1}} : upd_next_mask_i;
 
-  // dec_cnt_q counts down the decisions left at eps_hi: loaded with cfg_eps_n_i during the reset
-  // clear and at SEED (no comparator with the configuration)
-  assign eps_high = (dec_cnt_q != '0);
-  assign explore_d = lfsr_word[31:16] < (eps_high ? cfg_eps_hi_i : cfg_eps_lo_i);
-
-  qrl_pick #(
+  qrl_decide #(
     .Actions(Actions),
     .ActW   (ActW)
-  ) u_pick (
-    .mask_i(dec_mask_i),
-    .rnd_i (lfsr_word[15:0]),
-    .k_o   (k_d)
+  ) u_decide (
+    .clk_i,
+    .rst_ni,
+    .cfg_eps_hi_i,
+    .cfg_eps_lo_i,
+    .cfg_eps_n_i,
+    .acc_i         (acc_dec),
+    .eps_load_i    (seed_clr || st_q == StClear),
+    .seed_i        (acc_mgt && (mgt_op_i == OpSeed)),
+    .seed_val_i    (mgt_seed_i),
+    .mask_i        (dec_mask_i),
+    .mask_n_o      (dec_mask_n),
+    .mask_q_i      (mask_q),
+    .win_idx_i     (win_idx),
+    .busy_o        (d1_valid),
+    .rsp_valid_o   (dec_rsp_valid_o),
+    .rsp_action_o  (dec_action_o),
+    .rsp_explored_o(dec_explored_o)
   );
 
   // The order bits of the winner: the active table's (decide), the work table's (update: Q').
@@ -294,18 +287,6 @@ module qrl_core #(
     .idx_o  (win_idx)
   );
 
-  qrl_kth #(
-    .Actions(Actions),
-    .ActW   (ActW)
-  ) u_kth (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .ld_i    (acc_dec),
-    .mask_i  (dec_mask_n),
-    .mask_q_i(mask_q),
-    .k_i     (k_q),
-    .idx_o   (kth_idx)
-  );
 
   // ---------------------------------------------------------------- update datapath
   logic [StW-1:0] u_s_q, u_s_d;
@@ -661,15 +642,8 @@ module qrl_core #(
       st_q <= StClear;
       cnt_q <= '0;
       copy_pend_q <= 1'b0;
-      dec_cnt_q <= '0;
       ep_cnt_q <= '0;
-      d1_valid_q <= 1'b0;
       mask_q <= '0;
-      explore_q <= 1'b0;
-      k_q <= '0;
-      rsp_valid_q <= 1'b0;
-      rsp_explored_q <= 1'b0;
-      rsp_action_q <= '0;
       u_s_q <= '0;
       u_a_q <= '0;
       wboth_q <= 1'b0;
@@ -687,26 +661,8 @@ module qrl_core #(
       st_q <= st_d;
       cnt_q <= cnt_d;
       copy_pend_q <= copy_pend_d;
-      if (seed_clr || st_q == StClear) begin
-        dec_cnt_q <= cfg_eps_n_i;
-      end else if (acc_dec && eps_high) begin
-        dec_cnt_q <= dec_cnt_q - 24'h1;
-      end
       ep_cnt_q <= ep_cnt_d;
       mask_q <= mask_d;
-      // decide: the accept edge registers ε test, rank and mask; the next one the result
-      d1_valid_q <= acc_dec;
-      if (acc_dec) begin
-        explore_q <= explore_d;
-        k_q <= k_d;
-      end else if (st_q == StUpdRdQ) begin
-        k_q <= win_idx;  // a* of the update (k_q is free until the next decide)
-      end
-      rsp_valid_q <= d1_valid_q;
-      if (d1_valid_q) begin
-        rsp_explored_q <= explore_q;
-        rsp_action_q <= explore_q ? kth_idx : win_idx;
-      end
       u_s_q <= u_s_d;
       u_a_q <= u_a_d;
       wboth_q <= wboth_d;
@@ -723,11 +679,8 @@ module qrl_core #(
     end
   end
 
-  assign dec_rsp_valid_o = rsp_valid_q;
-  assign dec_action_o = rsp_action_q;
-  assign dec_explored_o = rsp_explored_q;
   assign upd_done_o = upd_done_q;
   assign mgt_rsp_valid_o = m1_valid_q;
   assign mgt_value_o = m_sh_q ? sq_rdata : aq_rdata;
-  assign idle_o = (st_q == StIdle) && !copy_pend_q && !d1_valid_q && !m1_valid_q;
+  assign idle_o = (st_q == StIdle) && !copy_pend_q && !d1_valid && !m1_valid_q;
 endmodule

@@ -6,6 +6,7 @@ qrl_unit.sv
 qrl_core.sv
 qrl_qadd.sv
 qrl_decide.sv
+qrl_tables.sv
 qrl_reward.sv
 qrl_lfsr.sv
 qrl_winner.sv

@@ -8,24 +8,15 @@
 // update reads single q values, computes the new Q(s, a) with one adder over several cycles, and
 // refreshes the order bits of action a by comparing the new value with the row's other values.
 //
-// One operation is accepted per clock edge (priority: management > update > decide); every port
-// uses a valid/ready handshake on the request side and a one-cycle response pulse:
-//   decide : accepted at edge X (order-bit RAM read, LFSR draw, exploration rank),
-//            result at edge X+1                          -> 2 cycles, one decision per cycle
-//            an episode-closing decide then copies shadow -> active: + States * Actions cycles
-//   update : read Q(s, a), Q(s', a*), NSteps shift-and-add steps, add Q(s, a) (read again),
-//            saturate, then Actions + 1 cycles comparing the new value with the row (order
-//            bits, written a cycle after their compare) and writing it
-//                                                        -> 7 + NSteps + Actions cycles
-//   mgmt   : COPY States * Actions + 1 (1 without shadow); WRITE of one q value (both tables,
-//            order bits refreshed) 4 + Actions; READ of one q value 3 (value valid with
-//            mgt_rsp_valid_o); SEED 1 cycle
-// The q values the adder uses come from a read-data register (fmax: a deep q RAM's bank select
-// and the adder are in different cycles): a value read at edge X is on the RAM's output after X
-// and in the register after X+1; the reads are issued early enough that this costs one cycle
-// per update (the read of Q(s', a*)) and one per management write (the read of Q(s, 0)).
-// After reset the tables are cleared, one q value per cycle (idle_o low meanwhile).
+// One operation is accepted per clock edge (priority: management > update > decide), valid/ready
+// requests, one-cycle response pulses. Cycles (docs/rl.md "Handshake timing", the C++ model's
+// QCore::*_cycles): decide 2 (one per cycle; + States * Actions when it closes an episode: the
+// shadow -> active copy), update 7 + NSteps + Actions, management COPY States * Actions + 1 (1
+// without shadow), WRITE of one q value 4 + Actions, READ 3, SEED 1. The adder's q operands come
+// from a read-data register (qrl_qadd; fmax: a deep RAM's bank select and the adder in different
+// cycles). After reset the tables are cleared, one q value per cycle (idle_o low meanwhile).
 // cfg_eps_n_i is sampled during that clear and at SEED; the other cfg_ inputs are read live.
+// Submodules: qrl_tables (RAMs), qrl_decide (ε-greedy), qrl_winner (argmax), qrl_qadd (update).
 module qrl_core #(
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
@@ -150,88 +141,13 @@ module qrl_core #(
   logic [QAW-1:0] aq_raddr, aq_waddr, sq_raddr, sq_waddr;
   logic [QW-1:0] aq_rdata, aq_wdata, sq_rdata, sq_wdata;
   logic [StW-1:0] ao_raddr, ao_waddr, so_raddr, so_waddr;
-  logic [PairW-1:0] ao_rdata, ao_wdata, so_rdata, so_wdata, o_wmask;
-
-  qrl_ram_1r1w #(
-    .Depth(QDepth),
-    .Width(QW),
-    .Lanes(1),
-    .AddrW(QAW)
-  ) u_active_q (
-    .clk_i  (clk_i),
-    .re_i   (aq_re),
-    .raddr_i(aq_raddr),
-    .rdata_o(aq_rdata),
-    .we_i   (aq_we),
-    .wmask_i(1'b1),
-    .waddr_i(aq_waddr),
-    .wdata_i(aq_wdata)
-  );
-  qrl_ram_1r1w #(
-    .Depth(States),
-    .Width(PairW),
-    .Lanes(PairW),
-    .AddrW(StW)
-  ) u_active_o (
-    .clk_i  (clk_i),
-    .re_i   (ao_re),
-    .raddr_i(ao_raddr),
-    .rdata_o(ao_rdata),
-    .we_i   (ao_we),
-    .wmask_i(o_wmask),
-    .waddr_i(ao_waddr),
-    .wdata_i(ao_wdata)
-  );
+  logic [PairW-1:0] ao_rdata, ao_wdata, so_rdata, so_wdata;
 
   // The tables the updates work on (w*): the shadow tables, or the only ones.
   logic [QW-1:0] wq_rdata;
   logic [PairW-1:0] wo_rdata;
-  if (Shadow) begin : g_shadow
-    qrl_ram_1r1w #(
-      .Depth(QDepth),
-      .Width(QW),
-      .Lanes(1),
-      .AddrW(QAW)
-    ) u_shadow_q (
-      .clk_i  (clk_i),
-      .re_i   (sq_re),
-      .raddr_i(sq_raddr),
-      .rdata_o(sq_rdata),
-      .we_i   (sq_we),
-      .wmask_i(1'b1),
-      .waddr_i(sq_waddr),
-      .wdata_i(sq_wdata)
-    );
-    qrl_ram_1r1w #(
-      .Depth(States),
-      .Width(PairW),
-      .Lanes(PairW),
-      .AddrW(StW)
-    ) u_shadow_o (
-      .clk_i  (clk_i),
-      .re_i   (so_re),
-      .raddr_i(so_raddr),
-      .rdata_o(so_rdata),
-      .we_i   (so_we),
-      .wmask_i(o_wmask),
-      .waddr_i(so_waddr),
-      .wdata_i(so_wdata)
-    );
-    assign wq_rdata = sq_rdata;
-    assign wo_rdata = so_rdata;
-  end else begin : g_no_shadow
-    assign sq_rdata = '0;
-    assign so_rdata = '0;
-    assign wq_rdata = aq_rdata;
-    assign wo_rdata = ao_rdata;
-    logic unused_sh;
-    assign unused_sh = ^{sq_re, sq_we, sq_raddr, sq_waddr, sq_wdata, so_re, so_we, so_raddr,
-                         so_waddr, so_wdata};
-  end
-
   // ---------------------------------------------------------------- counters, LFSR
   logic seed_clr;
-  logic [15:0] ep_cnt_d, ep_cnt_q;
   // Row / address counter of the clear and the copy; s' at an update's accept; the step of the
   // shift-and-add; the column j of the compare loop.
   logic [CntW-1:0] cnt_d, cnt_q;
@@ -253,6 +169,7 @@ module qrl_core #(
 
   qrl_decide #(
     .Actions(Actions),
+    .Shadow (Shadow),
     .ActW   (ActW)
   ) u_decide (
     .clk_i,
@@ -260,6 +177,9 @@ module qrl_core #(
     .cfg_eps_hi_i,
     .cfg_eps_lo_i,
     .cfg_eps_n_i,
+    .cfg_episode_len_i,
+    .ep_clr_i      (acc_mgt && (mgt_op_i == OpCopy || mgt_op_i == OpSeed)),
+    .ep_end_o      (ep_end),
     .acc_i         (acc_dec),
     .eps_load_i    (seed_clr || st_q == StClear),
     .seed_i        (acc_mgt && (mgt_op_i == OpSeed)),
@@ -306,26 +226,6 @@ module qrl_core #(
   logic [ActW:0] cl;  // cnt in the loop (<= Actions + 2): its low bits suffice
   assign cl = cnt_q[ActW:0];
   assign jc = cl[ActW-1:0] - ActW'(2);
-  logic [Actions-1:0] a_hot, j_hot;
-  always_comb begin
-    for (int unsigned i = 0; i < Actions; i++) begin
-      a_hot[i] = (u_a_q == ActW'(i));
-      j_hot[i] = (jc == ActW'(i));
-    end
-  end
-
-  // The order bit of pair (a, j), written alone (no bit when j = a) a cycle after its compare
-  // (the mask registered with the bit); the clear and the copy write whole rows.
-  logic [PairW-1:0] o_wmask_pair, o_wmask_q;
-  assign o_wmask = (st_q == StClear || st_q == StCopy) ? '1 : o_wmask_q;
-  always_comb begin
-    o_wmask_pair = '0;
-    for (int unsigned i = 0; i < Actions; i++) begin
-      for (int unsigned j = i + 1; j < Actions; j++) begin
-        o_wmask_pair[i*Actions-i*(i+1)/2+(j-i-1)] = (a_hot[i] & j_hot[j]) | (a_hot[j] & j_hot[i]);
-      end
-    end
-  end
 
   // q address row * Actions + column
   // rb_q = the row's base address row * Actions, set a cycle ahead (the RAM address is one
@@ -339,17 +239,59 @@ module qrl_core #(
   logic [QAW-1:0] q_addr;
   assign q_addr = rb_q + QAW'(a_col_q);
 
+  qrl_tables #(
+    .States (States),
+    .Actions(Actions),
+    .QW     (QW),
+    .Shadow (Shadow),
+    .StW    (StW),
+    .ActW   (ActW),
+    .PairW  (PairW),
+    .QDepth (QDepth),
+    .QAW    (QAW)
+  ) u_tables (
+    .clk_i,
+    .aq_re_i(aq_re),
+    .aq_raddr_i(aq_raddr),
+    .aq_rdata_o(aq_rdata),
+    .aq_we_i(aq_we),
+    .aq_waddr_i(aq_waddr),
+    .aq_wdata_i(aq_wdata),
+    .sq_re_i(sq_re),
+    .sq_raddr_i(sq_raddr),
+    .sq_rdata_o(sq_rdata),
+    .sq_we_i(sq_we),
+    .sq_waddr_i(sq_waddr),
+    .sq_wdata_i(sq_wdata),
+    .ao_re_i(ao_re),
+    .ao_raddr_i(ao_raddr),
+    .ao_rdata_o(ao_rdata),
+    .ao_we_i(ao_we),
+    .ao_waddr_i(ao_waddr),
+    .ao_wdata_i(ao_wdata),
+    .so_re_i(so_re),
+    .so_raddr_i(so_raddr),
+    .so_rdata_o(so_rdata),
+    .so_we_i(so_we),
+    .so_waddr_i(so_waddr),
+    .so_wdata_i(so_wdata),
+    .rst_ni,
+    .wm_a_i    (u_a_q),
+    .wm_j_i    (jc),
+    .wm_all_i  (st_q == StClear || st_q == StCopy),
+    .wq_rdata_o(wq_rdata),
+    .wo_rdata_o(wo_rdata)
+  );
+
   // ---------------------------------------------------------------- control
   // The clear's and the copy's address tests, registered (computed from cnt_d; fmax: no wide
   // comparator in front of the RAMs' write enables): cnt < States (an order-bit row), cnt <
   // States - 1 (the copy reads the next one), cnt = States * Actions - 1 (the last q value).
   logic c_row_q, c_nrow_q, c_last_q;
-  logic ep_close, m1_valid_d, m1_valid_q, m_sh_d, m_sh_q, upd_done_d, upd_done_q;
+  logic ep_end, m1_valid_d, m1_valid_q, m_sh_d, m_sh_q, upd_done_d, upd_done_q;
   logic loop_last;
   logic [CntW-1:0] cnt_inc;
   assign cnt_inc = cnt_q + 1'b1;
-  assign ep_close = Shadow && (cfg_episode_len_i != 16'h0) &&
-                    (ep_cnt_q + 16'h1 == cfg_episode_len_i);
   assign loop_last = (cl == LastAct);
 
   always_comb begin
@@ -357,7 +299,6 @@ module qrl_core #(
     cnt_d = cnt_q;
     copy_pend_d = copy_pend_q;
     seed_clr = 1'b0;
-    ep_cnt_d = ep_cnt_q;
     mask_d = mask_q;
     u_s_d = u_s_q;
     u_a_d = u_a_q;
@@ -430,7 +371,6 @@ module qrl_core #(
           u_a_d = mgt_action_i;
           unique case (mgt_op_i)
             OpCopy: begin
-              ep_cnt_d = '0;
               if (Shadow) begin
                 sq_re = 1'b1;
                 sq_raddr = '0;
@@ -449,10 +389,7 @@ module qrl_core #(
               m_sh_d = Shadow && mgt_shadow_i;
               st_d = StRead;
             end
-            default: begin  // OpSeed
-              seed_clr = 1'b1;
-              ep_cnt_d = '0;
-            end
+            default: seed_clr = 1'b1;  // OpSeed
           endcase
         end else if (acc_upd) begin
           rb_row = upd_state_i;
@@ -472,14 +409,7 @@ module qrl_core #(
         end else if (acc_dec) begin
           ao_re = 1'b1;
           mask_d = dec_mask_n;
-          if (Shadow && (cfg_episode_len_i != 16'h0)) begin
-            if (ep_close) begin
-              ep_cnt_d = '0;
-              copy_pend_d = 1'b1;
-            end else begin
-              ep_cnt_d = ep_cnt_q + 16'h1;
-            end
-          end
+          if (ep_end) copy_pend_d = 1'b1;  // this decision closes the episode
         end
       end
       StUpdRdQ: begin
@@ -642,7 +572,6 @@ module qrl_core #(
       st_q <= StClear;
       cnt_q <= '0;
       copy_pend_q <= 1'b0;
-      ep_cnt_q <= '0;
       mask_q <= '0;
       u_s_q <= '0;
       u_a_q <= '0;
@@ -652,7 +581,6 @@ module qrl_core #(
       upd_done_q <= 1'b0;
       j_above_a <= 1'b0;
       rb_q <= '0;
-      o_wmask_q <= '0;
       a_col_q <= '0;
       c_row_q <= 1'b1;
       c_nrow_q <= (States > 1);
@@ -661,7 +589,6 @@ module qrl_core #(
       st_q <= st_d;
       cnt_q <= cnt_d;
       copy_pend_q <= copy_pend_d;
-      ep_cnt_q <= ep_cnt_d;
       mask_q <= mask_d;
       u_s_q <= u_s_d;
       u_a_q <= u_a_d;
@@ -671,7 +598,6 @@ module qrl_core #(
       upd_done_q <= upd_done_d;
       j_above_a <= j_above_a_d;
       rb_q <= rb_d;
-      o_wmask_q <= o_wmask_pair;
       a_col_q <= a_col_d;
       c_row_q <= cnt_d < StatesC;
       c_nrow_q <= cnt_d < StatesC - 1'b1;

@@ -6,8 +6,12 @@
 //   edge X+1: the action (k-th allowed index or the winner) into the response register.
 // dec_cnt counts down the decisions left at eps_hi: loaded with cfg_eps_n_i at eps_load_i (the
 // core's reset clear and SEED; no comparator with the configuration).
+// Episodes (Shadow): every cfg_episode_len_i-th decision (0: never) closes the episode (ep_end_o
+// with its accept; the core then copies the shadow table); ep_clr_i (a management COPY or SEED)
+// restarts the count.
 module qrl_decide #(
   parameter int unsigned Actions = 4,
+  parameter bit Shadow = 1'b0,
   parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1
 ) (
   input  logic               clk_i,
@@ -15,6 +19,9 @@ module qrl_decide #(
   input  logic [       15:0] cfg_eps_hi_i,
   input  logic [       15:0] cfg_eps_lo_i,
   input  logic [       23:0] cfg_eps_n_i,
+  input  logic [       15:0] cfg_episode_len_i,
+  input  logic               ep_clr_i,
+  output logic               ep_end_o,
   input  logic               acc_i,        // a decide is accepted
   input  logic               eps_load_i,   // reload the ε counter
   input  logic               seed_i,       // SEED: load the LFSR
@@ -94,6 +101,26 @@ module qrl_decide #(
         rsp_action_o <= explore_q ? kth_idx : win_idx_i;
       end
     end
+  end
+
+  if (Shadow) begin : g_episode
+    logic [15:0] ep_cnt_q;
+    logic ep_on;
+    assign ep_on = (cfg_episode_len_i != 16'h0);
+    assign ep_end_o = acc_i && ep_on && (ep_cnt_q + 16'h1 == cfg_episode_len_i);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        ep_cnt_q <= '0;
+      end else if (ep_clr_i || ep_end_o) begin
+        ep_cnt_q <= '0;
+      end else if (acc_i && ep_on) begin
+        ep_cnt_q <= ep_cnt_q + 16'h1;
+      end
+    end
+  end else begin : g_no_episode
+    assign ep_end_o = 1'b0;
+    logic unused_ep;
+    assign unused_ep = ^{cfg_episode_len_i, ep_clr_i};
   end
 
   assign busy_o = d1_valid_q;

@@ -146,7 +146,8 @@ module qrl_core #(
   // The tables the updates work on (w*): the shadow tables, or the only ones.
   logic [QW-1:0] wq_rdata;
   logic [PairW-1:0] wo_rdata;
-  // ---------------------------------------------------------------- counters, LFSR
+
+  // ---------------------------------------------------------------- counters
   logic seed_clr;
   // Row / address counter of the clear and the copy; s' at an update's accept; the step of the
   // shift-and-add; the column j of the compare loop.
@@ -207,14 +208,12 @@ module qrl_core #(
     .idx_o  (win_idx)
   );
 
-
   // ---------------------------------------------------------------- update datapath
   logic [StW-1:0] u_s_q, u_s_d;
   logic [ActW-1:0] u_a_q, u_a_d;
   logic acc_ld, acc_clr, d_ld;
   logic wboth_q, wboth_d;  // the loop serves a management write (both tables), not an update
   logic [QW-1:0] acc_val;
-
 
   // j > a: the pair is (a, j) and a wins on ties (q_new >= Q(s, j), carry-in 1); j < a: the pair
   // is (j, a) and j wins on ties (Q(s, j) >= q_new, i.e. q_new - Q(s, j) - 1 < 0). j_above_a is a
@@ -279,6 +278,9 @@ module qrl_core #(
     .wm_a_i    (u_a_q),
     .wm_j_i    (jc),
     .wm_all_i  (st_q == StClear || st_q == StCopy),
+    .clr_i     (st_q == StClear),
+    .clr_addr_i(QAW'(cnt_q)),
+    .clr_row_i (c_row_q),
     .wq_rdata_o(wq_rdata),
     .wo_rdata_o(wo_rdata)
   );
@@ -334,21 +336,7 @@ module qrl_core #(
 
     unique case (st_q)
       StClear: begin
-        // q values 0; order bits all set (equal values: the lower index wins)
-        aq_we = 1'b1;
-        aq_waddr = QAW'(cnt_q);
-        aq_wdata = '0;
-        sq_we = Shadow;
-        sq_waddr = QAW'(cnt_q);
-        sq_wdata = '0;
-        if (c_row_q) begin
-          ao_we = 1'b1;
-          ao_waddr = StW'(cnt_q);
-          ao_wdata = '1;
-          so_we = Shadow;
-          so_waddr = StW'(cnt_q);
-          so_wdata = '1;
-        end
+        // qrl_tables writes q value 0 at cnt, the order bits all set in row cnt (< States)
         cnt_d = cnt_inc;
         if (c_last_q) begin
           st_d = StIdle;

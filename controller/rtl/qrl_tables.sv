@@ -46,6 +46,11 @@ module qrl_tables #(
   input  logic [ ActW-1:0] wm_a_i,
   input  logic [ ActW-1:0] wm_j_i,
   input  logic             wm_all_i,
+  // the reset clear: q value 0 at clr_addr_i, order bits all set (equal values: the lower index
+  // wins) in row clr_addr_i when clr_row_i (< States); overrides the write ports
+  input  logic             clr_i,
+  input  logic [  QAW-1:0] clr_addr_i,
+  input  logic             clr_row_i,
   output logic [   QW-1:0] wq_rdata_o,
   output logic [PairW-1:0] wo_rdata_o
 );
@@ -73,6 +78,26 @@ module qrl_tables #(
   end
   assign o_wmask = wm_all_i ? '1 : o_wmask_q;
 
+  logic aq_we, sq_we, ao_we, so_we;
+  logic [QAW-1:0] q_waddr, aq_waddr, sq_waddr;
+  logic [StW-1:0] o_waddr, ao_waddr, so_waddr;
+  logic [QW-1:0] aq_wdata, sq_wdata;
+  logic [PairW-1:0] ao_wdata, so_wdata;
+  assign q_waddr = clr_addr_i;
+  assign o_waddr = StW'(clr_addr_i);
+  assign aq_we = clr_i || aq_we_i;
+  assign sq_we = clr_i || sq_we_i;
+  assign ao_we = clr_i ? clr_row_i : ao_we_i;
+  assign so_we = clr_i ? clr_row_i : so_we_i;
+  assign aq_waddr = clr_i ? q_waddr : aq_waddr_i;
+  assign sq_waddr = clr_i ? q_waddr : sq_waddr_i;
+  assign ao_waddr = clr_i ? o_waddr : ao_waddr_i;
+  assign so_waddr = clr_i ? o_waddr : so_waddr_i;
+  assign aq_wdata = clr_i ? '0 : aq_wdata_i;
+  assign sq_wdata = clr_i ? '0 : sq_wdata_i;
+  assign ao_wdata = clr_i ? '1 : ao_wdata_i;
+  assign so_wdata = clr_i ? '1 : so_wdata_i;
+
   qrl_ram_1r1w #(
     .Depth(QDepth),
     .Width(QW),
@@ -83,10 +108,10 @@ module qrl_tables #(
     .re_i   (aq_re_i),
     .raddr_i(aq_raddr_i),
     .rdata_o(aq_rdata_o),
-    .we_i   (aq_we_i),
+    .we_i   (aq_we),
     .wmask_i(1'b1),
-    .waddr_i(aq_waddr_i),
-    .wdata_i(aq_wdata_i)
+    .waddr_i(aq_waddr),
+    .wdata_i(aq_wdata)
   );
   qrl_ram_1r1w #(
     .Depth(States),
@@ -98,10 +123,10 @@ module qrl_tables #(
     .re_i   (ao_re_i),
     .raddr_i(ao_raddr_i),
     .rdata_o(ao_rdata_o),
-    .we_i   (ao_we_i),
+    .we_i   (ao_we),
     .wmask_i(o_wmask),
-    .waddr_i(ao_waddr_i),
-    .wdata_i(ao_wdata_i)
+    .waddr_i(ao_waddr),
+    .wdata_i(ao_wdata)
   );
 
   if (Shadow) begin : g_shadow
@@ -115,10 +140,10 @@ module qrl_tables #(
       .re_i   (sq_re_i),
       .raddr_i(sq_raddr_i),
       .rdata_o(sq_rdata_o),
-      .we_i   (sq_we_i),
+      .we_i   (sq_we),
       .wmask_i(1'b1),
-      .waddr_i(sq_waddr_i),
-      .wdata_i(sq_wdata_i)
+      .waddr_i(sq_waddr),
+      .wdata_i(sq_wdata)
     );
     qrl_ram_1r1w #(
       .Depth(States),
@@ -130,10 +155,10 @@ module qrl_tables #(
       .re_i   (so_re_i),
       .raddr_i(so_raddr_i),
       .rdata_o(so_rdata_o),
-      .we_i   (so_we_i),
+      .we_i   (so_we),
       .wmask_i(o_wmask),
-      .waddr_i(so_waddr_i),
-      .wdata_i(so_wdata_i)
+      .waddr_i(so_waddr),
+      .wdata_i(so_wdata)
     );
     assign wq_rdata_o = sq_rdata_o;
     assign wo_rdata_o = so_rdata_o;
@@ -143,7 +168,7 @@ module qrl_tables #(
     assign wq_rdata_o = aq_rdata_o;
     assign wo_rdata_o = ao_rdata_o;
     logic unused_sh;
-    assign unused_sh = ^{sq_re_i, sq_we_i, sq_raddr_i, sq_waddr_i, sq_wdata_i, so_re_i, so_we_i, so_raddr_i,
-                         so_waddr_i, so_wdata_i};
+    assign unused_sh = ^{sq_re_i, sq_we, sq_raddr_i, sq_waddr, sq_wdata, so_re_i, so_we,
+                         so_raddr_i, so_waddr, so_wdata};
   end
 endmodule

@@ -1,7 +1,8 @@
 // The serial update datapath of qrl_core: one adder, acc + (+-Q | d | 0) + carry-in, for every
 // step of the update and the compare loop, the accumulator, d = r - Q(s, a), the step sequence of
 // the shift-and-add (a constant table, its entry registered), the saturation, and the q values'
-// read-data registers. The core's FSM drives it with its phase (one flag per state that uses it).
+// read-data registers. The core's FSM drives it with its next phase (one flag per state that
+// uses it, from the next state; registered here, so no state decode is in front of the adder).
 //   ph_d   (StUpdD)  : r - Q(s, a)           -> d     ph_fin (StUpdFin) : acc + Q(s, a) -> acc
 //   ph_acc (StUpdAcc): acc + {Q' | d | 0}    -> acc (>>> 1 at a position's last step)
 //   ph_sat (StLoopRd): acc saturated to QW bits (off the adder's path)
@@ -21,7 +22,7 @@ module qrl_qadd #(
   input  logic             clk_i,
   input  logic             rst_ni,
   input  logic [StepW-1:0] step_next_i,  // the step counter's next value
-  input  logic             ph_load_i,
+  input  logic             ph_load_i,  // next-cycle phases (registered here)
   input  logic             ph_d_i,
   input  logic             ph_acc_i,
   input  logic             ph_fin_i,
@@ -81,6 +82,7 @@ module qrl_qadd #(
   logic [1:0] step_op;
   logic add_cin, y_w, y_inv, y_d, o_bit, ao_bit;
   logic [QW-1:0] wq_q;  // the work table's read-data register, loaded every cycle
+  logic ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q;  // the current phase
 
   logic [4*NSteps-1:0] step_rom;
   for (genvar k = 0; k < NSteps; k++) begin : g_step
@@ -98,10 +100,10 @@ module qrl_qadd #(
   assign wq_ext = AW'($signed(wq_q));
 
   always_comb begin
-    y_w = ph_d_i || ph_fin_i || ph_loop_i || (ph_acc_i && step_op == 2'd1);
-    y_inv = ph_d_i || ph_loop_i;
-    y_d = ph_acc_i && (step_op == 2'd2);
-    add_cin = ph_d_i || (ph_acc_i && step_cin) || (ph_loop_i && j_above_a_i);
+    y_w = ph_d_q || ph_fin_q || ph_loop_q || (ph_acc_q && step_op == 2'd1);
+    y_inv = ph_d_q || ph_loop_q;
+    y_d = ph_acc_q && (step_op == 2'd2);
+    add_cin = ph_d_q || (ph_acc_q && step_cin) || (ph_loop_q && j_above_a_i);
     add_y = ((wq_ext ^ {AW{y_inv}}) & {AW{y_w}}) | (AW'(d_q) & {AW{y_d}});
     add_sum = acc_q + add_y + AW'(add_cin);
   end
@@ -138,14 +140,14 @@ module qrl_qadd #(
 
   // acc's next value: an input, 0, acc saturated, or the adder's (shifted) result.
   always_comb begin
-    if (ph_load_i) begin
+    if (ph_load_q) begin
       acc_d = AW'($signed(in_val_i));
     end else if (acc_clr_i) begin
       acc_d = '0;
-    end else if (ph_sat_i) begin
+    end else if (ph_sat_q) begin
       acc_d = sat_acc;
     end else begin
-      acc_d = (ph_acc_i && step_shift) ? (add_sum >>> 1) : add_sum;
+      acc_d = (ph_acc_q && step_shift) ? (add_sum >>> 1) : add_sum;
     end
   end
 
@@ -157,6 +159,7 @@ module qrl_qadd #(
       wq_q <= '0;
       o_bit_q_o <= 1'b0;
       ao_bit_q_o <= 1'b0;
+      {ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q} <= '0;
     end else begin
       if (acc_ld_i || acc_clr_i) acc_q <= acc_d;
       if (d_ld_i) d_q <= DW'(add_sum);
@@ -164,6 +167,8 @@ module qrl_qadd #(
       wq_q <= wq_rdata_i;
       o_bit_q_o <= o_bit;
       ao_bit_q_o <= ao_bit;
+      {ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q} <=
+          {ph_load_i, ph_d_i, ph_acc_i, ph_fin_i, ph_sat_i, ph_loop_i};
     end
   end
 

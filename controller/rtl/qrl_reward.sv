@@ -90,29 +90,33 @@ module qrl_reward #(
   state_e st_d, st_q;
 
   // ---------------------------------------------------------------- bin of the sample
-  // Normalisation: shift the leading one to the top in log2(InW) steps (a leading-zero count),
-  // the octave is InW - 1 - lz, the sub-bin the SubBits bits below the leading one.
-  localparam int unsigned LzW = $clog2(InW) + 1;
-  logic [InW-1:0] norm;
-  logic [LzW-1:0] lz;
+  // The leading one e (a one-hot from independent wide ORs of the bits above each position, not
+  // a normalising shifter: fmax), the octave e - SubBits + 1 and the SubBits bits below it,
+  // AND-OR selected by the one-hot.
+  logic [InW-1:0] upper;  // upper[e] = some bit above e is set
+  logic [EW-1:0] oct;
+  logic [SubBits-1:0] sub;
   logic [BinW-1:0] bin;
   always_comb begin
-    norm = rwd_sample_i;
-    lz = '0;
-    for (int unsigned s = InW / 2; s >= 1; s = s / 2) begin
-      if ((norm >> (InW - s)) == '0) begin
-        norm = norm << s;
-        lz = lz + LzW'(s);
+    for (int unsigned e = 0; e < InW; e++) begin
+      upper[e] = ((rwd_sample_i >> (e + 1)) != '0);
+    end
+    oct = '0;
+    sub = '0;
+    for (int unsigned e = SubBits; e < InW; e++) begin
+      if (rwd_sample_i[e] && !upper[e]) begin
+        oct = oct | EW'(e - SubBits + 1);
+        sub = sub | rwd_sample_i[e-1-:SubBits];
       end
     end
     if (rwd_sample_i < InW'(1 << SubBits)) begin
       bin = BinW'(rwd_sample_i);  // the exact bins
     end else begin
-      bin = BinW'({EW'(LzW'(InW - SubBits) - lz), norm[InW-2-:SubBits]});
+      bin = BinW'({oct, sub});
     end
   end
-  logic unused_norm;
-  assign unused_norm = ^{norm[InW-SubBits-2:0], norm[InW-1]};
+  logic unused_upper;
+  assign unused_upper = ^upper[SubBits-1:0];
 
   // ---------------------------------------------------------------- histogram RAM
   logic re, we;

@@ -112,7 +112,7 @@ module qrl_reward #(
         sub = sub | rwd_sample_i[e-1-:SubBits];
       end
     end
-    if (rwd_sample_i < InW'(1 << SubBits)) begin
+    if (!upper[SubBits-1]) begin  // x < 2^SubBits (no bit above SubBits - 1; no comparator)
       bin = BinW'(rwd_sample_i);  // the exact bins
     end else begin
       bin = BinW'({oct, sub});

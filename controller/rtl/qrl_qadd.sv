@@ -81,11 +81,8 @@ module qrl_qadd #(
   logic step_cin, step_shift;
   logic [1:0] step_op;
   logic add_cin, y_w, y_inv, y_d, o_bit, ao_bit;
-  // The adder's operand register (+-Q | d | 0), formed from the next cycle's controls and the RAM's
-  // output: it is the q values' read-data register (fmax: no operand select before the adder).
-  logic signed [AW-1:0] y_q;
-  logic signed [DW-1:0] d_n;
-  logic ph_load_q, ph_d_q, ph_acc_q, ph_sat_q, ph_loop_q;  // the current phase
+  logic [QW-1:0] wq_q;  // the work table's read-data register, loaded every cycle
+  logic ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q;  // the current phase
 
   logic [4*NSteps-1:0] step_rom;
   for (genvar k = 0; k < NSteps; k++) begin : g_step
@@ -100,21 +97,15 @@ module qrl_qadd #(
     end
   end
   assign {step_cin, step_shift, step_op} = step_q;
-  assign wq_ext = AW'($signed(wq_rdata_i));
-  logic unused_step_op;
-  assign unused_step_op = ^step_op;
+  assign wq_ext = AW'($signed(wq_q));
 
   always_comb begin
+    y_w = ph_d_q || ph_fin_q || ph_loop_q || (ph_acc_q && step_op == 2'd1);
+    y_inv = ph_d_q || ph_loop_q;
+    y_d = ph_acc_q && (step_op == 2'd2);
     add_cin = ph_d_q || (ph_acc_q && step_cin) || (ph_loop_q && j_above_a_i);
-    add_sum = acc_q + y_q + AW'(add_cin);
-  end
-  // the next cycle's operand: the controls of the next phase and step, the next d
-  always_comb begin
-    y_w = ph_d_i || ph_fin_i || ph_loop_i || (ph_acc_i && step_d[1:0] == 2'd1);
-    y_inv = ph_d_i || ph_loop_i;
-    y_d = ph_acc_i && (step_d[1:0] == 2'd2);
-    d_n = d_ld_i ? DW'(add_sum) : d_q;
-    add_y = ((wq_ext ^ {AW{y_inv}}) & {AW{y_w}}) | (AW'(d_n) & {AW{y_d}});
+    add_y = ((wq_ext ^ {AW{y_inv}}) & {AW{y_w}}) | (AW'(d_q) & {AW{y_d}});
+    add_sum = acc_q + add_y + AW'(add_cin);
   end
   // acc saturated to QW bits: the bits above the sign must all equal it
   always_comb begin
@@ -165,19 +156,19 @@ module qrl_qadd #(
       acc_q <= '0;
       d_q <= '0;
       step_q <= '0;
-      y_q <= '0;
+      wq_q <= '0;
       o_bit_q_o <= 1'b0;
       ao_bit_q_o <= 1'b0;
-      {ph_load_q, ph_d_q, ph_acc_q, ph_sat_q, ph_loop_q} <= '0;
+      {ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q} <= '0;
     end else begin
       if (acc_ld_i || acc_clr_i) acc_q <= acc_d;
-      d_q <= d_n;
+      if (d_ld_i) d_q <= DW'(add_sum);
       step_q <= step_d;
-      y_q <= add_y;
+      wq_q <= wq_rdata_i;
       o_bit_q_o <= o_bit;
       ao_bit_q_o <= ao_bit;
-      {ph_load_q, ph_d_q, ph_acc_q, ph_sat_q, ph_loop_q} <=
-          {ph_load_i, ph_d_i, ph_acc_i, ph_sat_i, ph_loop_i};
+      {ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q} <=
+          {ph_load_i, ph_d_i, ph_acc_i, ph_fin_i, ph_sat_i, ph_loop_i};
     end
   end
 

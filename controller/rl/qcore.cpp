@@ -57,7 +57,7 @@ QCore::QCore(const QCoreConfig& cfg) : cfg_(cfg) {
   eps_hi_ = cfg_.eps_high_fx();
   eps_lo_ = cfg_.eps_low_fx();
   all_mask_ = cfg_.actions == 32 ? 0xFFFFFFFFu : ((1u << cfg_.actions) - 1u);
-  update_cycles_ = 6 + update_steps(alpha_fx_, gamma_fx_, cfg_.coef_frac) + cfg_.actions;
+  update_cycles_ = 7 + update_steps(alpha_fx_, gamma_fx_, cfg_.coef_frac) + cfg_.actions;
   active_.assign(size_t{cfg_.states} * cfg_.actions, 0);
   if (cfg_.shadow) shadow_.assign(active_.size(), 0);
   lfsr_.seed_with(cfg_.seed);

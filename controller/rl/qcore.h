@@ -75,14 +75,15 @@ class QCore {
   // Cycle model of the RTL (docs/rl.md, "Handshake timing"). The q values are one RAM word each
   // and a row is written / read one value at a time (write_row, read_row: actions operations).
   static constexpr uint32_t kDecideCycles = 2;
-  static constexpr uint32_t kWriteValueCycles = 3;  // + actions (the order-bit refresh)
+  static constexpr uint32_t kWriteValueCycles = 4;  // + actions (the order-bit refresh)
   static constexpr uint32_t kReadValueCycles = 3;
   static constexpr uint32_t kSeedCycles = 1;
   // Shift-and-add steps of the serial update: one per set bit of alpha * 2^K and alpha * gamma
   // at each bit position below 2K, at least one per position (qrl_core.sv n_steps()).
   static uint32_t update_steps(uint32_t alpha_fx, uint32_t gamma_fx, int coef_frac);
-  // accept, read Q(s, a), read Q(s', a*), the steps, add Q(s, a), saturate, then actions + 1
-  // cycles comparing with the row and writing the order bits one cycle behind.
+  // accept, read Q(s, a), read Q(s', a*), d (the RTL's q operands come from a read-data
+  // register), the steps, add Q(s, a), saturate, then actions + 1 cycles comparing with the row
+  // and writing the order bits one cycle behind.
   uint32_t update_cycles() const { return update_cycles_; }
   uint32_t write_row_cycles() const { return cfg_.actions * (kWriteValueCycles + cfg_.actions); }
   uint32_t read_row_cycles() const { return cfg_.actions * kReadValueCycles; }

@@ -111,9 +111,9 @@ void PercentileReward::scan() {
   if (age) total_ = new_total;
   ++scans_;
   // RTL cycles: t_i > 0 <=> test i fails at bin t_i - 1 of the downward scan; a failing t2 or t1
-  // starts the next test's division.
+  // starts the next test's division, then one cycle forms the slack (lim - running sum).
   const uint32_t f1 = (t[1] > 0 ? 1u : 0u) + (t[2] > 0 ? 1u : 0u);
-  last_scan_cycles_ = lim_w_ + 1 + cfg_.bins() + f1 + (t[0] > 0 ? 1u : 0u) + lim_w_ * f1;
+  last_scan_cycles_ = lim_w_ + 1 + cfg_.bins() + f1 + (t[0] > 0 ? 1u : 0u) + (lim_w_ + 1) * f1;
 }
 
 }  // namespace ssdtlm::rl

@@ -46,7 +46,7 @@ struct RewardResult {
 
 class PercentileReward {
  public:
-  static constexpr uint32_t kObserveCycles = 2;  // + scan_cycles() when the sample triggers a scan
+  static constexpr uint32_t kObserveCycles = 3;  // + scan_cycles() when the sample triggers a scan
   // The RTL's scan (qrl_reward.sv): the first limit (lim_width() cycles of serial division), the
   // top bin's read, one cycle per bin, and per new threshold t_i > 0 one cycle for its failing
   // test plus (t1, t2) the next test's limit (lim_width() cycles).

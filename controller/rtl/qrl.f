@@ -4,6 +4,9 @@
 // wrapper (black-boxed by hwcost's logic flow); harness/ files are not listed here.
 qrl_unit.sv
 qrl_core.sv
+qrl_qadd.sv
+qrl_decide.sv
+qrl_tables.sv
 qrl_reward.sv
 qrl_lfsr.sv
 qrl_winner.sv

@@ -8,20 +8,15 @@
 // update reads single q values, computes the new Q(s, a) with one adder over several cycles, and
 // refreshes the order bits of action a by comparing the new value with the row's other values.
 //
-// One operation is accepted per clock edge (priority: management > update > decide); every port
-// uses a valid/ready handshake on the request side and a one-cycle response pulse:
-//   decide : accepted at edge X (order-bit RAM read, LFSR draw, exploration rank),
-//            result at edge X+1                          -> 2 cycles, one decision per cycle
-//            an episode-closing decide then copies shadow -> active: + States * Actions cycles
-//   update : read Q(s, a), Q(s', a*), NSteps shift-and-add steps, add Q(s, a) (read again),
-//            saturate, then Actions + 1 cycles comparing the new value with the row (order
-//            bits, written a cycle after their compare) and writing it
-//                                                        -> 6 + NSteps + Actions cycles
-//   mgmt   : COPY States * Actions + 1 (1 without shadow); WRITE of one q value (both tables,
-//            order bits refreshed) 3 + Actions; READ of one q value 3 (value valid with
-//            mgt_rsp_valid_o); SEED 1 cycle
-// After reset the tables are cleared, one q value per cycle (idle_o low meanwhile).
+// One operation is accepted per clock edge (priority: management > update > decide), valid/ready
+// requests, one-cycle response pulses. Cycles (docs/rl.md "Handshake timing", the C++ model's
+// QCore::*_cycles): decide 2 (one per cycle; + States * Actions when it closes an episode: the
+// shadow -> active copy), update 7 + NSteps + Actions, management COPY States * Actions + 1 (1
+// without shadow), WRITE of one q value 4 + Actions, READ 3, SEED 1. The adder's q operands come
+// from a read-data register (qrl_qadd; fmax: a deep RAM's bank select and the adder in different
+// cycles). After reset the tables are cleared, one q value per cycle (idle_o low meanwhile).
 // cfg_eps_n_i is sampled during that clear and at SEED; the other cfg_ inputs are read live.
+// Submodules: qrl_tables (RAMs), qrl_decide (ε-greedy), qrl_winner (argmax), qrl_qadd (update).
 module qrl_core #(
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
@@ -85,16 +80,14 @@ module qrl_core #(
   localparam int unsigned CN = Alpha * Gamma;  // coefficient of Q'
   localparam int unsigned NSteps = n_steps();
   localparam int unsigned CntW = max3($clog2(QDepth + 1), StW, $clog2(NSteps + 1)) + 1;
-  localparam int unsigned AW = QW + 3;  // accumulator (bound checked in docs/rl.md)
-  localparam int unsigned DW = QW + 1;  // d = r - q
   localparam logic [CntW-1:0] QDepthC = CntW'(QDepth);
   localparam logic [CntW-1:0] StatesC = CntW'(States);
   // the step index is below 2^StepW during the shift-and-add (only its low bits are decoded)
   localparam int unsigned StepW = (NSteps > 1) ? $clog2(NSteps) : 1;
   localparam logic [StepW-1:0] LastStep = StepW'(NSteps - 1);
-  localparam logic [ActW:0] LastAct = (ActW + 1)'(Actions + 1);  // the compare loop's last cycle
-  localparam logic signed [AW-1:0] QMax = AW'((1 << (QW - 1)) - 1);
-  localparam logic signed [AW-1:0] QMin = -AW'(1 << (QW - 1));
+  localparam logic [StepW-1:0] PreLastStep = StepW'(NSteps - 2);  // NSteps >= 2
+  // The compare loop's counter runs 2 .. Actions + 2 (reads column cnt, compares column cnt - 2)
+  localparam logic [ActW:0] LastAct = (ActW + 1)'(Actions + 2);
 
   function automatic int unsigned max3(int unsigned a, int unsigned b, int unsigned c);
     int unsigned m;
@@ -102,9 +95,8 @@ module qrl_core #(
     max3 = (m > c) ? m : c;
   endfunction
 
-  // Steps: for each bit position p = 0 .. 2KF-1 of the constants, one step per set bit (d first,
-  // then Q'), or one empty step; the last step of a position shifts right, the last one of all
-  // adds the rounding half as a carry-in.
+  // Steps (qrl_qadd.sv): for each bit position p = 0 .. 2KF-1 of the constants, one step per set
+  // bit, or one empty step.
   function automatic int unsigned n_steps();
     int unsigned n, t;
     n = 0;
@@ -114,41 +106,17 @@ module qrl_core #(
     end
     n_steps = n;
   endfunction
-  // {carry-in, shift, operand (0 none, 1 Q', 2 d)} of step k
-  function automatic logic [3:0] step_info(int unsigned k);
-    int unsigned n, t;
-    logic [3:0] r;
-    logic last_pos;
-    n = 0;
-    r = 4'b0;
-    for (int unsigned p = 0; p < 2 * KF; p++) begin
-      t = ((CD >> p) & 1) + ((CN >> p) & 1);
-      last_pos = (p == 2 * KF - 1);
-      if (t == 0) begin
-        if (n == k) r = {last_pos, 1'b1, 2'd0};
-        n = n + 1;
-      end else begin
-        if (((CD >> p) & 1) != 0) begin
-          if (n == k) r = {last_pos && (t == 1), t == 1, 2'd2};
-          n = n + 1;
-        end
-        if (((CN >> p) & 1) != 0) begin
-          if (n == k) r = {last_pos, 1'b1, 2'd1};
-          n = n + 1;
-        end
-      end
-    end
-    step_info = r;
-  endfunction
 
   typedef enum logic [3:0] {
     StClear,
     StIdle,
     StUpdRdQ,  // read Q(s, a); a* = the winner of row s' under the mask (into k_q)
-    StUpdD,  // d = r - Q(s, a); read Q(s', a*)
-    StUpdAcc,  // NSteps shift-and-add steps; the last reads Q(s, a) again
-    StUpdFin,  // Q(s, a) + acc
-    StLoopRd,  // saturate acc (the new value); read Q(s, 0)
+    StUpdRdN,  // read Q(s', a*)
+    StUpdD,  // d = r - Q(s, a)
+    StUpdAcc,  // NSteps shift-and-add steps; the last but one reads Q(s, a) again
+    StUpdFin,  // Q(s, a) + acc; read Q(s, 0)
+    StWrRd,  // management write: read Q(s, 0)
+    StLoopRd,  // saturate acc (the new value); read Q(s, 1)
     StLoop,  // compare with Q(s, j), write the order bit of (a, j); the last writes Q(s, a)
     StRead,
     StCopy
@@ -173,113 +141,24 @@ module qrl_core #(
   logic [QAW-1:0] aq_raddr, aq_waddr, sq_raddr, sq_waddr;
   logic [QW-1:0] aq_rdata, aq_wdata, sq_rdata, sq_wdata;
   logic [StW-1:0] ao_raddr, ao_waddr, so_raddr, so_waddr;
-  logic [PairW-1:0] ao_rdata, ao_wdata, so_rdata, so_wdata, o_wmask;
-
-  qrl_ram_1r1w #(
-    .Depth(QDepth),
-    .Width(QW),
-    .Lanes(1),
-    .AddrW(QAW)
-  ) u_active_q (
-    .clk_i  (clk_i),
-    .re_i   (aq_re),
-    .raddr_i(aq_raddr),
-    .rdata_o(aq_rdata),
-    .we_i   (aq_we),
-    .wmask_i(1'b1),
-    .waddr_i(aq_waddr),
-    .wdata_i(aq_wdata)
-  );
-  qrl_ram_1r1w #(
-    .Depth(States),
-    .Width(PairW),
-    .Lanes(PairW),
-    .AddrW(StW)
-  ) u_active_o (
-    .clk_i  (clk_i),
-    .re_i   (ao_re),
-    .raddr_i(ao_raddr),
-    .rdata_o(ao_rdata),
-    .we_i   (ao_we),
-    .wmask_i(o_wmask),
-    .waddr_i(ao_waddr),
-    .wdata_i(ao_wdata)
-  );
+  logic [PairW-1:0] ao_rdata, ao_wdata, so_rdata, so_wdata;
 
   // The tables the updates work on (w*): the shadow tables, or the only ones.
   logic [QW-1:0] wq_rdata;
   logic [PairW-1:0] wo_rdata;
-  if (Shadow) begin : g_shadow
-    qrl_ram_1r1w #(
-      .Depth(QDepth),
-      .Width(QW),
-      .Lanes(1),
-      .AddrW(QAW)
-    ) u_shadow_q (
-      .clk_i  (clk_i),
-      .re_i   (sq_re),
-      .raddr_i(sq_raddr),
-      .rdata_o(sq_rdata),
-      .we_i   (sq_we),
-      .wmask_i(1'b1),
-      .waddr_i(sq_waddr),
-      .wdata_i(sq_wdata)
-    );
-    qrl_ram_1r1w #(
-      .Depth(States),
-      .Width(PairW),
-      .Lanes(PairW),
-      .AddrW(StW)
-    ) u_shadow_o (
-      .clk_i  (clk_i),
-      .re_i   (so_re),
-      .raddr_i(so_raddr),
-      .rdata_o(so_rdata),
-      .we_i   (so_we),
-      .wmask_i(o_wmask),
-      .waddr_i(so_waddr),
-      .wdata_i(so_wdata)
-    );
-    assign wq_rdata = sq_rdata;
-    assign wo_rdata = so_rdata;
-  end else begin : g_no_shadow
-    assign sq_rdata = '0;
-    assign so_rdata = '0;
-    assign wq_rdata = aq_rdata;
-    assign wo_rdata = ao_rdata;
-    logic unused_sh;
-    assign unused_sh = ^{sq_re, sq_we, sq_raddr, sq_waddr, sq_wdata, so_re, so_we, so_raddr,
-                         so_waddr, so_wdata};
-  end
 
-  // ---------------------------------------------------------------- counters, LFSR
-  logic [23:0] dec_cnt_q;
+  // ---------------------------------------------------------------- counters
   logic seed_clr;
-  logic [15:0] ep_cnt_d, ep_cnt_q;
   // Row / address counter of the clear and the copy; s' at an update's accept; the step of the
   // shift-and-add; the column j of the compare loop.
   logic [CntW-1:0] cnt_d, cnt_q;
-  logic [31:0] lfsr_word;
-
-  // The LFSR advances at the decide's accept edge: the word of a decision is the register's value
-  // in its accept cycle (the C++ model's draw() order).
-  qrl_lfsr u_lfsr (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .en_i      (acc_dec),
-    .load_i    (acc_mgt && (mgt_op_i == OpSeed)),
-    .load_val_i(mgt_seed_i),
-    .word_o    (lfsr_word)
-  );
 
   // ---------------------------------------------------------------- decide
-  // Accept cycle: ε test, exploration rank k (qrl_pick), mask; second cycle: the winner of the
-  // order bits under the mask, the k-th allowed action, the response register.
-  logic d1_valid_q, explore_q, eps_high, explore_d;
+  // qrl_decide: the accept cycle (LFSR draw, ε test, exploration rank, the mask into mask_q) and
+  // the second (the winner of the order bits under the mask, or the k-th allowed action).
+  logic d1_valid;
   logic [Actions-1:0] mask_q, mask_d, dec_mask_n, upd_mask_n, upd_next_hot;
-  logic [ActW-1:0] k_q, k_d, win_idx, kth_idx;
-  logic rsp_valid_q, rsp_explored_q;
-  logic [ActW-1:0] rsp_action_q;
+  logic [ActW-1:0] win_idx;
   logic [PairW-1:0] win_order;
 
   always_comb begin
@@ -287,21 +166,33 @@ module qrl_core #(
       upd_next_hot[i] = (upd_next_action_i == ActW'(i));
     end
   end
-  assign dec_mask_n = (dec_mask_i == '0) ? {Actions{1'b1}} : dec_mask_i;
   assign upd_mask_n = (upd_next_mask_i == '0) ? {Actions{1'b1}} : upd_next_mask_i;
 
-  // dec_cnt_q counts down the decisions left at eps_hi: loaded with cfg_eps_n_i during the reset
-  // clear and at SEED (no comparator with the configuration)
-  assign eps_high = (dec_cnt_q != '0);
-  assign explore_d = lfsr_word[31:16] < (eps_high ? cfg_eps_hi_i : cfg_eps_lo_i);
-
-  qrl_pick #(
+  qrl_decide #(
     .Actions(Actions),
+    .Shadow (Shadow),
     .ActW   (ActW)
-  ) u_pick (
-    .mask_i(dec_mask_i),
-    .rnd_i (lfsr_word[15:0]),
-    .k_o   (k_d)
+  ) u_decide (
+    .clk_i,
+    .rst_ni,
+    .cfg_eps_hi_i,
+    .cfg_eps_lo_i,
+    .cfg_eps_n_i,
+    .cfg_episode_len_i,
+    .ep_clr_i      (acc_mgt && (mgt_op_i == OpCopy || mgt_op_i == OpSeed)),
+    .ep_end_o      (ep_end),
+    .acc_i         (acc_dec),
+    .eps_load_i    (seed_clr || st_q == StClear),
+    .seed_i        (acc_mgt && (mgt_op_i == OpSeed)),
+    .seed_val_i    (mgt_seed_i),
+    .mask_i        (dec_mask_i),
+    .mask_n_o      (dec_mask_n),
+    .mask_q_i      (mask_q),
+    .win_idx_i     (win_idx),
+    .busy_o        (d1_valid),
+    .rsp_valid_o   (dec_rsp_valid_o),
+    .rsp_action_o  (dec_action_o),
+    .rsp_explored_o(dec_explored_o)
   );
 
   // The order bits of the winner: the active table's (decide), the work table's (update: Q').
@@ -317,134 +208,23 @@ module qrl_core #(
     .idx_o  (win_idx)
   );
 
-  qrl_kth #(
-    .Actions(Actions),
-    .ActW   (ActW)
-  ) u_kth (
-    .mask_i(mask_q),
-    .k_i   (k_q),
-    .idx_o (kth_idx)
-  );
-
   // ---------------------------------------------------------------- update datapath
   logic [StW-1:0] u_s_q, u_s_d;
   logic [ActW-1:0] u_a_q, u_a_d;
-  logic signed [AW-1:0] acc_q, acc_d;
-  logic signed [DW-1:0] d_q;
-  logic acc_ld, acc_clr, acc_shift, d_ld;
+  logic acc_ld, acc_clr, d_ld;
   logic wboth_q, wboth_d;  // the loop serves a management write (both tables), not an update
-  logic [3:0] step;
-  logic step_cin, step_shift;
-  logic [1:0] step_op;
-  logic signed [AW-1:0] add_y, add_sum, sat_acc, act_sum;
-  logic add_cin;
-  logic signed [AW-1:0] wq_ext;
-
-  logic [4*NSteps-1:0] step_rom;
-  for (genvar k = 0; k < NSteps; k++) begin : g_step
-    localparam logic [3:0] Info = step_info(k);
-    assign step_rom[4*k+:4] = Info;
-  end
-  // The step's controls are registered: decoded from the next value of the step counter.
-  logic [3:0] step_d;
-  always_comb begin
-    step_d = '0;
-    for (int unsigned k = 0; k < NSteps; k++) begin
-      if (cnt_d[StepW-1:0] == StepW'(k)) step_d = step_rom[4*k+:4];
-    end
-  end
-  assign {step_cin, step_shift, step_op} = step;
-
-  assign wq_ext = AW'($signed(wq_rdata));
+  logic [QW-1:0] acc_val;
 
   // j > a: the pair is (a, j) and a wins on ties (q_new >= Q(s, j), carry-in 1); j < a: the pair
   // is (j, a) and j wins on ties (Q(s, j) >= q_new, i.e. q_new - Q(s, j) - 1 < 0). j_above_a is a
   // flag set in the loop once j has passed a (no comparator in front of the adder).
-  logic j_above_a, j_above_a_d, o_bit, ao_bit, o_bit_q, ao_bit_q;
-  // in the loop (cnt = c): the column compared (c - 1) and the one whose order bit is written
-  // (c - 2, compared a cycle ago)
-  logic [ActW-1:0] jc, jw;
-  logic [ActW:0] cl;  // cnt in the loop (<= Actions + 1): its low bits suffice
+  logic j_above_a, j_above_a_d, o_bit_q, ao_bit_q;
+  // in the loop (cnt = c): the column compared (c - 2); its order bit is written a cycle later
+  // (the write mask is registered)
+  logic [ActW-1:0] jc;
+  logic [ActW:0] cl;  // cnt in the loop (<= Actions + 2): its low bits suffice
   assign cl = cnt_q[ActW:0];
-  assign jc = cl[ActW-1:0] - 1'b1;
-  assign jw = cl[ActW-1:0] - ActW'(2);
-  logic [Actions-1:0] a_hot, j_hot;
-  always_comb begin
-    for (int unsigned i = 0; i < Actions; i++) begin
-      a_hot[i] = (u_a_q == ActW'(i));
-      j_hot[i] = (jw == ActW'(i));
-    end
-  end
-
-  // One adder, acc + (+-Q | d | 0) + carry-in, for every step of the update and the loop's
-  // comparisons (the update's reward r waits in acc until d = r - Q(s, a) is formed):
-  //   StUpdD   : r - Q(s, a)          -> d        StUpdFin : acc + Q(s, a) -> acc (saturated
-  //                                                          in StLoopRd, off the adder's path)
-  //   StUpdAcc : acc + {Q' | d | 0}   -> acc (>>> 1 at a position's last step)
-  //   StLoop   : q_new - Q(s, j) (- 1) -> sign = the order bit
-  logic y_w, y_inv, y_d;
-  always_comb begin
-    y_w = 1'b0;
-    y_inv = 1'b0;
-    y_d = 1'b0;
-    add_cin = 1'b0;
-    unique case (st_q)
-      StUpdD: begin
-        y_w = 1'b1;
-        y_inv = 1'b1;
-        add_cin = 1'b1;
-      end
-      StUpdAcc: begin
-        y_w = (step_op == 2'd1);
-        y_d = (step_op == 2'd2);
-        add_cin = step_cin;
-      end
-      StUpdFin: y_w = 1'b1;
-      StLoop: begin
-        y_w = 1'b1;
-        y_inv = 1'b1;
-        add_cin = j_above_a;
-      end
-      default: ;
-    endcase
-    add_y = ((wq_ext ^ {AW{y_inv}}) & {AW{y_w}}) | (AW'(d_q) & {AW{y_d}});
-    add_sum = acc_q + add_y + AW'(add_cin);
-  end
-  // acc saturated to QW bits: the bits above the sign must all equal it
-  always_comb begin
-    if (acc_q[AW-1:QW-1] == '0 || acc_q[AW-1:QW-1] == '1) begin
-      sat_acc = acc_q;
-    end else begin
-      sat_acc = acc_q[AW-1] ? QMin : QMax;
-    end
-  end
-  assign o_bit = add_sum[AW-1] ^ j_above_a;
-
-  // Management write on a unit with a shadow table: the active table's row has its own values.
-  if (Shadow) begin : g_act_cmp
-    logic signed [AW-1:0] aq_ext;
-    assign aq_ext = AW'($signed(aq_rdata));
-    assign act_sum = acc_q + ~aq_ext + AW'(j_above_a);
-    assign ao_bit = act_sum[AW-1] ^ j_above_a;
-  end else begin : g_no_act_cmp
-    assign act_sum = '0;
-    assign ao_bit = o_bit;
-    logic unused_act;
-    assign unused_act = ^act_sum;
-  end
-
-  // The order bit of pair (a, j), written alone (no bit when j = a); the clear and the copy write
-  // whole rows.
-  logic [PairW-1:0] o_wmask_pair;
-  assign o_wmask = (st_q == StClear || st_q == StCopy) ? '1 : o_wmask_pair;
-  always_comb begin
-    o_wmask_pair = '0;
-    for (int unsigned i = 0; i < Actions; i++) begin
-      for (int unsigned j = i + 1; j < Actions; j++) begin
-        o_wmask_pair[i*Actions-i*(i+1)/2+(j-i-1)] = (a_hot[i] & j_hot[j]) | (a_hot[j] & j_hot[i]);
-      end
-    end
-  end
+  assign jc = cl[ActW-1:0] - ActW'(2);
 
   // q address row * Actions + column
   // rb_q = the row's base address row * Actions, set a cycle ahead (the RAM address is one
@@ -452,17 +232,68 @@ module qrl_core #(
   logic [StW-1:0] rb_row;
   logic [QAW-1:0] rb_d, rb_q;
   assign rb_d = QAW'(QAW'(rb_row) * QAW'(Actions));
-  logic [ActW-1:0] a_col;
+  // a_col_q: the column of the q access, registered (set from the next state; fmax: the RAM
+  // address is one adder from registers, no state decode in front of it)
+  logic [ActW-1:0] a_col_q, a_col_d;
   logic [QAW-1:0] q_addr;
-  assign q_addr = rb_q + QAW'(a_col);
+  assign q_addr = rb_q + QAW'(a_col_q);
+
+  qrl_tables #(
+    .States (States),
+    .Actions(Actions),
+    .QW     (QW),
+    .Shadow (Shadow),
+    .StW    (StW),
+    .ActW   (ActW),
+    .PairW  (PairW),
+    .QDepth (QDepth),
+    .QAW    (QAW)
+  ) u_tables (
+    .clk_i,
+    .aq_re_i(aq_re),
+    .aq_raddr_i(aq_raddr),
+    .aq_rdata_o(aq_rdata),
+    .aq_we_i(aq_we),
+    .aq_waddr_i(aq_waddr),
+    .aq_wdata_i(aq_wdata),
+    .sq_re_i(sq_re),
+    .sq_raddr_i(sq_raddr),
+    .sq_rdata_o(sq_rdata),
+    .sq_we_i(sq_we),
+    .sq_waddr_i(sq_waddr),
+    .sq_wdata_i(sq_wdata),
+    .ao_re_i(ao_re),
+    .ao_raddr_i(ao_raddr),
+    .ao_rdata_o(ao_rdata),
+    .ao_we_i(ao_we),
+    .ao_waddr_i(ao_waddr),
+    .ao_wdata_i(ao_wdata),
+    .so_re_i(so_re),
+    .so_raddr_i(so_raddr),
+    .so_rdata_o(so_rdata),
+    .so_we_i(so_we),
+    .so_waddr_i(so_waddr),
+    .so_wdata_i(so_wdata),
+    .rst_ni,
+    .wm_a_i    (u_a_q),
+    .wm_j_i    (jc),
+    .wm_all_i  (st_q == StClear || st_q == StCopy),
+    .clr_i     (st_q == StClear),
+    .clr_addr_i(QAW'(cnt_q)),
+    .clr_row_i (c_row_q),
+    .wq_rdata_o(wq_rdata),
+    .wo_rdata_o(wo_rdata)
+  );
 
   // ---------------------------------------------------------------- control
-  logic ep_close, m1_valid_d, m1_valid_q, m_sh_d, m_sh_q, upd_done_d, upd_done_q;
+  // The clear's and the copy's address tests, registered (computed from cnt_d; fmax: no wide
+  // comparator in front of the RAMs' write enables): cnt < States (an order-bit row), cnt <
+  // States - 1 (the copy reads the next one), cnt = States * Actions - 1 (the last q value).
+  logic c_row_q, c_nrow_q, c_last_q;
+  logic ep_end, m1_valid_d, m1_valid_q, m_sh_d, m_sh_q, upd_done_d, upd_done_q;
   logic loop_last;
   logic [CntW-1:0] cnt_inc;
   assign cnt_inc = cnt_q + 1'b1;
-  assign ep_close = Shadow && (cfg_episode_len_i != 16'h0) &&
-                    (ep_cnt_q + 16'h1 == cfg_episode_len_i);
   assign loop_last = (cl == LastAct);
 
   always_comb begin
@@ -470,13 +301,11 @@ module qrl_core #(
     cnt_d = cnt_q;
     copy_pend_d = copy_pend_q;
     seed_clr = 1'b0;
-    ep_cnt_d = ep_cnt_q;
     mask_d = mask_q;
     u_s_d = u_s_q;
     u_a_d = u_a_q;
     acc_ld = 1'b0;
     acc_clr = 1'b0;
-    acc_shift = 1'b0;
     d_ld = 1'b0;
     wboth_d = wboth_q;
     m1_valid_d = 1'b0;
@@ -484,17 +313,16 @@ module qrl_core #(
     upd_done_d = 1'b0;
     j_above_a_d = 1'b0;
     rb_row = u_s_q;  // s (the loop, the final reads and writes)
-    a_col = u_a_q;
     aq_re = 1'b0;
     aq_raddr = q_addr;
     aq_we = 1'b0;
     aq_waddr = q_addr;
-    aq_wdata = acc_q[QW-1:0];
+    aq_wdata = acc_val;
     sq_re = 1'b0;
     sq_raddr = q_addr;
     sq_we = 1'b0;
     sq_waddr = q_addr;
-    sq_wdata = acc_q[QW-1:0];
+    sq_wdata = acc_val;
     ao_re = 1'b0;
     ao_raddr = dec_state_i;
     ao_we = 1'b0;
@@ -508,23 +336,9 @@ module qrl_core #(
 
     unique case (st_q)
       StClear: begin
-        // q values 0; order bits all set (equal values: the lower index wins)
-        aq_we = 1'b1;
-        aq_waddr = QAW'(cnt_q);
-        aq_wdata = '0;
-        sq_we = Shadow;
-        sq_waddr = QAW'(cnt_q);
-        sq_wdata = '0;
-        if (cnt_q < StatesC) begin
-          ao_we = 1'b1;
-          ao_waddr = StW'(cnt_q);
-          ao_wdata = '1;
-          so_we = Shadow;
-          so_waddr = StW'(cnt_q);
-          so_wdata = '1;
-        end
+        // qrl_tables writes q value 0 at cnt, the order bits all set in row cnt (< States)
         cnt_d = cnt_inc;
-        if (cnt_q == QDepthC - 1'b1) begin
+        if (c_last_q) begin
           st_d = StIdle;
           cnt_d = '0;
         end
@@ -545,7 +359,6 @@ module qrl_core #(
           u_a_d = mgt_action_i;
           unique case (mgt_op_i)
             OpCopy: begin
-              ep_cnt_d = '0;
               if (Shadow) begin
                 sq_re = 1'b1;
                 sq_raddr = '0;
@@ -558,16 +371,13 @@ module qrl_core #(
             OpWrite: begin
               acc_ld = 1'b1;
               wboth_d = 1'b1;
-              st_d = StLoopRd;
+              st_d = StWrRd;
             end
             OpRead: begin
               m_sh_d = Shadow && mgt_shadow_i;
               st_d = StRead;
             end
-            default: begin  // OpSeed
-              seed_clr = 1'b1;
-              ep_cnt_d = '0;
-            end
+            default: seed_clr = 1'b1;  // OpSeed
           endcase
         end else if (acc_upd) begin
           rb_row = upd_state_i;
@@ -587,62 +397,67 @@ module qrl_core #(
         end else if (acc_dec) begin
           ao_re = 1'b1;
           mask_d = dec_mask_n;
-          if (Shadow && (cfg_episode_len_i != 16'h0)) begin
-            if (ep_close) begin
-              ep_cnt_d = '0;
-              copy_pend_d = 1'b1;
-            end else begin
-              ep_cnt_d = ep_cnt_q + 16'h1;
-            end
-          end
+          if (ep_end) copy_pend_d = 1'b1;  // this decision closes the episode
         end
       end
       StUpdRdQ: begin
         rb_row = StW'(cnt_q);  // s', for the read of Q(s', a*) next
         sq_re = Shadow;
         aq_re = !Shadow;
+        st_d = StUpdRdN;
+      end
+      StUpdRdN: begin
+        sq_re = Shadow;
+        aq_re = !Shadow;
         st_d = StUpdD;
       end
       StUpdD: begin
-        d_ld = 1'b1;
+        d_ld = 1'b1;  // Q(s, a) is in the read-data register, Q(s', a*) on the RAM's output
         acc_clr = 1'b1;
-        a_col = k_q;
-        sq_re = Shadow;
-        aq_re = !Shadow;
         cnt_d = '0;
         st_d = StUpdAcc;
       end
       StUpdAcc: begin
         acc_ld = 1'b1;
-        acc_shift = step_shift;
         cnt_d = cnt_inc;
-        if (cnt_q[StepW-1:0] == LastStep) begin
+        if (cnt_q[StepW-1:0] == PreLastStep) begin
+          // Q(s, a) reaches the register after the last step (which still adds Q')
           sq_re = Shadow;
           aq_re = !Shadow;
+        end
+        if (cnt_q[StepW-1:0] == LastStep) begin
           st_d = StUpdFin;
         end
       end
       StUpdFin: begin
         acc_ld = 1'b1;
+        sq_re = Shadow;
+        aq_re = !Shadow;
+        st_d = StLoopRd;
+      end
+      StWrRd: begin
+        sq_re = Shadow;
+        aq_re = 1'b1;
         st_d = StLoopRd;
       end
       StLoopRd: begin
         acc_ld = 1'b1;  // saturated (a management write's value is in range already)
-        a_col = '0;
-        sq_re = Shadow;
-        aq_re = !Shadow || wboth_q;
-        cnt_d = CntW'(1);
+        if (Actions > 1) begin
+          sq_re = Shadow;
+          aq_re = !Shadow || wboth_q;
+        end
+        cnt_d = CntW'(2);
         st_d = StLoop;
       end
       StLoop: begin
-        // cnt = c = 1 .. Actions + 1: read Q(s, c) while c < Actions; compare the new value with
-        // Q(s, c - 1) (read a cycle ago; the bit is registered); write the order bit of
-        // (a, c - 2), the active table's too on a management write; the last cycle writes Q(s, a)
-        if (cl != (ActW + 1)'(1)) begin
+        // cnt = c = 2 .. Actions + 2: read Q(s, c) while c < Actions; compare the new value with
+        // Q(s, c - 2) (in the read-data register; the bit is registered); write the order bit
+        // of (a, c - 3), the active table's too on a management write; the last cycle writes
+        // Q(s, a)
+        if (cl != (ActW + 1)'(2)) begin
           so_we = Shadow;
           ao_we = !Shadow || wboth_q;
         end
-        a_col = cl[ActW-1:0];  // (u_a in the last cycle, below)
         if (cl < (ActW + 1)'(Actions)) begin
           sq_re = Shadow;
           aq_re = !Shadow || wboth_q;
@@ -650,8 +465,7 @@ module qrl_core #(
         j_above_a_d = j_above_a || (jc == u_a_q);
         cnt_d = cnt_inc;
         if (loop_last) begin
-          a_col = u_a_q;
-          sq_we = Shadow;
+                sq_we = Shadow;
           aq_we = !Shadow || wboth_q;
           upd_done_d = !wboth_q;
           st_d = StIdle;
@@ -673,21 +487,21 @@ module qrl_core #(
         aq_we = 1'b1;
         aq_waddr = QAW'(cnt_q);
         aq_wdata = sq_rdata;
-        if (cnt_q < StatesC) begin
+        if (c_row_q) begin
           ao_we = 1'b1;
           ao_waddr = StW'(cnt_q);
           ao_wdata = so_rdata;
         end
-        if (cnt_q < QDepthC - 1'b1) begin
+        if (!c_last_q) begin
           sq_re = 1'b1;
           sq_raddr = QAW'(cnt_inc);
         end
-        if (cnt_q < StatesC - 1'b1) begin
+        if (c_nrow_q) begin
           so_re = 1'b1;
           so_raddr = StW'(cnt_inc);
         end
         cnt_d = cnt_inc;
-        if (cnt_q == QDepthC - 1'b1) begin
+        if (c_last_q) begin
           st_d = StIdle;
           cnt_d = '0;
         end
@@ -696,94 +510,91 @@ module qrl_core #(
     endcase
   end
 
-  // acc's next value: an input (r at an update's accept, the value of a management write), 0, acc
-  // saturated, or the adder's (shifted) result.
+  // The column of the next cycle's q access: a* (the winner, RdN), 0 (the read of Q(s, 0)), 1
+  // (LoopRd), the loop's read column (a at its last cycle, the write of Q(s, a)), else a.
+  always_comb begin
+    unique case (st_d)
+      StUpdRdN: a_col_d = win_idx;
+      StUpdFin, StWrRd: a_col_d = '0;
+      StLoopRd: a_col_d = ActW'(1);
+      StLoop: a_col_d = (cnt_d[ActW:0] == LastAct) ? u_a_d : cnt_d[ActW-1:0];
+      default: a_col_d = u_a_d;
+    endcase
+  end
+
   logic [QW-1:0] in_val;
   assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_reward_i;
-  always_comb begin
-    if (st_q == StIdle) begin
-      acc_d = AW'($signed(in_val));
-    end else if (acc_clr) begin
-      acc_d = '0;
-    end else if (st_q == StLoopRd) begin
-      acc_d = sat_acc;
-    end else begin
-      acc_d = acc_shift ? (add_sum >>> 1) : add_sum;
-    end
-  end
+
+  qrl_qadd #(
+    .QW    (QW),
+    .KF    (KF),
+    .Alpha (Alpha),
+    .Gamma (Gamma),
+    .Shadow(Shadow),
+    .NSteps(NSteps),
+    .StepW (StepW)
+  ) u_qadd (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .step_next_i(cnt_d[StepW-1:0]),
+    .ph_load_i  (st_d == StIdle),
+    .ph_d_i     (st_d == StUpdD),
+    .ph_acc_i   (st_d == StUpdAcc),
+    .ph_fin_i   (st_d == StUpdFin),
+    .ph_sat_i   (st_d == StLoopRd),
+    .ph_loop_i  (st_d == StLoop),
+    .acc_ld_i   (acc_ld),
+    .acc_clr_i  (acc_clr),
+    .d_ld_i     (d_ld),
+    .in_val_i   (in_val),
+    .j_above_a_i(j_above_a),
+    .wq_rdata_i (wq_rdata),
+    .aq_rdata_i (aq_rdata),
+    .acc_o      (acc_val),
+    .o_bit_q_o  (o_bit_q),
+    .ao_bit_q_o (ao_bit_q)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q <= StClear;
       cnt_q <= '0;
       copy_pend_q <= 1'b0;
-      dec_cnt_q <= '0;
-      ep_cnt_q <= '0;
-      d1_valid_q <= 1'b0;
       mask_q <= '0;
-      explore_q <= 1'b0;
-      k_q <= '0;
-      rsp_valid_q <= 1'b0;
-      rsp_explored_q <= 1'b0;
-      rsp_action_q <= '0;
       u_s_q <= '0;
       u_a_q <= '0;
-      acc_q <= '0;
-      d_q <= '0;
       wboth_q <= 1'b0;
       m1_valid_q <= 1'b0;
       m_sh_q <= 1'b0;
       upd_done_q <= 1'b0;
       j_above_a <= 1'b0;
-      step <= '0;
       rb_q <= '0;
-      o_bit_q <= 1'b0;
-      ao_bit_q <= 1'b0;
+      a_col_q <= '0;
+      c_row_q <= 1'b1;
+      c_nrow_q <= (States > 1);
+      c_last_q <= (QDepth == 1);
     end else begin
       st_q <= st_d;
       cnt_q <= cnt_d;
       copy_pend_q <= copy_pend_d;
-      if (seed_clr || st_q == StClear) begin
-        dec_cnt_q <= cfg_eps_n_i;
-      end else if (acc_dec && eps_high) begin
-        dec_cnt_q <= dec_cnt_q - 24'h1;
-      end
-      ep_cnt_q <= ep_cnt_d;
       mask_q <= mask_d;
-      // decide: the accept edge registers ε test, rank and mask; the next one the result
-      d1_valid_q <= acc_dec;
-      if (acc_dec) begin
-        explore_q <= explore_d;
-        k_q <= k_d;
-      end else if (st_q == StUpdRdQ) begin
-        k_q <= win_idx;  // a* of the update (k_q is free until the next decide)
-      end
-      rsp_valid_q <= d1_valid_q;
-      if (d1_valid_q) begin
-        rsp_explored_q <= explore_q;
-        rsp_action_q <= explore_q ? kth_idx : win_idx;
-      end
       u_s_q <= u_s_d;
       u_a_q <= u_a_d;
-      if (acc_ld || acc_clr) acc_q <= acc_d;
-      if (d_ld) d_q <= DW'(add_sum);
       wboth_q <= wboth_d;
       m1_valid_q <= m1_valid_d;
       m_sh_q <= m_sh_d;
       upd_done_q <= upd_done_d;
       j_above_a <= j_above_a_d;
-      step <= step_d;
       rb_q <= rb_d;
-      o_bit_q <= o_bit;
-      ao_bit_q <= ao_bit;
+      a_col_q <= a_col_d;
+      c_row_q <= cnt_d < StatesC;
+      c_nrow_q <= cnt_d < StatesC - 1'b1;
+      c_last_q <= cnt_d == QDepthC - 1'b1;
     end
   end
 
-  assign dec_rsp_valid_o = rsp_valid_q;
-  assign dec_action_o = rsp_action_q;
-  assign dec_explored_o = rsp_explored_q;
   assign upd_done_o = upd_done_q;
   assign mgt_rsp_valid_o = m1_valid_q;
   assign mgt_value_o = m_sh_q ? sq_rdata : aq_rdata;
-  assign idle_o = (st_q == StIdle) && !copy_pend_q && !d1_valid_q && !m1_valid_q;
+  assign idle_o = (st_q == StIdle) && !copy_pend_q && !d1_valid && !m1_valid_q;
 endmodule

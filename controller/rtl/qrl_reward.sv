@@ -2,10 +2,10 @@
 // thresholds at the P0/P1/P2 percentiles recomputed by a sequential scan every Period samples,
 // counts halved at the scan when the total reached AgeLimit. Bit- and cycle-exact twin of
 // controller/rl/reward.{h,cpp}.
-//   sample accepted at edge X: bin of the sample, RAM read; X+1 writes the incremented count and
-//   registers the reward class (response after X+1)                       -> 2 cycles
+//   sample accepted at edge X: bin of the sample (registered); X+1 RAM read; X+2 writes the
+//   incremented count and registers the reward class (response after X+2)  -> 3 cycles
 //   every Period-th sample then scans the bins (docs/rl.md "Reward unit"):
-//     + LimW (the first limit) + 1 + Bins + F + LimW * F' cycles,
+//     + LimW (the first limit) + 1 + Bins + F + (LimW + 1) * F' cycles,
 //   F = the number of new thresholds above bin 0, F' = those among t1, t2.
 //
 // Scan: from the top bin down with a = the count of the bins above b (a running sum), test i
@@ -13,7 +13,9 @@
 // a <= Lim_i = floor(L_i * T / R_i). The tests are nested (P0 <= P1 <= P2) and monotone in b, so
 // only the strictest test still holding is checked, against one limit register: while it holds
 // every threshold up to it follows b; when it fails, the next test's limit is computed by a
-// serial restoring division (LimW cycles, no multiplier) and the same bin is tested again.
+// serial restoring division (LimW cycles, no multiplier) and, after one cycle forming the slack
+// below, the same bin is tested again. The test is the sign of a slack register lim - a, which the
+// scan decrements by each count (fmax: one subtractor after the RAM, no comparator behind it).
 module qrl_reward #(
   parameter int unsigned InW = 32,
   parameter int unsigned SubBits = 3,
@@ -81,37 +83,43 @@ module qrl_reward #(
   typedef enum logic [2:0] {
     StClear,
     StIdle,
+    StRd,
     StInc,
     StDiv,
     StScanRd,
+    StCmp,
     StScan
   } state_e;
   state_e st_d, st_q;
 
   // ---------------------------------------------------------------- bin of the sample
-  // Normalisation: shift the leading one to the top in log2(InW) steps (a leading-zero count),
-  // the octave is InW - 1 - lz, the sub-bin the SubBits bits below the leading one.
-  localparam int unsigned LzW = $clog2(InW) + 1;
-  logic [InW-1:0] norm;
-  logic [LzW-1:0] lz;
+  // The leading one e (a one-hot from independent wide ORs of the bits above each position, not
+  // a normalising shifter: fmax), the octave e - SubBits + 1 and the SubBits bits below it,
+  // AND-OR selected by the one-hot.
+  logic [InW-1:0] upper;  // upper[e] = some bit above e is set
+  logic [EW-1:0] oct;
+  logic [SubBits-1:0] sub;
   logic [BinW-1:0] bin;
   always_comb begin
-    norm = rwd_sample_i;
-    lz = '0;
-    for (int unsigned s = InW / 2; s >= 1; s = s / 2) begin
-      if ((norm >> (InW - s)) == '0) begin
-        norm = norm << s;
-        lz = lz + LzW'(s);
+    for (int unsigned e = 0; e < InW; e++) begin
+      upper[e] = ((rwd_sample_i >> (e + 1)) != '0);
+    end
+    oct = '0;
+    sub = '0;
+    for (int unsigned e = SubBits; e < InW; e++) begin
+      if (rwd_sample_i[e] && !upper[e]) begin
+        oct = oct | EW'(e - SubBits + 1);
+        sub = sub | rwd_sample_i[e-1-:SubBits];
       end
     end
-    if (rwd_sample_i < InW'(1 << SubBits)) begin
+    if (!upper[SubBits-1]) begin  // x < 2^SubBits (no bit above SubBits - 1; no comparator)
       bin = BinW'(rwd_sample_i);  // the exact bins
     end else begin
-      bin = BinW'({EW'(LzW'(InW - SubBits) - lz), norm[InW-2-:SubBits]});
+      bin = BinW'({oct, sub});
     end
   end
-  logic unused_norm;
-  assign unused_norm = ^{norm[InW-SubBits-2:0], norm[InW-1]};
+  logic unused_upper;
+  assign unused_upper = ^upper[SubBits-1:0];
 
   // ---------------------------------------------------------------- histogram RAM
   logic re, we;
@@ -145,6 +153,7 @@ module qrl_reward #(
   logic [1:0] i_d, i_q;  // the strictest test still holding
   logic done_d, done_q;  // all three thresholds found
   logic scan_pend_d, scan_pend_q, rsp_valid_d, rsp_valid_q, aging, holds;
+  logic signed [LimW:0] slack_d, slack_q;  // lim - above (holds: >= 0)
   logic [2:0] t_en;  // thresholds following b
   logic [1:0] cls_d, cls_q;  // reward class of the last sample (value = cfg_values_i[cls])
   logic [TW-1:0] halved_total;
@@ -156,13 +165,17 @@ module qrl_reward #(
   assign halved_total = total_q - TW'(odd_q);
   assign unused_halved = halved_total[0];
   assign unused_rsub = rsub[RemW];  // rem2 < 2 R_i: the difference fits RemW bits
-  // holds = (above_q <= lim_q), registered: computed from both registers' next values
-  logic holds_d;
-  assign holds_d = {{(LimW - TW) {1'b0}}, above_d} <= lim_d;
+  assign holds = !slack_q[LimW];
+  logic signed [LimW:0] slack_lim;  // lim - above from the registers
+  assign slack_lim = $signed({1'b0, lim_q}) - $signed({{(LimW + 1 - TW) {1'b0}}, above_q});
 
-  // L_i * T, R_i of test i (the division's dividend and divisor)
+  // L_i * T, R_i of test i (the division's dividend and divisor). The dividend is loaded for
+  // test 2 at StInc and for test i_q - 1 in StScan: selected from registers, not from i_d (fmax:
+  // the scan's control is off the path into the limit and the registered comparison).
+  logic [1:0] i_ld;
+  assign i_ld = (st_q == StInc) ? 2'd2 : i_q - 1'b1;
   always_comb begin
-    unique case (i_d)
+    unique case (i_ld)
       2'd0: lim_load = LimW'(total_q) * LimW'(L0);
       2'd1: lim_load = LimW'(total_q) * LimW'(L1);
       default: lim_load = LimW'(total_q) * LimW'(L2);
@@ -187,12 +200,13 @@ module qrl_reward #(
     rem_d = rem_q;
     i_d = i_q;
     done_d = done_q;
+    slack_d = slack_q;
     t_en = 3'b000;
     scan_pend_d = scan_pend_q;
     rsp_valid_d = 1'b0;
     cls_d = cls_q;
     re = 1'b0;
-    raddr = bin;
+    raddr = b_q;
     we = 1'b0;
     waddr = b_q;
     wdata = rdata + 1'b1;
@@ -209,8 +223,7 @@ module qrl_reward #(
       end
       StIdle: begin
         if (rwd_valid_i) begin
-          re = 1'b1;
-          b_d = bin;
+          b_d = bin;  // registered: the RAM address is a register (fmax)
           total_d = total_q + 1'b1;
           if (since_q == PeriodM1) begin
             since_d = '0;
@@ -218,8 +231,12 @@ module qrl_reward #(
           end else begin
             since_d = since_q + 1'b1;
           end
-          st_d = StInc;
+          st_d = StRd;
         end
+      end
+      StRd: begin
+        re = 1'b1;
+        st_d = StInc;
       end
       StInc: begin
         we = 1'b1;  // waddr = b_q, wdata = rdata + 1
@@ -255,13 +272,19 @@ module qrl_reward #(
         if (since_q == LastDivStep) begin
           since_d = '0;
           // the first division of a scan goes on to read the top bin; a later one re-tests b
-          st_d = (i_q == 2'd2) ? StScanRd : StScan;
+          // after forming the slack
+          st_d = (i_q == 2'd2) ? StScanRd : StCmp;
         end
       end
       StScanRd: begin
         re = 1'b1;
         raddr = LastBin;
         b_d = LastBin;
+        slack_d = slack_lim;
+        st_d = StScan;
+      end
+      StCmp: begin
+        slack_d = slack_lim;
         st_d = StScan;
       end
       StScan: begin
@@ -278,6 +301,7 @@ module qrl_reward #(
         end else begin
           if (!done_q) t_en = {i_q == 2'd2, i_q != 2'd0, 1'b1};
           above_d = above_q + TW'(rdata);
+          slack_d = slack_q - $signed({{(LimW + 1 - CW) {1'b0}}, rdata});
           if (aging) begin
             we = 1'b1;
             wdata = {1'b0, rdata[CW-1:1]};
@@ -315,7 +339,7 @@ module qrl_reward #(
       scan_pend_q <= 1'b0;
       rsp_valid_q <= 1'b0;
       cls_q <= '0;
-      holds <= 1'b1;
+      slack_q <= '0;
     end else begin
       st_q <= st_d;
       if (t_en[0]) t0_q <= b_q;
@@ -333,7 +357,7 @@ module qrl_reward #(
       scan_pend_q <= scan_pend_d;
       rsp_valid_q <= rsp_valid_d;
       cls_q <= cls_d;
-      holds <= holds_d;
+      slack_q <= slack_d;
     end
   end
 

@@ -159,15 +159,15 @@ TEST(RlCosim, CyclesPerOperation) {
   const Decision d = rtl->decide(3, kAllActions);
   EXPECT_EQ(d.cycles, 2u);
   UpdateOp op;
-  EXPECT_EQ(rtl->update(op), 6u + 19u + 4u);  // 19 shift-and-add steps, 4 order-bit compares
+  EXPECT_EQ(rtl->update(op), 7u + 19u + 4u);  // 19 shift-and-add steps, 4 order-bit compares
   EXPECT_EQ(rtl->end_episode(), 128u * 4u + 1u);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(rtl->decide(0, kAllActions).cycles, 2u);
   EXPECT_EQ(rtl->decide(0, kAllActions).cycles, 2u);  // 4th decision of the episode
   EXPECT_EQ(rtl->decide(0, kAllActions).cycles,
             2u + 128u * 4u);  // 5th: closes it, copies 512 q values
-  EXPECT_EQ(rtl->reward(1000).cycles, 2u);
+  EXPECT_EQ(rtl->reward(1000).cycles, 3u);
   std::vector<int32_t> row(4, 0);
-  EXPECT_EQ(rtl->write_row(1, row.data()), 4u * (3u + 4u));  // 4 values, each 3 + 4 cycles
+  EXPECT_EQ(rtl->write_row(1, row.data()), 4u * (4u + 4u));  // 4 values, each 4 + 4 cycles
   EXPECT_EQ(rtl->read_row(1, true, row.data()), 4u * 3u);
   EXPECT_EQ(rtl->seed(5), 1u);
 }

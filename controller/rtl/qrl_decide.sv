@@ -1,0 +1,127 @@
+// The ε-greedy decision of qrl_core: the LFSR, the ε schedule, the exploration rank (qrl_pick)
+// and index (qrl_kth), and the response registers. The greedy action (the winner of the order
+// bits, qrl_winner) comes from the core, which shares it with the update (a*).
+//   accept edge X (acc_i): LFSR draw (the word is the register's value in the accept cycle, the
+//   C++ model's draw() order), ε test, exploration rank k, ranks of the mask;
+//   edge X+1: the action (k-th allowed index or the winner) into the response register.
+// dec_cnt counts down the decisions left at eps_hi: loaded with cfg_eps_n_i at eps_load_i (the
+// core's reset clear and SEED; no comparator with the configuration).
+// Episodes (Shadow): every cfg_episode_len_i-th decision (0: never) closes the episode (ep_end_o
+// with its accept; the core then copies the shadow table); ep_clr_i (a management COPY or SEED)
+// restarts the count.
+module qrl_decide #(
+  parameter int unsigned Actions = 4,
+  parameter bit Shadow = 1'b0,
+  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  input  logic [       15:0] cfg_eps_hi_i,
+  input  logic [       15:0] cfg_eps_lo_i,
+  input  logic [       23:0] cfg_eps_n_i,
+  input  logic [       15:0] cfg_episode_len_i,
+  input  logic               ep_clr_i,
+  output logic               ep_end_o,
+  input  logic               acc_i,        // a decide is accepted
+  input  logic               eps_load_i,   // reload the ε counter
+  input  logic               seed_i,       // SEED: load the LFSR
+  input  logic [       31:0] seed_val_i,
+  input  logic [Actions-1:0] mask_i,       // the request's mask (empty = all allowed)
+  output logic [Actions-1:0] mask_n_o,     // the same, normalised
+  input  logic [Actions-1:0] mask_q_i,     // the core's registered mask (second cycle)
+  input  logic [   ActW-1:0] win_idx_i,    // the greedy action (second cycle)
+  output logic               busy_o,       // in the second cycle
+  output logic               rsp_valid_o,
+  output logic [   ActW-1:0] rsp_action_o,
+  output logic               rsp_explored_o
+);
+  logic [23:0] dec_cnt_q;
+  logic [31:0] lfsr_word;
+  logic d1_valid_q, explore_q, eps_high, explore_d;
+  logic [ActW-1:0] k_q, k_d, kth_idx;
+
+  qrl_lfsr u_lfsr (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .en_i      (acc_i),
+    .load_i    (seed_i),
+    .load_val_i(seed_val_i),
+    .word_o    (lfsr_word)
+  );
+
+  assign mask_n_o = (mask_i == '0) ? {Actions{1'b1}} : mask_i;
+  assign eps_high = (dec_cnt_q != '0);
+  assign explore_d = lfsr_word[31:16] < (eps_high ? cfg_eps_hi_i : cfg_eps_lo_i);
+
+  qrl_pick #(
+    .Actions(Actions),
+    .ActW   (ActW)
+  ) u_pick (
+    .mask_i(mask_i),
+    .rnd_i (lfsr_word[15:0]),
+    .k_o   (k_d)
+  );
+
+  qrl_kth #(
+    .Actions(Actions),
+    .ActW   (ActW)
+  ) u_kth (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .ld_i    (acc_i),
+    .mask_i  (mask_n_o),
+    .mask_q_i(mask_q_i),
+    .k_i     (k_q),
+    .idx_o   (kth_idx)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dec_cnt_q <= '0;
+      d1_valid_q <= 1'b0;
+      explore_q <= 1'b0;
+      k_q <= '0;
+      rsp_valid_o <= 1'b0;
+      rsp_explored_o <= 1'b0;
+      rsp_action_o <= '0;
+    end else begin
+      if (eps_load_i) begin
+        dec_cnt_q <= cfg_eps_n_i;
+      end else if (acc_i && eps_high) begin
+        dec_cnt_q <= dec_cnt_q - 24'h1;
+      end
+      d1_valid_q <= acc_i;
+      if (acc_i) begin
+        explore_q <= explore_d;
+        k_q <= k_d;
+      end
+      rsp_valid_o <= d1_valid_q;
+      if (d1_valid_q) begin
+        rsp_explored_o <= explore_q;
+        rsp_action_o <= explore_q ? kth_idx : win_idx_i;
+      end
+    end
+  end
+
+  if (Shadow) begin : g_episode
+    logic [15:0] ep_cnt_q;
+    logic ep_on;
+    assign ep_on = (cfg_episode_len_i != 16'h0);
+    assign ep_end_o = acc_i && ep_on && (ep_cnt_q + 16'h1 == cfg_episode_len_i);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        ep_cnt_q <= '0;
+      end else if (ep_clr_i || ep_end_o) begin
+        ep_cnt_q <= '0;
+      end else if (acc_i && ep_on) begin
+        ep_cnt_q <= ep_cnt_q + 16'h1;
+      end
+    end
+  end else begin : g_no_episode
+    assign ep_end_o = 1'b0;
+    logic unused_ep;
+    assign unused_ep = ^{cfg_episode_len_i, ep_clr_i};
+  end
+
+  assign busy_o = d1_valid_q;
+endmodule

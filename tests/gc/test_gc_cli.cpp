@@ -133,10 +133,18 @@ TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
     EXPECT_NE(r.out.find(c.named), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(std::string("--preset ") + c.preset), std::string::npos) << r.out;
   }
-  // The defaults of every family stay accepted on a hybrid preset.
+  // The defaults of every family stay accepted on a hybrid preset; with no FSP grouper there the
+  // reward CSV holds its header only.
+  const std::string csv = (tmpdir() / "hy-fsp-rewards.csv").string();
   Result ok = sh("run --preset hybrid-slc-qlc --trace " + kTrace + " --gc greedy --fsp baseline " +
-                 "--quiet --no-progress --out " + (tmpdir() / "hy-ok.json").string());
+                 "--fsp-rewards " + csv + " --quiet --no-progress --out " +
+                 (tmpdir() / "hy-ok.json").string());
   EXPECT_EQ(ok.code, 0) << ok.out;
+  std::ifstream f(csv);
+  std::string line, rest;
+  EXPECT_TRUE(std::getline(f, line));
+  EXPECT_EQ(line, "episode,avg_reward");
+  EXPECT_FALSE(std::getline(f, rest)) << rest;
 }
 
 TEST(GcCli, RtlBackendGivesTheSameResultAsCpp) {

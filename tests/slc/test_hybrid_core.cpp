@@ -28,10 +28,14 @@
 
 #include "controller/slc/hybrid_core.h"
 #include "tests/slc/hybrid_env.h"
+#include "tests/slc/small_configs.h"
 
 using namespace ssdtlm;
 using ssdtlm::slc::HybridCore;
 using ssdtlm::slctest::HybridEnv;
+
+using slctest::qlc_small;
+using slctest::tlc_small;
 
 namespace {
 
@@ -40,31 +44,6 @@ constexpr Tick kNsPs = 1'000;    // ps per ns
 constexpr uint32_t kPage = 16384;
 constexpr uint32_t kSec = 4096;
 constexpr Tick kFw1 = 1'100 * kNsPs;  // firmware time of a one-page command: 2 ns x 550 cycles
-
-SsdConfig tlc_small(const std::string& policy) {
-  SsdConfig c;
-  c.apply_file(find_preset("hybrid-slc-tlc"));
-  c.set("nand.channels", 1, "test");
-  c.set("nand.planes_per_die", 1, "test");
-  c.set("nand.blocks_per_plane", 16, "test");
-  c.set("nand.pages_per_block", 12, "test");
-  c.set("slc.blocks_per_plane", 4, "test");
-  c.set("slc.pages_per_block", 4, "test");
-  c.set("slc.policy", policy, "test");
-  c.finalize();
-  return c;
-}
-
-SsdConfig qlc_small(const std::string& size_policy) {
-  SsdConfig c;
-  c.apply_file(find_preset("hybrid-slc-qlc"));
-  c.set("nand.blocks_per_plane", 16, "test");
-  c.set("nand.pages_per_block", 16, "test");
-  c.set("slc.pages_per_block", 4, "test");
-  c.set("slc.size_policy", size_policy, "test");
-  c.finalize();
-  return c;
-}
 
 // A configuration, its environment and a core; host commands owned here.
 struct Rig {

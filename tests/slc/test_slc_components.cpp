@@ -14,36 +14,16 @@
 
 #include "controller/slc/region.h"
 #include "controller/slc/sector_map.h"
+#include "tests/slc/small_configs.h"
 
 using namespace ssdtlm;
 using slc::SectorMap;
 using slc::SlcRegion;
 
+using slctest::qlc_small;
+using slctest::tlc_small;
+
 namespace {
-
-SsdConfig tlc_small(const std::string& policy) {
-  SsdConfig c;
-  c.apply_file(find_preset("hybrid-slc-tlc"));
-  c.set("nand.channels", 1, "test");
-  c.set("nand.planes_per_die", 1, "test");
-  c.set("nand.blocks_per_plane", 16, "test");
-  c.set("nand.pages_per_block", 12, "test");
-  c.set("slc.blocks_per_plane", 4, "test");
-  c.set("slc.pages_per_block", 4, "test");
-  c.set("slc.policy", policy, "test");
-  c.finalize();
-  return c;
-}
-
-SsdConfig qlc_small() {
-  SsdConfig c;
-  c.apply_file(find_preset("hybrid-slc-qlc"));
-  c.set("nand.blocks_per_plane", 16, "test");
-  c.set("nand.pages_per_block", 16, "test");
-  c.set("slc.pages_per_block", 4, "test");
-  c.finalize();
-  return c;
-}
 
 // n pages at ppn programmed: the block closes when it is written to its end.
 void programmed(SectorMap& m, const nand::Geometry& g, Ppn ppn, uint32_t n) {

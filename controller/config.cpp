@@ -207,6 +207,9 @@ const std::vector<Param>& params() {
       num<uint32_t>(
           "gc.t_gc_aggr", FIELD(gc_t_gc_aggr), 0, 1 << 20,
           "rl-aggr/predictors: max-limited early GC band up to this many free blocks (T^A_GC)"),
+      choice("gc.free_count", FIELD(gc_free_count), {"plane", "die"},
+             "partial policies: N_free of the zone rules (T_GC, T^A_GC) is the plane's free "
+             "blocks, or its die's (GC paper, Algorithm 1)"),
       num<uint32_t>("gc.t_igc", FIELD(gc_t_igc), 0, 1 << 20,
                     "rl/predictors: intensive GC stops at this many free blocks (T_IGC)"),
       num<uint32_t>("gc.intensive_blocks", FIELD(gc_intensive_blocks), 0, 1 << 20,
@@ -251,6 +254,9 @@ const std::vector<Param>& params() {
       choice("rd.rs_trigger", FIELD(rd_rs_trigger), {"step", "request"},
              "ws+rs: decide at idle and again when a refresh step ends while idle, reward of the "
              "first request after the action (step), or once per idle transition (request)"),
+      flag("rd.refresh_preemptible", FIELD(rd_refresh_preemptible),
+           "hard-threshold refreshes and ipr reprograms yield to host reads between their "
+           "operations (false: they block the die, as SSDsim's uninterruptible GC)"),
       num<uint32_t>("rd.window", FIELD(rd_window), 1, 1e9,
                     "ws: requests per hot-read mining window"),
       num<uint32_t>("rd.hot_reads", FIELD(rd_hot_reads), 0, 1e9,

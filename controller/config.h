@@ -74,6 +74,10 @@ struct SsdConfig {
   uint32_t gc_t_gc = 10;             // T_GC: rl / predictors decide when free blocks <= this
   uint32_t gc_t_gc_aggr = 100;       // T^A_GC: aggressive band (T_GC, T^A_GC]
   uint32_t gc_t_igc = 3;             // intensive GC stops at this many free blocks (rl, predictors)
+  // The free-block count N_free that the partial policies' zone rules (T_GC, T^A_GC) compare:
+  // "plane" (the plane with the fewest free blocks) or "die" (the sum over that plane's die, the
+  // GC paper's Algorithm 1). Intensive GC and the host reserve stay per plane (safety).
+  std::string gc_free_count = "plane";
   uint32_t gc_intensive_blocks = 1;  // intensive GC starts at this many free blocks
   uint32_t gc_intensive_copies = 0;  // 0 = ceil(t_erase / (t_read + t_program))
   uint32_t gc_lazy_trigger_blocks = 2;  // lazy: partial steps when free blocks <= this
@@ -99,6 +103,11 @@ struct SsdConfig {
   // reward of the first request served after it; "request" decides once per idle transition and
   // credits the previous action with the reward of the request that ended the busy period.
   std::string rd_rs_trigger = "step";
+  // Refreshes that must run now (hard threshold: baseline, leveling, ws and ws+rs's forced jobs;
+  // ipr's reprograms) run as blocking foreground jobs whose operations go before host reads at
+  // the die (false: SSDsim's uninterruptible GC, which the paper's simulator builds on), or at
+  // normal priority so that host reads are served between their operations (true).
+  bool rd_refresh_preemptible = false;
   uint32_t rd_window = 8192;          // ws: requests per hot-read mining window
   uint32_t rd_hot_reads = 2;          // ws: an address read more than this often is hot
   double rd_monitor_fraction = 0.10;  // leveling / ipr: monitored blocks

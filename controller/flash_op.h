@@ -38,6 +38,9 @@ struct FlashOp {
   uint8_t prio = kPrioNormal;
   bool no_transfer = false;  // copyback: data stays in the die's page register
   bool slc = false;          // the block is in SLC mode: SLC timing (issue 8), one page per program
+  // Set by the core for work no host request waits on directly (GC, refresh, migration): the
+  // operating point's host-operation queueing leaves it out.
+  bool background = false;
   uint32_t channel = 0;
   uint32_t die = 0;    // die within the channel
   uint32_t plane = 0;  // global plane index
@@ -87,6 +90,7 @@ class FlashOpPool {
     op->prio = prio;
     op->no_transfer = false;
     op->slc = false;
+    op->background = false;
     op->plane = plane;
     op->channel = geo.channel_of_plane(plane);
     op->die = geo.die_in_channel_of_plane(plane);

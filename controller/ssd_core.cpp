@@ -85,6 +85,8 @@ FlashOp* ControllerCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_
                                 OpOwner owner) {
   FlashOp* op = ops_.get(geo_, kind, ppn, npages, prio, integrity_ ? spp_ : 0);
   op->owner = owner;
+  op->background = owner != OpOwner::HostRead && owner != OpOwner::FlushRmw &&
+                   owner != OpOwner::FlushProgram;
   return op;
 }
 

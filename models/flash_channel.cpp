@@ -44,6 +44,8 @@ void FlashChannel::reset_measurement() {
   bus_busy_total_ = 0;
   ops_done_ = 0;
   wait_sum_ = service_sum_ = 0;
+  host_ops_ = 0;
+  host_wait_sum_ = host_service_sum_ = 0;
 }
 
 void FlashChannel::process() {
@@ -186,6 +188,11 @@ void FlashChannel::complete(uint32_t d) {
     ++ops_done_;
     wait_sum_ += op->t_start - op->t_submit;
     service_sum_ += now - op->t_start;
+    if (!op->background) {
+      ++host_ops_;
+      host_wait_sum_ += op->t_start - op->t_submit;
+      host_service_sum_ += now - op->t_start;
+    }
     group[i]->set_response_status(tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time zero = sc_core::SC_ZERO_TIME;

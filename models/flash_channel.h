@@ -44,6 +44,10 @@ class FlashChannel : public sc_core::sc_module {
   void reset_measurement();
   Tick wait_sum() const { return wait_sum_; }
   Tick service_sum() const { return service_sum_; }
+  // The same for the operations of the host path (FlashOp::background unset).
+  uint64_t host_ops() const { return host_ops_; }
+  Tick host_wait_sum() const { return host_wait_sum_; }
+  Tick host_service_sum() const { return host_service_sum_; }
   uint64_t events() const { return events_; }
 
  private:
@@ -87,6 +91,8 @@ class FlashChannel : public sc_core::sc_module {
   bool bus_busy_ = false;
   uint64_t ops_done_ = 0;
   Tick wait_sum_ = 0, service_sum_ = 0;
+  uint64_t host_ops_ = 0;
+  Tick host_wait_sum_ = 0, host_service_sum_ = 0;
   Tick bus_busy_total_ = 0;
   std::vector<Tick> busy_;
   sc_core::sc_event ev_;

@@ -177,12 +177,12 @@ void PageGcEngine::run_step(uint32_t plane, uint32_t copies, uint8_t prio, uint3
   continue_job(plane);
 }
 
-void PageGcEngine::make_whole(uint32_t plane) {
+void PageGcEngine::make_whole(uint32_t plane, uint8_t prio) {
   Job& j = jobs_[plane];
   j.partial = false;
   j.step_open = false;
   j.budget = UINT32_MAX;
-  j.prio = kPrioGc;
+  j.prio = prio;
   continue_job(plane);
 }
 

@@ -96,7 +96,8 @@ class PageGcEngine final : public GcEngine {
   // The next step of a partial job (a new partial victim when none is active): `copies` moves,
   // or 0 = the erase once the victim is empty.
   void run_step(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid);
-  void make_whole(uint32_t plane);  // a partial job runs to its erase now, foreground
+  // A partial job runs to its erase now, at priority prio (default: foreground).
+  void make_whole(uint32_t plane, uint8_t prio = kPrioGc);
   // Ends the job without erasing: the victim goes back to the FTL's candidates. Returns it.
   uint64_t release(uint32_t plane);
   // Programs the moves still buffered, padded to a unit. True when a program is in flight; false

@@ -32,6 +32,8 @@ PartialGcParams partial_params(const SsdConfig* cfg) {
   p.host_reserve = cfg->gc_host_reserve_blocks;
   p.ctrl_cycle = cfg->ctrl_cycle;
   p.pages_per_block = cfg->geo.pages_per_block;
+  p.free_count_planes = cfg->gc_free_count == "die" ? cfg->geo.planes_per_die : 1;
+  p.dies = cfg->geo.dies();
   return p;
 }
 
@@ -59,11 +61,19 @@ uint32_t PartialGc::pick_plane() const {
 void PartialGc::on_request_served(const HostCmd& cmd, Tick latency) {
   if (cmd.is_read && !p_.reads_trigger) return;
   const uint32_t plane = pick_plane();
-  const uint32_t nfree = engine_->free_blocks(plane);
+  const uint32_t plane_free = engine_->free_blocks(plane);
+  // N_free of the zone rules: the plane's, or its die's (gc.free_count).
+  uint32_t nfree = plane_free;
+  if (p_.free_count_planes > 1) {
+    nfree = 0;
+    for (uint32_t k = 0, q = plane % p_.dies; k < p_.free_count_planes && q < engine_->planes();
+         ++k, q += p_.dies)
+      nfree += engine_->free_blocks(q);
+  }
   uint8_t& inten = intensive_[plane];
-  if (nfree <= p_.intensive_blocks)
+  if (plane_free <= p_.intensive_blocks)
     inten = 1;
-  else if (nfree >= p_.intensive_stop)
+  else if (plane_free >= p_.intensive_stop)
     inten = 0;
   const bool intensive = inten && !cmd.is_read;  // intensive steps follow writes only
   Zone zone = Zone::None;
@@ -148,7 +158,8 @@ nlohmann::json PartialGc::stats() const {
                         {"intensive_blocks", p_.intensive_blocks},
                         {"intensive_stop", p_.intensive_stop},
                         {"intensive_copies", p_.intensive_copies},
-                        {"host_reserve_blocks", p_.host_reserve}}}};
+                        {"host_reserve_blocks", p_.host_reserve},
+                        {"free_count", p_.free_count_planes > 1 ? "die" : "plane"}}}};
   add_stats(j);
   return j;
 }

@@ -29,6 +29,11 @@ struct PartialGcParams {
   uint32_t host_reserve = 1;
   Tick ctrl_cycle = 2000;        // ps per controller clock cycle (decision-unit time)
   uint32_t pages_per_block = 0;  // 0: from the engine
+  // > 1: the zone rules compare N_free summed over the planes of a die (gc.free_count die): the
+  // planes of a die are d, d + dies, d + 2 dies, ... (nand::Geometry numbers planes by plane in
+  // die first).
+  uint32_t free_count_planes = 1;
+  uint32_t dies = 1;
 };
 
 // Fills the parameters every partial policy shares from the configuration (nullptr: defaults

@@ -17,7 +17,7 @@ bool IprRefresh::start_urgent(uint32_t b) {
   if (J.model.is_mlc(b) || J.st.mlc_blocks >= mlc_quota_ || J.cfg.geo.bits() < 3)
     return J.start_full(b);
   ++J.st.mlc_blocks;  // reserved for this block (released if the reprogram is abandoned)
-  const bool started = J.start_job(b, J.cfg.geo.pages_per_block, kPrioGc, RefreshJob::Ipr, true);
+  const bool started = J.start_job(b, J.cfg.geo.pages_per_block, J.urgent_prio(), RefreshJob::Ipr, true);
   if (!started) --J.st.mlc_blocks;
   return started;
 }
@@ -47,8 +47,8 @@ void IprRefresh::begin_reprogram(uint32_t p) {
   // Reads of the block still in flight (issued before the moves) finish first; poll() retries.
   if (J.port.block_reads_busy(static_cast<uint32_t>(b))) return;
   // [INTERP] baselines.md 5: every word line's MSB page is reprogrammed in place, one program
-  // operation of the MSB page type each (tPROG(MSB) on the die, foreground class, no data on the
-  // bus); the block turns MLC when the last one completes.
+  // operation of the MSB page type each (tPROG(MSB) on the die, foreground class unless
+  // rd.refresh_preemptible, no data on the bus); the block turns MLC when the last one completes.
   J.job[p] = RefreshJob::Reprogram;
   const uint32_t wordlines = J.ftl.block(b).write_ptr / bits;
   reprog_left_[p] = wordlines;
@@ -57,7 +57,7 @@ void IprRefresh::begin_reprogram(uint32_t p) {
     return;
   }
   for (uint32_t w = 0; w < wordlines; ++w) {
-    FlashOp* op = J.port.new_op(FlashKind::Program, first + w * bits + bits - 1, 1, kPrioGc,
+    FlashOp* op = J.port.new_op(FlashKind::Program, first + w * bits + bits - 1, 1, J.urgent_prio(),
                                 OpOwner::RdReprogram);
     op->no_transfer = true;
     ++J.ctr.programs;  // flash.programs counts them; no page is programmed for data

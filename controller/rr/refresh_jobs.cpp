@@ -87,8 +87,12 @@ bool RefreshJobs::start_job(uint64_t b, uint32_t copies, uint8_t prio, RefreshJo
   return true;
 }
 
+uint8_t RefreshJobs::urgent_prio() const {
+  return cfg.rd_refresh_preemptible ? kPrioNormal : kPrioGc;
+}
+
 bool RefreshJobs::start_full(uint32_t b) {
-  const bool started = start_job(b, UINT32_MAX, kPrioGc, RefreshJob::Full);
+  const bool started = start_job(b, UINT32_MAX, urgent_prio(), RefreshJob::Full);
   if (started) ++st.full;
   return started;
 }
@@ -98,7 +102,7 @@ void RefreshJobs::make_full(uint32_t p) {
   if (job[p] == RefreshJob::Partial && partial_jobs > 0) --partial_jobs;
   job[p] = RefreshJob::Full;
   ++st.forced_full;
-  engine.make_whole(p);
+  engine.make_whole(p, urgent_prio());
 }
 
 void RefreshJobs::end_job(uint32_t p) {

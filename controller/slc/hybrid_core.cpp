@@ -35,6 +35,8 @@ FlashOp* HybridCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t pr
   FlashOp* op = ops_.get(geo_, kind, ppn, npages, prio);
   op->slc = map_.blk(geo_.block_of(ppn)).slc;
   op->aux = purpose;  // the hybrid core dispatches on `aux` (purpose), owner stays HostRead
+  op->background = purpose != kHostRead && purpose != kRmwRead && purpose != kSlcWrite &&
+                   purpose != kNativeWrite;
   return op;
 }
 

@@ -132,6 +132,29 @@ TEST(LazyGc, TriggerAfterWritesOnlyAndIntensiveAtOneFreeBlock) {
   EXPECT_EQ(e.log.back().copies, 4u);
 }
 
+// gc.free_count die: the zone rules compare the die's free blocks (GC paper Algorithm 1's N_free),
+// the sum over its planes. tlc-gc-512gb has one die of 2 planes, T_GC = 10.
+TEST(PartialGc, FreeCountPerDieSumsTheDiesPlanes) {
+  for (const char* mode : {"plane", "die"}) {
+    SsdConfig c = preset("tlc-gc-512gb");
+    c.gc_free_count = mode;
+    c.finalize();
+    ASSERT_EQ(c.geo.dies(), 1u);
+    auto p = make_gc_policy("rl", &c);
+    ScriptEngine e(2);
+    p->attach(&e);
+    Driver d;
+    const bool die = std::string(mode) == "die";
+    e.free = {5, 6};  // plane: 5 <= 10 decides; die: 11 > 10 does not
+    d.serve(*p, false, 500 * kUs);
+    EXPECT_EQ(static_cast<PartialGc&>(*p).decisions(), die ? 0u : 1u) << mode;
+    e.free = {4, 5};  // die: 9 <= 10 decides
+    d.serve(*p, false, 500 * kUs);
+    EXPECT_EQ(static_cast<PartialGc&>(*p).decisions(), die ? 1u : 2u) << mode;
+    EXPECT_EQ(p->stats()["params"]["free_count"], mode);
+  }
+}
+
 TEST(RlGc, TriggersAtTgcNotAtZeroIntervalNotOnReads) {
   const SsdConfig c = preset("tlc-gc-512gb");
   auto p = make_gc_policy("rl", &c);

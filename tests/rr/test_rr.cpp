@@ -196,6 +196,33 @@ TEST(RrCore, HardThresholdRefreshesAtOnceSoftDoesNotForBaseline) {
   EXPECT_EQ(d.core.counters().mismatches, 0u);
 }
 
+// rd.refresh_preemptible: a hard-threshold refresh's operations go in the GC (blocking) class by
+// default, and in the normal class -- behind queued host reads -- when preemptible.
+TEST(RrCore, HardRefreshBlocksTheDieUnlessPreemptible) {
+  for (bool pre : {false, true}) {
+    SsdConfig c = rd_config("baseline", 40, 30);
+    c.rd_refresh_preemptible = pre;
+    Driver d(c);
+    d.reads(0, 40);
+    d.read(1);
+    ASSERT_EQ(d.core.counters().erases_rr, 1u) << "preemptible " << pre;
+    size_t refresh_ops = 0;
+    for (const auto& op : d.env.ops)
+      if (op.owner == OpOwner::GcRead || op.owner == OpOwner::GcProgram ||
+          op.owner == OpOwner::GcErase) {
+        ++refresh_ops;
+        EXPECT_EQ(op.prio, pre ? kPrioNormal : kPrioGc) << "preemptible " << pre;
+      }
+    EXPECT_GT(refresh_ops, 1u);
+    for (const auto& op : d.env.ops) {
+      if (op.owner == OpOwner::HostRead) {
+        EXPECT_EQ(op.prio, kPrioRead);
+      }
+    }
+    EXPECT_EQ(d.core.counters().mismatches, 0u);
+  }
+}
+
 TEST(RrCore, SoftThresholdQueuesATaskForIdleTime) {
   Driver d(rd_config("ws+rs", 1000, 30));
   for (int i = 0; i < 29; ++i) d.read(0);

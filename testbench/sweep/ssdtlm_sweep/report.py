@@ -372,8 +372,8 @@ def _runs_tables(doc, sec):
     sat = [r for r in sec.ok if ops[id(r)].startswith("SATURATED")]
     if sat:
         doc.para(f"{len(sat)} of {len(sec.ok)} runs are saturated (a die, channel or the PCIe link "
-                 "busy more than 90% of the time, or flash queueing above 10x service time): their "
-                 "latencies measure the queue, not the policy. Saturated: "
+                 "busy more than 90% of the time, or host flash operations waiting above 10x "
+                 "service time): their latencies measure the queue, not the policy. Saturated: "
                  + ", ".join(r["label"] for r in sat) + ".")
     trn = {id(r): training(sec.result(r)) for r in sec.ok}
     untrained = [r for r in sec.ok if trn[id(r)] == "UNTRAINED"]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Read-disturb experiment (issue 7, docs/read-disturb.md): the five read-refresh policies on the
-# tlc-rr preset, on the bundled read-heavy real trace (UMass WebSearch, reads x15 as the paper
-# amplified its small traces, looped) and a generated read-intensive workload with concentrated
-# reads (reads x3). The runs are the sweep spec sweep.yaml (docs/sweep.md); this script is
+# tlc-rr preset, on the bundled read-heavy real trace (UMass WebSearch, looped 100x at its own
+# timing and 4x faster; the paper did not amplify websearch) and a generated read-intensive
+# workload with concentrated reads (reads x3), each with blocking and with preemptible
+# hard-threshold refreshes (rd.refresh_preemptible, the ablation of docs/read-disturb.md). The runs are the sweep spec sweep.yaml (docs/sweep.md); this script is
 # `ssdtlm sweep` into results/<sweep>.sqlite, `ssdtlm report` (results/<sweep>/report.{html,md}),
 # then summary.py, which reads the runs from the store and writes results/<sweep>/summary.md
 # (tables in the shape of the paper's Figs. 9-12 and 14, paper's numbers beside ours).
@@ -10,7 +11,7 @@
 #
 #   experiments/read-disturb/run.sh [--quick] [--workers N] [--bin PATH] [--out DIR] [--rl-backend cpp|rtl]
 #
-# --quick: a quarter of the requests, thresholds scaled by 1/5 (the spec's quick: section).
+# --quick: WebSearch looped 20x, 60 000 generated requests, thresholds scaled by 1/5 (the spec's quick: section).
 # --out DIR: the store and the summary go to DIR instead of experiments/read-disturb/results.
 # --rl-backend rtl: the ws+rs agent on the Verilated RTL (a copy of the spec with
 #   base.rl-backend=rtl, sweep name <sweep>-rtl).

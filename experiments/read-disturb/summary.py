@@ -18,11 +18,19 @@ RENAME = {"umass-websearch": "websearch"}
 
 
 def workload_of(params):
+    """The row label: the workload, its time scaling (speed xN) and, with
+    rd.refresh_preemptible, "preempt" (refreshes yield to host reads; default: they block)."""
     t = str(params.get("trace", ""))
     if t.startswith("workload:"):
-        return t.split(":", 1)[1]
-    name = os.path.basename(t).split(".")[0]
-    return RENAME.get(name, name)
+        name = t.split(":", 1)[1]
+    else:
+        name = os.path.basename(t).split(".")[0]
+        name = RENAME.get(name, name)
+    if params.get("speed") not in (None, 1, 1.0, "1"):
+        name += " speed x%g" % float(params["speed"])
+    pre = params.get("rd.refresh_preemptible")
+    name += " preempt" if pre in (True, "true", 1) else " block"
+    return name
 
 
 def load_runs(db_path, sweep):
@@ -62,6 +70,21 @@ def summary(runs, loads, pol=POLICIES):
                 r["host_reads"]["mean_retry_level"], r["uncorrectable_reads"],
                 j["flash"]["erases"]["read_refresh"], j["flash"]["erases"]["gc"],
                 r["refresh"]["partial_moves"], r.get("rl", {}).get("decisions", "-"), r["ws"].get("mining_wall_s", r["ws"].get("mining_s"))))
+    L.append("\n## Operating point and training effort\n")
+    L.append("Busiest die's utilisation, host-path flash wait over service, saturation flag (docs/results.md); "
+             "ws+rs agent: decisions / q-table updates / explorations / reward signs (+ 0 -).\n")
+    L.append("| workload | policy | die busy (max) | host wait / service | saturated | RL decisions / updates / explorations | rewards + / 0 / - |")
+    L.append("|---|---|---|---|---|---|---|")
+    for w in loads:
+        for p in pol:
+            j = load(w, p); op = j.get("operating_point", {}); fq = op.get("flash_queue", {})
+            rl = j["read_disturb"].get("rl"); t = (rl or {}).get("training")
+            L.append("| %s | %s | %.1f%% | %.2f | %s | %s | %s |" % (
+                w, p, 100 * op.get("die_utilisation", {}).get("max", 0),
+                fq.get("host_wait_over_service", fq.get("wait_over_service", 0)),
+                "SATURATED" if op.get("saturated") else "no",
+                "%d / %d / %d%s" % (t["decisions"], t["updates"], t["explorations"], "" if t["trained"] else " UNTRAINED") if t else "-",
+                "%d / %d / %d" % (t["rewards"]["positive"], t["rewards"]["zero"], t["rewards"]["negative"]) if t else "-"))
     L.append("\n## Refresh work by policy\n")
     L.append("| workload | policy | full refreshes | hops | shadow blocks opened | shadow pages | hops refused (pool exhausted) | shadow reclaims | ipr reprograms | reprogram ops | reprogram die time (ms) | decision delay (ms) |")
     L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -193,6 +193,12 @@ const std::vector<Param>& params() {
       flag("fsp.rewrite_read_promotion", FIELD(fsp_rewrite_read_promotion),
            "a rewritten page moves to the MRU end on a read hit (false: it stays at the tail and "
            "leaves with the next unit, placement without caching; docs/fsp.md)"),
+      choice("fsp.rewrite_when_full", FIELD(fsp_rewrite_when_full), {"evict", "wait", "skip"},
+             "a rewrite while the cache is full: queued as eviction demand (evict), queued until "
+             "a demand eviction frees a slot (wait), or dropped (skip)"),
+      choice("fsp.bootstrap", FIELD(fsp_bootstrap), {"slot", "type"},
+             "rl grouper: Q' from the next placed page (slot) or the next page placed with the "
+             "same page type (type)"),
       num<double>("ftl.overprovisioning", FIELD(overprovisioning), 0.0, 0.9,
                   "fraction of the physical pages hidden from the host"),
       num<double>("ftl.gc_threshold", FIELD(gc_threshold), 0.0, 0.9,

@@ -65,21 +65,31 @@ struct SsdConfig {
   // where it is and leaves with the next unit, as the paper's "new tail node" (false).
   bool fsp_rewrite_read_promotion =
       true;  // candidate window of the FSP groupers: fraction of the cache pages
+  // A rewrite triggered while the cache has no free slot (FSP paper §III-D buffers hot read data
+  // "if the SSD cache is not full"; the full case is not specified): "evict" queues it and counts
+  // it as eviction demand (a unit is flushed for it), "wait" queues it until a demand eviction
+  // frees a slot, "skip" drops it.
+  std::string fsp_rewrite_when_full = "evict";
+  // The bootstrap term of the RL grouper's update (Eq. 1's Q(S_{p+1}, A_{p+1})): "slot" = the
+  // next placed page (in a unit, the next slot: LSB, CLSB, CMSB, MSB), "type" = the next page
+  // placed with the same page type (the action's own successor, so gamma Q' does not encode the
+  // slot order).
+  std::string fsp_bootstrap = "slot";
 
   double overprovisioning = 0.10;
   double gc_threshold = 0.05;  // fraction of a plane's blocks that must stay free
   bool gc_copyback = false;    // GC moves stay inside the die (no bus transfer)
   std::string gc_policy = "greedy";
   // Partial GC policies (issue 6, docs/gc.md). Free-block counts are per plane.
-  uint32_t gc_t_gc = 10;             // T_GC: rl / predictors decide when free blocks <= this
-  uint32_t gc_t_gc_aggr = 100;       // T^A_GC: aggressive band (T_GC, T^A_GC]
-  uint32_t gc_t_igc = 3;             // intensive GC stops at this many free blocks (rl, predictors)
+  uint32_t gc_t_gc = 10;        // T_GC: rl / predictors decide when free blocks <= this
+  uint32_t gc_t_gc_aggr = 100;  // T^A_GC: aggressive band (T_GC, T^A_GC]
+  uint32_t gc_t_igc = 3;        // intensive GC stops at this many free blocks (rl, predictors)
   // The free-block count N_free that the partial policies' zone rules (T_GC, T^A_GC) compare:
   // "plane" (the plane with the fewest free blocks) or "die" (the sum over that plane's die, the
   // GC paper's Algorithm 1). Intensive GC and the host reserve stay per plane (safety).
   std::string gc_free_count = "plane";
-  uint32_t gc_intensive_blocks = 1;  // intensive GC starts at this many free blocks
-  uint32_t gc_intensive_copies = 0;  // 0 = ceil(t_erase / (t_read + t_program))
+  uint32_t gc_intensive_blocks = 1;     // intensive GC starts at this many free blocks
+  uint32_t gc_intensive_copies = 0;     // 0 = ceil(t_erase / (t_read + t_program))
   uint32_t gc_lazy_trigger_blocks = 2;  // lazy: partial steps when free blocks <= this
   uint32_t gc_lazy_copies = 0;          // lazy: 0 = floor(t_erase / (t_read + t_program))
   uint32_t gc_aggr_max_copies = 2;      // copies per action in the aggressive band

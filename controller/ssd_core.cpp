@@ -18,6 +18,8 @@ ControllerCore::ControllerCore(const SsdConfig& cfg, CoreEnv& env, bool integrit
       integrity_(integrity),
       spp_(cfg.geo.sectors_per_page()),
       unit_(cfg.unit_pages()),
+      rewrite_wait_(cfg.fsp_rewrite_when_full == "wait"),
+      rewrite_skip_(cfg.fsp_rewrite_when_full == "skip"),
       ftl_(cfg.geo, cfg.logical_pages(),
            static_cast<uint32_t>(cfg.gc_threshold * cfg.geo.blocks_per_plane + 0.5)),
       cache_(std::max<uint64_t>(cfg.cache_pages(), cfg.unit_pages()), cfg.geo.sectors_per_page(),
@@ -85,8 +87,8 @@ FlashOp* ControllerCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_
                                 OpOwner owner) {
   FlashOp* op = ops_.get(geo_, kind, ppn, npages, prio, integrity_ ? spp_ : 0);
   op->owner = owner;
-  op->background = owner != OpOwner::HostRead && owner != OpOwner::FlushRmw &&
-                   owner != OpOwner::FlushProgram;
+  op->background =
+      owner != OpOwner::HostRead && owner != OpOwner::FlushRmw && owner != OpOwner::FlushProgram;
   return op;
 }
 
@@ -286,7 +288,7 @@ void ControllerCore::drain_waitq() {
 
 void ControllerCore::pump_evictions() {
   // On demand: enough units in flight to free a slot for every waiting page.
-  while (waitq_.size() + admit_count_ > cache_.flushing() && cache_.resident() > 0) {
+  while (waitq_.size() + admit_demand() > cache_.flushing() && cache_.resident() > 0) {
     // baseline-rw: a clean page at the LRU tail leaves for free.
     if (grouper_->caches_reads() && (accept_waiting() || admit_pending())) continue;
     if (!evict_unit()) return;

@@ -154,6 +154,9 @@ class ControllerCore final : public Core, private FlashPort {
   bool insert_from_flash(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite);
   std::vector<PendingAdmit> admit_ring_;
   uint32_t admit_head_ = 0, admit_count_ = 0;
+  uint32_t admit_rewrites_ = 0;  // rewrites among the queued admissions
+  // Queued admissions that count as eviction demand (fsp.rewrite_when_full wait: not rewrites).
+  uint32_t admit_demand() const;
   void issue_flush_program(FlushJob* job);
   void flush_program_done(FlashOp* op);
   void retry_blocked();
@@ -183,6 +186,7 @@ class ControllerCore final : public Core, private FlashPort {
   const bool integrity_;
   const uint32_t spp_;
   const int unit_;
+  const bool rewrite_wait_, rewrite_skip_;  // fsp.rewrite_when_full
   Ftl ftl_;
   WriteCache cache_;
   std::unique_ptr<FspGrouper> grouper_;

@@ -75,12 +75,20 @@ bool ControllerCore::rewrite(Lpn lpn, uint32_t req_bytes) {
 void ControllerCore::queue_admit(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite) {
   if (admit_ring_.empty()) admit_ring_.resize(kAdmitRing);
   if (admit_count_ == kAdmitRing) {  // full: the oldest gives way
-    if (admit_ring_[admit_head_].rewrite) ++grouper_->stats().rewrites_skipped;
+    if (admit_ring_[admit_head_].rewrite) {
+      ++grouper_->stats().rewrites_skipped;
+      --admit_rewrites_;
+    }
     admit_head_ = (admit_head_ + 1) % kAdmitRing;
     --admit_count_;
   }
   admit_ring_[(admit_head_ + admit_count_) % kAdmitRing] = PendingAdmit{lpn, ppn, bytes, rewrite};
   ++admit_count_;
+  if (rewrite) ++admit_rewrites_;
+}
+
+uint32_t ControllerCore::admit_demand() const {
+  return rewrite_wait_ ? admit_count_ - admit_rewrites_ : admit_count_;
 }
 
 bool ControllerCore::admit_pending() {
@@ -92,6 +100,7 @@ bool ControllerCore::admit_pending() {
     if (valid && cache_.free_slots() == 0 && !drop_clean_tail()) break;
     admit_head_ = (admit_head_ + 1) % kAdmitRing;
     --admit_count_;
+    if (p.rewrite) --admit_rewrites_;
     any = true;
     if (valid)
       insert_from_flash(p.lpn, p.ppn, p.bytes, p.rewrite);
@@ -108,8 +117,14 @@ void ControllerCore::after_flash_read(const FlashOp* op, int type, const HostCmd
     if (!current || inflight_lpn_.find(op->lpn)) {
       ++grouper_->stats().rewrites_skipped;
     } else if (!rewrite(op->lpn, c->size)) {
-      queue_admit(op->lpn, op->ppn, c->size, true);  // re-enters when a slot frees
-      pump_evictions();
+      // The cache is full (fsp.rewrite_when_full): skip, or queue until a slot frees -- as
+      // eviction demand (evict) or behind the demand evictions (wait).
+      if (rewrite_skip_) {
+        ++grouper_->stats().rewrites_skipped;
+      } else {
+        queue_admit(op->lpn, op->ppn, c->size, true);
+        pump_evictions();
+      }
     }
   } else if (rw == FspRewrite::Immediate) {
     if (current && !inflight_lpn_.find(op->lpn)) {

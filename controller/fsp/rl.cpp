@@ -26,6 +26,7 @@ rl::UnitConfig RlGrouper::unit_config(uint32_t seed) {
 
 void RlGrouper::configure(const SsdConfig& cfg) {
   window_fraction_ = cfg.fsp_window;
+  bootstrap_type_ = cfg.fsp_bootstrap == "type";
   page_size_ = cfg.geo.page_size;
   logical_ = cfg.logical_pages();
   hist_ = PagedArray<uint16_t>(logical_, 0);
@@ -121,7 +122,7 @@ void RlGrouper::add_step(Lpn lpn, uint32_t state, uint32_t type) {
   if (episode_ > 0 && t < prev_.size()) {
     // Delayed reward of the step at the same offset of the previous episode.
     const Step& p = prev_[t];
-    const Step& nx = t + 1 < prev_.size() ? prev_[t + 1] : cur_.front();
+    const Step& nx = next_step(t);
     int32_t r = type_term(p.action, p.read);
     if (p.read && p.has_rt) r += p.rt;
     rl::UpdateOp op;
@@ -143,6 +144,24 @@ void RlGrouper::add_step(Lpn lpn, uint32_t state, uint32_t type) {
   }
   ++steps_;
   if (t + 1 == kEpisodeSteps) end_episode();
+}
+
+const RlGrouper::Step& RlGrouper::next_step(uint32_t t) const {
+  const Step& slot = t + 1 < prev_.size() ? prev_[t + 1] : cur_.front();
+  if (!bootstrap_type_) return slot;
+  // fsp.bootstrap type: the next page placed with the same page type (within kBootstrapScan
+  // steps; otherwise the next placed page). A unit places one page of each type, so the
+  // successor is usually unit_pages steps on.
+  const uint8_t a = prev_[t].action;
+  for (uint32_t k = 1; k <= kBootstrapScan; ++k) {
+    const size_t j = size_t(t) + k;
+    const Step* s = j < prev_.size()
+                        ? &prev_[j]
+                        : (j - prev_.size() < cur_.size() ? &cur_[j - prev_.size()] : nullptr);
+    if (!s) break;
+    if (s->action == a) return *s;
+  }
+  return slot;
 }
 
 void RlGrouper::end_episode() {

@@ -43,6 +43,7 @@ class RlGrouper : public FspGrouper {
   static constexpr uint32_t kStates = 128, kActions = 4, kEpisodeSteps = 1000;
   static constexpr uint32_t kMaxCount = 7;
 
+  static constexpr uint32_t kBootstrapScan = 64;
   struct Step {
     Lpn lpn = kNoLpn;
     uint8_t state = 0;
@@ -91,6 +92,7 @@ class RlGrouper : public FspGrouper {
   void set_window_fraction(double f) { window_fraction_ = f; }
   // Records a placed page as a step (select() does this; public for tests).
   void add_step(Lpn lpn, uint32_t state, uint32_t type);
+  const Step& next_step(uint32_t t) const;  // the bootstrap step of prev_[t] (fsp.bootstrap)
 
  private:
   static constexpr uint16_t kStale = 1u << 5;
@@ -103,6 +105,7 @@ class RlGrouper : public FspGrouper {
   rl::BackendFactory factory_;
   std::unique_ptr<rl::Backend> backend_;
   double window_fraction_ = 0.05;
+  bool bootstrap_type_ = false;  // fsp.bootstrap type
   uint32_t page_size_ = 8192;
   uint64_t logical_ = 0;
   // Per LPN: bits 0-2 read count (saturating), 3-4 previous page type, 5 decision stale,

@@ -17,7 +17,8 @@ bool IprRefresh::start_urgent(uint32_t b) {
   if (J.model.is_mlc(b) || J.st.mlc_blocks >= mlc_quota_ || J.cfg.geo.bits() < 3)
     return J.start_full(b);
   ++J.st.mlc_blocks;  // reserved for this block (released if the reprogram is abandoned)
-  const bool started = J.start_job(b, J.cfg.geo.pages_per_block, J.urgent_prio(), RefreshJob::Ipr, true);
+  const bool started =
+      J.start_job(b, J.cfg.geo.pages_per_block, J.urgent_prio(), RefreshJob::Ipr, true);
   if (!started) --J.st.mlc_blocks;
   return started;
 }

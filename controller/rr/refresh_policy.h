@@ -101,7 +101,7 @@ class RefreshJobs final : public VictimOrder, public DestinationAllocator, publi
   bool rr_job(uint32_t plane) const;  // the plane's engine runs a refresh job
   // Takes block b and starts an engine job on its plane; `msb_only` for ipr.
   bool start_job(uint64_t b, uint32_t copies, uint8_t prio, RefreshJob kind, bool msb_only = false);
-  bool start_full(uint32_t b);           // a full refresh (counted)
+  bool start_full(uint32_t b);  // a full refresh (counted)
   // Dispatch class of refresh work that must run now (rd.refresh_preemptible).
   uint8_t urgent_prio() const;
   void make_full(uint32_t plane);        // a partial refresh becomes a full one, foreground

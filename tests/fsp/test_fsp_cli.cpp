@@ -125,6 +125,33 @@ TEST(FspCli, RewrittenPagesWithoutReadPromotionServeFewerCacheReads) {
             res[1]["flash"]["reads_by_page_type"]["LSB"].get<uint64_t>());
 }
 
+// fsp.rewrite_when_full: with a small cache evicted on demand (the FSP experiment's setting; the
+// default watermark write-back keeps free slots) the Rewrite module finds it full; evict queues the
+// page as eviction demand, wait queues it behind demand evictions, skip drops it. Integrity holds
+// and skip admits fewer rewrites than evict.
+TEST(FspCli, RewriteWhenFullEvictWaitOrSkip) {
+  json res[3];
+  const char* modes[3] = {"evict", "wait", "skip"};
+  for (int m = 0; m < 3; ++m) {
+    const fs::path out = tmp(std::string("rwfull-") + modes[m] + ".json");
+    std::string text;
+    const int rc =
+        sh("run --trace " + kData + "umass-financial1.ssdsim.gz --loop 2 --fsp rl " +
+               "--cache-mb 2 --set cache.flush_policy=on-demand --set fsp.rewrite_when_full=" +
+               modes[m] + " --integrity --quiet --no-progress --out " + out.string(),
+           &text);
+    ASSERT_EQ(rc, 0) << text;
+    res[m] = load(out);
+    EXPECT_EQ(res[m]["integrity"]["mismatches"].get<uint64_t>(), 0u) << modes[m];
+    EXPECT_EQ(res[m]["config"]["fsp"]["rewrite_when_full"], modes[m]);
+  }
+  EXPECT_GT(res[0]["fsp"]["rewrites"].get<uint64_t>(), 0u);
+  EXPECT_LT(res[2]["fsp"]["rewrites"].get<uint64_t>(), res[0]["fsp"]["rewrites"].get<uint64_t>());
+  EXPECT_GT(res[2]["fsp"]["rewrites_skipped"].get<uint64_t>(),
+            res[0]["fsp"]["rewrites_skipped"].get<uint64_t>());
+  EXPECT_NE(strip_wall(res[0])["fsp"], strip_wall(res[1])["fsp"]);
+}
+
 TEST(FspCli, FspOptionIsAnAliasAndRewardsCsv) {
   const fs::path a = tmp("alias-a.json"), b = tmp("alias-b.json"), csv = tmp("rewards.csv");
   ASSERT_EQ(sh("run --trace " + kData + "umass-financial1.ssdsim.gz --loop 4 --fsp rl --quiet " +

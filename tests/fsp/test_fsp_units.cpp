@@ -164,6 +164,31 @@ TEST(FspRl, StateEncodingAndRewriteTrigger) {
   EXPECT_EQ(g.prev_type(51), 1u);
 }
 
+// fsp.bootstrap: Q' of a step comes from the next placed page (slot, Eq. 1 read literally) or
+// from the next page placed with the same page type (type). Units of LSB, CLSB, CMSB, MSB: the
+// slot successor of an LSB step is the CLSB step after it, its type successor the next unit's LSB.
+TEST(FspRl, BootstrapFromTheNextSlotOrTheNextPageOfTheSameType) {
+  for (const char* mode : {"slot", "type"}) {
+    SsdConfig cfg = small_config();
+    cfg.fsp_bootstrap = mode;
+    RlGrouper g;
+    g.configure(cfg);
+    const uint32_t N = RlGrouper::kEpisodeSteps;
+    for (uint32_t i = 0; i < N; ++i) g.add_step(1000 + i, 10 + i % 4, i % 4);  // state 10 + type
+    ASSERT_EQ(g.episode(), 1u);
+    const bool type = std::string(mode) == "type";
+    for (uint32_t t : {0u, 1u, 5u, 995u}) {
+      const auto& nx = g.next_step(t);
+      EXPECT_EQ(nx.lpn, 1000 + t + (type ? 4 : 1)) << mode << " t " << t;
+      EXPECT_EQ(nx.action, type ? t % 4 : (t + 1) % 4) << mode;
+    }
+    // The last steps of the episode look into the current one: none placed yet -> its first
+    // slot once placed; with type, the first current step of the same type.
+    for (uint32_t i = 0; i < 4; ++i) g.add_step(5000 + i, 10 + i, i);
+    EXPECT_EQ(g.next_step(N - 1).lpn, type ? 5003u : 5000u) << mode;  // step N-1 is an MSB
+  }
+}
+
 TEST(FspRl, RewardSigns) {
   // Our reading (docs/fsp.md): fast pages earn when read, slow pages earn when not read.
   EXPECT_EQ(RlGrouper::type_term(0, true), 256);

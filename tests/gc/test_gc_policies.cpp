@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "controller/config.h"
-#include "controller/gc/policy.h"
 #include "controller/gc/lazy.h"
 #include "controller/gc/partial.h"
+#include "controller/gc/policy.h"
 #include "controller/gc/predictor.h"
 #include "controller/gc/rl_gc.h"
 #include "controller/rl/backend.h"

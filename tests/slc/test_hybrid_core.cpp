@@ -421,6 +421,47 @@ TEST(HybridCore, HierarchyPartialToL1FullToL2ReadNeedsBoth) {
   EXPECT_EQ(r.core.counters().checked_reads, 4u);
 }
 
+// (e) migration reads each physical page of the victim once per job (audit 4.2). Sector policy:
+// a full-page write of LPN 100 (block 0 page 0) keeps the die busy while sector 0 of LPN 0..10
+// arrives (11 single sectors, class 0): they are packed 4 + 4 + 3 into pages 1-3 of SLC block 0
+// (the last buffer sealed when the die becomes idle). Block 0 then holds 12 logical pages in 4
+// physical pages, 15 valid sectors. Full-page writes of LPN 200..204 fill block 1 and open block
+// 2: 3 SLC blocks in use of 4, free 1 <= trigger 1, so block 0 (fewest valid sectors) is
+// migrated: 12 logical pages in 4 TLC units of 3 pages. Reading logical page by logical page,
+// page 1 would be read 4 times, page 2 4 times, page 3 3 times (12 reads); once per physical
+// page it is 4 reads, one per victim page.
+TEST(HybridCore, MigrationReadsEachVictimPageOncePerJob) {
+  Rig r(tlc_small("sector"), /*integrity=*/true);
+  r.cmd(100 * kPage, kPage, false, 0);
+  for (uint64_t l = 0; l <= 10; ++l) r.cmd(l * kPage, kSec, false, 10 * kUs);
+  r.env.run();
+  {
+    const auto progs = r.env.ops(is_program);
+    ASSERT_EQ(progs.size(), 4u);
+    for (const auto& p : progs) EXPECT_EQ(p.block, 0u);
+  }
+  const size_t mark = r.env.log.size();
+  for (uint64_t l = 200; l <= 204; ++l) r.write(l * kPage, kPage);
+  EXPECT_EQ(r.core.hcounters().mig_victims, 1u);
+  EXPECT_EQ(r.core.hcounters().mig_units, 4u);
+  const auto mreads =
+      r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kMigRead; }, mark);
+  ASSERT_EQ(mreads.size(), 4u);
+  std::set<Ppn> pages;
+  for (const auto& l : mreads) {
+    EXPECT_EQ(l.block, 0u);
+    pages.insert(l.ppn);
+  }
+  EXPECT_EQ(pages.size(), 4u);  // pages 0-3 of block 0, each once
+  EXPECT_EQ(r.core.hcounters().mig_reads, 4u);
+  EXPECT_EQ(r.core.counters().gc_reads, 4u);
+  // The moved data reads back correctly from TLC.
+  for (uint64_t l = 0; l <= 10; ++l) r.read(l * kPage, kSec);
+  r.read(100 * kPage, kPage);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_EQ(r.core.counters().checked_reads, 15u);
+}
+
 // ---------------------------------------------------------------------------------------------
 // 4. Division update (hierarchy): every slc.window write requests the L2 share becomes
 // r = w_L / (w_S + w_L) (full-page / partial pieces admitted to SLC), at least 1 - slc.l1_max.

@@ -272,6 +272,9 @@ const std::vector<Param>& params() {
              "SLC size / hot-cold threshold policy (docs/slc.md)"),
       choice("slc.partition", FIELD(slc_partition), {"fixed", "convertible"},
              "SLC blocks: a fixed set per plane, or any block converted at erase"),
+      choice("slc.allocation", FIELD(slc_allocation), {"dynamic", "static"},
+             "plane of a host program: dynamic (round-robin, idle dies first) or static (by "
+             "LPN, MQSim's CWDP order; hierarchy's L1 stays dynamic)"),
       num<uint32_t>("slc.blocks_per_plane", FIELD(slc_blocks_per_plane), 0, 1 << 24,
                     "fixed partition: SLC blocks per plane (the first ones of the plane)"),
       num<uint32_t>("slc.pages_per_block", FIELD(slc_pages_per_block), 0, 1 << 20,

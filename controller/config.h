@@ -111,8 +111,11 @@ struct SsdConfig {
   std::string slc_policy = "none";         // none | page | sa | sector | hierarchy
   std::string slc_size_policy = "static";  // static | ust | dwa | rl
   std::string slc_partition = "fixed";     // fixed | convertible
-  uint32_t slc_blocks_per_plane = 0;       // fixed: the first N blocks of every plane are SLC
-  uint32_t slc_pages_per_block = 0;  // pages of a block in SLC mode (0 = pages_per_block/bits)
+  // Plane of a host program: dynamic (round-robin, idle dies first) or static (by LPN, MQSim's
+  // CWDP order: plane = lpn mod planes; hierarchy's L1 stays dynamic, away from the L2 copy).
+  std::string slc_allocation = "dynamic";
+  uint32_t slc_blocks_per_plane = 0;  // fixed: the first N blocks of every plane are SLC
+  uint32_t slc_pages_per_block = 0;   // pages of a block in SLC mode (0 = pages_per_block/bits)
   double slc_read_us = 30, slc_program_us = 160, slc_erase_us = 3000;
   uint32_t slc_erase_limit = 100000;
   double slc_max_fraction = 0.25;    // convertible: at most this fraction of the blocks in SLC mode

@@ -73,8 +73,15 @@ struct Job {
   uint32_t plane = 0;  // GC jobs: their plane
   Ppn ppn = kNoPpn;
   uint32_t prefer_not_channel = UINT32_MAX;  // hierarchy L1: avoid this channel
+  uint32_t static_plane = UINT32_MAX;        // slc.allocation static: the host job's plane
   std::vector<Slot> slots;                   // npages * spp
 };
+
+// slc.allocation static: the plane of logical page lpn, in MQSim's CWDP order (channel first,
+// then chip, die, plane: nand::Geometry numbers planes that way), so plane = lpn mod planes.
+inline uint32_t static_plane_of(const nand::Geometry& geo, Lpn lpn) {
+  return static_cast<uint32_t>(lpn % geo.planes());
+}
 
 // The core's side of program jobs, for its components.
 class CorePort {

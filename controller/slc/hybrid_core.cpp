@@ -18,6 +18,7 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
       die_ops_(cfg.geo.dies(), 0),
       dram_(256),
       block_reads_(256),
+      native_units_(cfg.slc_allocation == "static" ? cfg.geo.planes() : 1, nullptr),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
   map_.count_all_slc_sectors(staging_ && staging_->sector_mapped());
@@ -58,6 +59,7 @@ Job* HybridCore::new_job() {
   j->pending_reads = 0;
   j->ppn = kNoPpn;
   j->prefer_not_channel = UINT32_MAX;
+  j->static_plane = UINT32_MAX;
   j->plane = 0;
   return j;
 }
@@ -96,6 +98,8 @@ uint32_t HybridCore::pick_plane(const Job* j) {
     if (slc) return map_.active_has_room(p, j->stream, 1) || region_.can_open(p);
     return region_.native_can_alloc(p, kGcReserve);
   };
+  // Static allocation: the plane of the job's logical pages, or none now.
+  if (j->static_plane != UINT32_MAX) return ok(j->static_plane) ? j->static_plane : np;
   // Prefer idle dies, then (hierarchy L1) a channel other than the page's other copy.
   for (int pass = 0; pass < 3; ++pass) {
     for (uint32_t i = 0; i < np; ++i) {
@@ -340,15 +344,20 @@ void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
   // pages).
   ++hc_.pieces_to_native;
   c->dest |= 2;
-  if (!native_unit_) native_unit_ = page_job(kNativeWrite, kNative, bits_);
-  Job* j = native_unit_;
+  const bool fixed = native_units_.size() > 1;  // static allocation: the unit of lpn's plane
+  Job*& unit = native_units_[fixed ? static_plane_of(geo_, lpn) : 0];
+  if (!unit) {
+    unit = page_job(kNativeWrite, kNative, bits_);
+    if (fixed) unit->static_plane = static_plane_of(geo_, lpn);
+  }
+  Job* j = unit;
   const uint32_t page = j->used / spp_;
   for (uint32_t i = 0; i < spp_; ++i)
     if (mask >> i & 1) add_host_sector(j->slots[page * spp_ + i], c, lpn * spp_ + i);
   if (!full) fill_page(j, page, lpn, mask, kRmwRead);
   j->used += spp_;
   if (j->used == bits_ * spp_) {
-    native_unit_ = nullptr;
+    unit = nullptr;
     seal(j);
   }
 }
@@ -405,11 +414,12 @@ void HybridCore::kick() {
     }
   if (!idle_die) return;
   if (staging_) staging_->flush();
-  if (native_unit_ && native_unit_->used > 0) {
-    Job* s = native_unit_;
-    native_unit_ = nullptr;
-    seal(s);
-  }
+  for (Job*& unit : native_units_)
+    if (unit && unit->used > 0) {
+      Job* s = unit;
+      unit = nullptr;
+      seal(s);
+    }
 }
 
 bool HybridCore::issue_program(Job* j) {

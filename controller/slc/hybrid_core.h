@@ -164,8 +164,9 @@ class HybridCore final : public Core, private CorePort {
   uint32_t rr_ = 0;                // round-robin plane cursor
   FlatMap<DramSec> dram_;
   BlockReads block_reads_;
-  std::deque<Job*> blocked_;    // sealed jobs waiting for space
-  Job* native_unit_ = nullptr;  // unsealed native unit of host pieces
+  std::deque<Job*> blocked_;  // sealed jobs waiting for space
+  // Unsealed native units of host pieces: one, or one per plane with static allocation.
+  std::vector<Job*> native_units_;
   FlashOpPool ops_;
   std::vector<std::unique_ptr<Job>> job_pool_;
   std::vector<Job*> job_free_;

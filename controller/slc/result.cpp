@@ -57,6 +57,7 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
       {"policy", cfg_.slc_policy},
       {"size_policy", staging_ ? std::string(sizer_->name()) : std::string("none")},
       {"partition", cfg_.slc_partition},
+      {"allocation", cfg_.slc_allocation},
       {"slc_blocks_end", map_.slc_blocks()},
       {"slc_allowed_blocks_end", region_.allowed()},
       {"max_slc_blocks", region_.context().max_slc_blocks},

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "controller/config.h"
 #include "controller/slc/core_port.h"
@@ -64,9 +65,12 @@ class SlcStaging {
   const SectorMap& map_;
   const uint32_t spp_;
   const uint32_t full_mask_;
+  const bool static_alloc_;  // slc.allocation static: buffers per plane, jobs on the LPN's plane
 
  private:
-  Job* buf_[kBuffers] = {nullptr, nullptr, nullptr};
+  // Packing buffers: kBuffers, times the planes with static allocation (a buffer holds the
+  // sectors of one plane's logical pages; hierarchy's L1 uses plane 0's, placed dynamically).
+  std::vector<Job*> buf_;
 };
 
 // The mode of cfg.slc_policy; nullptr for none.

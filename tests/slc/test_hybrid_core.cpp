@@ -36,6 +36,7 @@ using ssdtlm::slctest::HybridEnv;
 
 using slctest::qlc_small;
 using slctest::tlc_small;
+using slctest::tlc_small2;
 
 namespace {
 
@@ -462,6 +463,80 @@ TEST(HybridCore, MigrationReadsEachVictimPageOncePerJob) {
   EXPECT_EQ(r.core.counters().checked_reads, 15u);
 }
 
+// (f) slc.allocation (audit 4.2), on 2 planes of 2 dies (tlc_small2). static: logical page l is
+// programmed on plane l mod 2 (MQSim's CWDP order); dynamic: round-robin over idle dies.
+// Page policy, full pages of LPN 0, 2, 4 one after the other: static 0, 0, 0; dynamic 0, 1, 0.
+TEST(HybridCore, StaticAllocationPlacesByLpn) {
+  for (const char* alloc : {"static", "dynamic"}) {
+    Rig r(tlc_small2("page", alloc), /*integrity=*/true);
+    for (uint64_t l : {0, 2, 4}) r.write(l * kPage, kPage);
+    r.write(1 * kPage, kPage);
+    const auto progs = r.env.ops(is_program);
+    ASSERT_EQ(progs.size(), 4u) << alloc;
+    const std::vector<uint32_t> want = std::string(alloc) == "static"
+                                           ? std::vector<uint32_t>{0, 0, 0, 1}
+                                           : std::vector<uint32_t>{0, 1, 0, 1};
+    for (size_t i = 0; i < 4; ++i) EXPECT_EQ(progs[i].plane, want[i]) << alloc << " " << i;
+    EXPECT_EQ(r.core.counters().mismatches, 0u);
+  }
+}
+
+// Sector policy, sector 0 and then sector 2 of LPN 0, each sealed alone on an idle die. static:
+// both fragments on plane 0, so a full-page read takes two reads on one die, 1.1 + 30 + 30 us
+// (the paper's Sector read penalty); dynamic: the second goes to the other die, the reads overlap:
+// 1.1 + 30 us.
+TEST(HybridCore, StaticAllocationSerialisesSectorFragmentsOnOneDie) {
+  for (const char* alloc : {"static", "dynamic"}) {
+    const bool fixed = std::string(alloc) == "static";
+    Rig r(tlc_small2("sector", alloc), /*integrity=*/true);
+    r.write(0, kSec);
+    r.write(2 * kSec, kSec);
+    const auto progs = r.env.ops(is_program);
+    ASSERT_EQ(progs.size(), 2u);
+    EXPECT_EQ(progs[0].plane, 0u);
+    EXPECT_EQ(progs[1].plane, fixed ? 0u : 1u) << alloc;
+    const Tick t0 = r.env.now();
+    EXPECT_EQ(r.read(0, kPage) - t0, (fixed ? 61'100 : 31'100) * kNsPs) << alloc;
+    EXPECT_EQ(r.core.counters().mismatches, 0u);
+  }
+  // LPN 1's sectors are packed in plane 1's buffer: with the die of plane 0 busy, sector 0 of
+  // LPN 0 and LPN 2 share a page on plane 0, sector 0 of LPN 1 and LPN 3 one on plane 1.
+  Rig r(tlc_small2("sector", "static"), /*integrity=*/true);
+  r.cmd(100 * kPage, kPage, false, 0);  // plane 0 busy 1.1 -> 501.1 us
+  r.cmd(101 * kPage, kPage, false, 0);  // plane 1 busy
+  for (uint64_t l : {0, 1, 2, 3}) r.cmd(l * kPage, kSec, false, 10 * kUs);
+  r.env.run();
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 4u);
+  EXPECT_EQ(progs[2].plane + progs[3].plane, 1u);  // one packed page on each plane
+  EXPECT_EQ(r.core.hcounters().packed_pages, 2u);
+  EXPECT_EQ(r.core.hcounters().padding_sectors, 4u);
+  for (uint64_t l : {0, 1, 2, 3}) {
+    const size_t mark = r.env.log.size();
+    r.read(l * kPage, kSec);
+    const auto reads = r.env.ops(is_read, mark);
+    ASSERT_EQ(reads.size(), 1u);
+    EXPECT_EQ(reads[0].plane, l % 2) << "LPN " << l;
+  }
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+}
+
+// Hierarchy with static allocation: L2 (full pages) on the LPN's plane, L1 kept dynamic and away
+// from the channel of the page's other copy (the paper's non-conflict placement): LPN 0 in L2 on
+// plane 0, its sector 1 in L1 on plane 1 (the other channel), so a full-page read overlaps both.
+TEST(HybridCore, StaticAllocationKeepsHierarchyL1NonConflicting) {
+  Rig r(tlc_small2("hierarchy", "static"), /*integrity=*/true);
+  r.write(0, kPage);
+  r.write(kSec, kSec);
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 2u);
+  EXPECT_EQ(progs[0].plane, 0u);
+  EXPECT_EQ(progs[1].plane, 1u);
+  const Tick t0 = r.env.now();
+  EXPECT_EQ(r.read(0, kPage) - t0, 31'100 * kNsPs);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+}
+
 // ---------------------------------------------------------------------------------------------
 // 4. Division update (hierarchy): every slc.window write requests the L2 share becomes
 // r = w_L / (w_S + w_L) (full-page / partial pieces admitted to SLC), at least 1 - slc.l1_max.
@@ -674,6 +749,23 @@ TEST(HybridCoreIntegrity, FixedHierarchyDeepQueue) {
   o.qd = 32;
   expect_clean_mix(tlc_mix("hierarchy"), o);
 }
+
+// slc.allocation static: every cache mode, the random mix stays clean and settles.
+class StaticAllocationMix : public ::testing::TestWithParam<const char*> {};
+TEST_P(StaticAllocationMix, Fixed) {
+  SsdConfig c = tlc_mix(GetParam());
+  c.set("slc.allocation", "static", "test");
+  c.finalize();
+  expect_clean_mix(c);
+}
+TEST_P(StaticAllocationMix, Convertible) {
+  SsdConfig c = qlc_mix("ust", GetParam());
+  c.set("slc.allocation", "static", "test");
+  c.finalize();
+  expect_clean_mix(c);
+}
+INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, StaticAllocationMix,
+                         ::testing::Values("page", "sa", "sector", "hierarchy"));
 
 TEST(HybridCoreIntegrity, ConvertibleStaticPage) {
   expect_clean_mix(qlc_mix("static", "page"));

@@ -131,6 +131,13 @@ struct SsdConfig {
   uint32_t slc_window = 1024;        // hierarchy: write requests per L1/L2 division window
   double slc_l1_max = 0.5;           // hierarchy: largest L1 share of the SLC region
   double slc_rl_alpha = 0.3, slc_rl_gamma = 0.8, slc_rl_epsilon = 0.07;
+  // rl reward (docs/slc-rl-agent.md): ema = cost per host byte against an exponential mean of
+  // weight slc_rl_cost_ema; cumulative = unnormalised cost against the cumulative mean (before).
+  std::string slc_rl_reward = "ema";
+  double slc_rl_cost_ema = 0.125;
+  // rl "demand for SLC writes": theta = pages of requests <= the current theta are at least half
+  // the written pages; 1mib = the same against the largest theta, 1 MiB (before).
+  std::string slc_rl_demand = "theta";
 
   uint64_t seed = 1;
   double sample_interval_ms = 100;  // CSV time-series period (simulated time)

@@ -331,6 +331,8 @@ void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
   // Statistics for the sizer: update writes into SLC, demand for SLC writes.
   ++ep_.write_pages;
   if (c->size <= 1024u * 1024u) ++ep_.small_write_pages;
+  const uint32_t theta = region_.targets().theta_bytes;  // 0: every request
+  if (theta == 0 || c->size <= theta) ++ep_.theta_write_pages;
   if (slc_admit(c)) {
     ++hc_.pieces_to_slc;
     ++ep_.slc_write_pages;
@@ -365,6 +367,7 @@ void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
 void HybridCore::do_write(HostCmd* c) {
   c->pending = 1;
   ++ep_.write_requests;
+  ep_.write_bytes += c->size;
   for_each_piece(c, [&](Lpn lpn, uint32_t mask) { write_piece(c, lpn, mask); });
   if (--c->pending == 0) finish_cmd(c);
   if (staging_ && ++epoch_writes_ >= cfg_.slc_epoch_writes) end_epoch();

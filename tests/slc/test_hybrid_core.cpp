@@ -27,6 +27,7 @@
 #include <string>
 
 #include "controller/slc/hybrid_core.h"
+#include "controller/slc/rl_sizer.h"
 #include "tests/slc/hybrid_env.h"
 #include "tests/slc/small_configs.h"
 
@@ -535,6 +536,26 @@ TEST(HybridCore, StaticAllocationKeepsHierarchyL1NonConflicting) {
   const Tick t0 = r.env.now();
   EXPECT_EQ(r.read(0, kPage) - t0, 31'100 * kNsPs);
   EXPECT_EQ(r.core.counters().mismatches, 0u);
+}
+
+// (g) The RL agent's demand feature (slc.rl_demand) as the core counts it: 8 write requests in
+// one epoch (slc.epoch_writes 8) at theta 64 KiB (the start): 4 of 128 KiB (8 pages each) and 4
+// of 16 KiB (1 page each). Pages of requests <= theta: 4 of 36, so demand is 0 relative to theta;
+// every request is <= 1 MiB, so demand is 1 with slc.rl_demand 1mib. Demand is bit 1 of the
+// state the agent observed.
+TEST(HybridCore, RlDemandCountsPagesOfRequestsUpToTheta) {
+  for (const char* mode : {"theta", "1mib"}) {
+    SsdConfig c = qlc_small("rl");
+    c.set("slc.epoch_writes", 8, "test");
+    c.set("slc.rl_demand", mode, "test");
+    c.finalize();
+    Rig r(std::move(c));
+    auto& rl = dynamic_cast<slc::RlSizer&>(r.core.sizer());
+    for (uint64_t i = 0; i < 4; ++i) r.write(i * 8 * kPage, 8 * kPage);
+    for (uint64_t i = 0; i < 4; ++i) r.write((40 + i) * kPage, kPage);
+    EXPECT_EQ(r.json()["sizer"]["epochs"], 1) << mode;
+    EXPECT_EQ(rl.last_state() >> 1 & 1, std::string(mode) == "1mib" ? 1u : 0u) << mode;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -407,7 +407,8 @@ bool HybridCore::demote_to_native(Job* j) {
   return true;
 }
 
-// Seals unsealed packing buffers and native units when a die is idle (work-conserving packing).
+// Seals unsealed packing buffers and native units when a die is idle (work-conserving packing);
+// with static allocation, those of a plane only when that plane's die is idle.
 void HybridCore::kick() {
   bool idle_die = false;
   for (uint32_t d : die_ops_)
@@ -416,9 +417,11 @@ void HybridCore::kick() {
       break;
     }
   if (!idle_die) return;
-  if (staging_) staging_->flush();
+  if (staging_) staging_->flush(die_ops_);
   for (Job*& unit : native_units_)
-    if (unit && unit->used > 0) {
+    if (unit && unit->used > 0 &&
+        (unit->static_plane == UINT32_MAX ||
+         die_ops_[geo_.die_of_plane(unit->static_plane)] == 0)) {
       Job* s = unit;
       unit = nullptr;
       seal(s);

@@ -31,8 +31,10 @@ class SlcStaging {
 
   // Places a host piece admitted to the SLC cache: the sectors `mask` of logical page lpn.
   virtual void place(HostCmd* c, Lpn lpn, uint32_t mask) = 0;
-  // Programs the packing buffers that hold data (a die is idle).
-  void flush();
+  // Programs the packing buffers that hold data (some die is idle): every buffer placed
+  // dynamically, and a buffer of a fixed plane (slc.allocation static) only if that plane's die
+  // is idle (die_ops: flash operations in flight per global die).
+  void flush(const std::vector<uint32_t>& die_ops);
   // Counts a host write request; true when it ended a division window (the L1/L2 split changed).
   virtual bool on_write_request() { return false; }
   // Which SLC blocks migration takes first on a plane over its SLC share (allowed_plane blocks):

@@ -522,6 +522,26 @@ TEST(HybridCore, StaticAllocationSerialisesSectorFragmentsOnOneDie) {
   EXPECT_EQ(r.core.counters().mismatches, 0u);
 }
 
+// Static allocation, work-conserving sealing per die: a plane's packing buffer is sealed when
+// that plane's die is idle, not when any die is. Plane 1 is busy with LPN 101 (1.1 -> 501.1 us);
+// sector 0 of LPN 1 (10 us) and of LPN 3 (20 us) wait in plane 1's buffer although die 0 is idle,
+// and share one SLC page programmed 501.1 -> 1,001.1 us (2 padding sectors; sealing at once, as
+// dynamic allocation's rule would, gives 2 pages and 6 padding sectors).
+TEST(HybridCore, StaticAllocationSealsAPlanesBufferWhenItsDieIsIdle) {
+  Rig r(tlc_small2("sector", "static"), /*integrity=*/true);
+  r.cmd(101 * kPage, kPage, false, 0);
+  HostCmd* a = r.cmd(1 * kPage, kSec, false, 10 * kUs);
+  HostCmd* b = r.cmd(3 * kPage, kSec, false, 20 * kUs);
+  r.env.run();
+  EXPECT_EQ(r.env.done_at.at(a), 1'001'100 * kNsPs);
+  EXPECT_EQ(r.env.done_at.at(b), 1'001'100 * kNsPs);
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 2u);
+  EXPECT_EQ(progs[1].plane, 1u);
+  EXPECT_EQ(r.core.hcounters().packed_pages, 1u);
+  EXPECT_EQ(r.core.hcounters().padding_sectors, 2u);
+}
+
 // Hierarchy with static allocation: L2 (full pages) on the LPN's plane, L1 kept dynamic and away
 // from the channel of the page's other copy (the paper's non-conflict placement): LPN 0 in L2 on
 // plane 0, its sector 1 in L1 on plane 1 (the other channel), so a full-page read overlaps both.

@@ -16,6 +16,7 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
       staging_(make_slc_staging(cfg, *this, map_)),
       migration_(cfg, *this, map_, region_, staging_.get()),
       die_ops_(cfg.geo.dies(), 0),
+      host_progs_(cfg.geo.dies(), 0),
       dram_(256),
       block_reads_(256),
       native_units_(cfg.slc_allocation == "static" ? cfg.geo.planes() : 1, nullptr),
@@ -41,6 +42,7 @@ FlashOp* HybridCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t pr
 
 void HybridCore::submit(FlashOp* op) {
   ++die_ops_[geo_.die_of_plane(op->plane)];
+  if (op->aux == kSlcWrite || op->aux == kNativeWrite) ++host_progs_[geo_.die_of_plane(op->plane)];
   ++hc_.ops[op->aux];
   env_.submit(op);
 }
@@ -407,8 +409,10 @@ bool HybridCore::demote_to_native(Job* j) {
   return true;
 }
 
-// Seals unsealed packing buffers and native units when a die is idle (work-conserving packing);
-// with static allocation, those of a plane only when that plane's die is idle.
+// Seals unsealed packing buffers and native units when a die is idle (work-conserving packing).
+// With static allocation, those of a plane when that plane's die has no host program queued or
+// in flight (the buffer fills while the die programs the previous host page; a die that is only
+// migrating or collecting takes it next, as a full page would).
 void HybridCore::kick() {
   bool idle_die = false;
   for (uint32_t d : die_ops_)
@@ -416,12 +420,14 @@ void HybridCore::kick() {
       idle_die = true;
       break;
     }
-  if (!idle_die) return;
-  if (staging_) staging_->flush(die_ops_);
+  const bool fixed = native_units_.size() > 1;  // static allocation
+  if (!idle_die && !fixed) return;
+  if (staging_) staging_->flush(idle_die, host_progs_);
   for (Job*& unit : native_units_)
     if (unit && unit->used > 0 &&
-        (unit->static_plane == UINT32_MAX ||
-         die_ops_[geo_.die_of_plane(unit->static_plane)] == 0)) {
+        (unit->static_plane == UINT32_MAX
+             ? idle_die
+             : host_progs_[geo_.die_of_plane(unit->static_plane)] == 0)) {
       Job* s = unit;
       unit = nullptr;
       seal(s);
@@ -527,6 +533,7 @@ bool HybridCore::idle() const {
 
 void HybridCore::on_flash_done(FlashOp* op) {
   --die_ops_[geo_.die_of_plane(op->plane)];
+  if (op->aux == kSlcWrite || op->aux == kNativeWrite) --host_progs_[geo_.die_of_plane(op->plane)];
   hc_.busy_ps[op->aux] += op->t_done > op->t_start ? op->t_done - op->t_start : 0;
   switch (op->aux) {
     case kHostRead: {

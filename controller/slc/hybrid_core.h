@@ -160,8 +160,9 @@ class HybridCore final : public Core, private CorePort {
   Migration migration_;
 
   // request path
-  std::vector<uint32_t> die_ops_;  // flash ops in flight per global die
-  uint32_t rr_ = 0;                // round-robin plane cursor
+  std::vector<uint32_t> die_ops_;     // flash ops in flight per global die
+  std::vector<uint32_t> host_progs_;  // host programs (SLC, native) in flight per global die
+  uint32_t rr_ = 0;                   // round-robin plane cursor
   FlatMap<DramSec> dram_;
   BlockReads block_reads_;
   std::deque<Job*> blocked_;  // sealed jobs waiting for space

@@ -31,10 +31,11 @@ double SlcStaging::initial_l2_share(const SsdConfig& cfg) {
   return 1.0 - std::min(0.5, cfg.slc_l1_max);
 }
 
-void SlcStaging::flush(const std::vector<uint32_t>& die_ops) {
+void SlcStaging::flush(bool any_idle, const std::vector<uint32_t>& host_progs) {
   for (Job*& j : buf_)
     if (j && j->used > 0 &&
-        (j->static_plane == UINT32_MAX || die_ops[cfg_.geo.die_of_plane(j->static_plane)] == 0)) {
+        (j->static_plane == UINT32_MAX ? any_idle
+                                       : host_progs[cfg_.geo.die_of_plane(j->static_plane)] == 0)) {
       Job* s = j;
       j = nullptr;
       core_.seal(s);

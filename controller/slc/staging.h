@@ -31,10 +31,11 @@ class SlcStaging {
 
   // Places a host piece admitted to the SLC cache: the sectors `mask` of logical page lpn.
   virtual void place(HostCmd* c, Lpn lpn, uint32_t mask) = 0;
-  // Programs the packing buffers that hold data (some die is idle): every buffer placed
-  // dynamically, and a buffer of a fixed plane (slc.allocation static) only if that plane's die
-  // is idle (die_ops: flash operations in flight per global die).
-  void flush(const std::vector<uint32_t>& die_ops);
+  // Programs the packing buffers that hold data: those placed dynamically when some die is idle
+  // (any_idle), a buffer of a fixed plane (slc.allocation static) when that plane's die has no
+  // host program queued or in flight (host_progs: per global die), so that it fills while the
+  // die programs the previous host page.
+  void flush(bool any_idle, const std::vector<uint32_t>& host_progs);
   // Counts a host write request; true when it ended a division window (the L1/L2 split changed).
   virtual bool on_write_request() { return false; }
   // Which SLC blocks migration takes first on a plane over its SLC share (allowed_plane blocks):

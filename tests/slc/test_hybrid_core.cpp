@@ -523,11 +523,12 @@ TEST(HybridCore, StaticAllocationSerialisesSectorFragmentsOnOneDie) {
 }
 
 // Static allocation, work-conserving sealing per die: a plane's packing buffer is sealed when
-// that plane's die is idle, not when any die is. Plane 1 is busy with LPN 101 (1.1 -> 501.1 us);
+// that plane's die has no host program queued or in flight, not when any die is idle. Plane 1 is
+// busy with LPN 101 (1.1 -> 501.1 us);
 // sector 0 of LPN 1 (10 us) and of LPN 3 (20 us) wait in plane 1's buffer although die 0 is idle,
 // and share one SLC page programmed 501.1 -> 1,001.1 us (2 padding sectors; sealing at once, as
 // dynamic allocation's rule would, gives 2 pages and 6 padding sectors).
-TEST(HybridCore, StaticAllocationSealsAPlanesBufferWhenItsDieIsIdle) {
+TEST(HybridCore, StaticAllocationSealsAPlanesBufferWhenItsDieHasNoHostProgram) {
   Rig r(tlc_small2("sector", "static"), /*integrity=*/true);
   r.cmd(101 * kPage, kPage, false, 0);
   HostCmd* a = r.cmd(1 * kPage, kSec, false, 10 * kUs);

@@ -272,6 +272,9 @@ const std::vector<Param>& params() {
              "SLC size / hot-cold threshold policy (docs/slc.md)"),
       choice("slc.partition", FIELD(slc_partition), {"fixed", "convertible"},
              "SLC blocks: a fixed set per plane, or any block converted at erase"),
+      num<double>("slc.write_back_mib", FIELD(slc_write_back_mib), 0, 1 << 20,
+                  "hybrid: DRAM write-back, MiB of data not yet programmed (0 = write-through: "
+                  "a write completes when programmed)"),
       choice("slc.allocation", FIELD(slc_allocation), {"dynamic", "static"},
              "plane of a host program: dynamic (round-robin, idle dies first) or static (by "
              "LPN, MQSim's CWDP order; hierarchy's L1 stays dynamic)"),

@@ -114,6 +114,9 @@ struct SsdConfig {
   // Plane of a host program: dynamic (round-robin, idle dies first) or static (by LPN, MQSim's
   // CWDP order: plane = lpn mod planes; hierarchy's L1 stays dynamic, away from the L2 copy).
   std::string slc_allocation = "dynamic";
+  // DRAM write-back in front of the hybrid core (MiB; 0 = write-through): a write whose sectors
+  // fit completes once in DRAM, its programs proceed in the background.
+  double slc_write_back_mib = 0;
   uint32_t slc_blocks_per_plane = 0;  // fixed: the first N blocks of every plane are SLC
   uint32_t slc_pages_per_block = 0;   // pages of a block in SLC mode (0 = pages_per_block/bits)
   double slc_read_us = 30, slc_program_us = 160, slc_erase_us = 3000;

@@ -41,6 +41,7 @@ struct HybridCounters {
   uint64_t host_flash_reads = 0;         // flash page reads for host reads
   uint64_t slc_reads = 0;                // ... of which from SLC blocks
   uint64_t dram_read_sectors = 0;        // host sectors served from DRAM (data not yet programmed)
+  uint64_t write_back_cmds = 0;          // host writes completed in DRAM (slc.write_back_mib)
   uint64_t mig_reads = 0, gc_reads = 0;  // flash page reads of migration / native GC
   uint64_t mig_pages = 0, gc_pages = 0;  // pages programmed by migration / native GC
   uint64_t mig_units = 0, gc_units = 0;

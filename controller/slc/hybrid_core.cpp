@@ -20,6 +20,8 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
       dram_(256),
       block_reads_(256),
       native_units_(cfg.slc_allocation == "static" ? cfg.geo.planes() : 1, nullptr),
+      write_back_sectors_(
+          static_cast<uint64_t>(cfg.slc_write_back_mib * 1048576.0 / cfg.geo.sector_size)),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
   map_.count_all_slc_sectors(staging_ && staging_->sector_mapped());
@@ -248,6 +250,10 @@ void HybridCore::add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) {
   s.lsn = lsn;
   s.ver = v;
   s.src = kNoPsn;
+  if (c == write_back_cmd_) {  // completes in DRAM: the program does not hold it
+    s.cmd = nullptr;
+    return;
+  }
   s.cmd = c;
   ++c->pending;
 }
@@ -370,7 +376,15 @@ void HybridCore::do_write(HostCmd* c) {
   c->pending = 1;
   ++ep_.write_requests;
   ep_.write_bytes += c->size;
+  // Write-back: the write completes once its data is in DRAM if the data not yet programmed
+  // (DRAM sectors, this write's included, counted by whole pages) fits the budget.
+  if (write_back_sectors_ > 0 &&
+      dram_.size() + host_cmd_pages(*c, geo_) * spp_ <= write_back_sectors_) {
+    write_back_cmd_ = c;
+    ++hc_.write_back_cmds;
+  }
   for_each_piece(c, [&](Lpn lpn, uint32_t mask) { write_piece(c, lpn, mask); });
+  write_back_cmd_ = nullptr;
   if (--c->pending == 0) finish_cmd(c);
   if (staging_ && ++epoch_writes_ >= cfg_.slc_epoch_writes) end_epoch();
   if (staging_ && staging_->on_write_request()) record_series();  // a division window ended

@@ -173,6 +173,11 @@ class HybridCore final : public Core, private CorePort {
   std::vector<Job*> job_free_;
   uint64_t jobs_inflight_ = 0;
   uint64_t last_cmd_seq_ = 0;
+  // slc.write_back_mib: sectors of data not yet programmed that DRAM may hold for completed
+  // writes (0: write-through), and the write being placed as write-back (its sectors do not
+  // hold it: it completes once placed).
+  const uint64_t write_back_sectors_;
+  const HostCmd* write_back_cmd_ = nullptr;
   LatencyHistogram lat_slc_, lat_native_;  // host write latency by destination
 
   // Free native blocks per plane that preconditioning's timing-free GC keeps: the native GC

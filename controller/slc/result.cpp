@@ -74,6 +74,8 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
       {"host_flash_reads", hc_.host_flash_reads},
       {"slc_reads", hc_.slc_reads},
       {"dram_read_sectors", hc_.dram_read_sectors},
+      {"write_back_mib", cfg_.slc_write_back_mib},
+      {"write_back_writes", hc_.write_back_cmds},
       {"gc_reads", hc_.mig_reads + hc_.gc_reads},
       {"migration_reads", hc_.mig_reads},
       {"native_gc_reads", hc_.gc_reads},

@@ -579,6 +579,42 @@ TEST(HybridCore, RlDemandCountsPagesOfRequestsUpToTheta) {
   }
 }
 
+// (h) slc.write_back_mib: a DRAM write-back in front of the hybrid core. Budget 1 page (16 KiB =
+// 4 sectors of data not yet programmed). Two full-page writes arrive at 0: the first fits
+// (0 + 4 <= 4 sectors) and completes once in DRAM, at 1.1 us (firmware; DRAM and host transfers
+// are free here), its SLC program running 1.1 -> 501.1 us in the background; the second does not
+// fit (4 + 4 > 4) and completes when programmed, 501.1 -> 1,001.1 us (write-through). Both read
+// back correctly; a read of the first before its program ends is served from DRAM.
+TEST(HybridCore, WriteBackCompletesWritesInDramWhileTheyFit) {
+  SsdConfig c = tlc_small("page");
+  c.set("slc.write_back_mib", 1.0 / 64, "test");  // 16 KiB
+  c.finalize();
+  Rig r(std::move(c), /*integrity=*/true);
+  HostCmd* a = r.cmd(0, kPage, false, 0);
+  HostCmd* b = r.cmd(kPage, kPage, false, 0);
+  HostCmd* rd = r.cmd(0, kPage, true, 100 * kUs);
+  r.env.run();
+  EXPECT_EQ(r.env.done_at.at(a), 1'100 * kNsPs);
+  EXPECT_EQ(r.env.done_at.at(b), 1'001'100 * kNsPs);
+  EXPECT_EQ(r.env.done_at.at(rd), 101'100 * kNsPs);  // from DRAM: no flash read
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 2u);
+  EXPECT_EQ(progs[0].done, 501'100 * kNsPs);
+  EXPECT_EQ(r.core.hcounters().write_back_cmds, 1u);
+  EXPECT_EQ(r.core.hcounters().dram_read_sectors, 4u);
+  EXPECT_EQ(r.json()["write_back_writes"], 1);
+  EXPECT_EQ(a->pending, 0u);  // its program's completion did not count it down again
+  EXPECT_EQ(b->pending, 0u);
+  r.read(0, 2 * kPage);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_TRUE(r.core.idle());
+
+  // Off (the default): the first write completes when programmed, 501.1 us.
+  Rig w(tlc_small("page"));
+  EXPECT_EQ(w.write(0, kPage), 501'100 * kNsPs);
+  EXPECT_EQ(w.core.hcounters().write_back_cmds, 0u);
+}
+
 // ---------------------------------------------------------------------------------------------
 // 4. Division update (hierarchy): every slc.window write requests the L2 share becomes
 // r = w_L / (w_S + w_L) (full-page / partial pieces admitted to SLC), at least 1 - slc.l1_max.
@@ -807,6 +843,24 @@ TEST_P(StaticAllocationMix, Convertible) {
   expect_clean_mix(c);
 }
 INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, StaticAllocationMix,
+                         ::testing::Values("page", "sa", "sector", "hierarchy"));
+
+// slc.write_back_mib: writes complete in DRAM (a budget of 16 pages), the random mix stays clean
+// (no completed command is touched again when its programs finish).
+class WriteBackMix : public ::testing::TestWithParam<const char*> {};
+TEST_P(WriteBackMix, Fixed) {
+  SsdConfig c = tlc_mix(GetParam());
+  c.set("slc.write_back_mib", 0.25, "test");
+  c.finalize();
+  expect_clean_mix(c);
+}
+TEST_P(WriteBackMix, Convertible) {
+  SsdConfig c = qlc_mix("rl", GetParam());
+  c.set("slc.write_back_mib", 0.25, "test");
+  c.finalize();
+  expect_clean_mix(c);
+}
+INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, WriteBackMix,
                          ::testing::Values("page", "sa", "sector", "hierarchy"));
 
 TEST(HybridCoreIntegrity, ConvertibleStaticPage) {

@@ -284,6 +284,12 @@ const std::vector<Param>& params() {
              "SLC size / hot-cold threshold policy (docs/slc.md)"),
       choice("slc.partition", FIELD(slc_partition), {"fixed", "convertible"},
              "SLC blocks: a fixed set per plane, or any block converted at erase"),
+      num<double>("slc.write_back_mib", FIELD(slc_write_back_mib), 0, 1 << 20,
+                  "hybrid: DRAM write-back, MiB of data not yet programmed (0 = write-through: "
+                  "a write completes when programmed)"),
+      choice("slc.allocation", FIELD(slc_allocation), {"dynamic", "static"},
+             "plane of a host program: dynamic (round-robin, idle dies first) or static (by "
+             "LPN, MQSim's CWDP order; hierarchy's L1 stays dynamic)"),
       num<uint32_t>("slc.blocks_per_plane", FIELD(slc_blocks_per_plane), 0, 1 << 24,
                     "fixed partition: SLC blocks per plane (the first ones of the plane)"),
       num<uint32_t>("slc.pages_per_block", FIELD(slc_pages_per_block), 0, 1 << 20,
@@ -319,6 +325,15 @@ const std::vector<Param>& params() {
       num<double>("slc.rl_alpha", FIELD(slc_rl_alpha), 0.0, 1.0, "rl: learning rate"),
       num<double>("slc.rl_gamma", FIELD(slc_rl_gamma), 0.0, 1.0, "rl: discount factor"),
       num<double>("slc.rl_epsilon", FIELD(slc_rl_epsilon), 0.0, 1.0, "rl: exploration rate"),
+      choice("slc.rl_reward", FIELD(slc_rl_reward), {"ema", "cumulative"},
+             "rl: reward sign of the epoch's cost: ema = cost per host byte against an "
+             "exponential mean (slc.rl_cost_ema); cumulative = busy time against the cumulative "
+             "mean"),
+      num<double>("slc.rl_cost_ema", FIELD(slc_rl_cost_ema), 0.0, 1.0,
+                  "rl, reward ema: weight of the newest epoch's cost in the mean (0 < w <= 1)"),
+      choice("slc.rl_demand", FIELD(slc_rl_demand), {"theta", "1mib"},
+             "rl: demand feature: most written pages from requests <= the current theta, or "
+             "<= 1 MiB"),
       num<uint64_t>("sim.seed", FIELD(seed), 0, 1.8e19, "random seed"),
       num<double>("sim.sample_interval_ms", FIELD(sample_interval_ms), 0.001, 1e9,
                   "time-series sampling period (simulated), ms"),
@@ -414,6 +429,8 @@ void SsdConfig::finalize() {
   slc_array.read[0] = us_to_ps(slc_read_us);
   slc_array.program[0] = us_to_ps(slc_program_us);
   slc_array.erase = us_to_ps(slc_erase_us);
+  if (slc_rl_reward == "ema" && !(slc_rl_cost_ema > 0))
+    throw ConfigError(where + ": key 'slc.rl_cost_ema': must be > 0 with slc.rl_reward ema");
   if (hybrid()) {
     if (slc_pages() == 0 || slc_pages() > geo.pages_per_block)
       throw ConfigError(where +

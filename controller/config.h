@@ -130,8 +130,14 @@ struct SsdConfig {
   std::string slc_policy = "none";         // none | page | sa | sector | hierarchy
   std::string slc_size_policy = "static";  // static | ust | dwa | rl
   std::string slc_partition = "fixed";     // fixed | convertible
-  uint32_t slc_blocks_per_plane = 0;       // fixed: the first N blocks of every plane are SLC
-  uint32_t slc_pages_per_block = 0;  // pages of a block in SLC mode (0 = pages_per_block/bits)
+  // Plane of a host program: dynamic (round-robin, idle dies first) or static (by LPN, MQSim's
+  // CWDP order: plane = lpn mod planes; hierarchy's L1 stays dynamic, away from the L2 copy).
+  std::string slc_allocation = "dynamic";
+  // DRAM write-back in front of the hybrid core (MiB; 0 = write-through): a write whose sectors
+  // fit completes once in DRAM, its programs proceed in the background.
+  double slc_write_back_mib = 0;
+  uint32_t slc_blocks_per_plane = 0;  // fixed: the first N blocks of every plane are SLC
+  uint32_t slc_pages_per_block = 0;   // pages of a block in SLC mode (0 = pages_per_block/bits)
   double slc_read_us = 30, slc_program_us = 160, slc_erase_us = 3000;
   uint32_t slc_erase_limit = 100000;
   double slc_max_fraction = 0.25;    // convertible: at most this fraction of the blocks in SLC mode
@@ -147,6 +153,13 @@ struct SsdConfig {
   uint32_t slc_window = 1024;        // hierarchy: write requests per L1/L2 division window
   double slc_l1_max = 0.5;           // hierarchy: largest L1 share of the SLC region
   double slc_rl_alpha = 0.3, slc_rl_gamma = 0.8, slc_rl_epsilon = 0.07;
+  // rl reward (docs/slc-rl-agent.md): ema = cost per host byte against an exponential mean of
+  // weight slc_rl_cost_ema; cumulative = unnormalised cost against the cumulative mean (before).
+  std::string slc_rl_reward = "ema";
+  double slc_rl_cost_ema = 0.125;
+  // rl "demand for SLC writes": theta = pages of requests <= the current theta are at least half
+  // the written pages; 1mib = the same against the largest theta, 1 MiB (before).
+  std::string slc_rl_demand = "theta";
 
   uint64_t seed = 1;
   double sample_interval_ms = 100;  // CSV time-series period (simulated time)

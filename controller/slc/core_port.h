@@ -41,6 +41,7 @@ struct HybridCounters {
   uint64_t host_flash_reads = 0;         // flash page reads for host reads
   uint64_t slc_reads = 0;                // ... of which from SLC blocks
   uint64_t dram_read_sectors = 0;        // host sectors served from DRAM (data not yet programmed)
+  uint64_t write_back_cmds = 0;          // host writes completed in DRAM (slc.write_back_mib)
   uint64_t mig_reads = 0, gc_reads = 0;  // flash page reads of migration / native GC
   uint64_t mig_pages = 0, gc_pages = 0;  // pages programmed by migration / native GC
   uint64_t mig_units = 0, gc_units = 0;
@@ -73,8 +74,15 @@ struct Job {
   uint32_t plane = 0;  // GC jobs: their plane
   Ppn ppn = kNoPpn;
   uint32_t prefer_not_channel = UINT32_MAX;  // hierarchy L1: avoid this channel
+  uint32_t static_plane = UINT32_MAX;        // slc.allocation static: the host job's plane
   std::vector<Slot> slots;                   // npages * spp
 };
+
+// slc.allocation static: the plane of logical page lpn, in MQSim's CWDP order (channel first,
+// then chip, die, plane: nand::Geometry numbers planes that way), so plane = lpn mod planes.
+inline uint32_t static_plane_of(const nand::Geometry& geo, Lpn lpn) {
+  return static_cast<uint32_t>(lpn % geo.planes());
+}
 
 // The core's side of program jobs, for its components.
 class CorePort {

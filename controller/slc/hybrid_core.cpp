@@ -16,8 +16,12 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
       staging_(make_slc_staging(cfg, *this, map_)),
       migration_(cfg, *this, map_, region_, staging_.get()),
       die_ops_(cfg.geo.dies(), 0),
+      host_progs_(cfg.geo.dies(), 0),
       dram_(256),
       block_reads_(256),
+      native_units_(cfg.slc_allocation == "static" ? cfg.geo.planes() : 1, nullptr),
+      write_back_sectors_(
+          static_cast<uint64_t>(cfg.slc_write_back_mib * 1048576.0 / cfg.geo.sector_size)),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
   map_.count_all_slc_sectors(staging_ && staging_->sector_mapped());
@@ -42,6 +46,7 @@ FlashOp* HybridCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t pr
 
 void HybridCore::submit(FlashOp* op) {
   ++die_ops_[geo_.die_of_plane(op->plane)];
+  if (op->aux == kSlcWrite || op->aux == kNativeWrite) ++host_progs_[geo_.die_of_plane(op->plane)];
   ++hc_.ops[op->aux];
   env_.submit(op);
 }
@@ -60,6 +65,7 @@ Job* HybridCore::new_job() {
   j->pending_reads = 0;
   j->ppn = kNoPpn;
   j->prefer_not_channel = UINT32_MAX;
+  j->static_plane = UINT32_MAX;
   j->plane = 0;
   return j;
 }
@@ -98,6 +104,8 @@ uint32_t HybridCore::pick_plane(const Job* j) {
     if (slc) return map_.active_has_room(p, j->stream, 1) || region_.can_open(p);
     return region_.native_can_alloc(p, kGcReserve);
   };
+  // Static allocation: the plane of the job's logical pages, or none now.
+  if (j->static_plane != UINT32_MAX) return ok(j->static_plane) ? j->static_plane : np;
   // Prefer idle dies, then (hierarchy L1) a channel other than the page's other copy.
   for (int pass = 0; pass < 3; ++pass) {
     for (uint32_t i = 0; i < np; ++i) {
@@ -244,6 +252,10 @@ void HybridCore::add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) {
   s.lsn = lsn;
   s.ver = v;
   s.src = kNoPsn;
+  if (c == write_back_cmd_) {  // completes in DRAM: the program does not hold it
+    s.cmd = nullptr;
+    return;
+  }
   s.cmd = c;
   ++c->pending;
 }
@@ -329,6 +341,8 @@ void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
   // Statistics for the sizer: update writes into SLC, demand for SLC writes.
   ++ep_.write_pages;
   if (c->size <= 1024u * 1024u) ++ep_.small_write_pages;
+  const uint32_t theta = region_.targets().theta_bytes;  // 0: every request
+  if (theta == 0 || c->size <= theta) ++ep_.theta_write_pages;
   if (slc_admit(c)) {
     ++hc_.pieces_to_slc;
     ++ep_.slc_write_pages;
@@ -342,15 +356,20 @@ void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
   // pages).
   ++hc_.pieces_to_native;
   c->dest |= 2;
-  if (!native_unit_) native_unit_ = page_job(kNativeWrite, kNative, bits_);
-  Job* j = native_unit_;
+  const bool fixed = native_units_.size() > 1;  // static allocation: the unit of lpn's plane
+  Job*& unit = native_units_[fixed ? static_plane_of(geo_, lpn) : 0];
+  if (!unit) {
+    unit = page_job(kNativeWrite, kNative, bits_);
+    if (fixed) unit->static_plane = static_plane_of(geo_, lpn);
+  }
+  Job* j = unit;
   const uint32_t page = j->used / spp_;
   for (uint32_t i = 0; i < spp_; ++i)
     if (mask >> i & 1) add_host_sector(j->slots[page * spp_ + i], c, lpn * spp_ + i);
   if (!full) fill_page(j, page, lpn, mask, kRmwRead);
   j->used += spp_;
   if (j->used == bits_ * spp_) {
-    native_unit_ = nullptr;
+    unit = nullptr;
     seal(j);
   }
 }
@@ -358,7 +377,16 @@ void HybridCore::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
 void HybridCore::do_write(HostCmd* c) {
   c->pending = 1;
   ++ep_.write_requests;
+  ep_.write_bytes += c->size;
+  // Write-back: the write completes once its data is in DRAM if the data not yet programmed
+  // (DRAM sectors, this write's included, counted by whole pages) fits the budget.
+  if (write_back_sectors_ > 0 &&
+      dram_.size() + host_cmd_pages(*c, geo_) * spp_ <= write_back_sectors_) {
+    write_back_cmd_ = c;
+    ++hc_.write_back_cmds;
+  }
   for_each_piece(c, [&](Lpn lpn, uint32_t mask) { write_piece(c, lpn, mask); });
+  write_back_cmd_ = nullptr;
   if (--c->pending == 0) finish_cmd(c);
   if (staging_ && ++epoch_writes_ >= cfg_.slc_epoch_writes) end_epoch();
   if (staging_ && staging_->on_write_request()) record_series();  // a division window ended
@@ -398,6 +426,9 @@ bool HybridCore::demote_to_native(Job* j) {
 }
 
 // Seals unsealed packing buffers and native units when a die is idle (work-conserving packing).
+// With static allocation, those of a plane when that plane's die has no host program queued or
+// in flight (the buffer fills while the die programs the previous host page; a die that is only
+// migrating or collecting takes it next, as a full page would).
 void HybridCore::kick() {
   bool idle_die = false;
   for (uint32_t d : die_ops_)
@@ -405,13 +436,18 @@ void HybridCore::kick() {
       idle_die = true;
       break;
     }
-  if (!idle_die) return;
-  if (staging_) staging_->flush();
-  if (native_unit_ && native_unit_->used > 0) {
-    Job* s = native_unit_;
-    native_unit_ = nullptr;
-    seal(s);
-  }
+  const bool fixed = native_units_.size() > 1;  // static allocation
+  if (!idle_die && !fixed) return;
+  if (staging_) staging_->flush(idle_die, host_progs_);
+  for (Job*& unit : native_units_)
+    if (unit && unit->used > 0 &&
+        (unit->static_plane == UINT32_MAX
+             ? idle_die
+             : host_progs_[geo_.die_of_plane(unit->static_plane)] == 0)) {
+      Job* s = unit;
+      unit = nullptr;
+      seal(s);
+    }
 }
 
 bool HybridCore::issue_program(Job* j) {
@@ -513,6 +549,7 @@ bool HybridCore::idle() const {
 
 void HybridCore::on_flash_done(FlashOp* op) {
   --die_ops_[geo_.die_of_plane(op->plane)];
+  if (op->aux == kSlcWrite || op->aux == kNativeWrite) --host_progs_[geo_.die_of_plane(op->plane)];
   hc_.busy_ps[op->aux] += op->t_done > op->t_start ? op->t_done - op->t_start : 0;
   switch (op->aux) {
     case kHostRead: {

@@ -160,17 +160,24 @@ class HybridCore final : public Core, private CorePort {
   Migration migration_;
 
   // request path
-  std::vector<uint32_t> die_ops_;  // flash ops in flight per global die
-  uint32_t rr_ = 0;                // round-robin plane cursor
+  std::vector<uint32_t> die_ops_;     // flash ops in flight per global die
+  std::vector<uint32_t> host_progs_;  // host programs (SLC, native) in flight per global die
+  uint32_t rr_ = 0;                   // round-robin plane cursor
   FlatMap<DramSec> dram_;
   BlockReads block_reads_;
-  std::deque<Job*> blocked_;    // sealed jobs waiting for space
-  Job* native_unit_ = nullptr;  // unsealed native unit of host pieces
+  std::deque<Job*> blocked_;  // sealed jobs waiting for space
+  // Unsealed native units of host pieces: one, or one per plane with static allocation.
+  std::vector<Job*> native_units_;
   FlashOpPool ops_;
   std::vector<std::unique_ptr<Job>> job_pool_;
   std::vector<Job*> job_free_;
   uint64_t jobs_inflight_ = 0;
   uint64_t last_cmd_seq_ = 0;
+  // slc.write_back_mib: sectors of data not yet programmed that DRAM may hold for completed
+  // writes (0: write-through), and the write being placed as write-back (its sectors do not
+  // hold it: it completes once placed).
+  const uint64_t write_back_sectors_;
+  const HostCmd* write_back_cmd_ = nullptr;
   LatencyHistogram lat_slc_, lat_native_;  // host write latency by destination
 
   // Free native blocks per plane that preconditioning's timing-free GC keeps: the native GC

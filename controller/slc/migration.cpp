@@ -1,5 +1,7 @@
 #include "controller/slc/migration.h"
 
+#include <algorithm>
+
 namespace ssdtlm::slc {
 
 Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const SlcRegion& region,
@@ -13,9 +15,11 @@ Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const
       spp_(cfg.geo.sectors_per_page()),
       bits_(static_cast<uint32_t>(cfg.unit_pages())),
       hc_(core.hybrid_counters()),
-      ctr_(core.sim_counters()) {
+      ctr_(core.sim_counters()),
+      read_prio_(cfg.read_priority ? kPrioRead : kPrioNormal) {
   gc_[0].resize(geo_.planes());
   gc_[1].resize(geo_.planes());
+  mig_read_.assign(geo_.planes(), std::vector<uint64_t>((geo_.pages_per_block + 63) / 64, 0));
 }
 
 // Whether native GC could start on the plane: a full native block whose collection frees at
@@ -77,6 +81,7 @@ bool Migration::start(uint32_t plane, bool migration, bool idle) {
   g.idle = idle;
   g.victim = v;
   if (migration) {
+    std::fill(mig_read_[plane].begin(), mig_read_[plane].end(), 0);
     ++hc_.mig_victims;
     if (idle) ++hc_.idle_migrations;
   } else {
@@ -105,6 +110,8 @@ void Migration::next_unit(uint32_t plane, bool migration) {
   auto& part_src = part_src_;
   Lpn taken[8];
   uint32_t ntaken = 0;
+  Ppn out[64];  // migration: pages outside the victim read for this unit
+  uint32_t nout = 0;
   while ((migration ? page < bits_ : used < bits_ * spp_) && g.scan < nsec) {
     const uint32_t idx = g.scan;
     if (!m || m[idx] == kNoLsn) {
@@ -117,7 +124,7 @@ void Migration::next_unit(uint32_t plane, bool migration) {
       for (uint32_t k = 0; k < ntaken; ++k) dup |= taken[k] == lpn;
       if (!dup) {
         taken[ntaken++] = lpn;
-        core_.fill_page(j, page, lpn, 0, kMigRead);
+        fill_migrated(plane, j, page, lpn, out, nout);
         ++page;
       }
       ++g.scan;
@@ -162,6 +169,29 @@ void Migration::next_unit(uint32_t plane, bool migration) {
   (migration ? hc_.mig_pages : hc_.gc_pages) += bits_;
   (migration ? hc_.mig_units : hc_.gc_units) += 1;
   core_.seal(j);
+}
+
+void Migration::fill_migrated(uint32_t plane, Job* j, uint32_t page, Lpn lpn, Ppn* out,
+                              uint32_t& nout) {
+  const uint64_t v = static_cast<uint64_t>(gc_[1][plane].victim);
+  std::vector<uint64_t>& seen = mig_read_[plane];
+  for (uint32_t i = 0; i < spp_; ++i) {
+    const Ppn ppn = core_.fill_slot(j->slots[page * spp_ + i], lpn * spp_ + i);
+    if (ppn == kNoPpn) continue;  // unwritten, or served from DRAM
+    if (geo_.block_of(ppn) == v) {
+      // The victim is closed and is erased only after this job: a page read for an earlier
+      // unit is still in the controller's buffer.
+      const uint32_t pg = geo_.page_of(ppn);
+      if (seen[pg / 64] >> (pg % 64) & 1) continue;
+      seen[pg / 64] |= uint64_t(1) << (pg % 64);
+    } else {
+      uint32_t k = 0;
+      while (k < nout && out[k] != ppn) ++k;
+      if (k < nout) continue;
+      out[nout++] = ppn;  // at most one per sector of the unit: bits_ x spp_ <= 64
+    }
+    core_.job_read(j, ppn, read_prio_, kMigRead);
+  }
 }
 
 void Migration::unit_done(Job* j) {

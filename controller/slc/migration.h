@@ -67,6 +67,10 @@ class Migration {
   bool want_migration(uint32_t plane, uint8_t& kind) const;
   bool start(uint32_t plane, bool migration, bool idle);
   void next_unit(uint32_t plane, bool migration);
+  // Migration: fills page `page` of unit j with logical page lpn, reading each physical page
+  // once per job (victim pages, remembered across the job's units in mig_read_) and once per unit
+  // (pages outside the victim, in out[0..nout): their block may be collected between units).
+  void fill_migrated(uint32_t plane, Job* j, uint32_t page, Lpn lpn, Ppn* out, uint32_t& nout);
   void maybe_erase(uint32_t plane, bool migration);
 
   const nand::Geometry& geo_;
@@ -82,6 +86,10 @@ class Migration {
 
   std::vector<GcJob> gc_[2];               // [0] native GC, [1] migration; per plane
   std::vector<Slot> full_src_, part_src_;  // native GC unit assembly (reused)
+  // Migration: the victim's pages already read by the plane's job, a bit per page (reset when a
+  // job starts); a page holding sectors of several logical pages is read once per job.
+  std::vector<std::vector<uint64_t>> mig_read_;
+  const uint8_t read_prio_;
   uint64_t idle_seq_ = 0;  // DWA: command sequence number when idle migration started
 };
 

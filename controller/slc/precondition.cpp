@@ -68,9 +68,17 @@ void HybridCore::precondition(double fraction, double random_fraction) {
   instant_keep_ = static_cast<uint32_t>(std::min<uint64_t>(
       region_.native_trigger(0) + 1, std::max<uint64_t>(kGcReserve + 1, spare / 2)));
   uint32_t cursor = 0;
-  for (uint64_t l = 0; l < n; ++l) instant_write_native(static_cast<Lpn>(l), cursor);
-  for (uint64_t i = 0; i < over && n > 0; ++i)
-    instant_write_native(static_cast<Lpn>(rng() % n), cursor);
+  // Static allocation: every logical page on its own plane (first choice).
+  const bool fixed = cfg_.slc_allocation == "static";
+  for (uint64_t l = 0; l < n; ++l) {
+    if (fixed) cursor = static_plane_of(geo_, static_cast<Lpn>(l));
+    instant_write_native(static_cast<Lpn>(l), cursor);
+  }
+  for (uint64_t i = 0; i < over && n > 0; ++i) {
+    const Lpn lpn = static_cast<Lpn>(rng() % n);
+    if (fixed) cursor = static_plane_of(geo_, lpn);
+    instant_write_native(lpn, cursor);
+  }
 }
 
 nlohmann::json HybridCore::precondition_state() const {

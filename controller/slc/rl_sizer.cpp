@@ -11,10 +11,18 @@
 
 namespace ssdtlm::slc {
 
+double CostAverage::average() const {
+  if (w_ > 0) return sum_;
+  return n_ ? sum_ / static_cast<double>(n_) : 0.0;
+}
+
 int32_t CostAverage::observe(double cost) {
   // The first epoch sets the mean: cost > cost is false, so its reward is positive.
-  const double mean = n_ ? sum_ / static_cast<double>(n_) : cost;
-  sum_ += cost;
+  const double mean = n_ ? average() : cost;
+  if (w_ > 0)
+    sum_ = mean + w_ * (cost - mean);
+  else
+    sum_ += cost;
   ++n_;
   return cost > mean ? -256 : 256;
 }
@@ -40,7 +48,10 @@ rl::UnitConfig RlSizer::unit_config(const SsdConfig& cfg) {
 RlSizer::RlSizer(const SsdConfig& cfg)
     : seed_(unit_config(cfg).core.seed),
       initial_rung_(rung_of_kib(cfg.slc_theta_kib)),
-      unit_(unit_config(cfg)) {
+      per_byte_(cfg.slc_rl_reward == "ema"),
+      theta_demand_(cfg.slc_rl_demand == "theta"),
+      unit_(unit_config(cfg)),
+      avg_(per_byte_ ? cfg.slc_rl_cost_ema : 0.0) {
   unit_.core.validate();
   rung_ = initial_rung_;
 }
@@ -56,6 +67,10 @@ bool RlSizer::demand(const EpochStats& s) {
   return s.write_pages > 0 && 2 * s.small_write_pages >= s.write_pages;
 }
 
+bool RlSizer::demand_theta(const EpochStats& s) {
+  return s.write_pages > 0 && 2 * s.theta_write_pages >= s.write_pages;
+}
+
 bool RlSizer::update_freq(const EpochStats& s) {
   return s.slc_write_pages > 0 && 4 * s.slc_update_pages >= s.slc_write_pages;
 }
@@ -65,6 +80,16 @@ double RlSizer::cost(const EpochStats& s) {
   const double host = static_cast<double>(s.t_slc_write) + static_cast<double>(s.t_native_write);
   const double reclaim = static_cast<double>(s.t_migration) + static_cast<double>(s.t_native_gc);
   return (1.0 - u) * host + u * reclaim;
+}
+
+// [INTERP] Algorithm 2 compares an epoch's total write cost with the average; an epoch is a
+// fixed number of requests whose bytes vary, and the cost grows with the bytes written. Per host
+// byte, and against an exponential mean (recent epochs, not the whole run's trend), the sign
+// follows the effect of the last action more than the epoch's volume or the drive's filling.
+double RlSizer::reward_cost(const EpochStats& s) const {
+  const double c = cost(s);
+  if (!per_byte_) return c;
+  return c / static_cast<double>(std::max<uint64_t>(s.write_bytes, 1));
 }
 
 uint32_t RlSizer::rung_of_kib(double theta_kib) {
@@ -147,7 +172,7 @@ RlSizer::Features RlSizer::features(const EpochStats& s) const {
   f.size_bin = level_;
   f.util_bin = util_bin(s.utilization);
   f.prev_action = have_prev_ ? a_prev_ : kNoChange;
-  f.demand = demand(s);
+  f.demand = theta_demand_ ? demand_theta(s) : demand(s);
   f.update_freq = update_freq(s);
   return f;
 }
@@ -166,7 +191,7 @@ SlcTargets RlSizer::on_epoch(const EpochStats& s) {
   ++epochs_;
   // Algorithm 1: observe S_t, reward R_t of A_t-1, update Q(S_t-1, A_t-1), decide A_t.
   const uint32_t st = encode(features(s));
-  const int32_t r = avg_.observe(cost(s));
+  const int32_t r = avg_.observe(reward_cost(s));
   last_reward_ = r;
   if (r > 0)
     ++positive_;
@@ -222,7 +247,9 @@ nlohmann::json RlSizer::stats() const {
   j["training"] = effort_.json(epochs_);
   j["positive_rewards"] = positive_;
   j["negative_rewards"] = negative_;
-  j["average_cost_ps"] = avg_.average();
+  j["reward"] = per_byte_ ? "ema" : "cumulative";
+  j["demand"] = theta_demand_ ? "theta" : "1mib";
+  j["average_cost_ps"] = avg_.average();  // ema: ps per host byte
   j["actions_chosen"] = actions_;
   j["unit_cycles"] = backend_ ? backend_->cycles() : 0;
   j["backend"] = backend_ ? backend_->kind() : "none";

@@ -9,8 +9,9 @@
 //                    size as a level k in 0..8 and slc_blocks = round(k * max_slc_blocks / 8)
 //   util_bin    (4)  space utilization u: u < 0.25 -> 0, < 0.5 -> 1, < 0.75 -> 2, else 3
 //   prev_action (9)  the action of the previous epoch (4 = "no change" before the first one)
-//   demand      (2)  1 iff write_pages > 0 and small_write_pages >= write_pages / 2
-//                    (pages of requests no larger than the largest theta)
+//   demand      (2)  1 iff write_pages > 0 and theta_write_pages >= write_pages / 2 (pages of
+//                    requests no larger than the current theta; slc.rl_demand 1mib:
+//                    small_write_pages, no larger than the largest theta, as before)
 //   update_freq (2)  1 iff slc_write_pages > 0 and slc_update_pages >= slc_write_pages / 4
 //   index = (((size_bin * 4 + util_bin) * 9 + prev_action) * 2 + demand) * 2 + update_freq.
 // Action a = 3 * size_delta + theta_delta, deltas 0: -1, 1: 0, 2: +1 step; the size moves one
@@ -18,8 +19,10 @@
 //   their ends (no action masks).
 // Reward (Algorithm 2): cost = (1 - U) (t_slc_write + t_native_write)
 //                               + U (t_migration + t_native_gc);
-//   r = -1 (Q8.8 -256) if cost > the mean cost of the previous epochs, else +1 (+256); the first
-//   epoch sets the mean (r = +1). The mean is then updated (cumulative over all epochs).
+//   slc.rl_reward ema (default): cost / host bytes written in the epoch, compared with an
+//   exponential mean (weight slc.rl_cost_ema of the newest epoch); cumulative: the cost itself
+//   against the cumulative mean. r = -1 (Q8.8 -256) if cost > the mean of the previous epochs,
+//   else +1 (+256); the first epoch sets the mean (r = +1). The mean is then updated.
 // Algorithm 1 at epoch t: observe S_t, compute R_t, update Q(S_t-1, A_t-1) with R_t and
 //   max_a Q(S_t, a) (Q-learning), decide A_t (epsilon-greedy, epsilon = slc.rl_epsilon), apply it.
 #pragma once
@@ -35,17 +38,21 @@
 
 namespace ssdtlm::slc {
 
-// Algorithm 2's sign reward against the running mean of the previous costs.
+// Algorithm 2's sign reward ("if total write cost > average total cost then negative reward";
+// "update average total write cost") against the mean of the previous costs: cumulative
+// (ema_weight 0) or exponential (mean += w (cost - mean), the first cost setting it).
 class CostAverage {
  public:
+  explicit CostAverage(double ema_weight = 0) : w_(ema_weight) {}
   // Returns +256 (cost <= mean of the previous costs, or the first cost) or -256, then adds
   // the cost to the mean.
   int32_t observe(double cost);
-  double average() const { return n_ ? sum_ / static_cast<double>(n_) : 0.0; }
+  double average() const;
   uint64_t count() const { return n_; }
 
  private:
-  double sum_ = 0;
+  double w_;
+  double sum_ = 0;  // cumulative: sum of the costs; ema: the mean
   uint64_t n_ = 0;
 };
 
@@ -88,7 +95,10 @@ class RlSizer final : public SlcSizer {
            f.update_freq;
   }
   static uint32_t util_bin(double u);
-  static bool demand(const EpochStats& s);
+  static bool demand(const EpochStats& s);        // slc.rl_demand 1mib
+  static bool demand_theta(const EpochStats& s);  // slc.rl_demand theta
+  // The cost the reward compares: cost(s), per host byte with slc.rl_reward ema.
+  double reward_cost(const EpochStats& s) const;
   static bool update_freq(const EpochStats& s);
   static double cost(const EpochStats& s);
   static uint32_t theta_kib_of_rung(uint32_t rung) { return 4u << rung; }
@@ -117,6 +127,8 @@ class RlSizer final : public SlcSizer {
 
   uint32_t seed_;
   uint32_t initial_rung_;
+  bool per_byte_;      // slc.rl_reward ema: cost per host byte
+  bool theta_demand_;  // slc.rl_demand theta
   rl::UnitConfig unit_;
   rl::BackendFactory factory_;
   std::unique_ptr<rl::Backend> backend_;

@@ -45,7 +45,9 @@ struct EpochStats {
   uint32_t free_blocks = 0;
   uint64_t write_requests = 0;     // host write requests in the epoch
   uint64_t write_pages = 0;        // host pages written in the epoch
+  uint64_t write_bytes = 0;        // host bytes written in the epoch
   uint64_t small_write_pages = 0;  // pages of write requests of at most the largest theta
+  uint64_t theta_write_pages = 0;  // pages of write requests of at most the current theta
   uint64_t slc_write_pages = 0;    // host pages written to SLC in the epoch
   uint64_t slc_update_pages = 0;   // ... of which overwrote a logical page held in SLC
   // Flash array busy time in the epoch by purpose, picoseconds (Algorithm 2 of the slides).

@@ -23,15 +23,19 @@ SlcStaging::SlcStaging(const SsdConfig& cfg, CorePort& core, const SectorMap& ma
       core_(core),
       map_(map),
       spp_(cfg.geo.sectors_per_page()),
-      full_mask_((1u << cfg.geo.sectors_per_page()) - 1) {}
+      full_mask_((1u << cfg.geo.sectors_per_page()) - 1),
+      static_alloc_(cfg.slc_allocation == "static"),
+      buf_(kBuffers * (static_alloc_ ? cfg.geo.planes() : 1), nullptr) {}
 
 double SlcStaging::initial_l2_share(const SsdConfig& cfg) {
   return 1.0 - std::min(0.5, cfg.slc_l1_max);
 }
 
-void SlcStaging::flush() {
+void SlcStaging::flush(bool any_idle, const std::vector<uint32_t>& host_progs) {
   for (Job*& j : buf_)
-    if (j && j->used > 0) {
+    if (j && j->used > 0 &&
+        (j->static_plane == UINT32_MAX ? any_idle
+                                       : host_progs[cfg_.geo.die_of_plane(j->static_plane)] == 0)) {
       Job* s = j;
       j = nullptr;
       core_.seal(s);
@@ -40,6 +44,7 @@ void SlcStaging::flush() {
 
 void SlcStaging::write_page(HostCmd* c, Lpn lpn, uint32_t mask) {
   Job* j = core_.page_job(kSlcWrite, kSlcL2, 1);
+  if (static_alloc_) j->static_plane = static_plane_of(cfg_.geo, lpn);
   core_.reserve_slc_page();
   for (uint32_t i = 0; i < spp_; ++i)
     if (mask >> i & 1) core_.add_host_sector(j->slots[i], c, lpn * spp_ + i);
@@ -59,7 +64,10 @@ void SlcStaging::pack(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8_t strea
   }
   const uint32_t all = (mask | fill) & full_mask_;
   const uint32_t need = static_cast<uint32_t>(__builtin_popcount(all));
-  Job*& j = buf_[buf];
+  // Static allocation (not hierarchy's L1): the buffer of lpn's plane.
+  const bool fixed = static_alloc_ && stream != kSlcL1;
+  const uint32_t plane = fixed ? static_plane_of(geo, lpn) : 0;
+  Job*& j = buf_[plane * kBuffers + buf];
   if (j && chunk && j->used + need > spp_) {
     Job* s = j;
     j = nullptr;
@@ -71,6 +79,7 @@ void SlcStaging::pack(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8_t strea
     if (!(all >> i & 1)) continue;
     if (!j) {
       j = core_.page_job(kSlcWrite, stream, 1);
+      if (fixed) j->static_plane = plane;
       core_.reserve_slc_page();
       ++hc.packed_pages;
     }

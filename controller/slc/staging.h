@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "controller/config.h"
 #include "controller/slc/core_port.h"
@@ -30,8 +31,11 @@ class SlcStaging {
 
   // Places a host piece admitted to the SLC cache: the sectors `mask` of logical page lpn.
   virtual void place(HostCmd* c, Lpn lpn, uint32_t mask) = 0;
-  // Programs the packing buffers that hold data (a die is idle).
-  void flush();
+  // Programs the packing buffers that hold data: those placed dynamically when some die is idle
+  // (any_idle), a buffer of a fixed plane (slc.allocation static) when that plane's die has no
+  // host program queued or in flight (host_progs: per global die), so that it fills while the
+  // die programs the previous host page.
+  void flush(bool any_idle, const std::vector<uint32_t>& host_progs);
   // Counts a host write request; true when it ended a division window (the L1/L2 split changed).
   virtual bool on_write_request() { return false; }
   // Which SLC blocks migration takes first on a plane over its SLC share (allowed_plane blocks):
@@ -64,9 +68,12 @@ class SlcStaging {
   const SectorMap& map_;
   const uint32_t spp_;
   const uint32_t full_mask_;
+  const bool static_alloc_;  // slc.allocation static: buffers per plane, jobs on the LPN's plane
 
  private:
-  Job* buf_[kBuffers] = {nullptr, nullptr, nullptr};
+  // Packing buffers: kBuffers, times the planes with static allocation (a buffer holds the
+  // sectors of one plane's logical pages; hierarchy's L1 uses plane 0's, placed dynamically).
+  std::vector<Job*> buf_;
 };
 
 // The mode of cfg.slc_policy; nullptr for none.

@@ -21,7 +21,9 @@ class EpochGen {
     s.now = (t_ += 1000000000ull + rng_() % 1000000000ull);
     s.write_requests = 1024;
     s.write_pages = 1 + rng_() % 8192;
+    s.write_bytes = s.write_pages * 16384 - rng_() % (s.write_pages * 8192 + 1);
     s.small_write_pages = rng_() % (s.write_pages + 1);
+    s.theta_write_pages = rng_() % (s.small_write_pages + 1);
     s.slc_write_pages = rng_() % 8 == 0 ? 0 : rng_() % (s.write_pages + 1);
     s.slc_update_pages = s.slc_write_pages ? rng_() % (s.slc_write_pages / 2 + 1) : 0;
     s.t_slc_write = rng_() % 2000000000ull;

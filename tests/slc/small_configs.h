@@ -23,6 +23,15 @@ inline SsdConfig tlc_small(const std::string& policy) {
   return c;
 }
 
+// tlc_small on 2 channels (2 planes, each its own die), plane allocation `allocation`.
+inline SsdConfig tlc_small2(const std::string& policy, const std::string& allocation) {
+  SsdConfig c = tlc_small(policy);
+  c.set("nand.channels", 2, "test");
+  c.set("slc.allocation", allocation, "test");
+  c.finalize();
+  return c;
+}
+
 // hybrid-slc-qlc: 16 blocks x 16 pages (SLC mode 4 pages); size_policy empty: the preset's.
 inline SsdConfig qlc_small(const std::string& size_policy = "") {
   SsdConfig c;

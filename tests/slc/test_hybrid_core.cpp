@@ -27,6 +27,7 @@
 #include <string>
 
 #include "controller/slc/hybrid_core.h"
+#include "controller/slc/rl_sizer.h"
 #include "tests/slc/hybrid_env.h"
 #include "tests/slc/small_configs.h"
 
@@ -36,6 +37,7 @@ using ssdtlm::slctest::HybridEnv;
 
 using slctest::qlc_small;
 using slctest::tlc_small;
+using slctest::tlc_small2;
 
 namespace {
 
@@ -421,6 +423,198 @@ TEST(HybridCore, HierarchyPartialToL1FullToL2ReadNeedsBoth) {
   EXPECT_EQ(r.core.counters().checked_reads, 4u);
 }
 
+// (e) migration reads each physical page of the victim once per job (audit 4.2). Sector policy:
+// a full-page write of LPN 100 (block 0 page 0) keeps the die busy while sector 0 of LPN 0..10
+// arrives (11 single sectors, class 0): they are packed 4 + 4 + 3 into pages 1-3 of SLC block 0
+// (the last buffer sealed when the die becomes idle). Block 0 then holds 12 logical pages in 4
+// physical pages, 15 valid sectors. Full-page writes of LPN 200..204 fill block 1 and open block
+// 2: 3 SLC blocks in use of 4, free 1 <= trigger 1, so block 0 (fewest valid sectors) is
+// migrated: 12 logical pages in 4 TLC units of 3 pages. Reading logical page by logical page,
+// page 1 would be read 4 times, page 2 4 times, page 3 3 times (12 reads); once per physical
+// page it is 4 reads, one per victim page.
+TEST(HybridCore, MigrationReadsEachVictimPageOncePerJob) {
+  Rig r(tlc_small("sector"), /*integrity=*/true);
+  r.cmd(100 * kPage, kPage, false, 0);
+  for (uint64_t l = 0; l <= 10; ++l) r.cmd(l * kPage, kSec, false, 10 * kUs);
+  r.env.run();
+  {
+    const auto progs = r.env.ops(is_program);
+    ASSERT_EQ(progs.size(), 4u);
+    for (const auto& p : progs) EXPECT_EQ(p.block, 0u);
+  }
+  const size_t mark = r.env.log.size();
+  for (uint64_t l = 200; l <= 204; ++l) r.write(l * kPage, kPage);
+  EXPECT_EQ(r.core.hcounters().mig_victims, 1u);
+  EXPECT_EQ(r.core.hcounters().mig_units, 4u);
+  const auto mreads =
+      r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kMigRead; }, mark);
+  ASSERT_EQ(mreads.size(), 4u);
+  std::set<Ppn> pages;
+  for (const auto& l : mreads) {
+    EXPECT_EQ(l.block, 0u);
+    pages.insert(l.ppn);
+  }
+  EXPECT_EQ(pages.size(), 4u);  // pages 0-3 of block 0, each once
+  EXPECT_EQ(r.core.hcounters().mig_reads, 4u);
+  EXPECT_EQ(r.core.counters().gc_reads, 4u);
+  // The moved data reads back correctly from TLC.
+  for (uint64_t l = 0; l <= 10; ++l) r.read(l * kPage, kSec);
+  r.read(100 * kPage, kPage);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_EQ(r.core.counters().checked_reads, 15u);
+}
+
+// (f) slc.allocation (audit 4.2), on 2 planes of 2 dies (tlc_small2). static: logical page l is
+// programmed on plane l mod 2 (MQSim's CWDP order); dynamic: round-robin over idle dies.
+// Page policy, full pages of LPN 0, 2, 4 one after the other: static 0, 0, 0; dynamic 0, 1, 0.
+TEST(HybridCore, StaticAllocationPlacesByLpn) {
+  for (const char* alloc : {"static", "dynamic"}) {
+    Rig r(tlc_small2("page", alloc), /*integrity=*/true);
+    for (uint64_t l : {0, 2, 4}) r.write(l * kPage, kPage);
+    r.write(1 * kPage, kPage);
+    const auto progs = r.env.ops(is_program);
+    ASSERT_EQ(progs.size(), 4u) << alloc;
+    const std::vector<uint32_t> want = std::string(alloc) == "static"
+                                           ? std::vector<uint32_t>{0, 0, 0, 1}
+                                           : std::vector<uint32_t>{0, 1, 0, 1};
+    for (size_t i = 0; i < 4; ++i) EXPECT_EQ(progs[i].plane, want[i]) << alloc << " " << i;
+    EXPECT_EQ(r.core.counters().mismatches, 0u);
+  }
+}
+
+// Sector policy, sector 0 and then sector 2 of LPN 0, each sealed alone on an idle die. static:
+// both fragments on plane 0, so a full-page read takes two reads on one die, 1.1 + 30 + 30 us
+// (the paper's Sector read penalty); dynamic: the second goes to the other die, the reads overlap:
+// 1.1 + 30 us.
+TEST(HybridCore, StaticAllocationSerialisesSectorFragmentsOnOneDie) {
+  for (const char* alloc : {"static", "dynamic"}) {
+    const bool fixed = std::string(alloc) == "static";
+    Rig r(tlc_small2("sector", alloc), /*integrity=*/true);
+    r.write(0, kSec);
+    r.write(2 * kSec, kSec);
+    const auto progs = r.env.ops(is_program);
+    ASSERT_EQ(progs.size(), 2u);
+    EXPECT_EQ(progs[0].plane, 0u);
+    EXPECT_EQ(progs[1].plane, fixed ? 0u : 1u) << alloc;
+    const Tick t0 = r.env.now();
+    EXPECT_EQ(r.read(0, kPage) - t0, (fixed ? 61'100 : 31'100) * kNsPs) << alloc;
+    EXPECT_EQ(r.core.counters().mismatches, 0u);
+  }
+  // LPN 1's sectors are packed in plane 1's buffer: with the die of plane 0 busy, sector 0 of
+  // LPN 0 and LPN 2 share a page on plane 0, sector 0 of LPN 1 and LPN 3 one on plane 1.
+  Rig r(tlc_small2("sector", "static"), /*integrity=*/true);
+  r.cmd(100 * kPage, kPage, false, 0);  // plane 0 busy 1.1 -> 501.1 us
+  r.cmd(101 * kPage, kPage, false, 0);  // plane 1 busy
+  for (uint64_t l : {0, 1, 2, 3}) r.cmd(l * kPage, kSec, false, 10 * kUs);
+  r.env.run();
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 4u);
+  EXPECT_EQ(progs[2].plane + progs[3].plane, 1u);  // one packed page on each plane
+  EXPECT_EQ(r.core.hcounters().packed_pages, 2u);
+  EXPECT_EQ(r.core.hcounters().padding_sectors, 4u);
+  for (uint64_t l : {0, 1, 2, 3}) {
+    const size_t mark = r.env.log.size();
+    r.read(l * kPage, kSec);
+    const auto reads = r.env.ops(is_read, mark);
+    ASSERT_EQ(reads.size(), 1u);
+    EXPECT_EQ(reads[0].plane, l % 2) << "LPN " << l;
+  }
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+}
+
+// Static allocation, work-conserving sealing per die: a plane's packing buffer is sealed when
+// that plane's die has no host program queued or in flight, not when any die is idle. Plane 1 is
+// busy with LPN 101 (1.1 -> 501.1 us);
+// sector 0 of LPN 1 (10 us) and of LPN 3 (20 us) wait in plane 1's buffer although die 0 is idle,
+// and share one SLC page programmed 501.1 -> 1,001.1 us (2 padding sectors; sealing at once, as
+// dynamic allocation's rule would, gives 2 pages and 6 padding sectors).
+TEST(HybridCore, StaticAllocationSealsAPlanesBufferWhenItsDieHasNoHostProgram) {
+  Rig r(tlc_small2("sector", "static"), /*integrity=*/true);
+  r.cmd(101 * kPage, kPage, false, 0);
+  HostCmd* a = r.cmd(1 * kPage, kSec, false, 10 * kUs);
+  HostCmd* b = r.cmd(3 * kPage, kSec, false, 20 * kUs);
+  r.env.run();
+  EXPECT_EQ(r.env.done_at.at(a), 1'001'100 * kNsPs);
+  EXPECT_EQ(r.env.done_at.at(b), 1'001'100 * kNsPs);
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 2u);
+  EXPECT_EQ(progs[1].plane, 1u);
+  EXPECT_EQ(r.core.hcounters().packed_pages, 1u);
+  EXPECT_EQ(r.core.hcounters().padding_sectors, 2u);
+}
+
+// Hierarchy with static allocation: L2 (full pages) on the LPN's plane, L1 kept dynamic and away
+// from the channel of the page's other copy (the paper's non-conflict placement): LPN 0 in L2 on
+// plane 0, its sector 1 in L1 on plane 1 (the other channel), so a full-page read overlaps both.
+TEST(HybridCore, StaticAllocationKeepsHierarchyL1NonConflicting) {
+  Rig r(tlc_small2("hierarchy", "static"), /*integrity=*/true);
+  r.write(0, kPage);
+  r.write(kSec, kSec);
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 2u);
+  EXPECT_EQ(progs[0].plane, 0u);
+  EXPECT_EQ(progs[1].plane, 1u);
+  const Tick t0 = r.env.now();
+  EXPECT_EQ(r.read(0, kPage) - t0, 31'100 * kNsPs);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+}
+
+// (g) The RL agent's demand feature (slc.rl_demand) as the core counts it: 8 write requests in
+// one epoch (slc.epoch_writes 8) at theta 64 KiB (the start): 4 of 128 KiB (8 pages each) and 4
+// of 16 KiB (1 page each). Pages of requests <= theta: 4 of 36, so demand is 0 relative to theta;
+// every request is <= 1 MiB, so demand is 1 with slc.rl_demand 1mib. Demand is bit 1 of the
+// state the agent observed.
+TEST(HybridCore, RlDemandCountsPagesOfRequestsUpToTheta) {
+  for (const char* mode : {"theta", "1mib"}) {
+    SsdConfig c = qlc_small("rl");
+    c.set("slc.epoch_writes", 8, "test");
+    c.set("slc.rl_demand", mode, "test");
+    c.finalize();
+    Rig r(std::move(c));
+    auto& rl = dynamic_cast<slc::RlSizer&>(r.core.sizer());
+    for (uint64_t i = 0; i < 4; ++i) r.write(i * 8 * kPage, 8 * kPage);
+    for (uint64_t i = 0; i < 4; ++i) r.write((40 + i) * kPage, kPage);
+    EXPECT_EQ(r.json()["sizer"]["epochs"], 1) << mode;
+    EXPECT_EQ(rl.last_state() >> 1 & 1, std::string(mode) == "1mib" ? 1u : 0u) << mode;
+  }
+}
+
+// (h) slc.write_back_mib: a DRAM write-back in front of the hybrid core. Budget 1 page (16 KiB =
+// 4 sectors of data not yet programmed). Two full-page writes arrive at 0: the first fits
+// (0 + 4 <= 4 sectors) and completes once in DRAM, at 1.1 us (firmware; DRAM and host transfers
+// are free here), its SLC program running 1.1 -> 501.1 us in the background; the second does not
+// fit (4 + 4 > 4) and completes when programmed, 501.1 -> 1,001.1 us (write-through). Both read
+// back correctly; a read of the first before its program ends is served from DRAM.
+TEST(HybridCore, WriteBackCompletesWritesInDramWhileTheyFit) {
+  SsdConfig c = tlc_small("page");
+  c.set("slc.write_back_mib", 1.0 / 64, "test");  // 16 KiB
+  c.finalize();
+  Rig r(std::move(c), /*integrity=*/true);
+  HostCmd* a = r.cmd(0, kPage, false, 0);
+  HostCmd* b = r.cmd(kPage, kPage, false, 0);
+  HostCmd* rd = r.cmd(0, kPage, true, 100 * kUs);
+  r.env.run();
+  EXPECT_EQ(r.env.done_at.at(a), 1'100 * kNsPs);
+  EXPECT_EQ(r.env.done_at.at(b), 1'001'100 * kNsPs);
+  EXPECT_EQ(r.env.done_at.at(rd), 101'100 * kNsPs);  // from DRAM: no flash read
+  const auto progs = r.env.ops(is_program);
+  ASSERT_EQ(progs.size(), 2u);
+  EXPECT_EQ(progs[0].done, 501'100 * kNsPs);
+  EXPECT_EQ(r.core.hcounters().write_back_cmds, 1u);
+  EXPECT_EQ(r.core.hcounters().dram_read_sectors, 4u);
+  EXPECT_EQ(r.json()["write_back_writes"], 1);
+  EXPECT_EQ(a->pending, 0u);  // its program's completion did not count it down again
+  EXPECT_EQ(b->pending, 0u);
+  r.read(0, 2 * kPage);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_TRUE(r.core.idle());
+
+  // Off (the default): the first write completes when programmed, 501.1 us.
+  Rig w(tlc_small("page"));
+  EXPECT_EQ(w.write(0, kPage), 501'100 * kNsPs);
+  EXPECT_EQ(w.core.hcounters().write_back_cmds, 0u);
+}
+
 // ---------------------------------------------------------------------------------------------
 // 4. Division update (hierarchy): every slc.window write requests the L2 share becomes
 // r = w_L / (w_S + w_L) (full-page / partial pieces admitted to SLC), at least 1 - slc.l1_max.
@@ -633,6 +827,41 @@ TEST(HybridCoreIntegrity, FixedHierarchyDeepQueue) {
   o.qd = 32;
   expect_clean_mix(tlc_mix("hierarchy"), o);
 }
+
+// slc.allocation static: every cache mode, the random mix stays clean and settles.
+class StaticAllocationMix : public ::testing::TestWithParam<const char*> {};
+TEST_P(StaticAllocationMix, Fixed) {
+  SsdConfig c = tlc_mix(GetParam());
+  c.set("slc.allocation", "static", "test");
+  c.finalize();
+  expect_clean_mix(c);
+}
+TEST_P(StaticAllocationMix, Convertible) {
+  SsdConfig c = qlc_mix("ust", GetParam());
+  c.set("slc.allocation", "static", "test");
+  c.finalize();
+  expect_clean_mix(c);
+}
+INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, StaticAllocationMix,
+                         ::testing::Values("page", "sa", "sector", "hierarchy"));
+
+// slc.write_back_mib: writes complete in DRAM (a budget of 16 pages), the random mix stays clean
+// (no completed command is touched again when its programs finish).
+class WriteBackMix : public ::testing::TestWithParam<const char*> {};
+TEST_P(WriteBackMix, Fixed) {
+  SsdConfig c = tlc_mix(GetParam());
+  c.set("slc.write_back_mib", 0.25, "test");
+  c.finalize();
+  expect_clean_mix(c);
+}
+TEST_P(WriteBackMix, Convertible) {
+  SsdConfig c = qlc_mix("rl", GetParam());
+  c.set("slc.write_back_mib", 0.25, "test");
+  c.finalize();
+  expect_clean_mix(c);
+}
+INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, WriteBackMix,
+                         ::testing::Values("page", "sa", "sector", "hierarchy"));
 
 TEST(HybridCoreIntegrity, ConvertibleStaticPage) {
   expect_clean_mix(qlc_mix("static", "page"));

@@ -4,6 +4,7 @@
 
 #include <set>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "controller/rl/qcore.h"
@@ -92,6 +93,7 @@ TEST(SlcRl, FeatureBins) {
   EXPECT_FALSE(RlSizer::update_freq(stats(0, 100, 0, 0, 0, 0)));  // nothing written to SLC
 
   SsdConfig cfg;
+  cfg.slc_rl_demand = "1mib";  // small_write_pages (the theta-relative demand: DemandFollowsTheta)
   RlSizer r(cfg);
   r.initial(ctx(80));
   // Before the first epoch: size level 8, previous action "no change" (0).
@@ -173,7 +175,9 @@ TEST(SlcRl, CostAndRewardSigns) {
 // of docs/rl.md (α = 77/256, γ = 205/256, one rounding, half up).
 TEST(SlcRl, HandWorkedQUpdates) {
   SsdConfig cfg;
-  cfg.slc_rl_epsilon = 0;  // greedy: the decisions are determined by the table
+  cfg.slc_rl_epsilon = 0;            // greedy: the decisions are determined by the table
+  cfg.slc_rl_reward = "cumulative";  // busy time against the cumulative mean (EmaReward below)
+  cfg.slc_rl_demand = "1mib";
   RlSizer r(cfg);
   r.initial(ctx(80));
   const uint32_t S1 = 1154;  // size 8, util 0, prev 0, demand 1, upd 0
@@ -244,6 +248,96 @@ TEST(SlcRl, HandWorkedQUpdates) {
   EXPECT_EQ(j["negative_rewards"], 1);
   EXPECT_EQ(j["history"].size(), 4u);  // initial + 3 epochs
   EXPECT_EQ(j["history"][3], nlohmann::json({3, 60, 32768}));
+}
+
+// slc.rl_reward ema (default): the epoch's cost per host byte against an exponential mean.
+TEST(SlcRl, EmaRewardPerHostByte) {
+  // Weight 0.25, costs 100, 150, 125, 124, 125, 0:
+  //   100 first: +, mean 100; 150 > 100: -, mean 100 + 0.25 x 50 = 112.5;
+  //   125 > 112.5: -, mean 115.625; 124 > 115.625: -, mean 117.71875;
+  //   125 > 117.71875: -, mean 119.5390625; 0: +, mean 89.654296875.
+  // (The cumulative mean gives +, -, +, +, -, +: CostAndRewardSigns.)
+  CostAverage a(0.25);
+  const double costs[] = {100, 150, 125, 124, 125, 0};
+  const int32_t want[] = {256, -256, -256, -256, -256, 256};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(a.observe(costs[i]), want[i]) << "epoch " << i;
+  EXPECT_DOUBLE_EQ(a.average(), 89.654296875);
+
+  // The agent, weight 0.125 (default), utilization 0 (cost = host programming time):
+  //   epoch 1: 1000 ps for 1000 B -> 1.0 ps/B, first: +, mean 1.0
+  //   epoch 2: 3000 ps for 4000 B -> 0.75 <= 1.0: +, mean 1 - 0.125 x 0.25 = 0.96875
+  //   epoch 3: 1000 ps for 1000 B -> 1.0 > 0.96875: -, mean 0.96875 + 0.125 x 0.03125
+  // With slc.rl_reward cumulative the raw costs 1000, 3000, 1000 give +, -, + (the second epoch
+  // wrote 4x the bytes: its cost is higher although each byte cost less).
+  for (const char* mode : {"ema", "cumulative"}) {
+    SsdConfig cfg;
+    cfg.slc_rl_reward = mode;
+    RlSizer r(cfg);
+    r.initial(ctx(80));
+    const Tick t[] = {1000, 3000, 1000};
+    const uint64_t bytes[] = {1000, 4000, 1000};
+    std::vector<int32_t> got;
+    for (int i = 0; i < 3; ++i) {
+      EpochStats s = stats(0, 100, 100, 100, 0, t[i]);
+      s.write_bytes = bytes[i];
+      r.on_epoch(s);
+      got.push_back(r.last_reward());
+    }
+    const bool ema = std::string(mode) == "ema";
+    EXPECT_EQ(got,
+              ema ? std::vector<int32_t>({256, 256, -256}) : std::vector<int32_t>({256, -256, 256}))
+        << mode;
+    EXPECT_DOUBLE_EQ(r.cost_average().average(), ema ? 0.97265625 : 5000.0 / 3) << mode;
+    const nlohmann::json j = r.stats();
+    EXPECT_EQ(j["reward"], mode);
+    EXPECT_EQ(j["positive_rewards"], 2);
+    EXPECT_EQ(j["negative_rewards"], 1);
+  }
+}
+
+// slc.rl_demand theta (default): demand = pages of requests no larger than the current theta are
+// at least half the written pages (EpochStats::theta_write_pages, counted by the core against
+// the theta of the epoch); 1mib: against 1 MiB (small_write_pages), 1 on every request mix of
+// the generated workloads.
+TEST(SlcRl, DemandFollowsTheta) {
+  EpochStats s = stats(0.6, 100, 100, 40, 10, 0);
+  s.theta_write_pages = 49;
+  EXPECT_FALSE(RlSizer::demand_theta(s));
+  EXPECT_TRUE(RlSizer::demand(s));
+  s.theta_write_pages = 50;
+  EXPECT_TRUE(RlSizer::demand_theta(s));
+  s.write_pages = 0;
+  EXPECT_FALSE(RlSizer::demand_theta(s));
+  s.write_pages = 100;
+  s.theta_write_pages = 30;
+  for (const char* mode : {"theta", "1mib"}) {
+    SsdConfig cfg;
+    cfg.slc_rl_demand = mode;
+    RlSizer r(cfg);
+    r.initial(ctx(80));
+    EXPECT_EQ(r.features(s).demand, std::string(mode) == "1mib") << mode;
+    EXPECT_EQ(r.stats()["demand"], mode);
+  }
+}
+
+TEST(SlcRl, RewardOptionsFromConfig) {
+  SsdConfig c;
+  c.apply_file(find_preset("hybrid-slc-qlc"));
+  EXPECT_EQ(c.slc_rl_reward, "ema");
+  EXPECT_DOUBLE_EQ(c.slc_rl_cost_ema, 0.125);
+  EXPECT_EQ(c.slc_rl_demand, "theta");
+  EXPECT_THROW(c.set("slc.rl_reward", "mean", "test"), ConfigError);
+  EXPECT_THROW(c.set("slc.rl_demand", "small", "test"), ConfigError);
+  EXPECT_THROW(c.set("slc.rl_cost_ema", 1.5, "test"), ConfigError);
+  c.set("slc.rl_cost_ema", 0, "test");
+  try {
+    c.finalize();
+    ADD_FAILURE() << "slc.rl_cost_ema 0 accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("slc.rl_cost_ema"), std::string::npos) << e.what();
+  }
+  c.set("slc.rl_reward", "cumulative", "test");
+  EXPECT_NO_THROW(c.finalize());  // the weight is unused then
 }
 
 TEST(SlcRl, ExplorationRateIsEpsilon) {

@@ -135,6 +135,10 @@ TEST(SlcCli, BadOptionsAreErrors) {
                  "msrc-hm0.csv.gz --quiet --slc-rl-load " + bad);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("bad.tbl"), std::string::npos) << r.out;
+  r = run_ssdtlm("run --preset hybrid-slc-tlc --set slc.allocation=bogus --trace " + kData +
+                 "msrc-hm0.csv.gz --quiet");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("slc.allocation"), std::string::npos) << r.out;
   r = run_ssdtlm("run --preset hybrid-slc-tlc --set slc.blocks_per_plane=600 --trace " + kData +
                  "msrc-hm0.csv.gz --quiet");
   EXPECT_NE(r.code, 0);

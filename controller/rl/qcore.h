@@ -10,8 +10,9 @@
 //  * decide: draw a 32-bit word w from the LFSR (one draw per decision, always);
 //    zeta = w[31:16]; explore iff zeta < eps, eps = eps_high (Q0.16) for the first
 //    eps_high_decisions decisions after seeding, eps_low afterwards. Exploration picks the k-th
-//    allowed action, k = (w[15:0] * n_allowed) >> 16; exploitation picks the allowed action with
-//    the largest active Q value, lowest index on ties.
+//    allowed action, k = (w[15:0] * n_allowed) >> 16; exploitation picks among the allowed
+//    actions with the largest active Q value (the maximum set) the k-th, k = (w[15:0] * n_max)
+//    >> 16: ties are broken uniformly at random (a strict maximum always wins).
 //  * masks: bit i set = action i allowed. A mask with no allowed action among [0, actions) is
 //    treated as all-allowed.
 //  * shadow table (optional): decide reads the active table; update reads and writes the shadow
@@ -104,13 +105,17 @@ class QCore {
   uint32_t seed(uint32_t s);
 
   int32_t q(uint32_t state, uint32_t action, bool shadow = false) const;
-  // Greedy action of the active (or shadow) table among the allowed ones.
+  // The lowest-index action with the largest value of the active (or shadow) table among the
+  // allowed ones (deterministic: the Q' of a next_max update).
   uint32_t argmax(uint32_t state, uint32_t mask = kAllActions, bool shadow = false) const;
 
   uint64_t decisions() const { return decisions_; }
   uint64_t explorations() const { return explorations_; }
   uint64_t episodes() const { return episodes_; }  // completed episode copies
   uint64_t updates() const { return updates_; }
+  // The maximum set: bit i set = action i allowed and its value the largest of the allowed ones
+  // (never empty). An exploiting decision picks one of its members uniformly at random.
+  uint32_t max_set(uint32_t state, uint32_t mask = kAllActions, bool shadow = false) const;
   uint32_t lfsr_state() const { return lfsr_.state(); }
   uint32_t episode_position() const { return ep_cnt_; }
   uint32_t current_eps_fx() const;

@@ -185,6 +185,13 @@ uint32_t QCore::update(const UpdateOp& op) {
   if (op.state >= cfg_.states || op.next_state >= cfg_.states || op.action >= cfg_.actions ||
       (!op.next_max && op.next_action >= cfg_.actions))
     throw std::out_of_range("rl: update index out of range");
+  if (!op.reward_ready) {
+    // The warm-up: the reward unit had no thresholds when it classified the reward (every
+    // sample earns values[0] then), so the update would teach noise. The RTL accepts it and
+    // answers done at the next edge without touching the tables.
+    ++warmup_skipped_;
+    return kSkippedUpdateCycles;
+  }
   const int32_t* nrow = row(op.next_state, true);
   const int32_t qn =
       op.next_max ? nrow[argmax(op.next_state, op.next_mask, true)] : nrow[op.next_action];

@@ -54,6 +54,7 @@ module qrl_core #(
   input  logic [   ActW-1:0] upd_next_action_i,
   input  logic               upd_next_max_i,
   input  logic [Actions-1:0] upd_next_mask_i,
+  input  logic               upd_rwd_ready_i,  // 0: drop the update (warm-up), done next edge
   output logic               upd_done_o,
   // management: 0 COPY shadow->active, 1 WRITE Q(s, a) (both tables), 2 READ Q(s, a), 3 SEED
   input  logic               mgt_valid_i,
@@ -73,8 +74,8 @@ module qrl_core #(
   localparam logic [1:0] OpRead = 2'd2;
   localparam logic [1:0] OpSeed = 2'd3;
   localparam int unsigned PairW = (Actions > 1) ? Actions * (Actions - 1) / 2 : 1;
-  localparam int unsigned QDepth = States * Actions;
   localparam int unsigned OrdW = 2 * PairW;  // an order-bit row: both halves (qrl_winner.sv)
+  localparam int unsigned QDepth = States * Actions;
   localparam int unsigned QAW = (QDepth > 1) ? $clog2(QDepth) : 1;
   // The update's shift-and-add: acc = floor((Alpha 2^KF (r - q) + Alpha Gamma Q' + 2^(2KF-1))
   // / 2^2KF), one bit position of the two constants per step (LSB first, shifting right).
@@ -209,8 +210,8 @@ module qrl_core #(
   ) u_winner (
     .order_i(win_order),
     .mask_i (mask_q),
-    .idx_o  (win_idx)
     .max_o  (win_max),
+    .idx_o  (win_idx)
   );
 
   // ---------------------------------------------------------------- update datapath
@@ -387,6 +388,9 @@ module qrl_core #(
             end
             default: seed_clr = 1'b1;  // OpSeed
           endcase
+        end else if (acc_upd && !upd_rwd_ready_i) begin
+          // the reward is from the reward unit's warm-up (qrl_unit.sv): dropped, 1 cycle
+          upd_done_d = 1'b1;
         end else if (acc_upd) begin
           rb_row = upd_state_i;
           u_s_d = upd_state_i;

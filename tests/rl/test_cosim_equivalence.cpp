@@ -88,6 +88,7 @@ void equivalence(const UnitConfig& u, int ops, uint32_t rng_seed) {
       op.next_action = rng() % A;
       op.next_max = rng() % 2;
       op.next_mask = rand_mask();
+      op.reward_ready = rng() % 8 != 0;  // some dropped as if from the warm-up
       ASSERT_EQ(cpp->update(op), rtl->update(op)) << "op " << i;
       ++updates;
     } else if (kind < 99 && u.has_reward) {
@@ -95,6 +96,7 @@ void equivalence(const UnitConfig& u, int ops, uint32_t rng_seed) {
       const RewardResult a = cpp->reward(x), b = rtl->reward(x);
       ASSERT_EQ(a.reward, b.reward) << "op " << i << " sample " << x;
       ASSERT_EQ(a.bin, b.bin) << "op " << i << " sample " << x;
+      ASSERT_EQ(a.ready, b.ready) << "op " << i << " sample " << x;
       ASSERT_EQ(a.cycles, b.cycles) << "op " << i;
       ++rewards;
     } else if (kind < 99) {
@@ -154,8 +156,6 @@ TEST(RlCosim, Slc1296x9) {
   equivalence(unit("slc", 500, 0), 30000, 4);
 }
 
-TEST(RlCosim, CyclesPerOperation) {
-  auto rtl = make_rtl_backend(unit("fsp", 10, 5));
 // Random tie-break (docs/rl.md "Exploitation and ties") on every unit size: an untrained
 // agent (all-zero table, eps = 0) decides the same action sequence on the RTL as in C++, and
 // its histogram is flat; then rows with few distinct values (many ties, strict maxima, masks)
@@ -215,6 +215,51 @@ TEST(RlCosim, RandomTieBreakOnRtl) {
   }
 }
 
+// The warm-up on the RTL: the reward unit flags the first period's rewards not ready
+// (rwd_scanned_o), an update with such a reward is dropped in 1 cycle (the table unchanged) and
+// one with a ready reward applies, as in C++.
+TEST(RlCosim, WarmupDropsUpdatesOnRtl) {
+  for (const char* name : {"gc", "rr", "fsp"}) {
+    const UnitConfig u = unit(name, 0, 0);
+    CppBackend cpp(u);
+    auto rtl = make_rtl_backend(u);
+    UpdateOp op;
+    op.state = 3;
+    op.action = 1;
+    op.next_state = 4;
+    int dropped = 0;
+    for (uint32_t i = 0; i < 1100; ++i) {
+      const uint64_t x = 1000 + (i * 7919u) % 100000u;
+      const RewardResult a = cpp.reward(x), b = rtl->reward(x);
+      ASSERT_EQ(a.ready, b.ready) << name << " sample " << i;
+      ASSERT_EQ(a.ready, i >= 1024) << name << " sample " << i;  // period 1024
+      ASSERT_EQ(a.reward, b.reward);
+      ASSERT_EQ(a.cycles, b.cycles);
+      op.reward = a.reward;
+      op.reward_ready = a.ready;
+      const uint32_t ca = cpp.update(op), cb = rtl->update(op);
+      ASSERT_EQ(ca, cb) << name << " update " << i;
+      if (!a.ready) {
+        ASSERT_EQ(cb, 1u);
+        ++dropped;
+      }
+    }
+    EXPECT_EQ(dropped, 1024);
+    EXPECT_EQ(cpp.core().warmup_skipped(), 1024u);
+    EXPECT_EQ(cpp.core().updates(), 1100u - 1024u);
+    std::vector<int32_t> ra(u.core.actions), rb(u.core.actions);
+    for (uint32_t s = 0; s < u.core.states; ++s) {
+      cpp.read_row(s, u.core.shadow, ra.data());
+      rtl->read_row(s, u.core.shadow, rb.data());
+      ASSERT_EQ(ra, rb) << name << " row " << s;
+    }
+    cpp.read_row(3, u.core.shadow, ra.data());
+    EXPECT_NE(ra[1], 0) << name;  // the updates after the first scan applied
+  }
+}
+
+TEST(RlCosim, CyclesPerOperation) {
+  auto rtl = make_rtl_backend(unit("fsp", 10, 5));
   const Decision d = rtl->decide(3, kAllActions);
   EXPECT_EQ(d.cycles, 2u);
   UpdateOp op;

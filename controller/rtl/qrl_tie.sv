@@ -29,12 +29,12 @@ module qrl_tie #(
 
   logic [CntW-1:0] cnt;
   logic [ActW-1:0] k;
-  logic [Actions-1:0][CntW-1:0] rank;
+  logic [Actions*CntW-1:0] rank;  // rank of i at i * CntW (flat: Yosys 0.23)
   logic [Actions-1:0] sel;
   always_comb begin
     cnt = '0;
     for (int unsigned i = 0; i < Actions; i++) begin
-      rank[i] = cnt;  // the members below i
+      rank[i*CntW+:CntW] = cnt;  // the members below i
       cnt = cnt + CntW'(set_i[i]);
     end
     // an AND-OR select of the registered products by the popcount
@@ -44,7 +44,7 @@ module qrl_tie #(
     end
     idx_o = '0;
     for (int unsigned i = 0; i < Actions; i++) begin
-      sel[i] = set_i[i] && (rank[i] == CntW'(k));
+      sel[i] = set_i[i] && (rank[i*CntW+:CntW] == CntW'(k));
       if (sel[i]) idx_o = idx_o | ActW'(i);
     end
   end

@@ -5,8 +5,11 @@
 //   accept edge X (acc_i): LFSR draw (the word is the register's value in the accept cycle, the
 //   C++ model's draw() order), ε test, exploration rank k, ranks of the mask, the tie-break's
 //   products (w[15:0] * n) >> 16 for every n;
-//   edge X+1: the action (k-th allowed index, or the k-th member of the maximum set) into the
-//   response register.
+//   edge X+1: the explored action (the k-th allowed index) and the explore flag into the response
+//   registers; for the exploiting one the maximum set and its k (qrl_tie), whose member of rank
+//   k is found after the edge: rsp_action_o is a mux behind registers, not a register (fmax:
+//   the order-bit RAM, the maximum set, its popcount, the rank compare and the index encoder
+//   do not fit one cycle at 80 MHz; measured in docs/rl.md). The latency stays 2 edges.
 // dec_cnt counts down the decisions left at eps_hi: loaded with cfg_eps_n_i at eps_load_i (the
 // core's reset clear and SEED; no comparator with the configuration).
 // Episodes (Shadow): every cfg_episode_len_i-th decision (0: never) closes the episode (ep_end_o
@@ -41,7 +44,7 @@ module qrl_decide #(
   logic [23:0] dec_cnt_q;
   logic [31:0] lfsr_word;
   logic d1_valid_q, explore_q, eps_high, explore_d;
-  logic [ActW-1:0] k_q, k_d, kth_idx, tie_idx;
+  logic [ActW-1:0] k_q, k_d, kth_idx, kth_q, tie_idx;
   logic [Actions*ActW-1:0] kn;
 
   qrl_lfsr u_lfsr (
@@ -75,6 +78,7 @@ module qrl_decide #(
     .rst_ni(rst_ni),
     .ld_i  (acc_i),
     .kn_i  (kn),
+    .st_i  (d1_valid_q),
     .set_i (max_i),
     .idx_o (tie_idx)
   );
@@ -100,7 +104,7 @@ module qrl_decide #(
       k_q <= '0;
       rsp_valid_o <= 1'b0;
       rsp_explored_o <= 1'b0;
-      rsp_action_o <= '0;
+      kth_q <= '0;
     end else begin
       if (eps_load_i) begin
         dec_cnt_q <= cfg_eps_n_i;
@@ -115,7 +119,7 @@ module qrl_decide #(
       rsp_valid_o <= d1_valid_q;
       if (d1_valid_q) begin
         rsp_explored_o <= explore_q;
-        rsp_action_o <= explore_q ? kth_idx : tie_idx;
+        kth_q <= kth_idx;
       end
     end
   end
@@ -141,4 +145,5 @@ module qrl_decide #(
   end
 
   assign busy_o = d1_valid_q;
+  assign rsp_action_o = rsp_explored_o ? kth_q : tie_idx;
 endmodule

@@ -77,9 +77,10 @@ PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick /*latency*/, uint32_t /*
     op.reward = r.reward;
     op.next_state = s;
     op.next_action = d.action;
+    op.reward_ready = r.ready;  // dropped by the unit before the first threshold scan (warm-up)
     cycles += backend_->update(op);
-    updated_[s_prev_ * kActions + a_prev_] = 1;
-    effort_.updated(r.reward);
+    if (r.ready) updated_[s_prev_ * kActions + a_prev_] = 1;
+    effort_.update_request(r.reward, r.ready);
   }
   have_prev_ = true;
   s_prev_ = s;

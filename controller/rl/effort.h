@@ -12,6 +12,9 @@ namespace ssdtlm::rl {
 struct Effort {
   uint64_t decisions = 0, explorations = 0, updates = 0;
   uint64_t positive_rewards = 0, zero_rewards = 0, negative_rewards = 0;
+  // Updates dropped because their percentile reward came before the reward unit's first
+  // threshold scan (the warm-up, docs/rl.md "Reward unit"); not in `updates`.
+  uint64_t warmup_skipped_updates = 0;
 
   void decided(bool explored) {
     ++decisions;
@@ -20,6 +23,15 @@ struct Effort {
   void updated(int32_t reward) {
     ++updates;
     ++(reward > 0 ? positive_rewards : reward < 0 ? negative_rewards : zero_rewards);
+  }
+  void skipped() { ++warmup_skipped_updates; }
+  // One update request: applied (counted with its reward's sign) or dropped in the warm-up.
+  void update_request(int32_t reward, bool reward_ready) {
+    if (reward_ready) {
+      updated(reward);
+    } else {
+      skipped();
+    }
   }
   bool trained() const { return updates > 0; }
   // The result's "training" object; `episodes`: episodes (or epochs) the unit went through.
@@ -31,7 +43,8 @@ struct Effort {
         {"episodes", episodes},
         {"rewards",
          {{"positive", positive_rewards}, {"zero", zero_rewards}, {"negative", negative_rewards}}},
-        {"trained", trained()}};
+        {"trained", trained()},
+        {"warmup_skipped_updates", warmup_skipped_updates}};
   }
 };
 

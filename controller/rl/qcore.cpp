@@ -119,10 +119,23 @@ uint32_t QCore::argmax(uint32_t state, uint32_t mask, bool shadow) const {
   bool have = false;
   for (uint32_t i = 0; i < cfg_.actions; ++i) {
     if (((m >> i) & 1u) == 0) continue;
-    if (!have || r[i] > r[best]) best = i;  // strict: the lowest index wins ties
+    // strict: the lowest index of the maximum set (deterministic; only a next_max update's Q'
+    // uses it, and every member of the set has the same value)
+    if (!have || r[i] > r[best]) best = i;
     have = true;
   }
   return best;
+}
+
+uint32_t QCore::max_set(uint32_t state, uint32_t mask, bool shadow) const {
+  const uint32_t m = norm_mask(mask);
+  const int32_t* r = row(state, shadow);
+  const int32_t best = r[argmax(state, m, shadow)];
+  uint32_t set = 0;
+  for (uint32_t i = 0; i < cfg_.actions; ++i) {
+    if (((m >> i) & 1u) != 0 && r[i] == best) set |= 1u << i;
+  }
+  return set;
 }
 
 uint32_t QCore::current_eps_fx() const {
@@ -147,7 +160,12 @@ Decision QCore::decide(uint32_t state, uint32_t mask) {
     d.action = kth_allowed(m, ((w & 0xFFFFu) * n) >> 16);
     ++explorations_;
   } else {
-    d.action = argmax(state, m, false);
+    // Ties are broken uniformly at random with the same word's low half: the k-th member of the
+    // set of allowed actions holding the row's maximum, k = (w[15:0] * n_max) >> 16 (a strict
+    // maximum, n_max = 1, always wins). docs/rl.md "Exploitation and ties".
+    const uint32_t top = max_set(state, m, false);
+    const uint32_t n = static_cast<uint32_t>(__builtin_popcount(top));
+    d.action = kth_allowed(top, ((w & 0xFFFFu) * n) >> 16);
   }
   ++decisions_;
   d.cycles = kDecideCycles;
@@ -167,6 +185,13 @@ uint32_t QCore::update(const UpdateOp& op) {
   if (op.state >= cfg_.states || op.next_state >= cfg_.states || op.action >= cfg_.actions ||
       (!op.next_max && op.next_action >= cfg_.actions))
     throw std::out_of_range("rl: update index out of range");
+  if (!op.reward_ready) {
+    // The warm-up: the reward unit had no thresholds when it classified the reward (every
+    // sample earns values[0] then), so the update would teach noise. The RTL accepts it and
+    // answers done at the next edge without touching the tables.
+    ++warmup_skipped_;
+    return kSkippedUpdateCycles;
+  }
   const int32_t* nrow = row(op.next_state, true);
   const int32_t qn =
       op.next_max ? nrow[argmax(op.next_state, op.next_mask, true)] : nrow[op.next_action];

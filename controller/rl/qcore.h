@@ -10,8 +10,9 @@
 //  * decide: draw a 32-bit word w from the LFSR (one draw per decision, always);
 //    zeta = w[31:16]; explore iff zeta < eps, eps = eps_high (Q0.16) for the first
 //    eps_high_decisions decisions after seeding, eps_low afterwards. Exploration picks the k-th
-//    allowed action, k = (w[15:0] * n_allowed) >> 16; exploitation picks the allowed action with
-//    the largest active Q value, lowest index on ties.
+//    allowed action, k = (w[15:0] * n_allowed) >> 16; exploitation picks among the allowed
+//    actions with the largest active Q value (the maximum set) the k-th, k = (w[15:0] * n_max)
+//    >> 16: ties are broken uniformly at random (a strict maximum always wins).
 //  * masks: bit i set = action i allowed. A mask with no allowed action among [0, actions) is
 //    treated as all-allowed.
 //  * shadow table (optional): decide reads the active table; update reads and writes the shadow
@@ -68,6 +69,10 @@ struct UpdateOp {
   uint32_t next_action = 0;          // used when !next_max
   uint32_t next_mask = kAllActions;  // used when next_max
   bool next_max = false;             // Q' = max over allowed actions of next_state (Q-learning)
+  // False: the reward comes from a percentile reward unit that had no thresholds yet
+  // (RewardResult::ready false, the warm-up): the update is dropped (the tables are unchanged,
+  // kSkippedUpdateCycles) and counted (QCore::warmup_skipped()).
+  bool reward_ready = true;
 };
 
 class QCore {
@@ -78,6 +83,7 @@ class QCore {
   static constexpr uint32_t kWriteValueCycles = 4;  // + actions (the order-bit refresh)
   static constexpr uint32_t kReadValueCycles = 3;
   static constexpr uint32_t kSeedCycles = 1;
+  static constexpr uint32_t kSkippedUpdateCycles = 1;  // an update dropped in the warm-up
   // Shift-and-add steps of the serial update: one per set bit of alpha * 2^K and alpha * gamma
   // at each bit position below 2K, at least one per position (qrl_core.sv n_steps()).
   static uint32_t update_steps(uint32_t alpha_fx, uint32_t gamma_fx, int coef_frac);
@@ -104,13 +110,18 @@ class QCore {
   uint32_t seed(uint32_t s);
 
   int32_t q(uint32_t state, uint32_t action, bool shadow = false) const;
-  // Greedy action of the active (or shadow) table among the allowed ones.
+  // The lowest-index action with the largest value of the active (or shadow) table among the
+  // allowed ones (deterministic: the Q' of a next_max update).
   uint32_t argmax(uint32_t state, uint32_t mask = kAllActions, bool shadow = false) const;
+  // The maximum set: bit i set = action i allowed and its value the largest of the allowed ones
+  // (never empty). An exploiting decision picks one of its members uniformly at random.
+  uint32_t max_set(uint32_t state, uint32_t mask = kAllActions, bool shadow = false) const;
 
   uint64_t decisions() const { return decisions_; }
   uint64_t explorations() const { return explorations_; }
-  uint64_t episodes() const { return episodes_; }  // completed episode copies
-  uint64_t updates() const { return updates_; }
+  uint64_t episodes() const { return episodes_; }              // completed episode copies
+  uint64_t updates() const { return updates_; }                // applied updates
+  uint64_t warmup_skipped() const { return warmup_skipped_; }  // updates dropped (warm-up)
   uint32_t lfsr_state() const { return lfsr_.state(); }
   uint32_t episode_position() const { return ep_cnt_; }
   uint32_t current_eps_fx() const;
@@ -141,7 +152,7 @@ class QCore {
   Lfsr32 lfsr_;
   uint32_t dec_cnt_ = 0;  // saturates at eps_high_decisions (the RTL counter)
   uint32_t ep_cnt_ = 0;
-  uint64_t decisions_ = 0, explorations_ = 0, episodes_ = 0, updates_ = 0;
+  uint64_t decisions_ = 0, explorations_ = 0, episodes_ = 0, updates_ = 0, warmup_skipped_ = 0;
 };
 
 }  // namespace ssdtlm::rl

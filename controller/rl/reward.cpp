@@ -79,6 +79,7 @@ RewardResult PercentileReward::observe(uint64_t sample) {
   r.bin = bin_of(sample);
   r.reward = classify(sample);
   r.cycles = kObserveCycles;
+  r.ready = ready();
   ++hist_[r.bin];  // 16-bit in the RTL: a count <= total < age_limit + period <= 49 152
   ++total_;
   ++samples_;

@@ -14,7 +14,9 @@
 // The reward of a sample uses the thresholds in force before the sample is counted:
 //   bin < t_0 -> values[0] (default 1), bin < t_1 -> values[1] (0.5), bin < t_2 -> values[2] (0),
 //   otherwise values[3] (-1; the GC paper uses -0.5).
-// Before the first scan every t_i = number of bins, so every sample earns values[0].
+// Before the first scan every t_i = number of bins, so every sample earns values[0]; such a
+// reward is flagged not ready (RewardResult::ready, the RTL's rwd_scanned_o) and an update that
+// uses it is dropped by the core (UpdateOp::reward_ready: the warm-up, docs/rl.md).
 #pragma once
 
 #include <array>
@@ -42,6 +44,10 @@ struct RewardResult {
   int32_t reward = 0;  // Q format
   uint32_t bin = 0;
   uint32_t cycles = 0;
+  // The thresholds that classified the sample come from a scan (at least one scan before it).
+  // False during the warm-up (the first `period` samples): the reward is values[0] whatever
+  // the sample, and a Q update must not use it (UpdateOp::reward_ready).
+  bool ready = true;
 };
 
 class PercentileReward {
@@ -67,6 +73,7 @@ class PercentileReward {
   uint32_t count(uint32_t bin) const { return hist_[bin]; }
   uint64_t samples() const { return samples_; }
   uint64_t scans() const { return scans_; }
+  bool ready() const { return scans_ > 0; }         // thresholds exist (the next sample's `ready`)
   void set_values(const std::array<double, 4>& v);  // runtime-configurable, as in the RTL
 
  private:

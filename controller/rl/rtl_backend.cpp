@@ -121,6 +121,7 @@ class RtlBackendT final : public Backend {
     m_->upd_next_action_i = op.next_max ? 0 : op.next_action;
     m_->upd_next_max_i = op.next_max;
     m_->upd_next_mask_i = op.next_mask & all_mask();
+    m_->upd_rwd_ready_i = op.reward_ready;
     bool done = false;
     const uint32_t c = run(m_->upd_valid_i, m_->upd_ready_o, [&] { done |= m_->upd_done_o != 0; });
     if (!done) throw std::runtime_error("rl rtl: update produced no completion");
@@ -138,6 +139,7 @@ class RtlBackendT final : public Backend {
       if (m_->rwd_rsp_valid_o) {
         r.reward = sign_extend(m_->rwd_value_o, kQW);
         r.bin = m_->rwd_bin_o;
+        r.ready = m_->rwd_scanned_o != 0;
         got = true;
       }
     });

@@ -120,7 +120,7 @@ class WsRsRefresh final : public WsRefresh {
   // "step" credit: the decisions waiting for their reward (the first request served after them)
   // or for their successor; updates every one that has both. Returns the unit's cycles.
   uint32_t credit();
-  void count_update(int32_t reward);
+  void count_update(int32_t reward, bool reward_ready);
   void execute(uint32_t action);  // runs a decided action
 
   const SsdConfig& cfg_;
@@ -132,12 +132,14 @@ class WsRsRefresh final : public WsRefresh {
   bool have_prev_ = false, prev_big_ = false;
   uint32_t s_prev_ = 0, a_prev_ = 0;
   int32_t last_reward_ = 0;
+  bool last_reward_ready_ = true;  // its percentile thresholds existed (not the warm-up)
   const bool step_trigger_;
   bool in_step_ = false;
   struct Transition {
     uint32_t s, a;
     int32_t r;
     bool has_r;
+    bool r_ready;  // r's percentile thresholds existed (else the update is dropped: warm-up)
   };
   std::deque<Transition> trans_;
   rl::Effort effort_;

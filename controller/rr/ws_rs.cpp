@@ -72,6 +72,7 @@ void WsRsRefresh::on_request_served(const HostCmd& /*c*/, Tick latency) {
   const rl::RewardResult r = backend_->reward(std::min<uint64_t>(latency / 1000, 0xffffffffull));
   rl_cycles_ += r.cycles;
   last_reward_ = r.reward;
+  last_reward_ready_ = r.ready;
   uint32_t cycles = r.cycles;
   if (step_trigger_) {
     // Eq. 4: an action's reward is that of the first request served after it.
@@ -79,6 +80,7 @@ void WsRsRefresh::on_request_served(const HostCmd& /*c*/, Tick latency) {
       if (!t.has_r) {
         t.r = r.reward;
         t.has_r = true;
+        t.r_ready = r.ready;
       }
     cycles += credit();
   }
@@ -91,7 +93,11 @@ void WsRsRefresh::on_partial_step_end(uint32_t /*plane*/) {
   if (step_trigger_ && outstanding_ == 0 && pending_.empty() && !in_step_) rl_step(0);
 }
 
-void WsRsRefresh::count_update(int32_t reward) {
+void WsRsRefresh::count_update(int32_t reward, bool reward_ready) {
+  if (!reward_ready) {
+    effort_.skipped();  // the unit dropped it (warm-up): not an update, not in the episode mean
+    return;
+  }
   effort_.updated(reward);
   ep_sum_ += reward / 256.0;
   if (++ep_n_ == 1000) {
@@ -110,10 +116,11 @@ uint32_t WsRsRefresh::credit() {
     op.reward = trans_[0].r;
     op.next_state = trans_[1].s;
     op.next_action = trans_[1].a;
+    op.reward_ready = trans_[0].r_ready;
     const uint32_t uc = backend_->update(op);
     rl_cycles_ += uc;
     cycles += uc;
-    count_update(trans_[0].r);
+    count_update(trans_[0].r, trans_[0].r_ready);
     trans_.pop_front();
   }
   return cycles;
@@ -166,7 +173,7 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   rl_cycles_ += d.cycles;
 
   if (step_trigger_) {
-    trans_.push_back(Transition{s, d.action, 0, false});
+    trans_.push_back(Transition{s, d.action, 0, false, true});
     cycles += credit();
   } else if (have_prev_) {
     rl::UpdateOp op;
@@ -175,10 +182,11 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
     op.reward = last_reward_;
     op.next_state = s;
     op.next_action = d.action;
+    op.reward_ready = last_reward_ready_;
     const uint32_t uc = backend_->update(op);
     rl_cycles_ += uc;
     cycles += uc;
-    count_update(last_reward_);
+    count_update(last_reward_, last_reward_ready_);
   }
   const uint32_t a = d.action;
   prev_big_ = a >= 4 || kMoves[a] >= 4;

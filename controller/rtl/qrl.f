@@ -11,5 +11,6 @@ qrl_reward.sv
 qrl_lfsr.sv
 qrl_winner.sv
 qrl_kth.sv
+qrl_tie.sv
 qrl_pick.sv
 qrl_ram_1r1w.sv

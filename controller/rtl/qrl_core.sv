@@ -3,8 +3,8 @@
 // controller/rl/qcore.{h,cpp}; timing and semantics in docs/rl.md.
 //
 // Storage per table: the q values in a RAM of States * Actions words of QW bits (Q(s, a) at
-// s * Actions + a), and the order bits of every row (qrl_winner.sv) in a RAM of States words of
-// Actions * (Actions - 1) / 2 bits, written bit by bit. A decision reads only the order bits; an
+// s * Actions + a), and the order bits of every row (qrl_winner.sv: ge(i, j) for every ordered
+// pair) in a RAM of States words of Actions * (Actions - 1) bits, written pair by pair. A decision reads only the order bits; an
 // update reads single q values, computes the new Q(s, a) with one adder over several cycles, and
 // refreshes the order bits of action a by comparing the new value with the row's other values.
 //
@@ -16,7 +16,8 @@
 // from a read-data register (qrl_qadd; fmax: a deep RAM's bank select and the adder in different
 // cycles). After reset the tables are cleared, one q value per cycle (idle_o low meanwhile).
 // cfg_eps_n_i is sampled during that clear and at SEED; the other cfg_ inputs are read live.
-// Submodules: qrl_tables (RAMs), qrl_decide (ε-greedy), qrl_winner (argmax), qrl_qadd (update).
+// Submodules: qrl_tables (RAMs), qrl_decide (ε-greedy, random tie-break), qrl_winner (maximum
+// set, argmax), qrl_qadd (update).
 module qrl_core #(
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
@@ -53,6 +54,7 @@ module qrl_core #(
   input  logic [   ActW-1:0] upd_next_action_i,
   input  logic               upd_next_max_i,
   input  logic [Actions-1:0] upd_next_mask_i,
+  input  logic               upd_rwd_ready_i,  // 0: drop the update (warm-up), done next edge
   output logic               upd_done_o,
   // management: 0 COPY shadow->active, 1 WRITE Q(s, a) (both tables), 2 READ Q(s, a), 3 SEED
   input  logic               mgt_valid_i,
@@ -72,6 +74,7 @@ module qrl_core #(
   localparam logic [1:0] OpRead = 2'd2;
   localparam logic [1:0] OpSeed = 2'd3;
   localparam int unsigned PairW = (Actions > 1) ? Actions * (Actions - 1) / 2 : 1;
+  localparam int unsigned OrdW = 2 * PairW;  // an order-bit row: both halves (qrl_winner.sv)
   localparam int unsigned QDepth = States * Actions;
   localparam int unsigned QAW = (QDepth > 1) ? $clog2(QDepth) : 1;
   // The update's shift-and-add: acc = floor((Alpha 2^KF (r - q) + Alpha Gamma Q' + 2^(2KF-1))
@@ -141,11 +144,11 @@ module qrl_core #(
   logic [QAW-1:0] aq_raddr, aq_waddr, sq_raddr, sq_waddr;
   logic [QW-1:0] aq_rdata, aq_wdata, sq_rdata, sq_wdata;
   logic [StW-1:0] ao_raddr, ao_waddr, so_raddr, so_waddr;
-  logic [PairW-1:0] ao_rdata, ao_wdata, so_rdata, so_wdata;
+  logic [OrdW-1:0] ao_rdata, ao_wdata, so_rdata, so_wdata;
 
   // The tables the updates work on (w*): the shadow tables, or the only ones.
   logic [QW-1:0] wq_rdata;
-  logic [PairW-1:0] wo_rdata;
+  logic [OrdW-1:0] wo_rdata;
 
   // ---------------------------------------------------------------- counters
   logic seed_clr;
@@ -155,11 +158,13 @@ module qrl_core #(
 
   // ---------------------------------------------------------------- decide
   // qrl_decide: the accept cycle (LFSR draw, ε test, exploration rank, the mask into mask_q) and
-  // the second (the winner of the order bits under the mask, or the k-th allowed action).
+  // the second (a random member of the maximum set of the order bits under the mask, or the k-th
+  // allowed action).
   logic d1_valid;
   logic [Actions-1:0] mask_q, mask_d, dec_mask_n, upd_mask_n, upd_next_hot;
   logic [ActW-1:0] win_idx;
-  logic [PairW-1:0] win_order;
+  logic [Actions-1:0] win_max;
+  logic [OrdW-1:0] win_order;
 
   always_comb begin
     for (int unsigned i = 0; i < Actions; i++) begin
@@ -188,7 +193,7 @@ module qrl_core #(
     .mask_i        (dec_mask_i),
     .mask_n_o      (dec_mask_n),
     .mask_q_i      (mask_q),
-    .win_idx_i     (win_idx),
+    .max_i         (win_max),
     .busy_o        (d1_valid),
     .rsp_valid_o   (dec_rsp_valid_o),
     .rsp_action_o  (dec_action_o),
@@ -205,6 +210,7 @@ module qrl_core #(
   ) u_winner (
     .order_i(win_order),
     .mask_i (mask_q),
+    .max_o  (win_max),
     .idx_o  (win_idx)
   );
 
@@ -218,7 +224,9 @@ module qrl_core #(
   // j > a: the pair is (a, j) and a wins on ties (q_new >= Q(s, j), carry-in 1); j < a: the pair
   // is (j, a) and j wins on ties (Q(s, j) >= q_new, i.e. q_new - Q(s, j) - 1 < 0). j_above_a is a
   // flag set in the loop once j has passed a (no comparator in front of the adder).
-  logic j_above_a, j_above_a_d, o_bit_q, ao_bit_q;
+  // o_hi_q / ao_hi_q: the pair's other bit, Q(s, j) >= q_new for j > a, q_new >= Q(s, j) for
+  // j < a (qrl_qadd: the complement of the first, or equal values).
+  logic j_above_a, j_above_a_d, o_bit_q, ao_bit_q, o_hi_q, ao_hi_q;
   // in the loop (cnt = c): the column compared (c - 2); its order bit is written a cycle later
   // (the write mask is registered)
   logic [ActW-1:0] jc;
@@ -327,16 +335,17 @@ module qrl_core #(
     ao_raddr = dec_state_i;
     ao_we = 1'b0;
     ao_waddr = u_s_q;
-    ao_wdata = {PairW{ao_bit_q}};
+    ao_wdata = {{PairW{ao_hi_q}}, {PairW{ao_bit_q}}};
     so_re = 1'b0;
     so_raddr = upd_next_state_i;
     so_we = 1'b0;
     so_waddr = u_s_q;
-    so_wdata = {PairW{o_bit_q}};
+    so_wdata = {{PairW{o_hi_q}}, {PairW{o_bit_q}}};
 
     unique case (st_q)
       StClear: begin
-        // qrl_tables writes q value 0 at cnt, the order bits all set in row cnt (< States)
+        // qrl_tables writes q value 0 at cnt, the order bits all set (all values equal) in row
+        // cnt (< States)
         cnt_d = cnt_inc;
         if (c_last_q) begin
           st_d = StIdle;
@@ -379,6 +388,9 @@ module qrl_core #(
             end
             default: seed_clr = 1'b1;  // OpSeed
           endcase
+        end else if (acc_upd && !upd_rwd_ready_i) begin
+          // the reward is from the reward unit's warm-up (qrl_unit.sv): dropped, 1 cycle
+          upd_done_d = 1'b1;
         end else if (acc_upd) begin
           rb_row = upd_state_i;
           u_s_d = upd_state_i;
@@ -552,7 +564,9 @@ module qrl_core #(
     .aq_rdata_i (aq_rdata),
     .acc_o      (acc_val),
     .o_bit_q_o  (o_bit_q),
-    .ao_bit_q_o (ao_bit_q)
+    .ao_bit_q_o (ao_bit_q),
+    .o_hi_q_o   (o_hi_q),
+    .ao_hi_q_o  (ao_hi_q)
   );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -1,9 +1,15 @@
 // The ε-greedy decision of qrl_core: the LFSR, the ε schedule, the exploration rank (qrl_pick)
-// and index (qrl_kth), and the response registers. The greedy action (the winner of the order
-// bits, qrl_winner) comes from the core, which shares it with the update (a*).
+// and index (qrl_kth), the random tie-break among the maximum set (qrl_tie), and the response
+// registers. The maximum set (from the order bits, qrl_winner) comes from the core, which shares
+// the winner with the update (a*).
 //   accept edge X (acc_i): LFSR draw (the word is the register's value in the accept cycle, the
-//   C++ model's draw() order), ε test, exploration rank k, ranks of the mask;
-//   edge X+1: the action (k-th allowed index or the winner) into the response register.
+//   C++ model's draw() order), ε test, exploration rank k, ranks of the mask, the tie-break's
+//   products (w[15:0] * n) >> 16 for every n;
+//   edge X+1: the explored action (the k-th allowed index) and the explore flag into the response
+//   registers; for the exploiting one the maximum set and its k (qrl_tie), whose member of rank
+//   k is found after the edge: rsp_action_o is a mux behind registers, not a register (fmax:
+//   the order-bit RAM, the maximum set, its popcount, the rank compare and the index encoder
+//   do not fit one cycle at 80 MHz; measured in docs/rl.md). The latency stays 2 edges.
 // dec_cnt counts down the decisions left at eps_hi: loaded with cfg_eps_n_i at eps_load_i (the
 // core's reset clear and SEED; no comparator with the configuration).
 // Episodes (Shadow): every cfg_episode_len_i-th decision (0: never) closes the episode (ep_end_o
@@ -29,7 +35,7 @@ module qrl_decide #(
   input  logic [Actions-1:0] mask_i,       // the request's mask (empty = all allowed)
   output logic [Actions-1:0] mask_n_o,     // the same, normalised
   input  logic [Actions-1:0] mask_q_i,     // the core's registered mask (second cycle)
-  input  logic [   ActW-1:0] win_idx_i,    // the greedy action (second cycle)
+  input  logic [Actions-1:0] max_i,        // the maximum set (second cycle)
   output logic               busy_o,       // in the second cycle
   output logic               rsp_valid_o,
   output logic [   ActW-1:0] rsp_action_o,
@@ -38,7 +44,8 @@ module qrl_decide #(
   logic [23:0] dec_cnt_q;
   logic [31:0] lfsr_word;
   logic d1_valid_q, explore_q, eps_high, explore_d;
-  logic [ActW-1:0] k_q, k_d, kth_idx;
+  logic [ActW-1:0] k_q, k_d, kth_idx, kth_q, tie_idx;
+  logic [Actions*ActW-1:0] kn;
 
   qrl_lfsr u_lfsr (
     .clk_i     (clk_i),
@@ -59,7 +66,21 @@ module qrl_decide #(
   ) u_pick (
     .mask_i(mask_i),
     .rnd_i (lfsr_word[15:0]),
-    .k_o   (k_d)
+    .k_o   (k_d),
+    .kn_o  (kn)
+  );
+
+  qrl_tie #(
+    .Actions(Actions),
+    .ActW   (ActW)
+  ) u_tie (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .ld_i  (acc_i),
+    .kn_i  (kn),
+    .st_i  (d1_valid_q),
+    .set_i (max_i),
+    .idx_o (tie_idx)
   );
 
   qrl_kth #(
@@ -83,7 +104,7 @@ module qrl_decide #(
       k_q <= '0;
       rsp_valid_o <= 1'b0;
       rsp_explored_o <= 1'b0;
-      rsp_action_o <= '0;
+      kth_q <= '0;
     end else begin
       if (eps_load_i) begin
         dec_cnt_q <= cfg_eps_n_i;
@@ -98,7 +119,7 @@ module qrl_decide #(
       rsp_valid_o <= d1_valid_q;
       if (d1_valid_q) begin
         rsp_explored_o <= explore_q;
-        rsp_action_o <= explore_q ? kth_idx : win_idx_i;
+        kth_q <= kth_idx;
       end
     end
   end
@@ -124,4 +145,5 @@ module qrl_decide #(
   end
 
   assign busy_o = d1_valid_q;
+  assign rsp_action_o = rsp_explored_o ? kth_q : tie_idx;
 endmodule

@@ -12,7 +12,10 @@ module qrl_pick #(
 ) (
   input  logic [Actions-1:0] mask_i,
   input  logic [       15:0] rnd_i,
-  output logic [   ActW-1:0] k_o
+  output logic [   ActW-1:0] k_o,
+  // (rnd_i * n) >> 16 for every count n = 1 .. Actions (at n - 1): the exploiting decision's
+  // rank in its maximum set (qrl_tie), whose size is known only in the second cycle
+  output logic [Actions*ActW-1:0] kn_o
 );
   localparam int unsigned CntW = $clog2(Actions + 1);
   localparam int unsigned PW = 16 + CntW;
@@ -54,6 +57,7 @@ module qrl_pick #(
     localparam int unsigned O = odd_part(n);
     localparam int unsigned E = two_exp(n);
     assign kn[n] = prod[O][16-E+:ActW];
+    assign kn_o[(n-1)*ActW+:ActW] = kn[n];
   end
 
   logic empty;

@@ -6,7 +6,9 @@
 //   ph_d   (StUpdD)  : r - Q(s, a)           -> d     ph_fin (StUpdFin) : acc + Q(s, a) -> acc
 //   ph_acc (StUpdAcc): acc + {Q' | d | 0}    -> acc (>>> 1 at a position's last step)
 //   ph_sat (StLoopRd): acc saturated to QW bits (off the adder's path)
-//   ph_loop (StLoop) : q_new - Q(s, j) (- 1) -> sign = the order bit (registered)
+//   ph_loop (StLoop) : q_new - Q(s, j) (- 1) -> sign = the order bit of the pair's low half
+//                      (registered); its high half = the complement, or 1 on equal values (an
+//                      equality test of the two registers beside the adder)
 //   ph_load (StIdle) : acc <= in_val_i (the reward, or a management write's value)
 // acc = floor((Alpha 2^KF (r - q) + Alpha Gamma Q' + 2^(2KF-1)) / 2^2KF): one bit position of the
 // two constants per step (LSB first, shifting right); docs/rl.md "Fixed point".
@@ -37,7 +39,9 @@ module qrl_qadd #(
   input  logic [   QW-1:0] aq_rdata_i,   // the active table's (Shadow: management writes)
   output logic [   QW-1:0] acc_o,
   output logic             o_bit_q_o,    // the work table's order bit, registered
-  output logic             ao_bit_q_o    // the active table's
+  output logic             ao_bit_q_o,   // the active table's
+  output logic             o_hi_q_o,     // the pair's other bit (work table), registered
+  output logic             ao_hi_q_o     // the active table's
 );
   localparam int unsigned CD = Alpha << KF;  // coefficient of d = r - q
   localparam int unsigned CN = Alpha * Gamma;  // coefficient of Q'
@@ -80,7 +84,7 @@ module qrl_qadd #(
   logic [3:0] step_q, step_d;
   logic step_cin, step_shift;
   logic [1:0] step_op;
-  logic add_cin, y_w, y_inv, y_d, o_bit, ao_bit;
+  logic add_cin, y_w, y_inv, y_d, o_bit, ao_bit, o_hi, ao_hi;
   logic [QW-1:0] wq_q;  // the work table's read-data register, loaded every cycle
   logic ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q;  // the current phase
 
@@ -116,6 +120,10 @@ module qrl_qadd #(
     end
   end
   assign o_bit = add_sum[AW-1] ^ j_above_a_i;
+  // The pair's other direction: j > a: o_bit = q_new >= Q(s, j), the other Q(s, j) >= q_new =
+  // !o_bit | equal; j < a: o_bit = Q(s, j) >= q_new, the other likewise. In the loop acc_q holds
+  // the new value, saturated to QW bits, and wq_q Q(s, j).
+  assign o_hi = ~o_bit | (acc_q[QW-1:0] == wq_q);
 
   // Management write on a unit with a shadow table: the active table's row has its own values.
   if (Shadow) begin : g_act_cmp
@@ -131,9 +139,11 @@ module qrl_qadd #(
     assign aq_ext = AW'($signed(aq_q));
     assign act_sum = acc_q + ~aq_ext + AW'(j_above_a_i);
     assign ao_bit = act_sum[AW-1] ^ j_above_a_i;
+    assign ao_hi = ~ao_bit | (acc_q[QW-1:0] == aq_q);
   end else begin : g_no_act_cmp
     assign act_sum = '0;
     assign ao_bit = o_bit;
+    assign ao_hi = o_hi;
     logic unused_act;
     assign unused_act = ^{act_sum, aq_rdata_i};
   end
@@ -159,6 +169,8 @@ module qrl_qadd #(
       wq_q <= '0;
       o_bit_q_o <= 1'b0;
       ao_bit_q_o <= 1'b0;
+      o_hi_q_o <= 1'b0;
+      ao_hi_q_o <= 1'b0;
       {ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q} <= '0;
     end else begin
       if (acc_ld_i || acc_clr_i) acc_q <= acc_d;
@@ -167,6 +179,8 @@ module qrl_qadd #(
       wq_q <= wq_rdata_i;
       o_bit_q_o <= o_bit;
       ao_bit_q_o <= ao_bit;
+      o_hi_q_o <= o_hi;
+      ao_hi_q_o <= ao_hi;
       {ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q} <=
           {ph_load_i, ph_d_i, ph_acc_i, ph_fin_i, ph_sat_i, ph_loop_i};
     end

@@ -36,6 +36,9 @@ module qrl_reward #(
   output logic            rwd_ready_o,
   input  logic [ InW-1:0] rwd_sample_i,
   output logic            rwd_rsp_valid_o,
+  // with the response: the class came from thresholds of a scan (0 in the warm-up, the first
+  // Period samples, whose class is always 0)
+  output logic            rwd_scanned_o,
   output logic [  QW-1:0] rwd_value_o,
   output logic [BinW-1:0] rwd_bin_o,
   output logic            idle_o
@@ -156,6 +159,8 @@ module qrl_reward #(
   logic signed [LimW:0] slack_d, slack_q;  // lim - above (holds: >= 0)
   logic [2:0] t_en;  // thresholds following b
   logic [1:0] cls_d, cls_q;  // reward class of the last sample (value = cfg_values_i[cls])
+  logic scanned_d, scanned_q;  // a scan has started (the thresholds are a scan's from then on)
+  logic cls_rdy_d, cls_rdy_q;  // the last sample's class came from a scan's thresholds
   logic [TW-1:0] halved_total;
   logic unused_halved, unused_rsub;
 
@@ -205,6 +210,8 @@ module qrl_reward #(
     scan_pend_d = scan_pend_q;
     rsp_valid_d = 1'b0;
     cls_d = cls_q;
+    scanned_d = scanned_q;
+    cls_rdy_d = cls_rdy_q;
     re = 1'b0;
     raddr = b_q;
     we = 1'b0;
@@ -245,7 +252,9 @@ module qrl_reward #(
         else if (b_q < t1_q) cls_d = 2'd1;
         else if (b_q < t2_q) cls_d = 2'd2;
         else cls_d = 2'd3;
+        cls_rdy_d = scanned_q;
         if (scan_pend_q) begin
+          scanned_d = 1'b1;  // no sample is accepted before the scan ends
           // the first limit, of the strictest test
           scan_pend_d = 1'b0;
           i_d = 2'd2;
@@ -339,6 +348,8 @@ module qrl_reward #(
       scan_pend_q <= 1'b0;
       rsp_valid_q <= 1'b0;
       cls_q <= '0;
+      scanned_q <= 1'b0;
+      cls_rdy_q <= 1'b0;
       slack_q <= '0;
     end else begin
       st_q <= st_d;
@@ -357,6 +368,8 @@ module qrl_reward #(
       scan_pend_q <= scan_pend_d;
       rsp_valid_q <= rsp_valid_d;
       cls_q <= cls_d;
+      scanned_q <= scanned_d;
+      cls_rdy_q <= cls_rdy_d;
       slack_q <= slack_d;
     end
   end
@@ -364,5 +377,6 @@ module qrl_reward #(
   assign rwd_rsp_valid_o = rsp_valid_q;
   assign rwd_value_o = cfg_values_i[cls_q*QW+:QW];
   assign rwd_bin_o = b_q;
+  assign rwd_scanned_o = cls_rdy_q;
   assign idle_o = (st_q == StIdle);
 endmodule

@@ -1,7 +1,7 @@
 // The q-value and order-bit tables of qrl_core: the active table (decisions) and, with Shadow,
 // the shadow table (updates; copied into the active one at an episode's end), each a q-value RAM
-// (States * Actions words of QW bits) and an order-bit RAM (States words of PairW bits, written
-// bit by bit through wmask). wq_rdata_o / wo_rdata_o: the tables the updates work on (the shadow
+// (States * Actions words of QW bits) and an order-bit RAM (States words of 2 * PairW bits, both
+// directions of every pair, qrl_winner.sv; written pair by pair through wmask). wq_rdata_o / wo_rdata_o: the tables the updates work on (the shadow
 // tables, or the only ones). Without Shadow the shadow ports are unused and read 0.
 module qrl_tables #(
   parameter int unsigned States = 128,
@@ -30,33 +30,36 @@ module qrl_tables #(
   input  logic [   QW-1:0] sq_wdata_i,
   input  logic             ao_re_i,
   input  logic [  StW-1:0] ao_raddr_i,
-  output logic [PairW-1:0] ao_rdata_o,
+  output logic [2*PairW-1:0] ao_rdata_o,
   input  logic             ao_we_i,
   input  logic [  StW-1:0] ao_waddr_i,
-  input  logic [PairW-1:0] ao_wdata_i,
+  input  logic [2*PairW-1:0] ao_wdata_i,
   input  logic             so_re_i,
   input  logic [  StW-1:0] so_raddr_i,
-  output logic [PairW-1:0] so_rdata_o,
+  output logic [2*PairW-1:0] so_rdata_o,
   input  logic             so_we_i,
   input  logic [  StW-1:0] so_waddr_i,
-  input  logic [PairW-1:0] so_wdata_i,
-  // the order bit of pair (wm_a_i, wm_j_i) is written alone, the cycle after these inputs (the
+  input  logic [2*PairW-1:0] so_wdata_i,
+  // the order bits of pair (wm_a_i, wm_j_i) are written alone, the cycle after these inputs (the
   // compare loop's column and its write are a cycle apart); wm_all_i: whole rows (clear, copy)
   input  logic             rst_ni,
   input  logic [ ActW-1:0] wm_a_i,
   input  logic [ ActW-1:0] wm_j_i,
   input  logic             wm_all_i,
-  // the reset clear: q value 0 at clr_addr_i, order bits all set (equal values: the lower index
-  // wins) in row clr_addr_i when clr_row_i (< States); overrides the write ports
+  // the reset clear: q value 0 at clr_addr_i, order bits all set (all values equal) in row
+  // clr_addr_i when clr_row_i (< States); overrides the write ports
   input  logic             clr_i,
   input  logic [  QAW-1:0] clr_addr_i,
   input  logic             clr_row_i,
   output logic [   QW-1:0] wq_rdata_o,
-  output logic [PairW-1:0] wo_rdata_o
+  output logic [2*PairW-1:0] wo_rdata_o
 );
-  // The order bit of pair (a, j), written alone (no bit when j = a), its mask registered.
+  localparam int unsigned OrdW = 2 * PairW;
+  // The order bits of pair (a, j) (both halves), written alone (none when j = a), the mask
+  // registered.
   logic [Actions-1:0] a_hot, j_hot;
-  logic [PairW-1:0] o_wmask, o_wmask_pair, o_wmask_q;
+  logic [PairW-1:0] o_wmask_pair, o_wmask_q;
+  logic [OrdW-1:0] o_wmask;
   always_comb begin
     for (int unsigned i = 0; i < Actions; i++) begin
       a_hot[i] = (wm_a_i == ActW'(i));
@@ -76,13 +79,13 @@ module qrl_tables #(
       o_wmask_q <= o_wmask_pair;
     end
   end
-  assign o_wmask = wm_all_i ? '1 : o_wmask_q;
+  assign o_wmask = wm_all_i ? '1 : {o_wmask_q, o_wmask_q};
 
   logic aq_we, sq_we, ao_we, so_we;
   logic [QAW-1:0] q_waddr, aq_waddr, sq_waddr;
   logic [StW-1:0] o_waddr, ao_waddr, so_waddr;
   logic [QW-1:0] aq_wdata, sq_wdata;
-  logic [PairW-1:0] ao_wdata, so_wdata;
+  logic [OrdW-1:0] ao_wdata, so_wdata;
   assign q_waddr = clr_addr_i;
   assign o_waddr = StW'(clr_addr_i);
   assign aq_we = clr_i || aq_we_i;
@@ -115,8 +118,8 @@ module qrl_tables #(
   );
   qrl_ram_1r1w #(
     .Depth(States),
-    .Width(PairW),
-    .Lanes(PairW),
+    .Width(OrdW),
+    .Lanes(OrdW),
     .AddrW(StW)
   ) u_active_o (
     .clk_i  (clk_i),
@@ -147,8 +150,8 @@ module qrl_tables #(
     );
     qrl_ram_1r1w #(
       .Depth(States),
-      .Width(PairW),
-      .Lanes(PairW),
+      .Width(OrdW),
+      .Lanes(OrdW),
       .AddrW(StW)
     ) u_shadow_o (
       .clk_i  (clk_i),

@@ -2,6 +2,12 @@
 // reward unit. This is the module the co-simulation verilates and hwcost synthesises, once per
 // unit size (controller/rtl/CMakeLists.txt, testbench/hwcost_cmd.cpp). A policy issue wraps it
 // with its state encoder and action logic.
+//
+// The warm-up (docs/rl.md "Reward unit"): a percentile reward classified before the reward
+// unit's first threshold scan carries rwd_scanned_o = 0 (every sample earns value 0 then); the
+// policy passes that flag with the update that uses the reward (upd_rwd_ready_i), and the core
+// drops such an update (done at the next edge, tables unchanged). Updates whose reward does not
+// come from the percentile unit (SLC, FSP's page-type term alone) hold upd_rwd_ready_i at 1.
 module qrl_unit #(
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
@@ -46,6 +52,7 @@ module qrl_unit #(
   input  logic [   ActW-1:0] upd_next_action_i,
   input  logic               upd_next_max_i,
   input  logic [Actions-1:0] upd_next_mask_i,
+  input  logic               upd_rwd_ready_i,  // 0: the reward is from the warm-up: drop
   output logic               upd_done_o,
   input  logic               mgt_valid_i,
   output logic               mgt_ready_o,
@@ -63,6 +70,7 @@ module qrl_unit #(
   output logic               rwd_rsp_valid_o,
   output logic [     QW-1:0] rwd_value_o,
   output logic [   BinW-1:0] rwd_bin_o,
+  output logic               rwd_scanned_o,  // with the response: thresholds from a scan
   output logic               idle_o
 );
   logic core_idle, rwd_idle;
@@ -100,6 +108,7 @@ module qrl_unit #(
     .upd_next_action_i,
     .upd_next_max_i,
     .upd_next_mask_i,
+    .upd_rwd_ready_i,
     .upd_done_o,
     .mgt_valid_i,
     .mgt_ready_o,
@@ -136,6 +145,7 @@ module qrl_unit #(
       .rwd_rsp_valid_o,
       .rwd_value_o,
       .rwd_bin_o,
+      .rwd_scanned_o,
       .idle_o(rwd_idle)
     );
   end else begin : g_no_reward
@@ -143,6 +153,7 @@ module qrl_unit #(
     assign rwd_rsp_valid_o = 1'b0;
     assign rwd_value_o = '0;
     assign rwd_bin_o = '0;
+    assign rwd_scanned_o = 1'b0;
     assign rwd_idle = 1'b1;
     logic unused_rwd;
     assign unused_rwd = ^{cfg_values_i, rwd_valid_i, rwd_sample_i};

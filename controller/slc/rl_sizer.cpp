@@ -102,8 +102,8 @@ uint32_t RlSizer::rung_of_kib(double theta_kib) {
 
 void RlSizer::apply(uint32_t action, uint32_t& level, uint32_t& rung) {
   // Digit d of the action (size = a / 3, theta = a % 3): 0 keeps, 1 lowers, 2 raises. Action 0
-  // is "no change", so an untrained agent (all-zero rows, ties to the lowest index) keeps its
-  // setting instead of drifting towards the smallest cache.
+  // is "no change". (The shared core breaks ties at random, docs/rl.md: an untrained agent's
+  // choices are uniform over the 9 actions, whatever their order.)
   auto delta = [](uint32_t d) { return d == 0 ? 0 : d == 1 ? -1 : 1; };
   const int size_delta = delta(action / 3);
   const int theta_delta = delta(action % 3);

@@ -260,6 +260,11 @@ TEST(RlGc, RewardOfRequestKUpdatesTheEntryOfRequestKMinus1) {
   ScriptEngine e(1);
   e.free = {5};
   p->attach(&e);
+  // Past the reward unit's warm-up (docs/rl.md: updates with a reward from before the first
+  // threshold scan are dropped): 1024 slow samples (10 s) straight into the backend, so the
+  // thresholds exist and the 200 us of request 2 below still earns 1.0.
+  for (int i = 0; i < 1024; ++i) cpp->reward(10'000'000'000ull);
+  ASSERT_EQ(cpp->reward_unit().scans(), 1u);
   Driver d;
   auto all_zero_but = [&](uint32_t s0, uint32_t a0) {
     for (uint32_t s = 0; s < RlGc::kStates; ++s)
@@ -283,7 +288,7 @@ TEST(RlGc, RewardOfRequestKUpdatesTheEntryOfRequestKMinus1) {
     EXPECT_EQ(e.log[0].copies, a1);
     EXPECT_EQ(e.log[0].delay, 5u * 2000u);  // 5 cycles at 500 MHz
   }
-  // Request 2: its reward (before the first percentile scan every sample earns 1.0 = 256)
+  // Request 2: its reward (faster than every sample so far: 1.0 = 256)
   // updates Q(S1, A1) = round((179 x 0 x 256 + 77 x 256 x 256 + 77 x 205 x Q(S2,A2)=0) / 65536)
   // = 77 (0.30078), and nothing else.
   d.serve(*p, false, 200 * kUs);
@@ -292,6 +297,34 @@ TEST(RlGc, RewardOfRequestKUpdatesTheEntryOfRequestKMinus1) {
   EXPECT_TRUE(all_zero_but(8, a1));
   // + decide (2), reward (3), update (7 + 19 shift-and-add steps + 8 order-bit compares)
   EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 5u + 5u + 34u);
+}
+
+// The warm-up: before the reward unit's first threshold scan every sample earns 1.0 whatever
+// its latency, so the update of request 2 is dropped (the table stays zero, 1 cycle) and counted
+// in the training section's warmup_skipped_updates, not in its updates.
+TEST(RlGc, UpdatesBeforeTheFirstPercentileScanAreDropped) {
+  const SsdConfig c = preset("tlc-gc-512gb");
+  auto p = make_gc_policy("rl", &c);
+  auto& rl = static_cast<RlGc&>(*p);
+  auto* cpp = dynamic_cast<rl::CppBackend*>(&rl.backend());
+  ASSERT_NE(cpp, nullptr);
+  ScriptEngine e(1);
+  e.free = {5};
+  p->attach(&e);
+  Driver d;
+  d.serve(*p, false, 500 * kUs);
+  d.serve(*p, false, 200 * kUs);
+  EXPECT_EQ(rl.updates(), 0u);
+  EXPECT_EQ(cpp->core().updates(), 0u);
+  EXPECT_EQ(cpp->core().warmup_skipped(), 1u);
+  for (uint32_t s = 0; s < RlGc::kStates; ++s)
+    for (uint32_t a = 0; a < RlGc::kActions; ++a) EXPECT_EQ(cpp->core().q(s, a), 0);
+  const nlohmann::json t = rl.stats()["rl"]["training"];
+  EXPECT_EQ(t["updates"].get<uint64_t>(), 0u);
+  EXPECT_EQ(t["warmup_skipped_updates"].get<uint64_t>(), 1u);
+  EXPECT_FALSE(t["trained"].get<bool>());
+  // decide + reward per request, + the dropped update (1 cycle)
+  EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 5u + 5u + 1u);
 }
 
 TEST(PredictorGc, MovingAverageAndExponentialSmoothing) {

@@ -88,6 +88,7 @@ void equivalence(const UnitConfig& u, int ops, uint32_t rng_seed) {
       op.next_action = rng() % A;
       op.next_max = rng() % 2;
       op.next_mask = rand_mask();
+      op.reward_ready = rng() % 8 != 0;  // some dropped as if from the warm-up
       ASSERT_EQ(cpp->update(op), rtl->update(op)) << "op " << i;
       ++updates;
     } else if (kind < 99 && u.has_reward) {
@@ -95,6 +96,7 @@ void equivalence(const UnitConfig& u, int ops, uint32_t rng_seed) {
       const RewardResult a = cpp->reward(x), b = rtl->reward(x);
       ASSERT_EQ(a.reward, b.reward) << "op " << i << " sample " << x;
       ASSERT_EQ(a.bin, b.bin) << "op " << i << " sample " << x;
+      ASSERT_EQ(a.ready, b.ready) << "op " << i << " sample " << x;
       ASSERT_EQ(a.cycles, b.cycles) << "op " << i;
       ++rewards;
     } else if (kind < 99) {
@@ -152,6 +154,108 @@ TEST(RlCosim, Gc68x8) {
 }
 TEST(RlCosim, Slc1296x9) {
   equivalence(unit("slc", 500, 0), 30000, 4);
+}
+
+// Random tie-break (docs/rl.md "Exploitation and ties") on every unit size: an untrained
+// agent (all-zero table, eps = 0) decides the same action sequence on the RTL as in C++, and
+// its histogram is flat; then rows with few distinct values (many ties, strict maxima, masks)
+// and updates that create and break ties (the order bits' both directions).
+TEST(RlCosim, RandomTieBreakOnRtl) {
+  for (const char* name : {"fsp", "gc", "rr", "slc"}) {
+    UnitConfig u = unit(name, 0, 0);
+    u.core.eps_high = u.core.eps_low = 0;
+    auto cpp = make_cpp_backend(u);
+    auto rtl = make_rtl_backend(u);
+    const uint32_t S = u.core.states, A = u.core.actions;
+    const int n = 20000;
+    std::vector<int> hist(A, 0);
+    for (int i = 0; i < n; ++i) {
+      const Decision a = cpp->decide(7, kAllActions), b = rtl->decide(7, kAllActions);
+      ASSERT_EQ(a.action, b.action) << name << " decision " << i;
+      ASSERT_FALSE(b.explored);
+      ++hist[b.action];
+    }
+    const double e = static_cast<double>(n) / A;
+    double chi2 = 0;
+    for (int h : hist) chi2 += (h - e) * (h - e) / e;
+    EXPECT_LT(chi2, 30.0) << name;  // > the 99.9 % quantile for <= 8 degrees of freedom
+    for (int h : hist) EXPECT_NEAR(h, e, 0.1 * e) << name;
+    std::mt19937_64 rng(42);
+    std::vector<int32_t> row(A);
+    const uint32_t full = (1u << A) - 1u;
+    for (int i = 0; i < 6000; ++i) {
+      const uint32_t s = rng() % S;
+      const uint32_t kind = rng() % 10;
+      if (kind == 0) {
+        for (auto& v : row) v = static_cast<int32_t>(rng() % 3) - 1;  // {-1, 0, 1}: ties
+        ASSERT_EQ(cpp->write_row(s, row.data()), rtl->write_row(s, row.data()));
+      } else if (kind < 4) {
+        UpdateOp op;  // rewards that often land on the row's other values (or the same)
+        op.state = s;
+        op.action = rng() % A;
+        op.reward = static_cast<int32_t>(rng() % 3) - 1;
+        op.next_state = rng() % S;
+        op.next_action = rng() % A;
+        op.next_max = rng() % 2;
+        op.next_mask = static_cast<uint32_t>(rng()) & full;
+        ASSERT_EQ(cpp->update(op), rtl->update(op)) << name << " op " << i;
+      } else {
+        const uint32_t m = rng() % 2 ? kAllActions : (static_cast<uint32_t>(rng()) & full);
+        const Decision a = cpp->decide(s, m), b = rtl->decide(s, m);
+        ASSERT_EQ(a.action, b.action) << name << " op " << i << " s=" << s << " m=" << m;
+        ASSERT_EQ(a.cycles, b.cycles) << name << " op " << i;
+      }
+    }
+    std::vector<int32_t> ra(A), rb(A);
+    for (uint32_t s = 0; s < S; ++s) {
+      cpp->read_row(s, false, ra.data());
+      rtl->read_row(s, false, rb.data());
+      ASSERT_EQ(ra, rb) << name << " row " << s;
+    }
+  }
+}
+
+// The warm-up on the RTL: the reward unit flags the first period's rewards not ready
+// (rwd_scanned_o), an update with such a reward is dropped in 1 cycle (the table unchanged) and
+// one with a ready reward applies, as in C++.
+TEST(RlCosim, WarmupDropsUpdatesOnRtl) {
+  for (const char* name : {"gc", "rr", "fsp"}) {
+    const UnitConfig u = unit(name, 0, 0);
+    CppBackend cpp(u);
+    auto rtl = make_rtl_backend(u);
+    UpdateOp op;
+    op.state = 3;
+    op.action = 1;
+    op.next_state = 4;
+    int dropped = 0;
+    for (uint32_t i = 0; i < 1100; ++i) {
+      const uint64_t x = 1000 + (i * 7919u) % 100000u;
+      const RewardResult a = cpp.reward(x), b = rtl->reward(x);
+      ASSERT_EQ(a.ready, b.ready) << name << " sample " << i;
+      ASSERT_EQ(a.ready, i >= 1024) << name << " sample " << i;  // period 1024
+      ASSERT_EQ(a.reward, b.reward);
+      ASSERT_EQ(a.cycles, b.cycles);
+      op.reward = a.reward;
+      op.reward_ready = a.ready;
+      const uint32_t ca = cpp.update(op), cb = rtl->update(op);
+      ASSERT_EQ(ca, cb) << name << " update " << i;
+      if (!a.ready) {
+        ASSERT_EQ(cb, 1u);
+        ++dropped;
+      }
+    }
+    EXPECT_EQ(dropped, 1024);
+    EXPECT_EQ(cpp.core().warmup_skipped(), 1024u);
+    EXPECT_EQ(cpp.core().updates(), 1100u - 1024u);
+    std::vector<int32_t> ra(u.core.actions), rb(u.core.actions);
+    for (uint32_t s = 0; s < u.core.states; ++s) {
+      cpp.read_row(s, u.core.shadow, ra.data());
+      rtl->read_row(s, u.core.shadow, rb.data());
+      ASSERT_EQ(ra, rb) << name << " row " << s;
+    }
+    cpp.read_row(3, u.core.shadow, ra.data());
+    EXPECT_NE(ra[1], 0) << name;  // the updates after the first scan applied
+  }
 }
 
 TEST(RlCosim, CyclesPerOperation) {

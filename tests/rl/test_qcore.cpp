@@ -155,6 +155,60 @@ TEST(RlQCore, TieBreakLowestIndex) {
   }
 }
 
+// Exploitation breaks ties uniformly at random (docs/rl.md "Exploitation and ties"): an
+// untrained agent (all-zero table, eps = 0) picks every action equally often.
+TEST(RlQCore, UntrainedAgentHistogramIsFlat) {
+  for (uint32_t actions : {4u, 8u, 9u}) {
+    QCoreConfig c = cfg(3, actions);
+    c.eps_high = c.eps_low = 0;
+    QCore core(c);
+    const int n = 90000;
+    std::vector<int> hist(actions, 0);
+    for (int i = 0; i < n; ++i) {
+      const Decision d = core.decide(1);
+      ASSERT_FALSE(d.explored);
+      ASSERT_LT(d.action, actions);
+      ++hist[d.action];
+    }
+    // chi-square with actions - 1 degrees of freedom; 30 is above its 99.9 % quantile for up
+    // to 8 degrees of freedom (26.1), and the bias of (w * n) >> 16 is <= n / 65536 per action
+    const double e = static_cast<double>(n) / actions;
+    double chi2 = 0;
+    for (int h : hist) chi2 += (h - e) * (h - e) / e;
+    EXPECT_LT(chi2, 30.0) << actions << " actions";
+    for (int h : hist) EXPECT_NEAR(h, e, 0.05 * e) << actions << " actions";  // +-5 %
+    // ... and among the allowed actions of a mask only
+    std::vector<int> hm(actions, 0);
+    const uint32_t mask = 0b0101u;  // actions 0 and 2
+    for (int i = 0; i < 20000; ++i) ++hm[core.decide(2, mask).action];
+    EXPECT_EQ(hm[0] + hm[2], 20000);
+    EXPECT_NEAR(hm[0], 10000, 500);
+  }
+}
+
+// A strict maximum always wins; ties among the maximum set only are broken at random.
+TEST(RlQCore, StrictMaximumAlwaysWins) {
+  QCoreConfig c = cfg(2, 9);
+  c.eps_high = c.eps_low = 0;
+  QCore core(c);
+  const std::vector<int32_t> strict = {5, 0, 7, 6, -3, 8, 7, 0, 7};
+  core.write_row(0, strict.data());
+  const std::vector<int32_t> tied = {5, 9, 0, 9, -3, 8, 9, 0, 1};
+  core.write_row(1, tied.data());
+  EXPECT_EQ(core.max_set(0), 1u << 5);
+  EXPECT_EQ(core.max_set(1), (1u << 1) | (1u << 3) | (1u << 6));
+  EXPECT_EQ(core.max_set(1, 0b111110101), (1u << 6));  // action 1 and 3 masked
+  std::vector<int> h(9, 0);
+  for (int i = 0; i < 30000; ++i) {
+    EXPECT_EQ(core.decide(0).action, 5u);
+    EXPECT_EQ(core.decide(0, 0b000011011).action, 3u);  // among 5, 0, 6, -3
+    EXPECT_EQ(core.decide(1, 0b111110101).action, 6u);
+    ++h[core.decide(1).action];
+  }
+  EXPECT_EQ(h[1] + h[3] + h[6], 30000);
+  for (int a : {1, 3, 6}) EXPECT_NEAR(h[a], 10000, 500) << a;
+}
+
 TEST(RlQCore, KthAllowed) {
   EXPECT_EQ(QCore::kth_allowed(0b1011, 0), 0u);
   EXPECT_EQ(QCore::kth_allowed(0b1011, 1), 1u);
@@ -234,8 +288,14 @@ TEST(RlQCore, MaskedExplorationStaysInMask) {
   QCore c3(g);
   const std::vector<int32_t> row = {1, 2, 3, 4, 90, 90, 90, 90, 90};
   c3.write_row(0, row.data());
+  Lfsr32 r3(g.seed);
   EXPECT_EQ(c3.decide(0, 0x0F).action, 3u);
-  EXPECT_EQ(c3.decide(0).action, 4u);
+  r3.draw();
+  // the five tied 90s: the k-th of them, k = (w[15:0] * 5) >> 16 (random tie-break)
+  for (int i = 0; i < 50; ++i) {
+    const uint32_t w = r3.draw();
+    EXPECT_EQ(c3.decide(0).action, 4u + (((w & 0xFFFFu) * 5u) >> 16));
+  }
 }
 
 TEST(RlQCore, ShadowTableEpisodeCopy) {
@@ -254,7 +314,7 @@ TEST(RlQCore, ShadowTableEpisodeCopy) {
   EXPECT_EQ(core.q(0, 1, true), 77);
   EXPECT_EQ(core.q(0, 1, false), 0);
   Decision d1 = core.decide(0);
-  EXPECT_EQ(d1.action, 0u);  // active row is all zero: tie -> 0
+  EXPECT_EQ(d1.action, 0u);  // active row is all zero: a tie, the LFSR word picks 0 here
   EXPECT_EQ(d1.cycles, 2u);
   Decision d2 = core.decide(0);
   EXPECT_EQ(d2.action, 0u);

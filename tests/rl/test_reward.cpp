@@ -1,6 +1,7 @@
 // Percentile reward unit: bin mapping, thresholds on a hand-built sample set, aging, cycles.
 #include <gtest/gtest.h>
 
+#include "controller/rl/qcore.h"
 #include "controller/rl/reward.h"
 
 using namespace ssdtlm::rl;
@@ -110,4 +111,42 @@ TEST(RlReward, Validation) {
   c = RewardConfig{};
   c.period = 0;
   EXPECT_THROW(PercentileReward{c}, std::invalid_argument);
+}
+
+// The warm-up (docs/rl.md "Reward unit"): before the first threshold scan every sample earns
+// values[0] and is flagged not ready; an update using such a reward is dropped by the core
+// (the table is unchanged, 1 cycle, counted); from the first scan on rewards are ready and
+// updates apply.
+TEST(RlReward, WarmupUntilFirstScan) {
+  PercentileReward r(small());  // period 100
+  for (int i = 0; i < 100; ++i) {
+    const RewardResult x = r.observe(static_cast<uint64_t>(i % 2 ? 10 : 5000));
+    EXPECT_FALSE(x.ready) << i;                           // classified without thresholds ...
+    EXPECT_EQ(x.reward, r.config().values_fx()[0]) << i;  // ... so always values[0]
+  }
+  EXPECT_EQ(r.scans(), 1u);  // the 100th sample triggered the first scan
+  EXPECT_TRUE(r.ready());
+  const RewardResult y = r.observe(5000);
+  EXPECT_TRUE(y.ready);
+  EXPECT_NE(y.reward, r.config().values_fx()[0]);  // a slow sample is no longer rewarded
+
+  QCoreConfig c;
+  c.states = 2;
+  c.actions = 4;
+  QCore core(c);
+  UpdateOp op;
+  op.state = 1;
+  op.action = 2;
+  op.reward = 256;
+  op.next_state = 0;
+  op.reward_ready = false;
+  EXPECT_EQ(core.update(op), QCore::kSkippedUpdateCycles);
+  EXPECT_EQ(core.q(1, 2), 0);  // unchanged
+  EXPECT_EQ(core.updates(), 0u);
+  EXPECT_EQ(core.warmup_skipped(), 1u);
+  op.reward_ready = true;
+  EXPECT_EQ(core.update(op), core.update_cycles());
+  EXPECT_EQ(core.q(1, 2), 77);  // 0.3 * 1.0
+  EXPECT_EQ(core.updates(), 1u);
+  EXPECT_EQ(core.warmup_skipped(), 1u);
 }

@@ -188,8 +188,11 @@ TEST(SlcRl, HandWorkedQUpdates) {
   ASSERT_EQ(RlSizer::encode(feat(6, 0, 3, true, false)), S3);
   const int32_t row1[9] = {0, 0, 0, 0, 100, 0, 0, 0, 0};
   const int32_t row2[9] = {0, 0, 0, 300, 0, -50, 0, 0, 0};
+  // S3: a strict maximum at action 0 (an all-zero row would be a tie, broken at random)
+  const int32_t row3[9] = {10, 0, 0, 0, 0, 0, 0, 0, 0};
   r.backend().write_row(S1, row1);
   r.backend().write_row(S2, row2);
+  r.backend().write_row(S3, row3);
   r.take_cycles();
 
   // Epoch 1: cost 0.9 x 1000 = 900 (first: +1, no update); greedy at S1 -> action 4
@@ -222,9 +225,9 @@ TEST(SlcRl, HandWorkedQUpdates) {
   EXPECT_EQ(rl::QCore::update_value(100, -256, 300, 77, 205, 8, 16), 65);
 
   // Epoch 3: cost 0.9 x 1000 = 900 <= mean(900, 1400) = 1150 -> r = +256. Q(S2, 3) with
-  // max Q(S3, .) = 0: acc = 179*300*256 + 77*256*256 = 13747200 + 5046272 = 18793472,
-  //   (18793472 + 32768) >> 16 = 287
-  // greedy at S3 (all zero) -> action 0 (no change): level 6 = 60 blocks, 32 KiB.
+  // max Q(S3, .) = 10: acc = 179*300*256 + 77*256*256 + 77*205*10 = 13747200 + 5046272 +
+  //   157850 = 18951322, (18951322 + 32768) >> 16 = 289
+  // greedy at S3 -> action 0 (no change): level 6 = 60 blocks, 32 KiB.
   t = r.on_epoch(stats(0.1, 100, 100, 100, 0, 1000));
   EXPECT_EQ(r.last_reward(), 256);
   EXPECT_EQ(r.last_state(), S3);
@@ -233,7 +236,7 @@ TEST(SlcRl, HandWorkedQUpdates) {
   EXPECT_EQ(t.theta_bytes, 32768u);
   r.backend().read_row(S2, false, row);
   EXPECT_EQ(row[0], 0);
-  EXPECT_EQ(row[3], 287);
+  EXPECT_EQ(row[3], 289);
   EXPECT_EQ(row[5], -50);
   EXPECT_DOUBLE_EQ(r.cost_average().average(), (900.0 + 1400.0 + 900.0) / 3);
 

@@ -32,13 +32,13 @@ module qrl_harness #(
   // Sum of the unit's input widths (clock and reset excepted) and of its output widths.
   localparam int unsigned InBits = 16 + 16 + 24 + 16 + 4 * QW  // cfg
                                  + 1 + StW + Actions  // dec
-                                 + 1 + StW + ActW + QW + StW + ActW + 1 + Actions  // upd
+                                 + 1 + StW + ActW + QW + StW + ActW + 1 + Actions + 1  // upd
                                  + 1 + 2 + StW + ActW + 1 + QW + 32  // mgt
                                  + 1 + InW;  // rwd
   localparam int unsigned OutBits = 1 + 1 + ActW + 1  // dec
                                   + 1 + 1  // upd
                                   + 1 + 1 + QW  // mgt
-                                  + 1 + 1 + QW + BinW  // rwd
+                                  + 1 + 1 + QW + BinW + 1  // rwd
                                   + 1;  // idle
   localparam int unsigned FoldW = (OutBits + OutPins - 1) / OutPins;
 
@@ -60,7 +60,8 @@ module qrl_harness #(
   logic [       15:0] cfg_eps_hi, cfg_eps_lo, cfg_episode_len;
   logic [       23:0] cfg_eps_n;
   logic [     4*QW-1:0] cfg_values;
-  logic               dec_valid, upd_valid, upd_next_max, mgt_valid, mgt_shadow, rwd_valid;
+  logic               dec_valid, upd_valid, upd_next_max, upd_rwd_ready, mgt_valid, mgt_shadow;
+  logic               rwd_valid;
   logic [    StW-1:0] dec_state, upd_state, upd_next_state, mgt_state;
   logic [Actions-1:0] dec_mask, upd_next_mask;
   logic [   ActW-1:0] upd_action, upd_next_action;
@@ -73,12 +74,12 @@ module qrl_harness #(
   assign {cfg_eps_hi, cfg_eps_lo, cfg_eps_n, cfg_episode_len, cfg_values,
           dec_valid, dec_state, dec_mask,
           upd_valid, upd_state, upd_action, upd_reward, upd_next_state, upd_next_action,
-          upd_next_max, upd_next_mask,
+          upd_next_max, upd_next_mask, upd_rwd_ready,
           mgt_valid, mgt_op, mgt_state, mgt_action, mgt_shadow, mgt_value, mgt_seed,
           rwd_valid, rwd_sample} = in_q;
 
   logic dec_ready, dec_rsp_valid, dec_explored, upd_ready, upd_done, mgt_ready, mgt_rsp_valid;
-  logic rwd_ready, rwd_rsp_valid, idle;
+  logic rwd_ready, rwd_rsp_valid, rwd_scanned, idle;
   logic [ActW-1:0] dec_action;
   logic [QW-1:0] mgt_value_out;
   logic [  QW-1:0] rwd_value;
@@ -113,6 +114,7 @@ module qrl_harness #(
     .upd_next_action_i(upd_next_action),
     .upd_next_max_i   (upd_next_max),
     .upd_next_mask_i  (upd_next_mask),
+    .upd_rwd_ready_i  (upd_rwd_ready),
     .upd_done_o       (upd_done),
     .mgt_valid_i      (mgt_valid),
     .mgt_ready_o      (mgt_ready),
@@ -130,13 +132,14 @@ module qrl_harness #(
     .rwd_rsp_valid_o  (rwd_rsp_valid),
     .rwd_value_o      (rwd_value),
     .rwd_bin_o        (rwd_bin),
+    .rwd_scanned_o    (rwd_scanned),
     .idle_o           (idle)
   );
 
   assign out_d = {dec_ready, dec_rsp_valid, dec_action, dec_explored,
                   upd_ready, upd_done,
                   mgt_ready, mgt_rsp_valid, mgt_value_out,
-                  rwd_ready, rwd_rsp_valid, rwd_value, rwd_bin,
+                  rwd_ready, rwd_rsp_valid, rwd_value, rwd_bin, rwd_scanned,
                   idle};
   always_comb begin
     out_pad = '0;

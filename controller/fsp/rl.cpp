@@ -221,6 +221,10 @@ void RlGrouper::on_read_served(const HostCmd& cmd, Tick latency) {
   cycles_ += rr.cycles;
   if (logical_ == 0 || cmd.size == 0) return;
   const uint64_t first = cmd.offset / page_size_, last = (cmd.offset + cmd.size - 1) / page_size_;
+  // Warm-up (docs/rl.md): before the reward unit's first threshold scan its reward is not ready;
+  // the step keeps its page-type term only (the read term of Algorithm 1 still applies) rather
+  // than a constant +1 for every read.
+  if (!rr.ready) return;
   for (uint64_t p = first; p <= last; ++p) {
     Step* s = step_of(static_cast<Lpn>(p % logical_));
     if (s && s->read) {

@@ -8,7 +8,8 @@
 #
 #   experiments/gc/ablation.sh [--quick] [--workers N] [--bin PATH] [--out DIR]
 #
-# Full: 72 runs of 800k requests, 214 s on 2 workers (shared 2-core machine); --quick: 400k
+# Full: 72 runs of 800k requests, 111 s on 2 workers (214 s while the machine was shared);
+# --quick: 400k
 # requests (about 1.2x the free pool's worth of writes: lazy reaches GC only late).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

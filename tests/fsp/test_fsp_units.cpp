@@ -189,6 +189,29 @@ TEST(FspRl, BootstrapFromTheNextSlotOrTheNextPageOfTheSameType) {
   }
 }
 
+// Reward warm-up (docs/rl.md): before the percentile unit's first threshold scan (1024 samples)
+// a read attaches no response-time reward to its step; afterwards it does.
+TEST(FspRl, ReadRewardWaitsForTheFirstPercentileScan) {
+  const SsdConfig cfg = small_config();
+  RlGrouper g;
+  g.configure(cfg);
+  auto serve = [&](Lpn lpn) {
+    HostCmd c;
+    c.is_read = true;
+    c.offset = uint64_t(lpn) * cfg.geo.page_size;
+    c.size = cfg.geo.page_size;
+    g.on_read_served(c, 100'000'000);  // 100 us
+  };
+  g.add_step(500, 3, 0);
+  g.on_host_read(500, 0, false);
+  ASSERT_TRUE(g.current_steps()[0].read);
+  serve(500);
+  EXPECT_FALSE(g.current_steps()[0].has_rt) << "a reward before the first scan was used";
+  for (int i = 0; i < 1024; ++i) serve(100000 + i);  // the 1024th sample triggers the scan
+  serve(500);
+  EXPECT_TRUE(g.current_steps()[0].has_rt);
+}
+
 TEST(FspRl, RewardSigns) {
   // Our reading (docs/fsp.md): fast pages earn when read, slow pages earn when not read.
   EXPECT_EQ(RlGrouper::type_term(0, true), 256);

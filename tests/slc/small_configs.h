@@ -8,7 +8,8 @@
 
 namespace ssdtlm::slctest {
 
-// hybrid-slc-tlc: 16 blocks x 12 pages (4 SLC blocks of 4 pages) on one plane, cache mode `policy`.
+// hybrid-slc-tlc: 16 blocks x 12 pages (4 SLC blocks of 4 pages) on one plane, cache mode `policy`,
+// write-through (the preset's DRAM write-back off).
 inline SsdConfig tlc_small(const std::string& policy) {
   SsdConfig c;
   c.apply_file(find_preset("hybrid-slc-tlc"));
@@ -19,6 +20,7 @@ inline SsdConfig tlc_small(const std::string& policy) {
   c.set("slc.blocks_per_plane", 4, "test");
   c.set("slc.pages_per_block", 4, "test");
   c.set("slc.policy", policy, "test");
+  c.set("slc.write_back_mib", 0, "test");  // write-through: writes complete when programmed
   c.finalize();
   return c;
 }
@@ -40,6 +42,7 @@ inline SsdConfig qlc_small(const std::string& size_policy = "") {
   c.set("nand.pages_per_block", 16, "test");
   c.set("slc.pages_per_block", 4, "test");
   if (!size_policy.empty()) c.set("slc.size_policy", size_policy, "test");
+  c.set("slc.write_back_mib", 0, "test");  // write-through: writes complete when programmed
   c.finalize();
   return c;
 }

@@ -609,7 +609,8 @@ TEST(HybridCore, WriteBackCompletesWritesInDramWhileTheyFit) {
   EXPECT_EQ(r.core.counters().mismatches, 0u);
   EXPECT_TRUE(r.core.idle());
 
-  // Off (the default): the first write completes when programmed, 501.1 us.
+  // Off (tlc_small; the preset's default is 16 MiB): the first write completes when programmed,
+  // 501.1 us.
   Rig w(tlc_small("page"));
   EXPECT_EQ(w.write(0, kPage), 501'100 * kNsPs);
   EXPECT_EQ(w.core.hcounters().write_back_cmds, 0u);
@@ -783,6 +784,7 @@ SsdConfig tlc_mix(const std::string& policy) {
   c.set("ftl.gc_threshold", 0.1, "test");
   c.set("slc.window", 64, "test");
   c.set("slc.policy", policy, "test");
+  c.set("slc.write_back_mib", 0, "test");
   c.finalize();
   return c;
 }

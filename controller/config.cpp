@@ -196,6 +196,9 @@ const std::vector<Param>& params() {
       choice("fsp.rewrite_when_full", FIELD(fsp_rewrite_when_full), {"evict", "wait", "skip"},
              "a rewrite while the cache is full: queued as eviction demand (evict), queued until "
              "a demand eviction frees a slot (wait), or dropped (skip)"),
+      num<uint32_t>("fsp.episode_steps", FIELD(fsp_episode_steps), 16, 1 << 20,
+                    "rl grouper: placed pages per episode = the read-reward window (the paper's "
+                    "1000)"),
       choice("fsp.bootstrap", FIELD(fsp_bootstrap), {"slot", "type"},
              "rl grouper: Q' from the next placed page (slot) or the next page placed with the "
              "same page type (type)"),

@@ -75,6 +75,9 @@ struct SsdConfig {
   // placed with the same page type (the action's own successor, so gamma Q' does not encode the
   // slot order).
   std::string fsp_bootstrap = "slot";
+  // Steps (placed pages) per episode of the RL grouper: the paper's 1000 (Algorithm 1); also the
+  // read-reward window and the short-term bit's horizon. The exploration phase stays 4000 decisions.
+  uint32_t fsp_episode_steps = 1000;
 
   double overprovisioning = 0.10;
   double gc_threshold = 0.05;  // fraction of a plane's blocks that must stay free

@@ -27,6 +27,11 @@ rl::UnitConfig RlGrouper::unit_config(uint32_t seed) {
 void RlGrouper::configure(const SsdConfig& cfg) {
   window_fraction_ = cfg.fsp_window;
   bootstrap_type_ = cfg.fsp_bootstrap == "type";
+  // fsp.episode_steps: the episode, and with it Algorithm 1's reward window (a placed page earns
+  // the read reward when read within the next episode) and the short-term bit's horizon.
+  episode_steps_ = cfg.fsp_episode_steps;
+  prev_.reserve(episode_steps_);
+  cur_.reserve(episode_steps_);
   page_size_ = cfg.geo.page_size;
   logical_ = cfg.logical_pages();
   hist_ = PagedArray<uint16_t>(logical_, 0);
@@ -104,8 +109,8 @@ int RlGrouper::select(const WriteCache& cache, int unit_pages, int32_t* out) {
 RlGrouper::Step* RlGrouper::step_of(Lpn lpn) {
   const uint32_t* g = step_index_.find(lpn);
   if (!g) return nullptr;
-  const uint64_t ep = *g / kEpisodeSteps;
-  const uint32_t t = *g % kEpisodeSteps;
+  const uint64_t ep = *g / episode_steps_;
+  const uint32_t t = *g % episode_steps_;
   if (ep == episode_ && t < cur_.size()) return &cur_[t];
   if (ep + 1 == episode_ && t < prev_.size()) return &prev_[t];
   return nullptr;
@@ -113,7 +118,7 @@ RlGrouper::Step* RlGrouper::step_of(Lpn lpn) {
 
 void RlGrouper::add_step(Lpn lpn, uint32_t state, uint32_t type) {
   rl::Backend& be = backend();
-  const uint32_t t = static_cast<uint32_t>(steps_ % kEpisodeSteps);
+  const uint32_t t = static_cast<uint32_t>(steps_ % episode_steps_);
   Step now;
   now.lpn = lpn;
   now.state = static_cast<uint8_t>(state);
@@ -143,7 +148,7 @@ void RlGrouper::add_step(Lpn lpn, uint32_t state, uint32_t type) {
     if (lpn < logical_) hist_.at(lpn) |= kStale;
   }
   ++steps_;
-  if (t + 1 == kEpisodeSteps) end_episode();
+  if (t + 1 == episode_steps_) end_episode();
 }
 
 const RlGrouper::Step& RlGrouper::next_step(uint32_t t) const {
@@ -172,7 +177,7 @@ void RlGrouper::end_episode() {
   reward_sum_ = 0;
   reward_n_ = 0;
   // Forget the index entries of the episode that leaves the buffers.
-  const uint64_t base = (episode_ > 0 ? episode_ - 1 : 0) * kEpisodeSteps;
+  const uint64_t base = (episode_ > 0 ? episode_ - 1 : 0) * episode_steps_;
   if (episode_ > 0)
     for (size_t i = 0; i < prev_.size(); ++i) {
       const uint32_t* g = step_index_.find(prev_[i].lpn);
@@ -255,9 +260,9 @@ nlohmann::json RlGrouper::policy_stats() const {
       {"history_bits_per_lpn_hw", 6},  // 3-bit saturating count + short-term bit + 2-bit type
       {"history_bits_per_lpn_model", 16},
       {"history_bytes_allocated", hist_.bytes()},
-      {"episode_buffer_bytes_model", 2 * kEpisodeSteps * sizeof(Step)},
+      {"episode_buffer_bytes_model", 2 * episode_steps_ * sizeof(Step)},
       // previous episode: per step LPN (32 bits) + state (7) + type (2) + read (1) + rt (16)
-      {"episode_buffer_bytes_hw", kEpisodeSteps * (32 + 7 + 2 + 1 + 16) / 8},
+      {"episode_buffer_bytes_hw", episode_steps_ * (32 + 7 + 2 + 1 + 16) / 8},
       {"decision_bytes_per_cache_slot", sizeof(Lpn) + 2}};
   return j;
 }

@@ -106,6 +106,7 @@ class RlGrouper : public FspGrouper {
   std::unique_ptr<rl::Backend> backend_;
   double window_fraction_ = 0.05;
   bool bootstrap_type_ = false;  // fsp.bootstrap type
+  uint32_t episode_steps_ = kEpisodeSteps;  // fsp.episode_steps
   uint32_t page_size_ = 8192;
   uint64_t logical_ = 0;
   // Per LPN: bits 0-2 read count (saturating), 3-4 previous page type, 5 decision stale,

@@ -8,7 +8,7 @@
 #
 #   experiments/fsp/ablation.sh [--quick] [--workers N] [--bin PATH] [--out DIR]
 #
-# Full: 28 runs of 1M requests, 43 s on 2 workers; --quick: 250k (17 s).
+# Full: 36 runs of 1M requests, 158 s on 2 workers (shared machine); --quick: 250k.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../common.sh"

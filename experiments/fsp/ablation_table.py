@@ -14,7 +14,7 @@ import sys
 def variant(p):
     v = p.get("fsp", "baseline")
     for k, short in (("fsp.bootstrap", "bootstrap"), ("fsp.rewrite_when_full", "rewrite-full"),
-                     ("fsp.rewrite_read_promotion", "promotion")):
+                     ("fsp.rewrite_read_promotion", "promotion"), ("fsp.episode_steps", "episode")):
         if k in p:
             v += f" {short}={str(p[k]).lower()}"
     return v

@@ -212,6 +212,26 @@ TEST(FspRl, ReadRewardWaitsForTheFirstPercentileScan) {
   EXPECT_TRUE(g.current_steps()[0].has_rt);
 }
 
+// fsp.episode_steps: the episode (and the reward window) is configurable; a step of episode 0 is
+// rewarded by the step at its offset in episode 1.
+TEST(FspRl, EpisodeLengthIsConfigurable) {
+  SsdConfig cfg = small_config();
+  cfg.fsp_episode_steps = 16;
+  RlGrouper g;
+  g.configure(cfg);
+  auto& core = dynamic_cast<rl::CppBackend&>(g.backend()).core();
+  for (uint32_t i = 0; i < 15; ++i) g.add_step(100 + i, 3, 0);
+  EXPECT_EQ(g.episode(), 0u);
+  g.add_step(115, 3, 0);
+  EXPECT_EQ(g.episode(), 1u);
+  EXPECT_EQ(core.updates(), 0u);
+  g.add_step(200, 3, 0);  // rewards episode 0's step 0 (LSB, unread: -1)
+  EXPECT_EQ(core.updates(), 1u);
+  EXPECT_LT(core.q(3, 0, true), 0);
+  EXPECT_EQ(g.policy_stats()["memory"]["episode_buffer_bytes_model"].get<uint64_t>(),
+            2 * 16 * sizeof(RlGrouper::Step));
+}
+
 TEST(FspRl, RewardSigns) {
   // Our reading (docs/fsp.md): fast pages earn when read, slow pages earn when not read.
   EXPECT_EQ(RlGrouper::type_term(0, true), 256);

@@ -76,7 +76,8 @@ struct SsdConfig {
   // slot order).
   std::string fsp_bootstrap = "slot";
   // Steps (placed pages) per episode of the RL grouper: the paper's 1000 (Algorithm 1); also the
-  // read-reward window and the short-term bit's horizon. The exploration phase stays 4000 decisions.
+  // read-reward window and the short-term bit's horizon. The exploration phase stays 4000
+  // decisions.
   uint32_t fsp_episode_steps = 1000;
 
   double overprovisioning = 0.10;

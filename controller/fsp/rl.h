@@ -105,7 +105,7 @@ class RlGrouper : public FspGrouper {
   rl::BackendFactory factory_;
   std::unique_ptr<rl::Backend> backend_;
   double window_fraction_ = 0.05;
-  bool bootstrap_type_ = false;  // fsp.bootstrap type
+  bool bootstrap_type_ = false;             // fsp.bootstrap type
   uint32_t episode_steps_ = kEpisodeSteps;  // fsp.episode_steps
   uint32_t page_size_ = 8192;
   uint64_t logical_ = 0;

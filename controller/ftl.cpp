@@ -412,8 +412,8 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
   while (std::gcd(a, n) != 1) a += 2;
   const uint64_t c = rng() % n;
   std::vector<uint32_t> pos(uint64_t(planes) * ppb);  // per plane: shuffle of the open block
-  std::vector<uint32_t> used(planes, 0);  // blocks taken per plane
-  std::vector<uint32_t> fill_in(planes, 0);  // valid pages of the plane's open cold block
+  std::vector<uint32_t> used(planes, 0);              // blocks taken per plane
+  std::vector<uint32_t> fill_in(planes, 0);           // valid pages of the plane's open cold block
   auto take_block = [&](uint32_t p) {
     PlaneState& ps = planes_[p];
     const uint64_t b = uint64_t(p) * bpp + ps.free_ring[(ps.free_head + used[p]) % bpp];

@@ -152,8 +152,8 @@ class Ftl {
   // that frees less than a unit or two gains nothing, and GC could never catch up).
   uint64_t precondition_steady(uint64_t n, uint32_t target_free, std::mt19937_64& rng,
                                const PagedArray<uint64_t>* hot = nullptr,
-                               const PagedArray<uint64_t>* extra = nullptr,
-                               uint32_t min_gain = 0, uint32_t min_free = 0);
+                               const PagedArray<uint64_t>* extra = nullptr, uint32_t min_gain = 0,
+                               uint32_t min_free = 0);
   // Maps one lpn directly (prefill of never-written read addresses). False if no space.
   bool fill(Lpn lpn);
 

@@ -1,7 +1,6 @@
 #include "models/host_interface.h"
 
 #include <algorithm>
-
 #include <cmath>
 #include <cstdio>
 

@@ -84,7 +84,9 @@ class HostInterface : public sc_core::sc_module {
   // Host-queue occupancy: time integrals (command x ps) of the commands inside the device
   // (submitted, not completed) and of those waiting for a free submission-queue entry, and
   // their peaks; capacity() = queues x depth.
-  double occupancy_area(Tick until) const { return occ_area_ + double(outstanding_) * (until - occ_at_); }
+  double occupancy_area(Tick until) const {
+    return occ_area_ + double(outstanding_) * (until - occ_at_);
+  }
   double backlog_area(Tick until) const {
     return backlog_area_ + double(backlog_.size()) * (until - occ_at_);
   }
@@ -136,8 +138,8 @@ class HostInterface : public sc_core::sc_module {
   bool measuring_ = false;
   Tick measure_start_ = 0;
   uint64_t warm_completed_ = 0;
-  bool shifted_ = false;         // closed-loop warm-up over: measured times are shifted
-  int64_t shift_ps_ = 0;         // added to a measured record's trace time
+  bool shifted_ = false;  // closed-loop warm-up over: measured times are shifted
+  int64_t shift_ps_ = 0;  // added to a measured record's trace time
   bool shift_known_ = false;
   LatencyHistogram read_, write_, all_;
   sc_core::sc_event ev_;

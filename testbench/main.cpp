@@ -9,16 +9,17 @@
 
 namespace {
 void usage(FILE* f) {
-  std::fprintf(f,
-               "usage: ssdtlm <command> [options]\n"
-               "commands:\n"
-               "  run          replay a trace on a simulated SSD (ssdtlm run --help)\n"
-               "  trace-stats  workload statistics of a trace (ssdtlm trace-stats --help)\n"
-               "  gen          generate a synthetic workload (ssdtlm gen --help)\n"
-               "  hwcost       hardware cost of the RL decision units (ssdtlm hwcost --help)\n"
-               "  sweep        run a sweep spec locally or on Dask (ssdtlm sweep --help)\n"
-               "  report       HTML/Markdown report of a sweep results store (ssdtlm report --help)\n"
-               "  version      print the version\n");
+  std::fprintf(
+      f,
+      "usage: ssdtlm <command> [options]\n"
+      "commands:\n"
+      "  run          replay a trace on a simulated SSD (ssdtlm run --help)\n"
+      "  trace-stats  workload statistics of a trace (ssdtlm trace-stats --help)\n"
+      "  gen          generate a synthetic workload (ssdtlm gen --help)\n"
+      "  hwcost       hardware cost of the RL decision units (ssdtlm hwcost --help)\n"
+      "  sweep        run a sweep spec locally or on Dask (ssdtlm sweep --help)\n"
+      "  report       HTML/Markdown report of a sweep results store (ssdtlm report --help)\n"
+      "  version      print the version\n");
 }
 }  // namespace
 

@@ -18,10 +18,10 @@ struct RunOptions {
   std::string preset = "qlc-fsp";
   traces::TraceOptions trace;
   std::optional<double> cache_mb;
-  double precondition = 0;         // fraction of the logical space filled before the replay
-  double precondition_random = 0;  // random overwrites after the fill, as a fraction of it
+  double precondition = 0;                 // fraction of the logical space filled before the replay
+  double precondition_random = 0;          // random overwrites after the fill, as a fraction of it
   std::string precondition_mode = "auto";  // auto | fill | overwrite | steady
-  std::string warmup = "none";  // --warmup none | writes | footprint (testbench/warmup.h)
+  std::string warmup = "none";     // --warmup none | writes | footprint (testbench/warmup.h)
   bool measure_last_pass = false;  // --measure-last-pass: with --loop N, measure the last pass
   bool integrity = false;
   std::vector<std::string> config_files;  // applied in order
@@ -29,8 +29,8 @@ struct RunOptions {
   std::string out_json;
   std::string out_csv;
   uint32_t closed_loop = 0;
-  int progress = -1;   // -1 auto (stderr is a terminal), 0 off, 1 on
-  bool quiet = false;  // no summary on stdout
+  int progress = -1;            // -1 auto (stderr is a terminal), 0 off, 1 on
+  bool quiet = false;           // no summary on stdout
   bool quiet_warnings = false;  // no warnings on stderr (they are recorded in the JSON anyway)
   // RL decision units (--rl-backend): the name goes to the result JSON (sim section), the factory
   // builds the units (empty: the C++ golden model).

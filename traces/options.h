@@ -34,8 +34,8 @@ struct TraceOptions {
   uint32_t read_repeat = 1;       // --read-repeat N: each read issued N times
   std::string read_repeat_mode = "spread";  // --read-repeat-mode spread|burst: copies spread
                                             // evenly up to the next request, or all at once
-  uint32_t loop = 1;              // --loop N: replay N times, each pass continuing in time
-  uint64_t max_requests = 0;      // --max-requests N (0 = all)
+  uint32_t loop = 1;          // --loop N: replay N times, each pass continuing in time
+  uint64_t max_requests = 0;  // --max-requests N (0 = all)
 };
 
 // Registers --format, --strict, --blkparse-event and every transformation option on `app`.

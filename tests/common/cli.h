@@ -5,9 +5,8 @@
 
 #include <cstdio>
 #include <fstream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace ssdtlm::test {
 

@@ -2,8 +2,6 @@
 // thresholds and read amplification: integrity holds through refreshes, the read_disturb section
 // of the result JSON, --rr as an alias, and identical results from the C++ and RTL agents.
 #include <gtest/gtest.h>
-
-#include "tests/common/cli.h"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,13 +11,17 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/common/cli.h"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
 using Result = ssdtlm::test::CliResult;
-Result sh(const std::string& args) { return ssdtlm::test::run_ssdtlm(args); }
+Result sh(const std::string& args) {
+  return ssdtlm::test::run_ssdtlm(args);
+}
 
 fs::path dir() {
   static fs::path d = [] {

@@ -23,8 +23,8 @@ TEST(FuzzRegressions, EveryStoredCrashInputRunsCleanly) {
     for (const auto& f : fs::directory_iterator(dir.path())) {
       std::ifstream in(f.path(), std::ios::binary);
       std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      EXPECT_EQ(ssdtlm::fuzz::run_one(format.c_str(),
-                                      reinterpret_cast<const uint8_t*>(data.data()), data.size()),
+      EXPECT_EQ(ssdtlm::fuzz::run_one(format.c_str(), reinterpret_cast<const uint8_t*>(data.data()),
+                                      data.size()),
                 0)
           << f.path();
       ++n;

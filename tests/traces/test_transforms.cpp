@@ -228,11 +228,20 @@ TEST(Transform, OptionsAreRegisteredOnTheCli) {
   CLI::App app;
   TraceOptions o;
   add_trace_options(app, o);
-  const char* argv[] = {
-      "x",       "--format", "msrc", "--device",      "3",  "--device",   "4",     "--fold",
-      "modulo",  "--speed",  "2.5",  "--read-repeat", "15", "--read-repeat-mode", "burst", "--loop",     "2",     "--max-requests",
-      "9",       "--start",  "1.5",  "--duration",    "10", "--unsorted", "clamp", "--map-devices",
-      "--strict"};
+  const char* argv[] = {"x",       "--format",
+                        "msrc",    "--device",
+                        "3",       "--device",
+                        "4",       "--fold",
+                        "modulo",  "--speed",
+                        "2.5",     "--read-repeat",
+                        "15",      "--read-repeat-mode",
+                        "burst",   "--loop",
+                        "2",       "--max-requests",
+                        "9",       "--start",
+                        "1.5",     "--duration",
+                        "10",      "--unsorted",
+                        "clamp",   "--map-devices",
+                        "--strict"};
   app.parse(int(sizeof argv / sizeof *argv), const_cast<char**>(argv));
   EXPECT_EQ(o.format, "msrc");
   EXPECT_EQ(o.devices, (std::vector<uint32_t>{3, 4}));

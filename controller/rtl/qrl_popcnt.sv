@@ -16,17 +16,33 @@ module qrl_popcnt #(
   localparam int NGroups = N / 4;
   localparam int NBits = N;
 
+  localparam int unsigned GrpW = (NGroups > 0) ? 3 * NGroups : 3;
+
   logic [PadW-1:0] p;
+  always_comb begin
+    p = '0;
+    p[N-1:0] = v_i;
+  end
+
+  // each group's count, a function of its 4 bits: kept as a net of its own (a LUT boundary for
+  // the mapper), so the sum below maps onto a shallow tree behind one level of LUTs
+  (* keep *) logic [GrpW-1:0] grp;
+  for (genvar q = 0; q < NGroups; q++) begin : g_grp
+    logic a, b, c, d;
+    assign {d, c, b, a} = p[4*q+:4];
+    assign grp[3*q+:3] = {a & b & c & d, (a & b) ^ (c & d) ^ ((a ^ b) & (c ^ d)), a ^ b ^ c ^ d};
+  end
+  if (NGroups == 0) begin : g_no_grp
+    assign grp = '0;
+  end
+
   logic [4:0] s;
   always_comb begin
     logic [4:0] g;
-    logic a, b, c, d, cy, cy_n, t;
-    p = '0;
-    p[N-1:0] = v_i;
+    logic cy, cy_n, t;
     s = '0;
     for (int q = 0; q < NGroups; q++) begin
-      {d, c, b, a} = p[4*q+:4];
-      g = {2'b00, a & b & c & d, (a & b) ^ (c & d) ^ ((a ^ b) & (c ^ d)), a ^ b ^ c ^ d};
+      g = {2'b00, grp[3*q+:3]};
       cy = (q == 1 && OneIn) ? p[N-1] : 1'b0;
       for (int unsigned k = 0; k < 5; k++) begin
         t = s[k] ^ g[k];

@@ -15,7 +15,7 @@
 // popcount -> select was 14.5 ns, 68.9 MHz; with the ranks formed after the edge by a ripple
 // of the set's bits, the output path was 14.0 ns, 71.3 MHz. The popcount and the ranks are
 // qrl_popcnt's XOR/AND logic, not '+': as '+' they were mapped onto the carry chain and
-// rippled behind the RAM, gc's worst path at 12.9 ns, 77.8 MHz; as logic gc measured 86.0 MHz.)
+// rippled behind the RAM, gc's worst path at 12.9 ns, 77.8 MHz; as logic 83.2 MHz, docs/rl.md.)
 // No multiplier behind the RAM. A set of one (a strict maximum) gives k = 0: its member.
 module qrl_tie #(
   parameter int unsigned Actions = 4,

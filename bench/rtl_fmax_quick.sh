@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick fmax of one RL unit on an iCE40 HX8K (ct256): Yosys synth_ice40 of qrl_unit inside
-# controller/rtl/harness/qrl_harness.sv, the harness hwcost places (ports are flip-flops, not pins), nextpnr-ice40 --seed 1, and the
+# controller/rtl/harness/qrl_harness.sv, the harness hwcost places (ports are flip-flops, not pins), nextpnr-ice40 --seed 1
+# (QRL_FMAX_SEED=N for another placement seed), and the
 # "Max frequency" nextpnr reports. A cross-check for the RTL trade-offs in docs/rl.md; `ssdtlm
 # hwcost` owns the reported fmax.
 #
@@ -14,6 +15,7 @@ harness=$here/controller/rtl/harness/qrl_harness.sv
 [ $# -ge 1 ] || { sed -n '2,8p' "$0"; exit 2; }
 unit=$1
 shift
+seed=${QRL_FMAX_SEED:-1}
 params=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -46,7 +48,7 @@ yosys -q -l "$w/yosys.log" -p "read_verilog -sv $srcs $harness; chparam$chp qrl_
   hierarchy -top qrl_harness; synth_ice40 -top qrl_harness -json $w/h.json" \
   >/dev/null 2>&1 || { echo "rtl_fmax_quick.sh: yosys failed:" >&2; tail -5 "$w/yosys.log" >&2; exit 1; }
 # --freq only sets the goal; a "FAIL" against it still reports the achieved maximum.
-nextpnr-ice40 --hx8k --package ct256 --json "$w/h.json" --freq 80 --seed 1 --log "$w/pnr.log" \
+nextpnr-ice40 --hx8k --package ct256 --json "$w/h.json" --freq 80 --seed "$seed" --log "$w/pnr.log" \
   --report "$w/report.json" \
   >/dev/null 2>&1 || true
 f=$(grep -o "Max frequency for clock[^:]*: [0-9.]* MHz" "$w/pnr.log" | tail -1 | grep -o "[0-9.]* MHz" || true)
@@ -55,7 +57,7 @@ if [ -z "$f" ]; then
   grep -m1 ERROR "$w/pnr.log" >&2 || true
   exit 1
 fi
-echo "$unit ${params[*]:-} fmax $f (iCE40 HX8K, nextpnr-ice40 --seed 1)"
+echo "$unit ${params[*]:-} fmax $f (iCE40 HX8K, nextpnr-ice40 --seed $seed)"
 # The worst register-to-register path: its cells, with the delay at each.
 if [ -n "${QRL_FMAX_PATH:-}" ]; then
   python3 - "$w/report.json" <<'PY' || true

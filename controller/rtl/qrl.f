@@ -13,4 +13,5 @@ qrl_winner.sv
 qrl_kth.sv
 qrl_tie.sv
 qrl_pick.sv
+qrl_popcnt.sv
 qrl_ram_1r1w.sv

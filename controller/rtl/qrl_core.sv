@@ -298,6 +298,14 @@ module qrl_core #(
   // comparator in front of the RAMs' write enables): cnt < States (an order-bit row), cnt <
   // States - 1 (the copy reads the next one), cnt = States * Actions - 1 (the last q value).
   logic c_row_q, c_nrow_q, c_last_q;
+  typedef enum logic [2:0] {
+    ColA,
+    ColWin,
+    ColZero,
+    ColOne,
+    ColLoop
+  } col_sel_e;
+  col_sel_e col_sel;
   logic ep_end, m1_valid_d, m1_valid_q, m_sh_d, m_sh_q, upd_done_d, upd_done_q;
   logic loop_last;
   logic [CntW-1:0] cnt_inc;
@@ -320,6 +328,7 @@ module qrl_core #(
     m_sh_d = m_sh_q;
     upd_done_d = 1'b0;
     j_above_a_d = 1'b0;
+    col_sel = ColA;
     rb_row = u_s_q;  // s (the loop, the final reads and writes)
     aq_re = 1'b0;
     aq_raddr = q_addr;
@@ -381,6 +390,7 @@ module qrl_core #(
               acc_ld = 1'b1;
               wboth_d = 1'b1;
               st_d = StWrRd;
+              col_sel = ColZero;
             end
             OpRead: begin
               m_sh_d = Shadow && mgt_shadow_i;
@@ -417,6 +427,7 @@ module qrl_core #(
         sq_re = Shadow;
         aq_re = !Shadow;
         st_d = StUpdRdN;
+        col_sel = ColWin;
       end
       StUpdRdN: begin
         sq_re = Shadow;
@@ -439,6 +450,7 @@ module qrl_core #(
         end
         if (cnt_q[StepW-1:0] == LastStep) begin
           st_d = StUpdFin;
+          col_sel = ColZero;
         end
       end
       StUpdFin: begin
@@ -446,11 +458,13 @@ module qrl_core #(
         sq_re = Shadow;
         aq_re = !Shadow;
         st_d = StLoopRd;
+        col_sel = ColOne;
       end
       StWrRd: begin
         sq_re = Shadow;
         aq_re = 1'b1;
         st_d = StLoopRd;
+        col_sel = ColOne;
       end
       StLoopRd: begin
         acc_ld = 1'b1;  // saturated (a management write's value is in range already)
@@ -460,6 +474,7 @@ module qrl_core #(
         end
         cnt_d = CntW'(2);
         st_d = StLoop;
+        col_sel = ColLoop;
       end
       StLoop: begin
         // cnt = c = 2 .. Actions + 2: read Q(s, c) while c < Actions; compare the new value with
@@ -476,7 +491,9 @@ module qrl_core #(
         end
         j_above_a_d = j_above_a || (jc == u_a_q);
         cnt_d = cnt_inc;
+        col_sel = ColLoop;
         if (loop_last) begin
+          col_sel = ColA;
                 sq_we = Shadow;
           aq_we = !Shadow || wboth_q;
           upd_done_d = !wboth_q;
@@ -522,14 +539,17 @@ module qrl_core #(
     endcase
   end
 
-  // The column of the next cycle's q access: a* (the winner, RdN), 0 (the read of Q(s, 0)), 1
-  // (LoopRd), the loop's read column (a at its last cycle, the write of Q(s, a)), else a.
+  // The column of the next cycle's q access, by the next state: a* (the winner, into StUpdRdN),
+  // 0 (the read of Q(s, 0), into StUpdFin or StWrRd), 1 (into StLoopRd), the loop's read column
+  // (into or staying in StLoop; a at its last cycle, the write of Q(s, a)), else a. col_sel is
+  // set with each transition in the state logic above instead of decoding st_d (fmax: slc's
+  // worst path ran through st_d's decode into this mux).
   always_comb begin
-    unique case (st_d)
-      StUpdRdN: a_col_d = win_idx;
-      StUpdFin, StWrRd: a_col_d = '0;
-      StLoopRd: a_col_d = ActW'(1);
-      StLoop: a_col_d = (cnt_d[ActW:0] == LastAct) ? u_a_d : cnt_d[ActW-1:0];
+    unique case (col_sel)
+      ColWin: a_col_d = win_idx;
+      ColZero: a_col_d = '0;
+      ColOne: a_col_d = ActW'(1);
+      ColLoop: a_col_d = (cnt_d[ActW:0] == LastAct) ? u_a_d : cnt_d[ActW-1:0];
       default: a_col_d = u_a_d;
     endcase
   end

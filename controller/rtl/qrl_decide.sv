@@ -46,6 +46,7 @@ module qrl_decide #(
   logic d1_valid_q, explore_q, eps_high, explore_d;
   logic [ActW-1:0] k_q, k_d, kth_idx, kth_q, tie_idx;
   logic [Actions*ActW-1:0] kn;
+  logic [$clog2(Actions + 1)-1:0] kth_cnt;  // the mask's popcount: qrl_pick has its own
 
   qrl_lfsr u_lfsr (
     .clk_i     (clk_i),
@@ -93,8 +94,11 @@ module qrl_decide #(
     .mask_i  (mask_n_o),
     .mask_q_i(mask_q_i),
     .k_i     (k_q),
-    .idx_o   (kth_idx)
+    .idx_o   (kth_idx),
+    .cnt_o   (kth_cnt)
   );
+  logic unused_kth_cnt;
+  assign unused_kth_cnt = ^kth_cnt;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -3,9 +3,12 @@
 // the mask in the decision's accept cycle (ld_i, in parallel with qrl_pick's popcount) and
 // registered, so the second cycle is only a compare and an OR (fmax: the prefix popcounts are
 // off the path into the response register). Bit i's rank is at most i: clog2(i + 1) bits.
+// The ranks and cnt_o (the whole mask's popcount) are qrl_popcnt's logic, not '+' (fmax: qrl_tie
+// forms them behind the order-bit RAM).
 module qrl_kth #(
   parameter int unsigned Actions = 4,
-  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1
+  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
+  parameter int unsigned RankW = $clog2(Actions + 1)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -13,9 +16,9 @@ module qrl_kth #(
   input  logic [Actions-1:0] mask_i,    // the accept cycle's mask
   input  logic [Actions-1:0] mask_q_i,  // the same mask, registered (second cycle)
   input  logic [   ActW-1:0] k_i,       // second cycle
-  output logic [   ActW-1:0] idx_o
+  output logic [   ActW-1:0] idx_o,
+  output logic [  RankW-1:0] cnt_o      // popcount(mask_i), combinational (qrl_tie's n_max)
 );
-  localparam int unsigned RankW = $clog2(Actions + 1);
 
   function automatic int unsigned rw(int unsigned i);
     rw = (i == 0) ? 0 : $clog2(i + 1);
@@ -28,18 +31,28 @@ module qrl_kth #(
   endfunction
   localparam int unsigned RBits = (roff(Actions) > 0) ? roff(Actions) : 1;
 
+
+  qrl_popcnt #(
+    .N(Actions),
+    .W(RankW)
+  ) u_cnt (
+    .v_i  (mask_i),
+    .cnt_o(cnt_o)
+  );
+
   logic [RBits-1:0] rank_d, rank_q;
   logic [Actions-1:0] sel;
   assign sel[0] = mask_q_i[0] && (k_i == '0);
   for (genvar i = 1; i < Actions; i++) begin : g_rank
     localparam int unsigned W = rw(i);
     localparam int unsigned Off = roff(i);
-    logic [W-1:0] r;
-    always_comb begin
-      r = '0;
-      for (int unsigned j = 0; j < i; j++) r = r + W'(mask_i[j]);
-    end
-    assign rank_d[Off+:W] = r;
+    qrl_popcnt #(
+      .N(i),
+      .W(W)
+    ) u_r (
+      .v_i  (mask_i[i-1:0]),
+      .cnt_o(rank_d[Off+:W])
+    );
     assign sel[i] = mask_q_i[i] && (RankW'(rank_q[Off+:W]) == RankW'(k_i));
   end
   if (Actions == 1) begin : g_one

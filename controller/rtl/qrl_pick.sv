@@ -60,12 +60,17 @@ module qrl_pick #(
     assign kn_o[(n-1)*ActW+:ActW] = kn[n];
   end
 
+  // the popcount as logic, not the carry chain (qrl_popcnt)
+  qrl_popcnt #(
+    .N(Actions),
+    .W(CntW)
+  ) u_cnt (
+    .v_i  (mask_i),
+    .cnt_o(cnt)
+  );
+
   logic empty;
   always_comb begin
-    cnt = '0;
-    for (int unsigned i = 0; i < Actions; i++) begin
-      cnt = cnt + {{(CntW - 1) {1'b0}}, mask_i[i]};
-    end
     empty = (mask_i == '0);
     // an AND-OR select, not a mux: a mux would let synthesis share one multiplier behind it
     k_o = kn[Actions] & {ActW{empty}};

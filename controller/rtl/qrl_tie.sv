@@ -13,7 +13,9 @@
 //     next response).
 // (Measured, rr on the HX8K: with k selected in the second cycle the path RAM -> maximum set ->
 // popcount -> select was 14.5 ns, 68.9 MHz; with the ranks formed after the edge by a ripple
-// of the set's bits, the output path was 14.0 ns, 71.3 MHz.)
+// of the set's bits, the output path was 14.0 ns, 71.3 MHz. The popcount and the ranks are
+// qrl_popcnt's XOR/AND logic, not '+': as '+' they were mapped onto the carry chain and
+// rippled behind the RAM, gc's worst path at 12.9 ns, 77.8 MHz; as logic 83.2 MHz, docs/rl.md.)
 // No multiplier behind the RAM. A set of one (a strict maximum) gives k = 0: its member.
 module qrl_tie #(
   parameter int unsigned Actions = 4,
@@ -49,13 +51,7 @@ module qrl_tie #(
     end
   end
 
-  // second cycle: the set's popcount
-  always_comb begin
-    cnt = '0;
-    for (int unsigned i = 0; i < Actions; i++) begin
-      cnt = cnt + CntW'(set_i[i]);
-    end
-  end
+  // second cycle: the set's popcount (qrl_kth's, as logic rather than the carry chain)
 
   // after the response edge: k = kn[popcount], an AND-OR select of the registered products,
   // and the member whose rank is k (qrl_kth: the ranks are formed from the set in the second
@@ -77,6 +73,7 @@ module qrl_tie #(
     .mask_i  (set_i),
     .mask_q_i(set_q),
     .k_i     (k),
-    .idx_o   (idx_o)
+    .idx_o   (idx_o),
+    .cnt_o   (cnt)
   );
 endmodule

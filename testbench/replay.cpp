@@ -218,6 +218,24 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
     throw ConfigError("--slc-size " + cfg.slc_size_policy + " (slc.size_policy) with " + drive +
                       " (no SLC region: choose a hybrid preset or --slc page|sa|sector|hierarchy)");
   }
+  // A policy option away from its default where its policy does not run would change nothing.
+  auto refuse = [](const std::string& opt, const std::string& needs) {
+    throw ConfigError(opt + " has no effect with " + needs);
+  };
+  if (cfg.gc_free_count != "plane" && cfg.gc_policy == "greedy")
+    refuse("gc.free_count " + cfg.gc_free_count,
+           "--gc greedy (gc.policy): only the partial policies count N_free");
+  if (cfg.rd_refresh_preemptible && (!cfg.rd_enabled || cfg.rd_policy == "none"))
+    refuse("rd.refresh_preemptible", "no read-refresh policy (--rr / rd.enabled, rd.policy)");
+  const bool rl_fsp = cfg.fsp_grouper == "rl";
+  if (cfg.fsp_bootstrap != "slot" && !rl_fsp)
+    refuse("fsp.bootstrap " + cfg.fsp_bootstrap, "--fsp " + cfg.fsp_grouper + " (fsp.grouper)");
+  if (cfg.fsp_episode_steps != 1000 && !rl_fsp)
+    refuse("fsp.episode_steps " + std::to_string(cfg.fsp_episode_steps),
+           "--fsp " + cfg.fsp_grouper + " (fsp.grouper)");
+  if (cfg.fsp_rewrite_when_full != "evict" && !rl_fsp && cfg.fsp_grouper != "frequency")
+    refuse("fsp.rewrite_when_full " + cfg.fsp_rewrite_when_full,
+           "--fsp " + cfg.fsp_grouper + " (fsp.grouper): it never rewrites");
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #
 #   experiments/gc/ablation.sh [--quick] [--workers N] [--bin PATH] [--out DIR]
 #
-# Full: 72 runs of 800k requests, 111 s on 2 workers (214 s while the machine was shared);
+# Full: 63 runs of 800k requests (72 with greedy x die, 111 s on 2 workers);
 # --quick: 400k
 # requests (about 1.2x the free pool's worth of writes: lazy reaches GC only late).
 set -euo pipefail

@@ -147,6 +147,31 @@ TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
   EXPECT_FALSE(std::getline(f, rest)) << rest;
 }
 
+// The policy options of the RL-results issue are refused, naming the option and what it needs,
+// where their policy does not run (they would change nothing).
+TEST(GcCli, PolicyOptionWithoutItsPolicyIsRefused) {
+  const struct {
+    const char* args;
+    const char* named;
+  } cases[] = {
+      {"--preset tlc-gc-128gb --gc greedy --set gc.free_count=die", "gc.free_count die"},
+      {"--preset qlc-fsp --set rd.refresh_preemptible=true", "rd.refresh_preemptible"},
+      {"--preset hybrid-slc-qlc --set rd.refresh_preemptible=true", "rd.refresh_preemptible"},
+      {"--preset qlc-fsp --fsp baseline --set fsp.bootstrap=type", "fsp.bootstrap type"},
+      {"--preset qlc-fsp --fsp distance --set fsp.episode_steps=4000", "fsp.episode_steps 4000"},
+      {"--preset qlc-fsp --fsp baseline --set fsp.rewrite_when_full=skip",
+       "fsp.rewrite_when_full skip"}};
+  for (const auto& c : cases) {
+    Result r = sh(std::string("run ") + c.args + " --trace " + kTrace + " --quiet --no-progress");
+    EXPECT_EQ(r.code, 1) << c.args << ": " << r.out;
+    EXPECT_NE(r.out.find(c.named), std::string::npos) << r.out;
+  }
+  Result ok =
+      sh(std::string("run --preset tlc-gc-128gb --gc lazy --set gc.free_count=die ") + "--trace " +
+         kTrace + " --quiet --no-progress --out " + (tmpdir() / "fc-ok.json").string());
+  EXPECT_EQ(ok.code, 0) << ok.out;
+}
+
 TEST(GcCli, RtlBackendGivesTheSameResultAsCpp) {
 #ifndef SSDTLM_HAVE_RTL
   GTEST_SKIP() << "built without the RTL backend";

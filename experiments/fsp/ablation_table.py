@@ -6,9 +6,11 @@ utilisation, and the RL grouper's training effort (episodes, decisions, decision
 
     ablation_table.py DB SWEEP > table.md
 """
-import json
-import sqlite3
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sweep_runs import ok_runs  # noqa: E402
 
 
 def variant(p):
@@ -23,14 +25,9 @@ def variant(p):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    db = sqlite3.connect(sys.argv[1])
-    rows = db.execute("SELECT r.params, r.result FROM runs r JOIN sweep_runs s ON s.key = r.key "
-                      "WHERE s.sweep = ? AND r.status = 'ok' ORDER BY s.pos", (sys.argv[2],)).fetchall()
-    if not rows:
-        sys.exit(f"ablation_table.py: no ok runs of sweep {sys.argv[2]!r}")
+    rows = ok_runs(sys.argv[1], sys.argv[2], "ablation_table.py")
     cells, order = {}, []
-    for p, r in rows:
-        p, j = json.loads(p), json.loads(r)
+    for p, j in rows:
         key = (p["trace"].split(":", 1)[-1], p.get("cache-mb"))
         if key not in order:
             order.append(key)

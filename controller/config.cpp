@@ -237,6 +237,9 @@ const std::vector<Param>& params() {
            "mov/exp predictors use the aggressive triggers (early band, read-initiated)"),
       num<double>("gc.rl_split_us", FIELD(gc_rl_split_us), 0.001, 1e9,
                   "rl: previous inter-request interval bin split, us"),
+      choice("gc.rl_selection", FIELD(gc_rl_selection), {"greedy", "stochastic"},
+             "rl/rl-aggr exploitation: largest Q, or an action drawn with probability "
+             "proportional to Q(s,a) (GC paper footnote 2)"),
       num<uint32_t>("gc.host_reserve_blocks", FIELD(gc_host_reserve_blocks), 1, 1 << 16,
                     "partial policies: free blocks per plane that host writes leave to GC moves"),
       num<uint32_t>(

@@ -100,6 +100,9 @@ struct SsdConfig {
   double gc_victim_invalid_min = 0.6;   // aggressive band: victims with at least this invalid share
   bool gc_predictor_aggressive = true;  // predictors use the aggressive triggers (band, reads)
   double gc_rl_split_us = 100;          // previous-interval bin split, us
+  // rl / rl-aggr exploitation: "greedy" takes the largest Q (Equation 2), "stochastic" draws an
+  // action with probability proportional to Q(s, a) (GC paper footnote 2; docs/gc.md).
+  std::string gc_rl_selection = "greedy";
   uint32_t gc_host_reserve_blocks = 1;  // partial policies: free blocks host writes leave to GC
   uint32_t wl_threshold = 50;  // static WL when max - min erase count in a plane exceeds this
   std::string unmapped_reads = "prefill";  // prefill | zero

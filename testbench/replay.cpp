@@ -225,6 +225,8 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
   if (cfg.gc_free_count != "plane" && cfg.gc_policy == "greedy")
     refuse("gc.free_count " + cfg.gc_free_count,
            "--gc greedy (gc.policy): only the partial policies count N_free");
+  if (cfg.gc_rl_selection != "greedy" && cfg.gc_policy != "rl" && cfg.gc_policy != "rl-aggr")
+    refuse("gc.rl_selection " + cfg.gc_rl_selection, "--gc " + cfg.gc_policy + " (gc.policy)");
   if (cfg.rd_refresh_preemptible && (!cfg.rd_enabled || cfg.rd_policy == "none"))
     refuse("rd.refresh_preemptible", "no read-refresh policy (--rr / rd.enabled, rd.policy)");
   const bool rl_fsp = cfg.fsp_grouper == "rl";

@@ -33,11 +33,14 @@ rl::UnitConfig RlGc::unit_config(uint32_t seed) {
   return u;
 }
 
-RlGc::RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t seed)
+RlGc::RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t seed,
+           bool stochastic)
     : PartialGc(p),
       aggressive_(aggressive),
       split_(static_cast<Tick>(std::llround(split_us * 1e6))),
       seed_(seed),
+      stochastic_(stochastic),
+      pick_lfsr_(~seed),
       backend_(rl::make_cpp_backend(unit_config(seed))) {
   p_.aggressive = aggressive;
   p_.reads_trigger = aggressive;
@@ -61,14 +64,36 @@ void RlGc::on_request_served(const HostCmd& cmd, Tick latency) {
   last_served_interval_ = cmd.gc_interval;
 }
 
+uint32_t RlGc::stochastic_pick(const int32_t* row, uint32_t actions, uint32_t draw,
+                               uint32_t fallback) {
+  uint64_t total = 0;
+  for (uint32_t a = 0; a < actions; ++a) total += row[a] > 0 ? uint64_t(row[a]) : 0;
+  if (total == 0) return fallback;
+  const uint64_t r = (uint64_t(draw) * total) >> 32;  // in [0, total)
+  uint64_t cum = 0;
+  for (uint32_t a = 0; a < actions; ++a) {
+    cum += row[a] > 0 ? uint64_t(row[a]) : 0;
+    if (r < cum) return a;
+  }
+  return fallback;  // not reached
+}
+
 PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick /*latency*/, uint32_t /*plane*/,
                                Zone /*zone*/) {
   const uint32_t s = state_of(last_served_interval_ >= split_ ? 1 : 0, cur_bin(cmd.gc_interval),
                               prev_action_ >= kActions / 2 ? 1 : 0);
-  const rl::Decision d = backend_->decide(s);
+  rl::Decision d = backend_->decide(s);
   const rl::RewardResult& r = last_reward_;
   // The decision waits for this request's reward, the decision and the update.
   uint32_t cycles = d.cycles + r.cycles;
+  if (stochastic_ && !d.explored) {  // footnote 2: draw in proportion to Q(s, .)
+    std::array<int32_t, kActions> row{};
+    cycles += backend_->read_row(s, false, row.data());
+    const uint32_t a = stochastic_pick(row.data(), kActions, pick_lfsr_.draw(), d.action);
+    ++stochastic_picks_;
+    stochastic_changed_ += a != d.action;
+    d.action = a;
+  }
   if (have_prev_) {
     // Algorithm 1 line 9: this request's reward updates the previous decision's entry.
     rl::UpdateOp op;
@@ -112,14 +137,19 @@ void RlGc::add_stats(nlohmann::json& j) const {
              {"unit_cycles", unit_cycles_},
              {"states_visited_fraction", double(vis) / kStates},
              {"q_entries_updated_fraction", double(upd) / (kStates * kActions)},
-             {"q_entries_nonzero_fraction", double(nonzero) / (kStates * kActions)}};
+             {"q_entries_nonzero_fraction", double(nonzero) / (kStates * kActions)},
+             {"selection", stochastic_ ? "stochastic" : "greedy"}};
+  if (stochastic_)
+    j["rl"]["stochastic"] = {{"picks", stochastic_picks_},
+                             {"differs_from_unit_decision", stochastic_changed_}};
 }
 
 std::unique_ptr<GcPolicy> make_rl_gc(bool aggressive, const SsdConfig* cfg) {
   const PartialGcParams p = partial_params(cfg);
   const double split = cfg ? cfg->gc_rl_split_us : 100.0;
   const uint32_t seed = cfg ? static_cast<uint32_t>(cfg->seed ^ (cfg->seed >> 32)) : 1;
-  return std::make_unique<RlGc>(p, aggressive, split, seed);
+  const bool stochastic = cfg && cfg->gc_rl_selection == "stochastic";
+  return std::make_unique<RlGc>(p, aggressive, split, seed, stochastic);
 }
 
 }  // namespace ssdtlm

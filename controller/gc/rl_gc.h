@@ -17,6 +17,16 @@
 // rl: writes trigger, decisions while free blocks <= T_GC (10). rl-aggr adds the early band
 // (T_GC, T^A_GC = 100] with at most 2 copies per action and victims >= 60% invalid, and
 // read-initiated GC (the step runs after the read is served).
+// Exploitation (gc.rl_selection): "greedy" takes the unit's decision (largest Q, ties broken at
+// random, Equation 2); "stochastic" follows footnote 2 ("the probability of choosing action a is
+// proportional to Q(s, a). In our experiments, we applied the stochastic policy"): after an
+// exploiting decision the row of s is read from the unit and an action is drawn with probability
+// max(Q(s,a), 0) / sum_b max(Q(s,b), 0) -- a probability cannot be negative, so an action whose
+// Q is negative is not drawn; when no Q of the row is positive (an untrained row, or all
+// negative) the unit's own decision stands. The draw comes from a second LFSR of the same kind
+// (rl/lfsr.h) beside the unit, seeded from the unit's seed; the row read is charged its cycles.
+// The sampler is C++ only (plain logic outside the shared Q-learning core; docs/gc.md), so both
+// --rl-backend values read the same row and take the same decision.
 #pragma once
 
 #include <array>
@@ -24,6 +34,7 @@
 
 #include "controller/gc/partial.h"
 #include "controller/rl/effort.h"
+#include "controller/rl/lfsr.h"
 
 namespace ssdtlm {
 
@@ -31,7 +42,8 @@ class RlGc : public PartialGc {
  public:
   static constexpr uint32_t kActions = 8, kCurBins = 17, kStates = 2 * kCurBins * 2;  // 68
 
-  RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t seed);
+  RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t seed,
+       bool stochastic = false);
   const char* name() const override { return aggressive_ ? "rl-aggr" : "rl"; }
   void set_backend_factory(const rl::BackendFactory& f) override;
   void on_request_served(const HostCmd& cmd, Tick latency) override;
@@ -42,6 +54,10 @@ class RlGc : public PartialGc {
   static uint32_t state_of(uint32_t prev_bin, uint32_t cur_bin, uint32_t action_bin) {
     return (prev_bin * kCurBins + cur_bin) * 2 + action_bin;
   }
+  // The stochastic selection: the action whose cumulative weight max(Q, 0) first exceeds
+  // (draw * total) >> 32 over the allowed actions, or `fallback` when no weight is positive.
+  static uint32_t stochastic_pick(const int32_t* row, uint32_t actions, uint32_t draw,
+                                  uint32_t fallback);
   rl::Backend& backend() { return *backend_; }
   uint64_t updates() const { return effort_.updates; }
 
@@ -53,6 +69,9 @@ class RlGc : public PartialGc {
   bool aggressive_;
   Tick split_;
   uint32_t seed_;
+  bool stochastic_;
+  rl::Lfsr32 pick_lfsr_;
+  uint64_t stochastic_picks_ = 0, stochastic_changed_ = 0;
   std::unique_ptr<rl::Backend> backend_;
   Tick last_served_interval_ = 0;
   rl::RewardResult last_reward_{};  // of the request being served

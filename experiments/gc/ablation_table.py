@@ -14,7 +14,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from sweep_runs import ok_runs  # noqa: E402
 
-POLICIES = ["lazy", "greedy", "rl", "rl-aggr"]
+POLICIES = ["lazy", "greedy", "rl", "rl-aggr", "rl stochastic", "rl-aggr stochastic"]
 
 
 def main():
@@ -28,7 +28,8 @@ def main():
             loads.append(w)
         op = j["operating_point"]
         t = j["gc"].get("rl", {}).get("training")
-        agg.setdefault((w, p.get("gc.free_count", "plane"), p["gc"]), []).append(dict(
+        g = p["gc"] + (" stochastic" if p.get("gc.rl_selection") == "stochastic" else "")
+        agg.setdefault((w, p.get("gc.free_count", "plane"), g), []).append(dict(
             p99=j["latency_us"]["write"]["p99"], p9999=j["latency_us"]["write"]["p99_99"],
             er=j["flash"]["erases"]["gc"], mv=j["flash"]["gc_page_moves"], waf=j["flash"]["waf"],
             die=op["die_utilisation"]["max"], sat=op["saturated"], t=t))

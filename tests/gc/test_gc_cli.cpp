@@ -156,6 +156,8 @@ TEST(GcCli, PolicyOptionWithoutItsPolicyIsRefused) {
   } cases[] = {
       {"--preset tlc-gc-128gb --gc greedy --set gc.free_count=die", "gc.free_count die"},
       {"--preset qlc-fsp --set rd.refresh_preemptible=true", "rd.refresh_preemptible"},
+      {"--preset tlc-gc-128gb --gc lazy --set gc.rl_selection=stochastic",
+       "gc.rl_selection stochastic"},
       {"--preset hybrid-slc-qlc --set rd.refresh_preemptible=true", "rd.refresh_preemptible"},
       {"--preset qlc-fsp --fsp baseline --set fsp.bootstrap=type", "fsp.bootstrap type"},
       {"--preset qlc-fsp --fsp distance --set fsp.episode_steps=4000", "fsp.episode_steps 4000"},
@@ -176,9 +178,10 @@ TEST(GcCli, RtlBackendGivesTheSameResultAsCpp) {
 #ifndef SSDTLM_HAVE_RTL
   GTEST_SKIP() << "built without the RTL backend";
 #else
-  for (const char* p : {"rl", "rl-aggr"}) {
-    const std::string a = (tmpdir() / (std::string(p) + "-cpp.json")).string();
-    const std::string b = (tmpdir() / (std::string(p) + "-rtl.json")).string();
+  int k = 0;
+  for (const char* p : {"rl", "rl-aggr", "rl-aggr --set gc.rl_selection=stochastic"}) {
+    const std::string a = (tmpdir() / ("rtleq" + std::to_string(k) + "-cpp.json")).string();
+    const std::string b = (tmpdir() / ("rtleq" + std::to_string(k++) + "-rtl.json")).string();
     ASSERT_EQ(sh(run_args(p, a) + " --rl-backend cpp").code, 0);
     ASSERT_EQ(sh(run_args(p, b) + " --rl-backend rtl").code, 0);
     json ja = load(a), jb = load(b);

@@ -327,6 +327,74 @@ TEST(RlGc, UpdatesBeforeTheFirstPercentileScanAreDropped) {
   EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 5u + 5u + 1u);
 }
 
+// GC paper footnote 2: P(a) proportional to Q(s, a). Hand-worked: row (Q8.8) {0, 256, -100,
+// 768, 0, 0, 0, 0}: the weights max(Q, 0) are 0, 256, 0, 768 (total 1024). A draw w picks by
+// r = (w x 1024) >> 32 = w >> 22: r < 256 -> action 1, 256 <= r < 1024 -> action 3.
+TEST(RlGc, StochasticPickIsProportionalToPositiveQ) {
+  const int32_t row[8] = {0, 256, -100, 768, 0, 0, 0, 0};
+  EXPECT_EQ(RlGc::stochastic_pick(row, 8, 0u, 7), 1u);
+  EXPECT_EQ(RlGc::stochastic_pick(row, 8, (255u << 22) | 0x3FFFFFu, 7), 1u);
+  EXPECT_EQ(RlGc::stochastic_pick(row, 8, 256u << 22, 7), 3u);
+  EXPECT_EQ(RlGc::stochastic_pick(row, 8, 0xFFFFFFFFu, 7), 3u);
+  // No positive weight: the unit's own decision stands.
+  const int32_t neg[8] = {-5, 0, -1, 0, 0, -300, 0, 0};
+  EXPECT_EQ(RlGc::stochastic_pick(neg, 8, 12345u, 6), 6u);
+  // Over LFSR draws the frequencies follow the weights (1:3) within 2%.
+  rl::Lfsr32 l(99);
+  uint32_t n1 = 0, n3 = 0;
+  for (int i = 0; i < 40000; ++i) {
+    const uint32_t a = RlGc::stochastic_pick(row, 8, l.draw(), 7);
+    n1 += a == 1;
+    n3 += a == 3;
+  }
+  EXPECT_EQ(n1 + n3, 40000u);
+  EXPECT_NEAR(n1 / 40000.0, 0.25, 0.02);
+}
+
+// gc.rl_selection stochastic: an exploiting decision on a trained row is drawn from the row, and
+// charged the row read (8 values x 3 cycles); greedy takes the unit's decision.
+TEST(RlGc, StochasticSelectionDrawsFromTheRow) {
+  SsdConfig c = preset("tlc-gc-512gb");
+  c.gc_rl_selection = "stochastic";
+  auto p = make_gc_policy("rl", &c);
+  auto& rl = static_cast<RlGc&>(*p);
+  auto* cpp = dynamic_cast<rl::CppBackend*>(&rl.backend());
+  ASSERT_NE(cpp, nullptr);
+  // Every state: action 2 has Q 1.0, action 5 Q 3.0 (the argmax), the rest 0. Past the
+  // exploration phase (eps 0.01 from decision 1000).
+  const int32_t row[8] = {0, 0, 256, 0, 0, 768, 0, 0};
+  for (uint32_t s = 0; s < RlGc::kStates; ++s) cpp->write_row(s, row);
+  for (int i = 0; i < 1000; ++i) cpp->decide(0, rl::kAllActions);
+  ScriptEngine e(1);
+  e.free = {5};
+  p->attach(&e);
+  Driver d;
+  // 1000 requests, all in the reward unit's warm-up (before its first scan at 1024 samples): the
+  // updates are dropped, so the rows stay as written.
+  for (int i = 0; i < 1000; ++i) d.serve(*p, false, 500 * kUs);
+  ASSERT_EQ(cpp->core().updates(), 0u);
+  const nlohmann::json j = rl.stats()["rl"];
+  EXPECT_EQ(j["selection"].get<std::string>(), "stochastic");
+  const auto chosen = j["actions_chosen"];
+  const double a2 = chosen[2].get<double>() / 1000, a5 = chosen[5].get<double>() / 1000;
+  EXPECT_NEAR(a2, 0.25, 0.04);  // 256 / 1024, less the 1% explorations
+  EXPECT_NEAR(a5, 0.75, 0.04);
+  EXPECT_GT(j["stochastic"]["differs_from_unit_decision"].get<uint64_t>(), 150u);
+  EXPECT_GT(j["stochastic"]["picks"].get<uint64_t>(), 950u);
+  // Greedy: the unit's decision, action 5, whenever it exploits.
+  c.gc_rl_selection = "greedy";
+  auto g = make_gc_policy("rl", &c);
+  auto* gcpp = dynamic_cast<rl::CppBackend*>(&static_cast<RlGc&>(*g).backend());
+  for (uint32_t s = 0; s < RlGc::kStates; ++s) gcpp->write_row(s, row);
+  for (int i = 0; i < 1000; ++i) gcpp->decide(0, rl::kAllActions);
+  ScriptEngine e2(1);
+  e2.free = {5};
+  g->attach(&e2);
+  Driver d2;
+  for (int i = 0; i < 1000; ++i) d2.serve(*g, false, 500 * kUs);
+  EXPECT_GT(g->stats()["rl"]["actions_chosen"][5].get<uint64_t>(), 970u);
+}
+
 TEST(PredictorGc, MovingAverageAndExponentialSmoothing) {
   // t_copy = 60 + 700 + 2 x 16384 B / 1000 MB/s = 792.768 us; t_er = 3500 us.
   const SsdConfig c = preset("tlc-gc-512gb");

@@ -45,6 +45,14 @@ def metric(r, name):
     }[name]
 
 
+def training(r):
+    return (r["fsp"].get("policy") or {}).get("training") or {}
+
+
+def trained(r):
+    return bool(training(r).get("trained"))
+
+
 def gmean(xs):
     xs = [x for x in xs if x is not None and x > 0]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
@@ -89,6 +97,9 @@ def table(title, name, paper, normalise=True, pct=False):
                 if normalise:
                     b = metric(base, name)
                     v = v / b if b else None
+                if g == "rl" and not trained(r):  # flagged, not averaged in (issue 15)
+                    row.append(fmt(v, pct) + " †")
+                    continue
                 cols[g].append(v)
                 row.append(fmt(v, pct))
             lines.append(f"| {t} | " + " | ".join(row) + " |")
@@ -100,6 +111,48 @@ def table(title, name, paper, normalise=True, pct=False):
     lines.append("")
 
 
+lines += ["† = the RL agent of this cell did not train (no applied update): shown, not averaged "
+          "into the mean row (the RL training table below).", ""]
+
+
+def effort_table():
+    """RL training effort and every grouper's operating point per trace and cache (issue 15)."""
+    lines.append("## RL training effort and operating point")
+    lines.append("")
+    lines.append("RL: decisions, applied updates, episodes, explorations, update rewards "
+                 "(+ / 0 / −), trained. Operating point: busiest die's utilisation and host "
+                 "wait/service at the flash queue of the Baseline and RL runs "
+                 "(SATURATED when `operating_point.saturated`).")
+    lines.append("")
+    lines.append("| trace | cache MiB | RL decisions | updates | episodes | explorations | "
+                 "rewards + / 0 / − | trained | Baseline busiest die | RL busiest die | "
+                 "RL host wait/service |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
+
+    def op(r):
+        if r is None:
+            return "n/a"
+        o = r["operating_point"]
+        return f"{100 * o['die_utilisation']['max']:.1f}%" + (" SATURATED" if o["saturated"] else "")
+    for t in traces:
+        for c in CACHES:
+            r, b = runs.get((t, c, "rl")), runs.get((t, c, "baseline"))
+            if r is None:
+                continue
+            tr = training(r)
+            rw = tr.get("rewards", {})
+            hw = r["operating_point"]["flash_queue"].get("host_wait_over_service")
+            lines.append(
+                f"| {t} | {c} | {tr.get('decisions', 0)} | {tr.get('updates', 0)} | "
+                f"{tr.get('episodes', 0)} | {tr.get('explorations', 0)} | "
+                f"{rw.get('positive', 0)} / {rw.get('zero', 0)} / {rw.get('negative', 0)} | "
+                f"{'yes' if tr.get('trained') else 'NO'} | {op(b)} | {op(r)} | "
+                f"{'n/a' if hw is None else f'{hw:.2f}'} |")
+    lines.append("")
+
+
+if runs:
+    effort_table()
 table("Fig. 9 — mean read latency", "read",
       "RL 0.596 (-40.4%), Frequency 0.864 (-13.6%), Distance 0.981 (-1.9%); Baseline-RW worst "
       "on most traces, best on ali735 at 32 MB.")

@@ -325,6 +325,20 @@ def report(src, out, title, header, wall_line):
                     f"{src.result(d, w, pol)['gc']['rl'][key]:.2f}" for w in ws) + " |")
             md.append(f"| {LABEL[pol]} decisions | " + " | ".join(
                 str(src.result(d, w, pol)['gc']['decisions']) for w in ws) + " |")
+
+            def effort(j):
+                t = j["gc"]["rl"].get("training", {})
+                rw = t.get("rewards", {})
+                return (f"{t.get('updates', 0)} ({rw.get('positive', 0)}/{rw.get('zero', 0)}/"
+                        f"{rw.get('negative', 0)})" + ("" if t.get("trained") else " UNTRAINED"))
+            md.append(f"| {LABEL[pol]} updates (rewards +/0/−) | " + " | ".join(
+                effort(src.result(d, w, pol)) for w in ws) + " |")
+        def opp(j):
+            o = j["operating_point"]
+            return f"{100 * o['die_utilisation']['max']:.1f}%" + (" SATURATED" if o["saturated"] else "")
+        for pol in [p for p in ["greedy", "lazy", "rl", "rl-aggr"] if p in have]:
+            md.append(f"| {LABEL[pol]} busiest die (operating point) | " + " | ".join(
+                opp(src.result(d, w, pol)) for w in ws) + " |")
         for pol in [p for p in ["lazy", "rl", "rl-aggr", "mov10"] if p in have]:
             md.append(f"| {LABEL[pol]} min free blocks per plane | " + " | ".join(
                 "/".join(map(str, src.result(d, w, pol)['gc']['min_free_blocks_per_plane'])) for w in ws) + " |")

@@ -20,6 +20,7 @@ Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const
   gc_[0].resize(geo_.planes());
   gc_[1].resize(geo_.planes());
   mig_read_.assign(geo_.planes(), std::vector<uint64_t>((geo_.pages_per_block + 63) / 64, 0));
+  gc_opened_seen_.assign(geo_.planes(), ~uint64_t(0));  // the first check at the trigger runs GC
 }
 
 // Whether native GC could start on the plane: a full native block whose collection frees at
@@ -46,11 +47,18 @@ void Migration::check(uint32_t plane) {
   const bool slc_starved = convertible_ && staging_ &&
                            map_.plane(plane).slc_used < region_.allowed_per_plane() &&
                            region_.openable(plane) == 0;
+  const uint32_t free = map_.free_native(plane);
+  const bool opened = map_.plane(plane).native_opened != gc_opened_seen_[plane];
   if (!gc_[0][plane].active &&
-      (map_.free_native(plane) <= region_.native_trigger(plane) || slc_starved))
+      ((free <= region_.native_trigger(plane) && (opened || free <= kGcReserve + 1)) ||
+       slc_starved))
     start(plane, false, false);
   uint8_t kind;
   if (!gc_[1][plane].active && want_migration(plane, kind)) start(plane, true, false);
+}
+
+void Migration::sync_gc_trigger() {
+  for (uint32_t p = 0; p < geo_.planes(); ++p) gc_opened_seen_[p] = map_.plane(p).native_opened;
 }
 
 void Migration::check_all() {
@@ -87,6 +95,7 @@ bool Migration::start(uint32_t plane, bool migration, bool idle) {
   } else {
     ++hc_.gc_victims;
     ++ctr_.gc_runs;
+    gc_opened_seen_[plane] = map_.plane(plane).native_opened;
   }
   next_unit(plane, migration);
   return true;

@@ -6,8 +6,15 @@
 //              SLC blocks go first (hierarchy: L1 while over its share). DWA also migrates in host
 //              idle time.
 //   native GC  greedy GC of the native region: copies the valid sectors of the native block with
-//              the fewest, when a plane's free native blocks are at the trigger (or, convertible,
-//              when the SLC region cannot open a block it is allowed).
+//              the fewest, when a plane's free native blocks are at the trigger and a native block
+//              was opened on it for host or migration data since its last native GC started --
+//              MQSim's rule (GC_and_WL_Unit_Page_Level::Check_gc_required runs when a block is
+//              taken from the free pool for user writes), so a trigger the over-provisioning
+//              cannot reach (hybrid-slc-tlc: 50% of the blocks free with 7% spare) paces GC with
+//              the data arriving instead of compacting the whole region at once (GC's own
+//              destination blocks do not count: they would make it run forever) -- or at the
+//              reserve floor (kGcReserve + 1 free) whatever was opened (or, convertible, when the
+//              SLC region cannot open a block it is allowed).
 // Victims come from the sector map's buckets; units are program jobs of the core (CorePort),
 // programmed into destination streams of their own.
 #pragma once
@@ -35,6 +42,9 @@ class Migration {
   void check_all();
   // The host has been idle since command `seq` (DWA): migrate every plane holding SLC blocks.
   void start_idle(uint64_t seq);
+  // After a timing-free preparation (precondition): the blocks it opened are not data arriving
+  // in the replay, so native GC waits for the next opening (or the reserve floor).
+  void sync_gc_trigger();
 
   bool migrating() const;  // a migration runs on some plane
   bool busy() const;       // any job runs
@@ -90,6 +100,8 @@ class Migration {
   // job starts); a page holding sectors of several logical pages is read once per job.
   std::vector<std::vector<uint64_t>> mig_read_;
   const uint8_t read_prio_;
+  // Native GC trigger: native blocks opened on the plane when its last native GC started.
+  std::vector<uint64_t> gc_opened_seen_;
   uint64_t idle_seq_ = 0;  // DWA: command sequence number when idle migration started
 };
 

@@ -79,6 +79,7 @@ void HybridCore::precondition(double fraction, double random_fraction) {
     if (fixed) cursor = static_plane_of(geo_, lpn);
     instant_write_native(lpn, cursor);
   }
+  migration_.sync_gc_trigger();
 }
 
 nlohmann::json HybridCore::precondition_state() const {

@@ -170,6 +170,8 @@ void SectorMap::open_block(uint32_t plane, uint8_t stream, bool slc) {
     ++s.slc_used;
     if (stream == kSlcL1) ++s.l1_used;
     slc_open_free_pages_ += slc_ppb_;
+  } else if (stream != kGcDst) {
+    ++s.native_opened;  // data arriving in the native region (GC's own destinations excluded)
   }
 }
 

@@ -63,6 +63,7 @@ class SectorMap {
     uint32_t slc_used = 0, l1_used = 0;  // non-free SLC blocks of the plane, of which L1
     std::vector<int32_t> bucket_head[kVictimKinds];  // by valid sectors
     uint32_t min_hint[kVictimKinds] = {0, 0, 0};
+    uint64_t native_opened = 0;  // native blocks opened for host or migration data (GC trigger)
   };
 
   // A fixed SLC partition holds the first slc.blocks_per_plane blocks of each plane; convertible,

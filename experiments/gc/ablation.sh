@@ -8,7 +8,7 @@
 #
 #   experiments/gc/ablation.sh [--quick] [--workers N] [--bin PATH] [--out DIR]
 #
-# Full: 63 runs of 800k requests (72 with greedy x die, 111 s on 2 workers);
+# Full: 99 runs of 800k requests (485 s on 2 workers of a shared machine);
 # --quick: 400k
 # requests (about 1.2x the free pool's worth of writes: lazy reaches GC only late).
 set -euo pipefail

@@ -1,14 +1,14 @@
 // The controller core of a hybrid SSD (docs/slc.md): blocks in SLC mode beside TLC/QLC
-// ("native") blocks, an SLC write cache, migration of SLC data into native blocks, greedy GC of
-// the native region, and an SLC-size policy. The core owns the request path: host commands,
-// reads, the write of each page piece (to the SLC cache or straight into native blocks), program
-// jobs and their flash operations, completions, integrity. Its components:
+// ("native") blocks, an SLC write cache, migration of SLC data into native blocks, GC of the
+// native region (greedy, or a GC policy), and an SLC-size policy. The core owns the request path:
+// host commands, reads, the write of each page piece (to the SLC cache or straight into native
+// blocks), program jobs and their flash operations, completions, integrity. Its components:
 //   SectorMap   mapping by 4 KiB sector, blocks, free rings, victims controller/slc/sector_map.h
 //   SlcRegion   which blocks are SLC, and how many; GC triggers            controller/slc/region.h
 //   SlcStaging  the SLC cache mode: page, sa, sector, hierarchy            controller/slc/staging.h
-//   Migration   migration, idle migration, native GC controller/slc/migration.h NativeGc    a GC
-//   policy (gc.policy other than greedy) on native GC     controller/slc/native_gc.h SlcSizer the
-//   SLC-size policy: static, ust, dwa, rl                  controller/slc/sizer.h
+//   Migration   migration, idle migration, native GC                 controller/slc/migration.h
+//   NativeGc    a GC policy (not greedy) driving native GC           controller/slc/native_gc.h
+//   SlcSizer    the SLC-size policy: static, ust, dwa, rl            controller/slc/sizer.h
 // The staging modes and migration build program jobs through the core's CorePort
 // (controller/slc/core_port.h). Member functions are grouped by file: this file's .cpp (request
 // path), flash_ops.cpp (pools, flash operations), precondition.cpp, epochs.cpp (sizer feed, time

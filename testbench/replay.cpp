@@ -205,15 +205,16 @@ TraceScan scan_trace(traces::TraceSource& src, const SsdConfig& cfg) {
 void check_composition(const SsdConfig& cfg, const std::string& preset) {
   const std::string drive = "--preset " + preset;
   if (cfg.hybrid()) {
-    const std::string why =
-        " (hybrid SSD: writes go through to SLC or native blocks, whose GC is greedy with SLC "
-        "migration; this policy family acts on the page-mapped presets, docs/architecture.md)";
-    if (cfg.gc_policy != "greedy")
-      throw ConfigError("--gc " + cfg.gc_policy + " (gc.policy) with " + drive + why);
+    // GC policies drive the native region's GC (controller/slc/native_gc.h); FSP grouping and
+    // read refresh have no mechanism on the hybrid core yet (docs/slc.md).
     if (cfg.fsp_grouper != "baseline")
-      throw ConfigError("--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive + why);
+      throw ConfigError("--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive +
+                        " (hybrid SSD: writes go through to SLC or native blocks, with no "
+                        "write-back cache for a grouper to select from; docs/slc.md)");
     if (cfg.rd_enabled)
-      throw ConfigError("--rr " + cfg.rd_policy + " (rd.enabled) with " + drive + why);
+      throw ConfigError("--rr " + cfg.rd_policy + " (rd.enabled) with " + drive +
+                        " (hybrid SSD: no read-disturb model or refresh jobs over its sector map "
+                        "yet; docs/slc.md)");
   } else if (cfg.slc_size_policy != "static") {
     throw ConfigError("--slc-size " + cfg.slc_size_policy + " (slc.size_policy) with " + drive +
                       " (no SLC region: choose a hybrid preset or --slc page|sa|sector|hierarchy)");
@@ -504,16 +505,19 @@ json run_replay(const RunOptions& opt) {
                        {"mode", opt.precondition_mode},
                        {"mapped_pages", core.mapped_pages()}};
   r["precondition"].update(pre_state);
-  if (!pc) {
+  const slc::NativeGc* ngc = hy ? hy->native_gc() : nullptr;  // a GC policy on native GC
+  if (!pc && !ngc) {
     r["gc"] = {{"policy", "greedy (hybrid: native GC and SLC migration)"}, {"erases", c.erases_gc}};
   } else {
-    // GC section: the policy's own figures plus the engine's.
-    json g = pc->gc_policy().stats();
-    g["policy"] = pc->gc_policy().name();
-    g["engine_copy_steps"] = pc->gc_copy_steps();
-    g["engine_erase_steps"] = pc->gc_erase_steps();
+    // GC section: the policy's own figures plus the engine's (hybrid: native GC; its erases
+    // include those of SLC migration, slc.native_erases are native GC's).
+    const GcPolicy& pol = pc ? pc->gc_policy() : ngc->policy();
+    json g = pol.stats();
+    g["policy"] = pol.name();
+    g["engine_copy_steps"] = pc ? pc->gc_copy_steps() : ngc->copy_steps();
+    g["engine_erase_steps"] = pc ? pc->gc_erase_steps() : ngc->erase_steps();
     g["erases"] = c.erases_gc;
-    g["min_free_blocks_per_plane"] = pc->min_free_blocks();
+    g["min_free_blocks_per_plane"] = pc ? pc->min_free_blocks() : ngc->min_free_blocks();
     json lat = json::object();
     for (const char* k : {"read", "write"}) {
       const auto& l = r["latency_us"][k];

@@ -27,72 +27,10 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
   map_.count_all_slc_sectors(staging_ && staging_->sector_mapped());
   region_.set_targets(staging_ ? sizer_->initial(region_.context()) : SlcTargets{});
   record_series();
+  attach_gc_policy();
 }
 
 HybridCore::~HybridCore() = default;
-
-// ---------------------------------------------------------------------------------------------
-// Pools and flash operations
-
-FlashOp* HybridCore::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio,
-                            uint32_t purpose) {
-  FlashOp* op = ops_.get(geo_, kind, ppn, npages, prio);
-  op->slc = map_.blk(geo_.block_of(ppn)).slc;
-  op->aux = purpose;  // the hybrid core dispatches on `aux` (purpose), owner stays HostRead
-  op->background = purpose != kHostRead && purpose != kRmwRead && purpose != kSlcWrite &&
-                   purpose != kNativeWrite;
-  return op;
-}
-
-void HybridCore::submit(FlashOp* op) {
-  ++die_ops_[geo_.die_of_plane(op->plane)];
-  if (op->aux == kSlcWrite || op->aux == kNativeWrite) ++host_progs_[geo_.die_of_plane(op->plane)];
-  ++hc_.ops[op->aux];
-  env_.submit(op);
-}
-
-Job* HybridCore::new_job() {
-  Job* j;
-  if (job_free_.empty()) {
-    job_pool_.push_back(std::make_unique<Job>());
-    j = job_pool_.back().get();
-  } else {
-    j = job_free_.back();
-    job_free_.pop_back();
-  }
-  j->sealed = j->issued = false;
-  j->used = 0;
-  j->pending_reads = 0;
-  j->ppn = kNoPpn;
-  j->prefer_not_channel = UINT32_MAX;
-  j->static_plane = UINT32_MAX;
-  j->plane = 0;
-  return j;
-}
-
-void HybridCore::free_job(Job* j) {
-  job_free_.push_back(j);
-}
-
-void HybridCore::read_started(Ppn ppn) {
-  block_reads_.started(static_cast<uint32_t>(geo_.block_of(ppn)));
-}
-
-bool HybridCore::block_reads_busy(uint64_t b) {
-  return block_reads_.busy(static_cast<uint32_t>(b));
-}
-
-void HybridCore::erase(uint64_t b, uint8_t purpose, Lpn tag) {
-  FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(b, 0), 1, kPrioNormal, purpose);
-  op->lpn = tag;
-  submit(op);
-}
-
-void HybridCore::read_finished(Ppn ppn) {
-  const uint32_t b = static_cast<uint32_t>(geo_.block_of(ppn));
-  if (!block_reads_.finished(b)) return;
-  migration_.block_reads_done(b);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Space
@@ -102,7 +40,7 @@ uint32_t HybridCore::pick_plane(const Job* j) {
   const bool slc = j->purpose == kSlcWrite;
   auto ok = [&](uint32_t p) {
     if (slc) return map_.active_has_room(p, j->stream, 1) || region_.can_open(p);
-    return region_.native_can_alloc(p, kGcReserve);
+    return region_.native_can_alloc(p, host_reserve_);
   };
   // Static allocation: the plane of the job's logical pages, or none now.
   if (j->static_plane != UINT32_MAX) return ok(j->static_plane) ? j->static_plane : np;
@@ -140,6 +78,7 @@ void HybridCore::on_host_cmd(HostCmd* c) {
                   (cfg_.ctrl_cmd_cycles + pages * cfg_.ctrl_page_cycles + pending_unit_cycles_);
   pending_unit_cycles_ = 0;
   env_.timer(env_.now() + fw, kTimerCmd, c);
+  if (native_gc_) native_gc_->policy().on_request_arrival(*c);
   if (staging_ && sizer_->migrate_when_idle())  // DWA: migrate once the host is idle
     env_.timer(env_.now() + sizer_->idle_gap(), kTimerIdle,
                reinterpret_cast<void*>(static_cast<uintptr_t>(last_cmd_seq_)));
@@ -148,6 +87,10 @@ void HybridCore::on_host_cmd(HostCmd* c) {
 void HybridCore::on_timer(uint32_t kind, void* ctx) {
   if (kind == kTimerCmd) {
     start_cmd(static_cast<HostCmd*>(ctx));
+    return;
+  }
+  if (kind == kTimerGc) {  // a GC policy's step after its decision time
+    native_gc_->on_timer(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(ctx)));
     return;
   }
   if (kind == kTimerIdle) {  // DWA: no host command since the timer was set
@@ -239,6 +182,8 @@ void HybridCore::finish_cmd(HostCmd* c) {
       lat_slc_.add(lat);
   }
   env_.host_done(c, c->ready);
+  // Partial GC policies run their step after the request is served.
+  if (native_gc_) native_gc_->policy().on_request_served(*c, c->ready - c->arrival);
 }
 
 void HybridCore::add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) {
@@ -405,6 +350,7 @@ void HybridCore::try_issue(Job* j) {
     if (demote_to_native(j) && issue_program(j)) return;
     blocked_.push_back(j);
     ++hc_.blocked;
+    if (native_gc_) native_gc_->host_blocked_now();
   }
 }
 
@@ -541,7 +487,9 @@ void HybridCore::retry_blocked() {
 }
 
 bool HybridCore::idle() const {
-  return jobs_inflight_ == 0 && ops_in_flight() == 0 && blocked_.empty() && !migration_.busy();
+  // A policy's GC unit waiting for the victim's next step is not outstanding work.
+  return jobs_inflight_ == migration_.parked_units() && ops_in_flight() == 0 && blocked_.empty() &&
+         !migration_.busy();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -567,7 +515,10 @@ void HybridCore::on_flash_done(FlashOp* op) {
       ops_.put(op);
       if (--j->pending_reads == 0) {
         if (j->purpose == kMigWrite || j->purpose == kGcWrite) {
-          if (j->sealed) try_issue(j);
+          if (j->sealed)
+            try_issue(j);
+          else
+            migration_.unit_reads_done(j);  // a policy's step that waits for its next one
         } else {
           try_issue(j);
         }

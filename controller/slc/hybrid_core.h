@@ -1,16 +1,18 @@
 // The controller core of a hybrid SSD (docs/slc.md): blocks in SLC mode beside TLC/QLC
-// ("native") blocks, an SLC write cache, migration of SLC data into native blocks, greedy GC of
-// the native region, and an SLC-size policy. The core owns the request path: host commands,
-// reads, the write of each page piece (to the SLC cache or straight into native blocks), program
-// jobs and their flash operations, completions, integrity. Its components:
+// ("native") blocks, an SLC write cache, migration of SLC data into native blocks, GC of the
+// native region (greedy, or a GC policy), and an SLC-size policy. The core owns the request path:
+// host commands, reads, the write of each page piece (to the SLC cache or straight into native
+// blocks), program jobs and their flash operations, completions, integrity. Its components:
 //   SectorMap   mapping by 4 KiB sector, blocks, free rings, victims controller/slc/sector_map.h
 //   SlcRegion   which blocks are SLC, and how many; GC triggers            controller/slc/region.h
 //   SlcStaging  the SLC cache mode: page, sa, sector, hierarchy            controller/slc/staging.h
-//   Migration   migration, idle migration, native GC controller/slc/migration.h SlcSizer    the
-//   SLC-size policy: static, ust, dwa, rl                  controller/slc/sizer.h
+//   Migration   migration, idle migration, native GC                 controller/slc/migration.h
+//   NativeGc    a GC policy (not greedy) driving native GC           controller/slc/native_gc.h
+//   SlcSizer    the SLC-size policy: static, ust, dwa, rl            controller/slc/sizer.h
 // The staging modes and migration build program jobs through the core's CorePort
 // (controller/slc/core_port.h). Member functions are grouped by file: this file's .cpp (request
-// path), precondition.cpp, epochs.cpp (sizer feed, time series), result.cpp (result JSON, CSV).
+// path), flash_ops.cpp (pools, flash operations), precondition.cpp, epochs.cpp (sizer feed, time
+// series), result.cpp (result JSON, CSV), native_gc.cpp (attach_gc_policy).
 //
 // Writes go through to flash: a host write completes when every sector of it has been programmed
 // (SLC or native). Data waiting for its program (packing buffers, programs in flight) is served
@@ -37,6 +39,7 @@
 #include "controller/host_pieces.h"
 #include "controller/slc/core_port.h"
 #include "controller/slc/migration.h"
+#include "controller/slc/native_gc.h"
 #include "controller/slc/region.h"
 #include "controller/slc/sector_map.h"
 #include "controller/slc/sizer.h"
@@ -57,9 +60,12 @@ class HybridCore final : public Core, private CorePort {
   void on_timer(uint32_t kind, void* ctx) override;
   bool idle() const override;
   void reset_measurement() override;
-  void set_backend_factory(const rl::BackendFactory& f) override;  // the SLC-size agent's
+  // The SLC-size agent's and the GC policy's decision units.
+  void set_backend_factory(const rl::BackendFactory& f) override;
 
   SlcSizer& sizer() { return *sizer_; }
+  // The GC policy driving native GC; null with gc.policy greedy (native GC's own trigger).
+  const NativeGc* native_gc() const { return native_gc_.get(); }
   const SimCounters& counters() const override { return ctr_; }
   const HybridCounters& hcounters() const { return hc_; }
   uint64_t ops_in_flight() const override { return ops_.in_flight(); }
@@ -77,7 +83,7 @@ class HybridCore final : public Core, private CorePort {
   // Time series (CSV): one row per epoch / division window.
   void write_series_csv(const std::string& path) const;
 
-  enum TimerKind : uint32_t { kTimerCmd = 1, kTimerIdle = 4 };
+  enum TimerKind : uint32_t { kTimerCmd = 1, kTimerIdle = 4, kTimerGc = 8 };
 
  private:
   struct DramSec {  // newest data of a sector not yet committed to flash
@@ -137,6 +143,8 @@ class HybridCore final : public Core, private CorePort {
   // Preparation, timing-free (precondition.cpp)
   void instant_write_native(Lpn lpn, uint32_t& plane_cursor);
   void instant_gc(uint32_t plane);
+  // The GC policy on native GC, unless gc.policy is greedy (native_gc.cpp)
+  void attach_gc_policy();
 
   // Epochs and the time series (epochs.cpp)
   void end_epoch();
@@ -158,6 +166,8 @@ class HybridCore final : public Core, private CorePort {
   std::unique_ptr<SlcSizer> sizer_;
   std::unique_ptr<SlcStaging> staging_;  // the SLC cache mode; null without SLC cache
   Migration migration_;
+  std::unique_ptr<NativeGc> native_gc_;  // null: greedy native GC
+  uint32_t host_reserve_ = kGcReserve;   // free native blocks host writes leave to GC
 
   // request path
   std::vector<uint32_t> die_ops_;     // flash ops in flight per global die

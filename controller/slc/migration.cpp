@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "controller/slc/native_gc.h"
+
 namespace ssdtlm::slc {
 
 Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const SlcRegion& region,
@@ -19,6 +21,12 @@ Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const
       read_prio_(cfg.read_priority ? kPrioRead : kPrioNormal) {
   gc_[0].resize(geo_.planes());
   gc_[1].resize(geo_.planes());
+  full_src_.resize(geo_.planes());
+  part_src_.resize(geo_.planes());
+  for (uint32_t p = 0; p < geo_.planes(); ++p) {
+    full_src_[p].reserve(bits_ * spp_);
+    part_src_[p].reserve(bits_ * spp_);
+  }
   mig_read_.assign(geo_.planes(), std::vector<uint64_t>((geo_.pages_per_block + 63) / 64, 0));
   gc_opened_seen_.assign(geo_.planes(), ~uint64_t(0));  // the first check at the trigger runs GC
 }
@@ -42,17 +50,21 @@ bool Migration::want_migration(uint32_t plane, uint8_t& kind) const {
 }
 
 void Migration::check(uint32_t plane) {
-  // Convertible: native GC also runs when the SLC region is below its allowed size and no block
-  // can be opened for it (free blocks between native_trigger and the SLC opening margin).
-  const bool slc_starved = convertible_ && staging_ &&
-                           map_.plane(plane).slc_used < region_.allowed_per_plane() &&
-                           region_.openable(plane) == 0;
-  const uint32_t free = map_.free_native(plane);
-  const bool opened = map_.plane(plane).native_opened != gc_opened_seen_[plane];
-  if (!gc_[0][plane].active &&
-      ((free <= region_.native_trigger(plane) && (opened || free <= kGcReserve + 1)) ||
-       slc_starved))
-    start(plane, false, false);
+  if (native_gc_) {
+    native_gc_->free_changed(plane);  // a GC policy decides when native GC runs
+  } else {
+    // Convertible: native GC also runs when the SLC region is below its allowed size and no block
+    // can be opened for it (free blocks between native_trigger and the SLC opening margin).
+    const bool slc_starved = convertible_ && staging_ &&
+                             map_.plane(plane).slc_used < region_.allowed_per_plane() &&
+                             region_.openable(plane) == 0;
+    const uint32_t free = map_.free_native(plane);
+    const bool opened = map_.plane(plane).native_opened != gc_opened_seen_[plane];
+    if (!gc_[0][plane].active &&
+        ((free <= region_.native_trigger(plane) && (opened || free <= kGcReserve + 1)) ||
+         slc_starved))
+      start(plane, false, false);
+  }
   uint8_t kind;
   if (!gc_[1][plane].active && want_migration(plane, kind)) start(plane, true, false);
 }
@@ -65,7 +77,8 @@ void Migration::check_all() {
   for (uint32_t p = 0; p < geo_.planes(); ++p) check(p);
 }
 
-bool Migration::start(uint32_t plane, bool migration, bool idle) {
+bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget,
+                      uint32_t max_valid) {
   GcJob& g = gc_[migration][plane];
   if (g.active) return false;
   int64_t v = -1;
@@ -76,8 +89,10 @@ bool Migration::start(uint32_t plane, bool migration, bool idle) {
     if (v < 0) v = map_.take_victim(plane, kind == kSlcVictims ? kL1Victims : kSlcVictims);
   } else {
     v = map_.take_victim(plane, kNativeVictims);
-    // A victim must free at least one program unit's worth, or GC would only churn.
-    if (v >= 0 && map_.blk(v).valid + bits_ * spp_ > geo_.pages_per_block * spp_) {
+    // A victim must free at least one program unit's worth, or GC would only churn; a policy's
+    // early collection takes only victims with at most max_valid valid sectors.
+    if (v >= 0 && (map_.blk(v).valid + bits_ * spp_ > geo_.pages_per_block * spp_ ||
+                   map_.blk(v).valid > max_valid)) {
       map_.return_victim(static_cast<uint64_t>(v));
       v = -1;
     }
@@ -88,6 +103,9 @@ bool Migration::start(uint32_t plane, bool migration, bool idle) {
   g.migration = migration;
   g.idle = idle;
   g.victim = v;
+  g.budget = budget;
+  g.partial = budget != UINT32_MAX;
+  g.step_open = g.partial;
   if (migration) {
     std::fill(mig_read_[plane].begin(), mig_read_[plane].end(), 0);
     ++hc_.mig_victims;
@@ -102,81 +120,131 @@ bool Migration::start(uint32_t plane, bool migration, bool idle) {
 }
 
 // Collects the next unit from the victim: migration gathers whole logical pages (all their
-// sectors, wherever they are) into native pages; native GC copies each page's valid sectors.
+// sectors, wherever they are) into native pages; native GC copies each page's valid sectors
+// (next_native_unit).
 void Migration::next_unit(uint32_t plane, bool migration) {
-  GcJob& g = gc_[migration][plane];
+  if (!migration) {
+    next_native_unit(plane);
+    return;
+  }
+  GcJob& g = gc_[1][plane];
   const uint64_t v = static_cast<uint64_t>(g.victim);
   uint32_t* m = map_.p2l(v, false);
   const uint32_t nsec = map_.pages_of(v) * spp_;
-  Job* j = core_.page_job(migration ? kMigWrite : kGcWrite, migration ? kMigDst : kGcDst, bits_);
+  Job* j = core_.page_job(kMigWrite, kMigDst, bits_);
   j->plane = plane;
   g.unit = j;
   uint32_t page = 0;
-  uint32_t used = 0;  // native GC: valid sectors taken into the unit
-  full_src_.clear();
-  part_src_.clear();
-  auto& full_src = full_src_;
-  auto& part_src = part_src_;
   Lpn taken[8];
   uint32_t ntaken = 0;
-  Ppn out[64];  // migration: pages outside the victim read for this unit
+  Ppn out[64];  // pages outside the victim read for this unit
   uint32_t nout = 0;
-  while ((migration ? page < bits_ : used < bits_ * spp_) && g.scan < nsec) {
+  while (page < bits_ && g.scan < nsec) {
     const uint32_t idx = g.scan;
     if (!m || m[idx] == kNoLsn) {
       ++g.scan;
       continue;
     }
-    if (migration) {
-      const Lpn lpn = m[idx] / spp_;
-      bool dup = false;
-      for (uint32_t k = 0; k < ntaken; ++k) dup |= taken[k] == lpn;
-      if (!dup) {
-        taken[ntaken++] = lpn;
-        fill_migrated(plane, j, page, lpn, out, nout);
-        ++page;
-      }
-      ++g.scan;
-    } else {
-      // Native GC fills the unit with the victim's valid sectors (victims are chosen and
-      // guarded by valid sectors, so a collection always frees at least a unit). Pages whose
-      // sectors are all valid keep their layout (one logical page per physical page, the common
-      // case); sectors of partly valid pages are packed densely after them.
-      const uint32_t pg = idx / spp_;
-      uint32_t c = 0;
-      for (uint32_t k = 0; k < spp_; ++k) c += m[pg * spp_ + k] != kNoLsn;
-      if (used + c > bits_ * spp_) break;
-      const Ppn src = geo_.ppn_of(v, pg);
-      bool whole = c == spp_ && m[pg * spp_] % spp_ == 0;  // one logical page, in order
-      for (uint32_t k = 1; whole && k < spp_; ++k) whole = m[pg * spp_ + k] == m[pg * spp_] + k;
-      for (uint32_t k = 0; k < spp_; ++k) {
-        const uint32_t lsn = m[pg * spp_ + k];
-        if (lsn == kNoLsn) continue;
-        (whole ? full_src : part_src)
-            .push_back(Slot{lsn, core_.flash_version(src * spp_ + k), src * spp_ + k, nullptr});
-      }
-      used += c;
-      core_.job_read(j, src, kPrioNormal, kGcRead);
-      g.scan = (pg + 1) * spp_;
-      page = (used + spp_ - 1) / spp_;
+    const Lpn lpn = m[idx] / spp_;
+    bool dup = false;
+    for (uint32_t k = 0; k < ntaken; ++k) dup |= taken[k] == lpn;
+    if (!dup) {
+      taken[ntaken++] = lpn;
+      fill_migrated(plane, j, page, lpn, out, nout);
+      ++page;
     }
-  }
-  if (!migration) {  // lay out: whole pages first, then the packed sectors
-    uint32_t slot = 0;
-    for (const Slot& x : full_src) j->slots[slot++] = x;
-    for (const Slot& x : part_src) j->slots[slot++] = x;
+    ++g.scan;
   }
   if (g.scan >= nsec) g.scan_done = true;
   if (page == 0) {  // nothing left to move
     g.unit = nullptr;
     core_.release_job(j);
-    maybe_erase(plane, migration);
+    maybe_erase(plane, true);
     return;
   }
   j->used = page * spp_;
   ctr_.gc_page_moves += page;
-  (migration ? hc_.mig_pages : hc_.gc_pages) += bits_;
-  (migration ? hc_.mig_units : hc_.gc_units) += 1;
+  hc_.mig_pages += bits_;
+  hc_.mig_units += 1;
+  core_.seal(j);
+}
+
+// Native GC fills the unit with the victim's valid sectors (victims are chosen and guarded by
+// valid sectors, so a collection always frees at least a unit). Pages whose sectors are all valid
+// keep their layout (one logical page per physical page, the common case); sectors of partly
+// valid pages are packed densely after them. A whole collection programs each unit once it is
+// full; a policy's step takes `budget` sectors (a page move: one page's worth of valid sectors,
+// one physical page read and programmed again in the common case; a page is taken whole, so a
+// step may take up to a page's sectors more), and a unit not full when the budget runs out waits,
+// its pages read, for the next step (the page-mapped engine's buffered moves).
+void Migration::next_native_unit(uint32_t plane) {
+  GcJob& g = gc_[0][plane];
+  const uint64_t v = static_cast<uint64_t>(g.victim);
+  uint32_t* m = map_.p2l(v, false);
+  const uint32_t nsec = map_.pages_of(v) * spp_;
+  const uint32_t cap = bits_ * spp_;
+  std::vector<Slot>& full_src = full_src_[plane];
+  std::vector<Slot>& part_src = part_src_[plane];
+  Job* j = g.unit;
+  if (!j) {
+    j = core_.page_job(kGcWrite, kGcDst, bits_);
+    j->plane = plane;
+    g.unit = j;
+    g.used = 0;
+    full_src.clear();
+    part_src.clear();
+  }
+  bool room = true;
+  while (g.used < cap && g.scan < nsec && g.budget > 0) {
+    const uint32_t idx = g.scan;
+    if (!m || m[idx] == kNoLsn) {
+      ++g.scan;
+      continue;
+    }
+    const uint32_t pg = idx / spp_;
+    uint32_t c = 0;
+    for (uint32_t k = 0; k < spp_; ++k) c += m[pg * spp_ + k] != kNoLsn;
+    if (g.used + c > cap) {
+      room = false;
+      break;
+    }
+    const Ppn src = geo_.ppn_of(v, pg);
+    bool whole = c == spp_ && m[pg * spp_] % spp_ == 0;  // one logical page, in order
+    for (uint32_t k = 1; whole && k < spp_; ++k) whole = m[pg * spp_ + k] == m[pg * spp_] + k;
+    for (uint32_t k = 0; k < spp_; ++k) {
+      const uint32_t lsn = m[pg * spp_ + k];
+      if (lsn == kNoLsn) continue;
+      (whole ? full_src : part_src)
+          .push_back(Slot{lsn, core_.flash_version(src * spp_ + k), src * spp_ + k, nullptr});
+    }
+    g.used += c;
+    core_.job_read(j, src, kPrioNormal, kGcRead);
+    g.scan = (pg + 1) * spp_;
+    g.step_sectors += c;
+    if (g.budget != UINT32_MAX) g.budget -= std::min(g.budget, c);
+  }
+  if (g.scan >= nsec) g.scan_done = true;
+  if (g.used == 0) {  // nothing left to move (or a step without budget)
+    g.unit = nullptr;
+    core_.release_job(j);
+    if (g.scan_done)
+      maybe_erase(plane, false);
+    else
+      maybe_end_step(plane);
+    return;
+  }
+  if (room && g.used < cap && !g.scan_done) {  // the step's budget ran out: the unit waits
+    maybe_end_step(plane);
+    return;
+  }
+  uint32_t slot = 0;  // lay out: whole pages first, then the packed sectors
+  for (const Slot& x : full_src) j->slots[slot++] = x;
+  for (const Slot& x : part_src) j->slots[slot++] = x;
+  const uint32_t page = (g.used + spp_ - 1) / spp_;
+  j->used = page * spp_;
+  ctr_.gc_page_moves += page;
+  hc_.gc_pages += bits_;
+  hc_.gc_units += 1;
   core_.seal(j);
 }
 
@@ -210,7 +278,10 @@ void Migration::unit_done(Job* j) {
   g.unit = nullptr;
   core_.release_job(j);
   if (!g.scan_done) {
-    next_unit(plane, migration);
+    if (g.budget > 0)
+      next_unit(plane, migration);
+    else
+      maybe_end_step(plane);  // a policy's step ended with its last unit
     return;
   }
   maybe_erase(plane, migration);
@@ -225,6 +296,19 @@ void Migration::maybe_erase(uint32_t plane, bool migration) {
     g.scan_done = false;
     next_unit(plane, migration);
     return;
+  }
+  if (g.partial && !g.erase_step) {
+    // A policy's victim holds no valid sector. Its erase is a step of its own: a step that found
+    // nothing left to move becomes the erase; a step that moved sectors ends here.
+    if (!g.step_open) return;
+    if (g.step_sectors > 0) {
+      g.step_sectors = 0;
+      g.budget = 0;
+      maybe_end_step(plane);
+      return;
+    }
+    g.erase_step = true;
+    ++erase_steps_;
   }
   if (core_.block_reads_busy(v)) return;  // block_reads_done() calls back
   g.erase_issued = true;
@@ -251,10 +335,11 @@ void Migration::erase_done(uint32_t plane, bool migration) {
   for (uint32_t p = 0; p < geo_.planes(); ++p) {
     uint8_t kind;
     if (!gc_[1][p].active && want_migration(p, kind)) start(p, true, false);
-    if (core_.has_blocked() && !gc_[0][p].active &&
+    if (!native_gc_ && core_.has_blocked() && !gc_[0][p].active &&
         map_.free_native(p) <= region_.native_trigger(p))
       start(p, false, false);
   }
+  if (native_gc_) native_gc_->erased(plane, !migration);  // the policy decides what comes next
 }
 
 void Migration::start_idle(uint64_t seq) {
@@ -270,10 +355,73 @@ bool Migration::migrating() const {
 }
 
 bool Migration::busy() const {
-  for (int m = 0; m < 2; ++m)
-    for (const auto& g : gc_[m])
-      if (g.active) return true;
+  for (const auto& g : gc_[1])
+    if (g.active) return true;
+  // A policy's victim waiting for its next step is not outstanding work.
+  for (uint32_t p = 0; p < geo_.planes(); ++p)
+    if (gc_step_busy(p)) return true;
   return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Native GC driven by a GC policy (NativeGc)
+
+bool Migration::gc_begin(uint32_t plane, uint32_t sectors, uint32_t max_valid) {
+  return start(plane, false, false, sectors, max_valid);
+}
+
+void Migration::gc_step(uint32_t plane, uint32_t sectors) {
+  GcJob& g = gc_[0][plane];
+  if (!g.active || g.erase_issued || !g.partial) return;  // a whole victim runs by itself
+  if (sectors == 0 && !gc_victim_empty(plane)) return;
+  if (g.step_open) {  // the previous step is still running: this one extends it
+    g.budget = g.budget > UINT32_MAX - 1 - sectors ? UINT32_MAX - 1 : g.budget + sectors;
+  } else {
+    g.step_open = true;
+    g.step_sectors = 0;
+    g.budget = sectors;
+  }
+  advance(plane);
+}
+
+void Migration::advance(uint32_t plane) {
+  GcJob& g = gc_[0][plane];
+  if (g.unit && g.unit->sealed) return;  // its program's completion continues the step
+  if (!g.scan_done)
+    next_native_unit(plane);
+  else
+    maybe_erase(plane, false);
+}
+
+void Migration::maybe_end_step(uint32_t plane) {
+  GcJob& g = gc_[0][plane];
+  if (!g.partial || !g.step_open || g.budget > 0) return;
+  if (g.unit && (g.unit->sealed || g.unit->pending_reads > 0)) return;
+  g.step_open = false;
+  ++copy_steps_;
+  if (native_gc_) native_gc_->step_ended(plane);
+}
+
+bool Migration::gc_step_busy(uint32_t plane) const {
+  const GcJob& g = gc_[0][plane];
+  if (!g.active) return false;
+  if (!g.partial) return true;
+  return g.step_open || g.erase_issued || (g.unit && (g.unit->sealed || g.unit->pending_reads > 0));
+}
+
+bool Migration::gc_victim_empty(uint32_t plane) const {
+  const GcJob& g = gc_[0][plane];
+  return g.active && !g.erase_issued && g.scan_done && !g.unit;
+}
+
+void Migration::unit_reads_done(Job* j) {
+  if (j->purpose == kGcWrite && !j->sealed) maybe_end_step(j->plane);
+}
+
+uint32_t Migration::parked_units() const {
+  uint32_t n = 0;
+  for (const GcJob& g : gc_[0]) n += g.active && g.unit && !g.unit->sealed;
+  return n;
 }
 
 void Migration::block_reads_done(uint64_t b) {

@@ -5,16 +5,20 @@
 //              target or its free SLC blocks are at the trigger. The SLC cache mode chooses which
 //              SLC blocks go first (hierarchy: L1 while over its share). DWA also migrates in host
 //              idle time.
-//   native GC  greedy GC of the native region: copies the valid sectors of the native block with
-//              the fewest, when a plane's free native blocks are at the trigger and a native block
-//              was opened on it for host or migration data since its last native GC started --
-//              MQSim's rule (GC_and_WL_Unit_Page_Level::Check_gc_required runs when a block is
-//              taken from the free pool for user writes), so a trigger the over-provisioning
-//              cannot reach (hybrid-slc-tlc: 50% of the blocks free with 7% spare) paces GC with
-//              the data arriving instead of compacting the whole region at once (GC's own
-//              destination blocks do not count: they would make it run forever) -- or at the
-//              reserve floor (kGcReserve + 1 free) whatever was opened (or, convertible, when the
-//              SLC region cannot open a block it is allowed).
+//   native GC  GC of the native region: copies the valid sectors of the native block with the
+//              fewest. With gc.policy greedy, whole victims when a plane's free native blocks are
+//              at the trigger and a native block was opened on it for host or migration data
+//              since its last native GC started -- MQSim's rule (GC_and_WL_Unit_Page_Level::
+//              Check_gc_required runs when a block is taken from the free pool for user writes),
+//              so a trigger the over-provisioning cannot reach (hybrid-slc-tlc: 50% of the blocks
+//              free with 7% spare) paces GC with the data arriving instead of compacting the whole
+//              region at once (GC's own destination blocks do not count: they would make it run
+//              forever) -- or at the reserve floor (kGcReserve + 1 free) whatever was opened (or,
+//              convertible, when the SLC region cannot open a block it is allowed). With another
+//              GC policy the policy decides when and how much, through NativeGc
+//              (controller/slc/native_gc.h): a victim is collected in steps of a number of sectors
+//              (a policy's page move = one page's worth of valid sectors), its erase a step of its
+//              own.
 // Victims come from the sector map's buckets; units are program jobs of the core (CorePort),
 // programmed into destination streams of their own.
 #pragma once
@@ -30,6 +34,8 @@
 #include "controller/slc/staging.h"
 
 namespace ssdtlm::slc {
+
+class NativeGc;
 
 class Migration {
  public:
@@ -62,6 +68,21 @@ class Migration {
   // The plane's jobs, for the report of a run that did not finish.
   nlohmann::json plane_state(uint32_t plane) const;
 
+  // --- native GC driven by a GC policy (NativeGc); without it native GC is greedy ---
+  void set_native_gc(NativeGc* n) { native_gc_ = n; }
+  // Starts collecting the plane's native victim: `sectors` valid sectors in the first step
+  // (UINT32_MAX: whole, then the erase), only a victim with at most max_valid valid sectors.
+  bool gc_begin(uint32_t plane, uint32_t sectors, uint32_t max_valid);
+  // The next step of the plane's partial victim: `sectors` more (0: the erase, once empty).
+  void gc_step(uint32_t plane, uint32_t sectors);
+  bool gc_step_busy(uint32_t plane) const;     // a step's reads, program or erase in flight
+  bool gc_victim_empty(uint32_t plane) const;  // the next step is the erase
+  // An unsealed native GC unit (a partial step's moves waiting for the next step) read its pages.
+  void unit_reads_done(Job* j);
+  uint32_t parked_units() const;  // such units: in flight but not outstanding work
+  uint64_t gc_copy_steps() const { return copy_steps_; }
+  uint64_t gc_erase_steps() const { return erase_steps_; }
+
  private:
   struct GcJob {
     bool active = false;
@@ -72,11 +93,22 @@ class Migration {
     bool scan_done = false;
     bool erase_issued = false;
     Job* unit = nullptr;  // unit being assembled / programmed
+    uint32_t used = 0;    // native GC: valid sectors taken into the unit
+    // Native GC driven by a policy: collected in steps of `budget` sectors (UINT32_MAX: whole).
+    bool partial = false;
+    bool step_open = false;   // a step is running
+    bool erase_step = false;  // a step asked for the erase
+    uint32_t budget = UINT32_MAX;
+    uint32_t step_sectors = 0;  // sectors taken by the current step
   };
 
   bool want_migration(uint32_t plane, uint8_t& kind) const;
-  bool start(uint32_t plane, bool migration, bool idle);
+  bool start(uint32_t plane, bool migration, bool idle, uint32_t budget = UINT32_MAX,
+             uint32_t max_valid = UINT32_MAX);
   void next_unit(uint32_t plane, bool migration);
+  void next_native_unit(uint32_t plane);  // native GC's part of next_unit
+  void advance(uint32_t plane);           // native GC: continue the current step
+  void maybe_end_step(uint32_t plane);    // native GC: a partial step that is done reports idle
   // Migration: fills page `page` of unit j with logical page lpn, reading each physical page
   // once per job (victim pages, remembered across the job's units in mig_read_) and once per unit
   // (pages outside the victim, in out[0..nout): their block may be collected between units).
@@ -94,8 +126,9 @@ class Migration {
   HybridCounters& hc_;
   SimCounters& ctr_;
 
-  std::vector<GcJob> gc_[2];               // [0] native GC, [1] migration; per plane
-  std::vector<Slot> full_src_, part_src_;  // native GC unit assembly (reused)
+  std::vector<GcJob> gc_[2];  // [0] native GC, [1] migration; per plane
+  // Native GC unit assembly per plane (a partial step's unit waits for the next step).
+  std::vector<std::vector<Slot>> full_src_, part_src_;
   // Migration: the victim's pages already read by the plane's job, a bit per page (reset when a
   // job starts); a page holding sectors of several logical pages is read once per job.
   std::vector<std::vector<uint64_t>> mig_read_;
@@ -103,6 +136,8 @@ class Migration {
   // Native GC trigger: native blocks opened on the plane when its last native GC started.
   std::vector<uint64_t> gc_opened_seen_;
   uint64_t idle_seq_ = 0;  // DWA: command sequence number when idle migration started
+  NativeGc* native_gc_ = nullptr;
+  uint64_t copy_steps_ = 0, erase_steps_ = 0;  // partial native GC steps
 };
 
 }  // namespace ssdtlm::slc

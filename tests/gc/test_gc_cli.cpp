@@ -116,14 +116,14 @@ TEST(GcCli, UnknownPolicyIsAnError) {
 }
 
 // A policy family that has nothing to act on in the chosen drive is refused by name, never
-// ignored: GC, FSP and read-refresh policies on a hybrid preset, an SLC size policy without SLC.
+// ignored: FSP and read-refresh policies on a hybrid preset, an SLC size policy without SLC.
+// (GC policies drive the hybrid's native GC: tests/slc/test_hybrid_gc_cli.cpp.)
 TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
   const struct {
     const char* preset;
     const char* opt;
     const char* named;
-  } cases[] = {{"hybrid-slc-qlc", "--gc rl-aggr", "--gc rl-aggr"},
-               {"hybrid-slc-tlc", "--fsp rl", "--fsp rl"},
+  } cases[] = {{"hybrid-slc-tlc", "--fsp rl", "--fsp rl"},
                {"hybrid-slc-qlc", "--rr ws+rs", "--rr ws+rs"},
                {"tlc-gc-128gb", "--slc-size rl", "--slc-size rl"}};
   for (const auto& c : cases) {

@@ -865,6 +865,77 @@ TEST_P(WriteBackMix, Convertible) {
 INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, WriteBackMix,
                          ::testing::Values("page", "sa", "sector", "hierarchy"));
 
+// gc.policy: every GC policy drives native GC (controller/slc/native_gc.h) through the random mix,
+// on the fixed and the convertible drive: clean, settles (a victim parked between steps is not
+// outstanding work), and the policy's steps ran native GC.
+class GcPolicyMix : public ::testing::TestWithParam<const char*> {};
+void expect_policy_mix(SsdConfig c, const char* policy) {
+  c.set("gc.policy", policy, "test");
+  c.finalize();
+  expect_clean_mix(c);
+  Rig r(c, /*integrity=*/true);
+  r.env.max_events = 3'000'000;
+  run_mix(r, 1, 4000, 0.6, 4);
+  ASSERT_NE(r.core.native_gc(), nullptr);
+  EXPECT_EQ(std::string(r.core.native_gc()->policy().name()), policy);
+  EXPECT_GT(r.core.native_gc()->copy_steps(), 0u);
+  EXPECT_GT(r.core.native_gc()->erase_steps(), 0u);
+  EXPECT_GT(r.core.native_gc()->policy().stats()["decisions"].get<uint64_t>(), 0u);
+}
+TEST_P(GcPolicyMix, Fixed) {
+  expect_policy_mix(tlc_mix("sector"), GetParam());
+}
+TEST_P(GcPolicyMix, Convertible) {
+  expect_policy_mix(qlc_mix("rl", "page"), GetParam());
+}
+INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, GcPolicyMix,
+                         ::testing::Values("lazy", "mov10", "exp0.3", "rl", "rl-aggr"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& ch : n)
+                             if (ch == '.' || ch == '-') ch = '_';
+                           return n;
+                         });
+
+// Lazy on the QLC-only drive with full-page writes (every victim page holds one whole logical
+// page): after each write at lazy's trigger one step of gc.lazy_copies = 3 page moves reads 3
+// victim pages (a page move = one page's worth of valid sectors), never a 4-page unit's worth;
+// between steps the unit not yet full waits with its pages read, which is not outstanding work.
+TEST(HybridCore, LazyStepMovesItsCopiesAsPagesAndWaitsWithAPartialUnit) {
+  SsdConfig c = qlc_small();
+  c.set("slc.policy", "none", "test");
+  c.set("gc.policy", "lazy", "test");
+  c.set("gc.lazy_copies", 3, "test");
+  c.finalize();
+  Rig r(c);
+  ASSERT_NE(r.core.native_gc(), nullptr);
+  const slc::NativeGc& gc = *r.core.native_gc();
+  std::mt19937_64 rng(7);
+  const uint64_t lpns = c.logical_pages();
+  int pure_steps = 0, three = 0, between = 0;
+  for (int i = 0; i < 4000 && three < 40; ++i) {
+    const size_t from = r.env.log.size();
+    const nlohmann::json s0 = gc.policy().stats();
+    r.write((rng() % lpns) * kPage, kPage);
+    const nlohmann::json s1 = gc.policy().stats();
+    const auto d = [&](const char* k) { return s1[k].get<uint64_t>() - s0[k].get<uint64_t>(); };
+    const size_t reads =
+        r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kGcRead; }, from).size();
+    if (d("steps") == 1 && d("erase_steps") == 0 && d("intensive_steps") == 0 &&
+        d("emergency_steps") == 0) {
+      ++pure_steps;
+      EXPECT_LE(reads, 3u) << "write " << i;
+      three += reads == 3;
+    }
+    if (gc.gc_active(0) && !gc.gc_step_busy(0)) {  // a victim between two steps
+      ++between;
+      EXPECT_TRUE(r.core.idle()) << "write " << i;
+    }
+  }
+  EXPECT_GE(three, 40) << pure_steps << " lazy steps";
+  EXPECT_GT(between, 0);
+}
+
 TEST(HybridCoreIntegrity, ConvertibleStaticPage) {
   expect_clean_mix(qlc_mix("static", "page"));
 }

@@ -1,0 +1,98 @@
+#include "controller/slc/native_gc.h"
+
+#include <algorithm>
+
+#include "controller/slc/hybrid_core.h"
+
+namespace ssdtlm::slc {
+
+NativeGc::NativeGc(const SsdConfig& cfg, CoreEnv& env, uint32_t timer_kind, const CorePort& core,
+                   const SectorMap& map, const SlcRegion& region, Migration& mig)
+    : geo_(cfg.geo),
+      env_(env),
+      timer_kind_(timer_kind),
+      core_(core),
+      map_(map),
+      region_(region),
+      mig_(mig),
+      spp_(cfg.geo.sectors_per_page()),
+      policy_(make_gc_policy(cfg.gc_policy, &cfg)),
+      pending_(cfg.geo.planes()),
+      last_free_(cfg.geo.planes(), UINT32_MAX),
+      min_free_(cfg.geo.planes(), cfg.geo.blocks_per_plane) {
+  policy_->attach(this);
+}
+
+bool NativeGc::gc_start(uint32_t plane, uint32_t copies, uint8_t /*prio*/) {
+  if (mig_.native_gc_active(plane)) return false;
+  return mig_.gc_begin(plane, copies == UINT32_MAX ? UINT32_MAX : sectors(copies), UINT32_MAX);
+}
+
+void NativeGc::gc_step(uint32_t plane, uint32_t copies) {
+  mig_.gc_step(plane, sectors(copies));
+}
+
+bool NativeGc::gc_start_partial(uint32_t plane, uint32_t copies, uint8_t /*prio*/,
+                                uint32_t max_valid) {
+  if (mig_.native_gc_active(plane)) return false;
+  return mig_.gc_begin(plane, sectors(copies), max_sectors(max_valid));
+}
+
+void NativeGc::run_step(uint32_t plane, uint32_t copies, uint32_t max_valid) {
+  if (!mig_.native_gc_active(plane))
+    gc_start_partial(plane, copies, kPrioNormal, max_valid);
+  else
+    mig_.gc_step(plane, sectors(copies));
+}
+
+void NativeGc::gc_schedule(uint32_t plane, uint32_t copies, uint8_t /*prio*/, uint32_t max_valid,
+                           Tick delay) {
+  if (delay == 0) {
+    run_step(plane, copies, max_valid);
+    return;
+  }
+  Pending& p = pending_[plane];
+  if (p.on) {
+    p.copies += copies;  // steps decided before the first one started: merged
+  } else {
+    p.on = true;
+    p.copies = copies;
+  }
+  p.max_valid = max_valid;
+  env_.timer(env_.now() + delay, timer_kind_, reinterpret_cast<void*>(uintptr_t(plane)));
+}
+
+void NativeGc::on_timer(uint32_t plane) {
+  Pending& p = pending_[plane];
+  if (!p.on) return;  // an earlier timer already ran the accumulated step
+  p.on = false;
+  run_step(plane, p.copies, p.max_valid);
+}
+
+void NativeGc::free_changed(uint32_t plane) {
+  const uint32_t f = map_.free_native(plane);
+  min_free_[plane] = std::min(min_free_[plane], f);
+  if (f != last_free_[plane]) {
+    last_free_[plane] = f;
+    policy_->on_free_blocks(plane);
+  }
+  // Programs wait for space (the page-mapped core asks at every failed allocation).
+  if (core_.has_blocked()) policy_->on_host_blocked();
+}
+
+void NativeGc::erased(uint32_t plane, bool native) {
+  free_changed(plane);
+  if (native && !mig_.native_gc_active(plane)) policy_->on_gc_idle(plane);
+}
+
+// The hybrid core's side: a GC policy other than greedy drives native GC; host writes leave it
+// the policy's reserve of free native blocks.
+void HybridCore::attach_gc_policy() {
+  if (cfg_.gc_policy == "greedy") return;
+  const CorePort& port = *this;
+  native_gc_ = std::make_unique<NativeGc>(cfg_, env_, kTimerGc, port, map_, region_, migration_);
+  migration_.set_native_gc(native_gc_.get());
+  host_reserve_ = native_gc_->policy().host_reserve_blocks();
+}
+
+}  // namespace ssdtlm::slc

@@ -8,7 +8,8 @@
 #
 #   experiments/fsp/ablation.sh [--quick] [--workers N] [--bin PATH] [--out DIR]
 #
-# Full: 36 runs of 1M requests, 158 s on 2 workers (shared machine); --quick: 250k.
+# Full: 72 runs (mixes of 1M requests, read-hot workloads of 500k), 212 s on 2 workers (shared
+# machine); --quick: a quarter of the requests.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../common.sh"

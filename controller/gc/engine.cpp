@@ -80,23 +80,13 @@ void PageGcEngine::gc_schedule(uint32_t plane, uint32_t copies, uint8_t prio, ui
     run_step(plane, copies, prio, max_valid);
     return;
   }
-  Job& j = jobs_[plane];
-  if (j.pending) {
-    j.pending_copies += copies;  // steps decided before the first one started: merged
-  } else {
-    j.pending = true;
-    j.pending_copies = copies;
-  }
-  j.pending_prio = prio;
-  j.pending_max_valid = max_valid;
+  jobs_[plane].delayed.add(copies, prio, max_valid);
   port_.timer(port_.now() + delay, PortTimer::GcStep, plane);
 }
 
 void PageGcEngine::on_timer(uint32_t plane) {
-  Job& j = jobs_[plane];
-  if (!j.pending) return;  // an earlier timer already ran the accumulated step
-  j.pending = false;
-  run_step(plane, j.pending_copies, j.pending_prio, j.pending_max_valid);
+  DelayedGcStep& d = jobs_[plane].delayed;
+  if (d.take()) run_step(plane, d.copies, d.prio, d.max_valid);
 }
 
 void PageGcEngine::gc_step(uint32_t plane, uint32_t copies) {
@@ -217,7 +207,7 @@ void PageGcEngine::policy_idle(uint32_t plane) {
 bool PageGcEngine::busy() const {
   // A partially collected victim waiting for its next step is not outstanding work.
   for (uint32_t p = 0; p < geo_.planes(); ++p)
-    if (gc_step_busy(p) || jobs_[p].pending) return true;
+    if (gc_step_busy(p) || jobs_[p].delayed.on) return true;
   return false;
 }
 

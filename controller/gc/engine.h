@@ -106,7 +106,7 @@ class PageGcEngine final : public GcEngine {
   bool flush_padded(uint32_t plane);
   void free_changed(uint32_t plane);  // records the minimum, tells the policy
   void policy_idle(uint32_t plane);   // the policy's turn, when the engine is free
-  bool pending(uint32_t plane) const { return jobs_[plane].pending; }
+  bool pending(uint32_t plane) const { return jobs_[plane].delayed.on; }
   GcCause cause(uint32_t plane) const { return jobs_[plane].cause; }
   bool partial(uint32_t plane) const { return jobs_[plane].partial; }
   int64_t victim(uint32_t plane) const { return jobs_[plane].victim; }
@@ -152,11 +152,8 @@ class PageGcEngine final : public GcEngine {
     bool erase_step = false;  // partial: a step asked for the erase
     bool step_open = false;   // partial: a copy step is running (reported idle when it ends)
     uint32_t step_moves = 0;  // moves issued by the current step
-    // A step scheduled after the decision-unit time.
-    bool pending = false;
-    uint32_t pending_copies = 0, pending_max_valid = 0;
-    uint8_t pending_prio = kPrioNormal;
-    std::vector<Move> buf;          // read, waiting to be programmed
+    DelayedGcStep delayed;    // a step scheduled after the decision-unit time
+    std::vector<Move> buf;    // read, waiting to be programmed
     std::vector<uint32_t> buf_ver;  // integrity: their sector versions
   };
 

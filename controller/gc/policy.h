@@ -61,6 +61,27 @@ class GcEngine {
   virtual uint32_t pages_per_block() const { return 0; }
 };
 
+// A partial GC step decided with a decision-unit delay, waiting for its timer (GcEngine::
+// gc_schedule). Steps decided before the first one ran are merged: their copies add up, the
+// latest priority and max_valid apply.
+struct DelayedGcStep {
+  bool on = false;
+  uint32_t copies = 0, max_valid = 0;
+  uint8_t prio = kPrioNormal;
+  void add(uint32_t c, uint8_t p, uint32_t mv) {
+    copies = on ? copies + c : c;
+    on = true;
+    prio = p;
+    max_valid = mv;
+  }
+  // At the timer: true (once) when a step waits; an earlier timer may have run it already.
+  bool take() {
+    const bool was = on;
+    on = false;
+    return was;
+  }
+};
+
 class GcPolicy {
  public:
   virtual ~GcPolicy() = default;

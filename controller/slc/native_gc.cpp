@@ -51,22 +51,13 @@ void NativeGc::gc_schedule(uint32_t plane, uint32_t copies, uint8_t /*prio*/, ui
     run_step(plane, copies, max_valid);
     return;
   }
-  Pending& p = pending_[plane];
-  if (p.on) {
-    p.copies += copies;  // steps decided before the first one started: merged
-  } else {
-    p.on = true;
-    p.copies = copies;
-  }
-  p.max_valid = max_valid;
+  pending_[plane].add(copies, kPrioNormal, max_valid);
   env_.timer(env_.now() + delay, timer_kind_, reinterpret_cast<void*>(uintptr_t(plane)));
 }
 
 void NativeGc::on_timer(uint32_t plane) {
-  Pending& p = pending_[plane];
-  if (!p.on) return;  // an earlier timer already ran the accumulated step
-  p.on = false;
-  run_step(plane, p.copies, p.max_valid);
+  DelayedGcStep& p = pending_[plane];
+  if (p.take()) run_step(plane, p.copies, p.max_valid);
 }
 
 void NativeGc::free_changed(uint32_t plane) {

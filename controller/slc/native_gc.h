@@ -78,10 +78,6 @@ class NativeGc final : public GcEngine {
   uint64_t erase_steps() const { return mig_.gc_erase_steps(); }
 
  private:
-  struct Pending {  // a step scheduled after the decision-unit time
-    bool on = false;
-    uint32_t copies = 0, max_valid = 0;
-  };
   // Valid sectors of `copies` page moves; victims' valid limit in sectors.
   uint32_t sectors(uint32_t copies) const {
     return copies >= (UINT32_MAX - 1) / spp_ ? UINT32_MAX - 1 : copies * spp_;
@@ -100,7 +96,7 @@ class NativeGc final : public GcEngine {
   Migration& mig_;
   const uint32_t spp_;
   std::unique_ptr<GcPolicy> policy_;
-  std::vector<Pending> pending_;
+  std::vector<DelayedGcStep> pending_;  // steps scheduled after the decision-unit time
   std::vector<uint32_t> last_free_, min_free_;
 };
 

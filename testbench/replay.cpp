@@ -16,6 +16,7 @@
 #include "testbench/fsp_result.h"
 #include "testbench/rd_result.h"
 #include "testbench/warmup.h"
+#include "traces/recorded.h"
 
 namespace ssdtlm::tb {
 namespace {
@@ -273,11 +274,22 @@ json run_replay(const RunOptions& opt) {
   if (opt.measure_last_pass && opt.warmup != "none")
     throw ConfigError("--measure-last-pass and --warmup " + opt.warmup +
                       ": two warm-ups, choose one");
+  // A trace read before the replay (prefill, steady-state scan, warm-up, record count) is parsed
+  // once: its first pass is kept in memory and the replay reads that copy.
+  const bool steady_pre =
+      !cfg.hybrid() && (opt.precondition_mode == "steady" ||
+                        (opt.precondition_mode != "fill" && opt.precondition_mode != "overwrite" &&
+                         opt.precondition_random > 0));
+  traces::RecordedSource trace(*src);
+  if (opt.warmup != "none" || opt.measure_last_pass || cfg.unmapped_reads == "prefill" ||
+      steady_pre)
+    trace.record();
   // The host replays the warm-up records first (closed loop), then the trace.
   std::unique_ptr<WarmupSource> warm;
   if (opt.warmup != "none")
-    warm = std::make_unique<WarmupSource>(*src, opt.warmup, cfg.geo.page_size, cfg.logical_pages());
-  traces::TraceSource& replay_src = warm ? static_cast<traces::TraceSource&>(*warm) : *src;
+    warm =
+        std::make_unique<WarmupSource>(trace, opt.warmup, cfg.geo.page_size, cfg.logical_pages());
+  traces::TraceSource& replay_src = warm ? static_cast<traces::TraceSource&>(*warm) : trace;
 
   models::HostOptions hopt;
   hopt.closed_loop_qd = opt.closed_loop;
@@ -323,7 +335,7 @@ json run_replay(const RunOptions& opt) {
     if (steady) {
       // The steady state of this trace's writes: the pages it writes are the hot set; the pages
       // it reads before writing them are laid out with the rest (no prefill pass).
-      const TraceScan scan = scan_trace(*src, cfg);  // the trace itself, not the warm-up
+      const TraceScan scan = scan_trace(trace, cfg);  // the trace itself, not the warm-up
       pc->precondition(opt.precondition, opt.precondition_random, PreconditionMode::Steady,
                        &scan.written, &scan.read_first);
       requests = scan.requests + (warm ? warm->warmup_records() : 0);

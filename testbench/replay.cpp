@@ -84,10 +84,13 @@ class Sampler {
   double last_rsum_ = 0, last_wsum_ = 0;
 };
 
-// Pre-pass over the trace: pages read before the trace ever writes them.
-uint64_t prefill_unwritten(traces::TraceSource& src, Core& core, const SsdConfig& cfg) {
+// Pre-pass over the trace: pages read before the trace ever writes them. `once`: the core's
+// prefill() of a page already offered changes nothing (the page-mapped core: the page is mapped
+// now, or the drive was full and a failed fill leaves no trace), so each page is offered once.
+// The hybrid core's instant writes may run GC and count a failed prefill: it sees every read.
+uint64_t prefill_unwritten(traces::TraceSource& src, Core& core, const SsdConfig& cfg, bool once) {
   const uint64_t logical = cfg.logical_pages();
-  PagedArray<uint64_t> written((logical + 63) / 64, 0);
+  PagedArray<uint64_t> written((logical + 63) / 64, 0);  // written or offered to prefill()
   traces::TraceRecord r;
   uint64_t n = 0;
   const uint64_t ps = cfg.geo.page_size;
@@ -99,7 +102,10 @@ uint64_t prefill_unwritten(traces::TraceSource& src, Core& core, const SsdConfig
       const uint32_t w = static_cast<uint32_t>(lpn / 64);
       const uint64_t bit = 1ull << (lpn % 64);
       if (r.is_read) {
-        if (!(written.get(w) & bit)) core.prefill(static_cast<Lpn>(lpn));
+        if (!(written.get(w) & bit)) {
+          core.prefill(static_cast<Lpn>(lpn));
+          if (once) written.at(w) |= bit;
+        }
       } else {
         written.at(w) |= bit;
       }
@@ -328,7 +334,7 @@ json run_replay(const RunOptions& opt) {
                         ": not available with --preset " + opt.preset +
                         " (hybrid SSD: use auto or overwrite)");
     hy->precondition(opt.precondition, opt.precondition_random);
-    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg);
+    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg, false);
   } else {
     const bool steady = pmode == PreconditionMode::Steady ||
                         (pmode == PreconditionMode::Auto && opt.precondition_random > 0);
@@ -342,7 +348,8 @@ json run_replay(const RunOptions& opt) {
     } else {
       pc->precondition(opt.precondition, opt.precondition_random, pmode);
       // Pages the warm-up writes are not prefilled: the warm-up places them.
-      if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg);
+      if (cfg.unmapped_reads == "prefill")
+        requests = prefill_unwritten(replay_src, core, cfg, true);
     }
   }
   const json pre_state = core.precondition_state();

@@ -5,7 +5,8 @@
 # kernel limit (req/s x events/req / kernel activations/s) and set-up time, and new/old ratios.
 #   bench/bench_speed.sh [REF_REV=HEAD~1] [BUILD_DIR=build]
 # Env: N (requests of the generated mixed workload, default 1000000), R (repeats, default 3),
-#      OUT (default bench/out/speed).
+#      OUT (default bench/out/speed), LOOP (--loop of the bundled traces, default 1: most hold
+#      1k-10k records, replayed in milliseconds, so their ratios are noise unless looped).
 # Workloads: the mixed workload of bench_replay.sh (65% writes, 8 KiB, Zipf 0.9 over 16 GiB,
 # ~50k IOPS offered) on qlc-fsp fresh and aged (--precondition 1.0 --precondition-random 0.15),
 # and the bundled real traces folded onto qlc-fsp.
@@ -43,6 +44,7 @@ WL="$OUT/mixed-$N.csv.gz"
 
 echo "== replay speed: $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet || echo '+dirty') vs $REF ($REFHASH), $(date -u +%F), $(nproc) cores"
 echo "SystemC kernel probe (10 SC_METHODs, timed re-notification): $KRATE activations/s"
+echo "mixed workload: N=$N requests; bundled traces: --loop ${LOOP:-1}; R=$R interleaved runs"
 run() {  # name binary args... -> prints median req/s, ev/req, setup s
   local name=$1 bin=$2; shift 2
   for i in $(seq "$R"); do
@@ -62,7 +64,7 @@ printf '%-22s %10s %6s %6s %7s %6s %6s | %10s %6s %7s %6s | %6s %6s\n' workload 
 cases=("mixed-fresh|--trace $WL --cache-mb 8"
        "mixed-aged|--trace $WL --cache-mb 8 --precondition 1.0 --precondition-random 0.15")
 for t in "$ROOT"/traces/data/*.gz "$ROOT"/traces/data/*.zst; do
-  cases+=("$(basename "$t" | cut -d. -f1)|--trace $t --fold modulo")
+  cases+=("$(basename "$t" | cut -d. -f1)|--trace $t --fold modulo --loop ${LOOP:-1}")
 done
 for c in "${cases[@]}"; do
   name=${c%%|*}; args=${c#*|}

@@ -5,7 +5,8 @@
 # kernel limit (req/s x events/req / kernel activations/s) and set-up time, and new/old ratios.
 #   bench/bench_speed.sh [REF_REV=HEAD~1] [BUILD_DIR=build]
 # Env: N (requests of the generated mixed workload, default 1000000), R (repeats, default 3),
-#      OUT (default bench/out/speed).
+#      OUT (default bench/out/speed), LOOP (--loop of the bundled traces, default 1: most hold
+#      1k-10k records, replayed in milliseconds, so their ratios are noise unless looped).
 # Workloads: the mixed workload of bench_replay.sh (65% writes, 8 KiB, Zipf 0.9 over 16 GiB,
 # ~50k IOPS offered) on qlc-fsp fresh and aged (--precondition 1.0 --precondition-random 0.15),
 # and the bundled real traces folded onto qlc-fsp.
@@ -43,6 +44,7 @@ WL="$OUT/mixed-$N.csv.gz"
 
 echo "== replay speed: $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet || echo '+dirty') vs $REF ($REFHASH), $(date -u +%F), $(nproc) cores"
 echo "SystemC kernel probe (10 SC_METHODs, timed re-notification): $KRATE activations/s"
+echo "mixed workload: N=$N requests; bundled traces: --loop ${LOOP:-1}; R=$R interleaved runs"
 run() {  # name binary args... -> prints median req/s, ev/req, setup s
   local name=$1 bin=$2; shift 2
   for i in $(seq "$R"); do
@@ -53,27 +55,29 @@ import json, sys, statistics as st
 out, name, r = sys.argv[1], sys.argv[2], int(sys.argv[3])
 js = [json.load(open(f"{out}/{name}.{i}.json"))["sim"] for i in range(1, r + 1)]
 print(st.median(j["requests_per_wall_s"] for j in js), st.median(j["events_per_request"] for j in js),
-      st.median(j["setup_wall_s"] for j in js))
+      st.median(j["setup_wall_s"] for j in js), js[0]["state_bytes_per_physical_page"],
+      st.median(j["peak_rss_mib"] for j in js))
 PY
 }
-printf '%-30s %12s %8s %8s %8s | %12s %8s %8s | %7s %7s\n' workload "new req/s" ev/req "limit" "setup s" \
-  "old req/s" ev/req "setup s" "speed" "setup"
+printf '%-22s %10s %6s %6s %7s %6s %6s | %10s %6s %7s %6s | %6s %6s\n' workload "new req/s" ev/req \
+  "limit" "setup s" "B/page" "RSS" "old req/s" ev/req "setup s" "RSS" "speed" "setup"
 cases=("mixed-fresh|--trace $WL --cache-mb 8"
        "mixed-aged|--trace $WL --cache-mb 8 --precondition 1.0 --precondition-random 0.15")
 for t in "$ROOT"/traces/data/*.gz "$ROOT"/traces/data/*.zst; do
-  cases+=("$(basename "$t" | cut -d. -f1)|--trace $t --fold modulo")
+  cases+=("$(basename "$t" | cut -d. -f1)|--trace $t --fold modulo --loop ${LOOP:-1}")
 done
 for c in "${cases[@]}"; do
   name=${c%%|*}; args=${c#*|}
   # shellcheck disable=SC2086
-  read -r nr ne ns < <(run "new-$name" "$NEW" $args)
+  read -r nr ne ns nb nm < <(run "new-$name" "$NEW" $args)
   # shellcheck disable=SC2086
-  read -r orr oe os < <(run "old-$name" "$OLD" $args)
-  python3 - "$name" "$nr" "$ne" "$ns" "$orr" "$oe" "$os" "$KRATE" <<'PY'
+  read -r orr oe os _ om < <(run "old-$name" "$OLD" $args)
+  python3 - "$name" "$nr" "$ne" "$ns" "$nb" "$nm" "$orr" "$oe" "$os" "$om" "$KRATE" <<'PY'
 import sys
-n, nr, ne, ns, orr, oe, os_, k = sys.argv[1], *map(float, sys.argv[2:])
-print(f"{n:30s} {nr:12.0f} {ne:8.2f} {nr*ne/k:8.3f} {ns:8.2f} | {orr:12.0f} {oe:8.2f} {os_:8.2f} | "
-      f"{nr/orr:7.3f} {os_/ns if ns else 0:7.3f}")
+n, nr, ne, ns, nb, nm, orr, oe, os_, om, k = sys.argv[1], *map(float, sys.argv[2:])
+print(f"{n:22s} {nr:10.0f} {ne:6.2f} {nr*ne/k:6.3f} {ns:7.2f} {nb:6.2f} {nm:6.0f} | {orr:10.0f} "
+      f"{oe:6.2f} {os_:7.2f} {om:6.0f} | {nr/orr:6.3f} {os_/ns if ns else 0:6.3f}")
 PY
 done
-echo "limit = req/s x events/req / kernel activations/s; speed = new/old req/s; setup = old/new set-up time"
+echo "limit = req/s x events/req / kernel activations/s; B/page = controller state bytes per physical"
+echo "page; RSS = peak MiB; speed = new/old req/s; setup = old/new set-up time (medians of $R)"

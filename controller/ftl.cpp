@@ -372,10 +372,25 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
   // Lpns laid out: [0, n) and the extra ones; `n` becomes the end of that range.
   uint64_t added = 0;
   const uint64_t n0 = n;
+  // Word-wise (64 lpns at a time): the lpns laid out and the hot ones among lpns [64w, 64w + 64).
+  auto word = [](const PagedArray<uint64_t>* m, uint64_t w) {
+    return m->get(static_cast<uint32_t>(w));
+  };
+  auto below = [](uint64_t w, uint64_t end) {  // bits of the lpns of word w below end
+    return end >= (w + 1) * 64 ? ~0ull : end <= w * 64 ? 0ull : (1ull << (end - w * 64)) - 1;
+  };
   if (extra)
-    for (uint64_t l = n0; l < logical_pages_; ++l)
-      if (bit(extra, l)) ++added, n = l + 1;
+    for (uint64_t w = n0 / 64; w * 64 < logical_pages_; ++w) {
+      const uint64_t x = word(extra, w) & ~below(w, n0) & below(w, logical_pages_);
+      if (!x) continue;
+      added += static_cast<uint64_t>(__builtin_popcountll(x));
+      n = w * 64 + 64 - static_cast<uint64_t>(__builtin_clzll(x));
+    }
   if (n == 0) return 0;
+  auto laid_word = [&](uint64_t w) {
+    return (below(w, n0) | (extra ? word(extra, w) : 0)) & below(w, n);
+  };
+  auto hot_word = [&](uint64_t w) { return hot ? word(hot, w) : ~0ull; };
   auto laid = [&](uint64_t l) { return l < n0 || bit(extra, l); };
   const uint32_t planes = geo_.planes();
   const uint32_t bpp = geo_.blocks_per_plane, ppb = geo_.pages_per_block;
@@ -384,8 +399,11 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
   // planes. Hot lpns are taken in a scattered order: (a * i + c) mod n, a coprime with n.
   std::vector<uint64_t> cold(planes, 0), hotn(planes, 0);
   uint64_t ncold = 0, nhot = 0;
-  for (uint64_t l = 0; l < n; ++l)
-    if (laid(l)) is_hot(l) ? ++nhot : ++ncold;
+  for (uint64_t w = 0; w * 64 < n; ++w) {
+    const uint64_t m = laid_word(w), h = hot_word(w);
+    nhot += static_cast<uint64_t>(__builtin_popcountll(m & h));
+    ncold += static_cast<uint64_t>(__builtin_popcountll(m & ~h));
+  }
   for (uint32_t p = 0; p < planes; ++p) {
     cold[p] = ncold / planes + (p < ncold % planes);
     hotn[p] = nhot / planes + (p < nhot % planes);
@@ -426,28 +444,31 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
   };
   // Cold: whole blocks in LBA order, the k-th cold lpn on plane k mod planes.
   std::vector<int64_t> open(planes, -1);
-  uint64_t k = 0;
-  for (uint64_t l = 0; l < n; ++l) {
-    if (!laid(l) || is_hot(l)) continue;
-    const uint32_t p = static_cast<uint32_t>(k++ % planes);
-    if (open[p] < 0 || fill_in[p] == ppb) {
-      open[p] = static_cast<int64_t>(take_block(p));
-      fill_in[p] = 0;
+  for (uint64_t w = 0, p = 0; w * 64 < n; ++w) {  // p: the plane of the next cold lpn
+    for (uint64_t m = laid_word(w) & ~hot_word(w); m; m &= m - 1) {
+      const uint64_t l = w * 64 + static_cast<uint64_t>(__builtin_ctzll(m));
+      if (open[p] < 0 || fill_in[p] == ppb) {
+        open[p] = static_cast<int64_t>(take_block(p));
+        fill_in[p] = 0;
+      }
+      const uint64_t b = static_cast<uint64_t>(open[p]);
+      p2l_[b][fill_in[p]] = static_cast<Lpn>(l);
+      l2p_.at(static_cast<uint32_t>(l)) = geo_.ppn_of(b, fill_in[p]);
+      ++fill_in[p];
+      ++blocks_[b].valid;
+      if (++p == planes) p = 0;
     }
-    const uint64_t b = static_cast<uint64_t>(open[p]);
-    p2l_[b][fill_in[p]] = static_cast<Lpn>(l);
-    l2p_.at(static_cast<uint32_t>(l)) = geo_.ppn_of(b, fill_in[p]);
-    ++fill_in[p];
-    ++blocks_[b].valid;
   }
   // Hot: first into the free pages of the last cold block, then the steady-state blocks.
-  uint64_t lpn = c, hk = 0;
+  uint64_t lpn = c;
   std::vector<uint32_t> next_hot_block(planes, 0);
   std::vector<uint32_t> left_in_block(planes, 0);
   std::vector<int64_t> hot_open(planes, -1);
+  uint32_t next_p = 0;  // the plane of the next hot lpn
   for (uint64_t i = 0; i < n; ++i, lpn = lpn + a >= n ? lpn + a - n : lpn + a) {
     if (!laid(lpn) || !is_hot(lpn)) continue;
-    const uint32_t p = static_cast<uint32_t>(hk++ % planes);
+    const uint32_t p = next_p;
+    if (++next_p == planes) next_p = 0;
     uint64_t b;
     uint32_t page;
     if (open[p] >= 0 && fill_in[p] < ppb) {

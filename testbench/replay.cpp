@@ -16,6 +16,7 @@
 #include "testbench/fsp_result.h"
 #include "testbench/rd_result.h"
 #include "testbench/warmup.h"
+#include "traces/recorded.h"
 
 namespace ssdtlm::tb {
 namespace {
@@ -83,10 +84,13 @@ class Sampler {
   double last_rsum_ = 0, last_wsum_ = 0;
 };
 
-// Pre-pass over the trace: pages read before the trace ever writes them.
-uint64_t prefill_unwritten(traces::TraceSource& src, Core& core, const SsdConfig& cfg) {
+// Pre-pass over the trace: pages read before the trace ever writes them. `once`: the core's
+// prefill() of a page already offered changes nothing (the page-mapped core: the page is mapped
+// now, or the drive was full and a failed fill leaves no trace), so each page is offered once.
+// The hybrid core's instant writes may run GC and count a failed prefill: it sees every read.
+uint64_t prefill_unwritten(traces::TraceSource& src, Core& core, const SsdConfig& cfg, bool once) {
   const uint64_t logical = cfg.logical_pages();
-  PagedArray<uint64_t> written((logical + 63) / 64, 0);
+  PagedArray<uint64_t> written((logical + 63) / 64, 0);  // written or offered to prefill()
   traces::TraceRecord r;
   uint64_t n = 0;
   const uint64_t ps = cfg.geo.page_size;
@@ -98,7 +102,10 @@ uint64_t prefill_unwritten(traces::TraceSource& src, Core& core, const SsdConfig
       const uint32_t w = static_cast<uint32_t>(lpn / 64);
       const uint64_t bit = 1ull << (lpn % 64);
       if (r.is_read) {
-        if (!(written.get(w) & bit)) core.prefill(static_cast<Lpn>(lpn));
+        if (!(written.get(w) & bit)) {
+          core.prefill(static_cast<Lpn>(lpn));
+          if (once) written.at(w) |= bit;
+        }
       } else {
         written.at(w) |= bit;
       }
@@ -276,11 +283,22 @@ json run_replay(const RunOptions& opt) {
   if (opt.measure_last_pass && opt.warmup != "none")
     throw ConfigError("--measure-last-pass and --warmup " + opt.warmup +
                       ": two warm-ups, choose one");
+  // A trace read before the replay (prefill, steady-state scan, warm-up, record count) is parsed
+  // once: its first pass is kept in memory and the replay reads that copy.
+  const bool steady_pre =
+      !cfg.hybrid() && (opt.precondition_mode == "steady" ||
+                        (opt.precondition_mode != "fill" && opt.precondition_mode != "overwrite" &&
+                         opt.precondition_random > 0));
+  traces::RecordedSource trace(*src);
+  if (opt.warmup != "none" || opt.measure_last_pass || cfg.unmapped_reads == "prefill" ||
+      steady_pre)
+    trace.record();
   // The host replays the warm-up records first (closed loop), then the trace.
   std::unique_ptr<WarmupSource> warm;
   if (opt.warmup != "none")
-    warm = std::make_unique<WarmupSource>(*src, opt.warmup, cfg.geo.page_size, cfg.logical_pages());
-  traces::TraceSource& replay_src = warm ? static_cast<traces::TraceSource&>(*warm) : *src;
+    warm =
+        std::make_unique<WarmupSource>(trace, opt.warmup, cfg.geo.page_size, cfg.logical_pages());
+  traces::TraceSource& replay_src = warm ? static_cast<traces::TraceSource&>(*warm) : trace;
 
   models::HostOptions hopt;
   hopt.closed_loop_qd = opt.closed_loop;
@@ -319,21 +337,22 @@ json run_replay(const RunOptions& opt) {
                         ": not available with --preset " + opt.preset +
                         " (hybrid SSD: use auto or overwrite)");
     hy->precondition(opt.precondition, opt.precondition_random);
-    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg);
+    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg, false);
   } else {
     const bool steady = pmode == PreconditionMode::Steady ||
                         (pmode == PreconditionMode::Auto && opt.precondition_random > 0);
     if (steady) {
       // The steady state of this trace's writes: the pages it writes are the hot set; the pages
       // it reads before writing them are laid out with the rest (no prefill pass).
-      const TraceScan scan = scan_trace(*src, cfg);  // the trace itself, not the warm-up
+      const TraceScan scan = scan_trace(trace, cfg);  // the trace itself, not the warm-up
       pc->precondition(opt.precondition, opt.precondition_random, PreconditionMode::Steady,
                        &scan.written, &scan.read_first);
       requests = scan.requests + (warm ? warm->warmup_records() : 0);
     } else {
       pc->precondition(opt.precondition, opt.precondition_random, pmode);
       // Pages the warm-up writes are not prefilled: the warm-up places them.
-      if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg);
+      if (cfg.unmapped_reads == "prefill")
+        requests = prefill_unwritten(replay_src, core, cfg, true);
     }
   }
   const json pre_state = core.precondition_state();

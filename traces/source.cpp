@@ -259,6 +259,53 @@ struct LaterFirst {
   }
 };
 
+// The sort window: the records read ahead, popped in (time, file order) order. Records that
+// arrive in time order (the common case) go to a FIFO ring, O(1) each; only late records go to a
+// heap. The smaller head of the two is the same record a single heap over all of them would pop.
+class SortWindow {
+ public:
+  using Entry = std::pair<Item, uint64_t>;  // record, file order
+  size_t size() const { return count_ + late_.size(); }
+  bool empty() const { return size() == 0; }
+  void clear() {
+    head_ = count_ = 0;
+    late_ = decltype(late_)();
+  }
+  void push(const Item& x, uint64_t seq) {
+    if (count_ > 0 && x.t < ring_[(head_ + count_ - 1) & mask_].first.t) {
+      late_.emplace(x, seq);
+      return;
+    }
+    if (count_ == ring_.size()) grow();
+    ring_[(head_ + count_) & mask_] = Entry{x, seq};
+    ++count_;
+  }
+  // The earliest record (the window must not be empty).
+  Item pop() {
+    if (count_ > 0 && (late_.empty() || LaterFirst()(late_.top(), ring_[head_]))) {
+      const Item it = ring_[head_].first;
+      head_ = (head_ + 1) & mask_;
+      --count_;
+      return it;
+    }
+    const Item it = late_.top().first;
+    late_.pop();
+    return it;
+  }
+
+ private:
+  void grow() {
+    std::vector<Entry> r(ring_.empty() ? 64 : ring_.size() * 2);
+    for (size_t i = 0; i < count_; ++i) r[i] = ring_[(head_ + i) & mask_];
+    ring_.swap(r);
+    head_ = 0;
+    mask_ = ring_.size() - 1;
+  }
+  std::vector<Entry> ring_;  // power-of-two size
+  size_t head_ = 0, count_ = 0, mask_ = 0;
+  std::priority_queue<Entry, std::vector<Entry>, LaterFirst> late_;
+};
+
 class Pipeline : public TraceSource {
  public:
   Pipeline(std::function<std::unique_ptr<ByteStream>()> open, std::string name,
@@ -397,7 +444,7 @@ class Pipeline : public TraceSource {
   }
 
   void reset_pass_state() {
-    heap_ = decltype(heap_)();
+    window_.clear();
     reader_eof_ = false;
     seq_ = 0;
     have_max_ = false;
@@ -430,18 +477,17 @@ class Pipeline : public TraceSource {
   // + time ordering.
   bool next_ordered(Item& it) {
     if (mode_ == Mode::kSort) {
-      while (!reader_eof_ && heap_.size() <= opt_.sort_window) {
+      while (!reader_eof_ && window_.size() <= opt_.sort_window) {
         Item x;
         if (!next_filtered(x)) {
           reader_eof_ = true;
           break;
         }
         note_order(x);
-        heap_.emplace(x, seq_++);
+        window_.push(x, seq_++);
       }
-      if (heap_.empty()) return false;
-      it = heap_.top().first;
-      heap_.pop();
+      if (window_.empty()) return false;
+      it = window_.pop();
     } else {
       if (!next_filtered(it)) return false;
       note_order(it);
@@ -562,8 +608,7 @@ class Pipeline : public TraceSource {
   nlohmann::json map_json_;
   int64_t start_ns_ = 0, dur_ns_ = 0;
 
-  std::priority_queue<std::pair<Item, uint64_t>, std::vector<std::pair<Item, uint64_t>>, LaterFirst>
-      heap_;
+  SortWindow window_;
   bool reader_eof_ = false;
   uint64_t seq_ = 0;
   bool have_max_ = false;

@@ -33,7 +33,8 @@ class TraceSource {
   virtual ~TraceSource() = default;
   // Next record; false at the end. Throws TraceError on a fatal error.
   virtual bool next(TraceRecord& rec) = 0;
-  // Rewind to the first record (the replay driver reads a trace twice: a pre-pass, then replay).
+  // Rewind to the first record (the replay driver may read a trace twice: a pre-pass, then the
+  // replay; traces::RecordedSource serves the second pass from memory).
   virtual void rewind() = 0;
   // What was read so far: {"path","format","requests","junk_lines","junk_examples":[...],
   // "transformations":{...}, ...}. Called after the replay for the result JSON `trace` section.

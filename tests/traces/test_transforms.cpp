@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <CLI/CLI.hpp>
+#include <queue>
+#include <random>
 
 #include "tests/traces/test_util.h"
 
@@ -47,6 +49,53 @@ TEST(Transform, SortWindowThenClamp) {
   auto v = parse("0 0 0 8 1\n300 0 8 8 1\n200 0 16 8 1\n100 0 24 8 1\n", "mqsim", &d, o);
   EXPECT_EQ(times(v), (std::vector<uint64_t>{0, 200, 200, 300}));
   EXPECT_EQ(d["transformations"]["unsorted"]["clamped_beyond_window"], 1);
+}
+
+// The sort window keeps in-order records in a FIFO and only late ones in a heap: the order must
+// be that of one heap over (time, file order), ties and clamping included.
+TEST(Transform, SortWindowMatchesOneHeap) {
+  std::mt19937_64 rng(5);
+  for (uint64_t window : {1, 2, 3, 8, 64}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      std::string text;
+      std::vector<std::pair<int64_t, uint64_t>> in;  // time, lba (unique: identifies the record)
+      int64_t t = 1000;
+      for (uint64_t i = 0; i < 300; ++i) {
+        const int r = static_cast<int>(rng() % 10);
+        int64_t ti = r < 6 ? (t += static_cast<int64_t>(rng() % 3)) : t - int64_t(rng() % 50);
+        if (ti < 0) ti = 0;
+        in.emplace_back(ti, i * 8);
+        text += std::to_string(ti) + " 0 " + std::to_string(i * 8) + " 8 1\n";
+      }
+      // Reference: one heap, popped after each refill to window + 1 records, then clamped.
+      using E = std::pair<std::pair<int64_t, uint64_t>, uint64_t>;  // (time, seq), lba
+      std::priority_queue<E, std::vector<E>, std::greater<E>> heap;
+      std::vector<std::pair<int64_t, uint64_t>> want;
+      size_t next = 0;
+      int64_t last = INT64_MIN;
+      for (;;) {
+        while (next < in.size() && heap.size() <= window) {
+          heap.push(E{{in[next].first, next}, in[next].second});
+          ++next;
+        }
+        if (heap.empty()) break;
+        int64_t ti = heap.top().first.first;
+        const uint64_t lba = heap.top().second;
+        heap.pop();
+        if (ti < last) ti = last;
+        last = ti;
+        want.emplace_back(ti, lba);
+      }
+      TraceOptions o;
+      o.sort_window = window;
+      auto v = parse(text, "mqsim", nullptr, o);
+      ASSERT_EQ(v.size(), want.size());
+      for (size_t i = 0; i < v.size(); ++i) {
+        ASSERT_EQ(v[i].offset, want[i].second * 512) << "window " << window << " record " << i;
+        ASSERT_EQ(int64_t(v[i].time_ns), want[i].first - want[0].first);
+      }
+    }
+  }
 }
 
 TEST(Transform, UnsortedClamp) {

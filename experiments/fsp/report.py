@@ -85,6 +85,9 @@ def table(title, name, paper, normalise=True, pct=False):
         lines.append("| trace | " + " | ".join(GROUPERS) + " |")
         lines.append("|---" * (len(GROUPERS) + 1) + "|")
         cols = {g: [] for g in GROUPERS}
+        # The mean row of every grouper is over the same workloads: those where RL trained.
+        kept = [t for t in traces
+                if runs.get((t, c, "rl")) is None or trained(runs[(t, c, "rl")])]
         for t in traces:
             row = []
             base = runs.get((t, c, "baseline"))
@@ -100,10 +103,13 @@ def table(title, name, paper, normalise=True, pct=False):
                 if g == "rl" and not trained(r):  # flagged, not averaged in (issue 15)
                     row.append(fmt(v, pct) + " †")
                     continue
-                cols[g].append(v)
+                if t in kept:
+                    cols[g].append(v)
                 row.append(fmt(v, pct))
             lines.append(f"| {t} | " + " | ".join(row) + " |")
-        lines.append("| **mean** | " + " | ".join(
+        mean_label = ("**mean**" if len(kept) == len(traces)
+                      else f"**mean** ({len(kept)} of {len(traces)}: RL trained)")
+        lines.append(f"| {mean_label} | " + " | ".join(
             fmt(gmean(cols[g]) if normalise else (sum(x for x in cols[g] if x is not None) / max(len(cols[g]), 1)), pct)
             for g in GROUPERS) + " |")
         lines.append("")
@@ -111,8 +117,8 @@ def table(title, name, paper, normalise=True, pct=False):
     lines.append("")
 
 
-lines += ["† = the RL agent of this cell did not train (no applied update): shown, not averaged "
-          "into the mean row (the RL training table below).", ""]
+lines += ["† = the RL agent of this cell did not train (no applied update): shown, but the workload "
+          "is left out of every grouper's mean row for that cache (the RL training table below).", ""]
 
 
 def effort_table():

@@ -88,9 +88,6 @@ module qrl_decide #(
     .Actions(Actions),
     .ActW   (ActW)
   ) u_kth (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .ld_i    (acc_i),
     .mask_i  (mask_n_o),
     .mask_q_i(mask_q_i),
     .k_i     (k_q),

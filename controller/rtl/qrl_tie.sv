@@ -31,48 +31,43 @@ module qrl_tie #(
 );
   localparam int unsigned CntW = $clog2(Actions + 1);
 
-  logic [Actions*ActW-1:0] kn_q, kn2_q;
+  logic [Actions*ActW-1:0] kn_q;
   logic [Actions-1:0] set_q;
-  logic [CntW-1:0] cnt, cnt_q;
-  logic [ActW-1:0] k;
+  logic [CntW-1:0] cnt;
+  logic [ActW-1:0] k_d, k_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       kn_q <= '0;
-      kn2_q <= '0;
       set_q <= '0;
-      cnt_q <= '0;
+      k_q <= '0;
     end else begin
       if (ld_i) kn_q <= kn_i;
       if (st_i) begin
         set_q <= set_i;
-        cnt_q <= cnt;
-        kn2_q <= kn_q;
+        k_q <= k_d;
       end
     end
   end
 
-  // second cycle: the set's popcount (qrl_kth's, as logic rather than the carry chain)
-
-  // after the response edge: k = kn[popcount], an AND-OR select of the registered products,
-  // and the member whose rank is k (qrl_kth: the ranks are formed from the set in the second
-  // cycle, in parallel with the popcount, and registered at the response edge)
+  // second cycle: the set's popcount (qrl_kth's, as logic rather than the carry chain) selects
+  // k = kn[popcount], an AND-OR select of the registered products, registered at the response
+  // edge (area: one k instead of every product and the popcount)
   always_comb begin
-    k = '0;
+    k_d = '0;
     for (int unsigned n = 1; n <= Actions; n++) begin
-      k = k | (kn2_q[(n-1)*ActW+:ActW] & {ActW{cnt_q == CntW'(n)}});
+      k_d = k_d | (kn_q[(n-1)*ActW+:ActW] & {ActW{cnt == CntW'(n)}});
     end
   end
 
+  // after the response edge: the member whose rank is k (qrl_kth: the ranks of the registered
+  // set)
   qrl_kth #(
     .Actions(Actions),
     .ActW   (ActW)
   ) u_rank (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .ld_i    (st_i),
     .mask_i  (set_i),
     .mask_q_i(set_q),
-    .k_i     (k),
+    .k_i     (k_q),
     .idx_o   (idx_o),
     .cnt_o   (cnt)
   );

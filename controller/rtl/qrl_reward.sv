@@ -58,6 +58,7 @@ module qrl_reward #(
   localparam logic [BinW-1:0] LastBin = BinW'(Bins - 1);
   localparam logic [CW-1:0] AgeLimitC = CW'(AgeLimit);
   localparam int unsigned CInit = 100 - P2;
+  localparam bit AnyZero = (CInit == 0) || (P1 == P0) || (P2 == P1);  // an empty operation
   localparam logic [SW-1:0] CInitS = SW'(CInit);
   // the sample counter, also the step counter of the shift-and-add operations during a scan
   localparam int unsigned PerW = ($clog2(Period) < 8) ? 8 : $clog2(Period);
@@ -86,7 +87,17 @@ module qrl_reward #(
       end
     end
     m = (n == 0) ? 1 : n;  // ops(C) = max(1, popcount(C)); C = 0: one empty operation
-    if (k + 1 == m) r[3] = 1'b1;
+    if (k + 1 >= m) begin  // the last (entries past it, never used, repeat it)
+      r[3] = 1'b1;
+      n = 0;
+      for (int unsigned p = 0; p < 7; p++) begin
+        if (((c >> p) & 1) != 0) begin
+          if (n + 1 == m) r[2:0] = 3'(p);
+          n = n + 1;
+        end
+      end
+      r[4] = (c != 0);
+    end
     op_info = r;
   endfunction
   logic [32*5-1:0] op_rom;
@@ -201,7 +212,7 @@ module qrl_reward #(
     p = (st_q == StAge) ? 3'd0 : op[2:0];
     ser_sub = (st_q != StAge) && (seq_q == 2'd0);
     xi = {1'b0, j} - {3'b0, p};
-    x_bit = !xi[5] && !xi[4] && cnt[xi[3:0]] && ((st_q == StAge) || op[4]);
+    x_bit = !xi[5] && !xi[4] && cnt[xi[3:0]] && (!AnyZero || (st_q == StAge) || op[4]);
     b_in = x_bit ^ ser_sub;
     ci = (j == '0) ? ser_sub : c_q;
     sum_bit = s_q[0] ^ b_in ^ ci;
@@ -209,8 +220,7 @@ module qrl_reward #(
   end
 
   // adv: the end of a bin (the next one, or the end of the pass); step: a serial step
-  logic adv, step, rd_t;  // rd_t: read T; otherwise the RAM reads b_d (the next bin register)
-  assign raddr = rd_t ? TAddr : b_d;
+  logic adv, step;
   always_comb begin
     st_d = st_q;
     b_d = b_q;
@@ -223,7 +233,7 @@ module qrl_reward #(
     cls_d = cls_q;
     scanned_d = scanned_q;
     re = 1'b0;
-    rd_t = 1'b0;
+    raddr = b_q;  // from registers only (fmax: not behind the sample's bin)
     we = 1'b0;
     waddr = b_q;
     wdata = {rcls, inc};
@@ -232,7 +242,7 @@ module qrl_reward #(
     if (step) begin
       s_d = {sum_bit, s_q[SW-1:1]};
       // j + 1, or j = 0 and k + 1 (the end of a sequence and StAgeWr clear the counter)
-      since_d = j_last ? {since_q[PerW-1:5] + 1'b1, 5'b0} : since_q + 1'b1;
+      since_d = j_last ? PerW'({since_q[7:5] + 3'd1, 5'b0}) : since_q + 1'b1;
     end
 
     unique case (st_q)
@@ -257,7 +267,7 @@ module qrl_reward #(
         we = 1'b1;  // {class, count + 1}
         cls_d = rcls;
         re = 1'b1;
-        rd_t = 1'b1;
+        raddr = TAddr;
         st_d = StIncT;
       end
       StIncT: begin
@@ -282,6 +292,7 @@ module qrl_reward #(
             2'd0: adv = 1'b1;
             2'd1: begin  // the start: read the top bin
               re = 1'b1;
+              raddr = LastBin;
               b_d = LastBin;
             end
             default: begin  // a switch: read the same bin again
@@ -299,7 +310,7 @@ module qrl_reward #(
             i_d = i_q - 1'b1;
             seq_d = {1'b1, i_q[1]};  // i = 2 -> 3 (P2 - P1), i = 1 -> 2 (P1 - P0)
             re = 1'b1;
-            rd_t = 1'b1;
+            raddr = TAddr;
             st_d = StOps;
           end
         end else begin
@@ -338,12 +349,14 @@ module qrl_reward #(
           st_d = StAgeWr;
         end else if (aging_q) begin
           re = 1'b1;
+          raddr = LastBin;
           b_d = LastBin;
           s_d = '0;
           st_d = StAge;
         end
       end else begin
         re = 1'b1;
+        raddr = bm1;
         b_d = bm1;
         st_d = (st_q == StAge) ? StAge : StScan;
       end
@@ -379,7 +392,8 @@ module qrl_reward #(
   end
 
   assign rwd_rsp_valid_o = (st_q == StIncT);  // the cycle after StInc
-  assign rwd_value_o = cfg_values_i[cls_q*QW+:QW];
+  assign rwd_value_o = cls_q[1] ? (cls_q[0] ? cfg_values_i[3*QW+:QW] : cfg_values_i[2*QW+:QW])
+                                 : (cls_q[0] ? cfg_values_i[QW+:QW] : cfg_values_i[0+:QW]);
   assign rwd_bin_o = b_q;
   assign rwd_scanned_o = scanned_q;  // set at the end of the response cycle
   assign idle_o = (st_q == StIdle);

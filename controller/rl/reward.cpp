@@ -1,7 +1,6 @@
 #include "controller/rl/reward.h"
 
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -39,11 +38,8 @@ PercentileReward::PercentileReward(const RewardConfig& cfg) : cfg_(cfg) {
   val_ = cfg_.values_fx();
   hist_.assign(cfg_.bins(), 0);
   thr_.fill(cfg_.bins());
-  // The RTL's limit register: the total's width (total < age_limit + period) plus that of the
-  // largest reduced L_i = (100 - p_i) / gcd(100 - p_i, 100).
-  uint32_t lmax = 0;
-  for (uint32_t p : cfg_.pct) lmax = std::max(lmax, (100 - p) / std::gcd(100 - p, 100u));
-  lim_w_ = bit_width(cfg_.age_limit + cfg_.period - 1) + bit_width(lmax);
+  // The RTL's S register: |S| <= 100 * total, total < age_limit + period; one sign bit.
+  sw_ = bit_width(100u * (cfg_.age_limit + cfg_.period)) + 1;
 }
 
 void PercentileReward::set_values(const std::array<double, 4>& v) {
@@ -92,29 +88,53 @@ RewardResult PercentileReward::observe(uint64_t sample) {
 }
 
 void PercentileReward::scan() {
-  const uint64_t n = total_;
+  // The RTL's downward scan (qrl_reward.sv), which finds the same thresholds as the definition
+  // (t_i = the lowest bin b with 100 * (count of bins <= b) >= pct_i * total): test i holds at
+  // b when S = (100 - pct_i) * total - 100 * (count of bins above b) >= 0; the strictest test
+  // still holding is checked, and while it holds every threshold up to it follows b.
+  const int64_t n = total_;
   const bool age = total_ >= cfg_.age_limit;
-  uint64_t cum = 0;
-  uint32_t new_total = 0;
-  std::array<bool, 3> found{false, false, false};
+  const auto& p = cfg_.pct;
+  auto ops = [](uint32_t c) { return std::max(1u, static_cast<uint32_t>(__builtin_popcount(c))); };
+  const uint32_t op = sw_;
   std::array<uint32_t, 3> t = thr_;
-  for (uint32_t b = 0; b < hist_.size(); ++b) {
-    cum += hist_[b];
-    for (int i = 0; i < 3; ++i)
-      if (!found[i] && cum * 100 >= uint64_t{cfg_.pct[i]} * n) {
-        found[i] = true;
-        t[i] = b;
+  int64_t s = int64_t{100 - p[2]} * n;
+  uint32_t cyc = ops(100 - p[2]) * op;
+  int i = 2;
+  bool done = false;
+  for (uint32_t b = cfg_.bins(); b-- > 0;) {
+    while (!done && s < 0) {
+      ++cyc;  // the failing test
+      if (i == 0) {
+        done = true;
+      } else {
+        s += int64_t{p[i] - p[i - 1]} * n;
+        cyc += ops(p[i] - p[i - 1]) * op;
+        --i;
       }
+    }
+    ++cyc;  // the bin's visit (its class and, aging, its halved count written)
+    if (!done) {
+      for (int j = 0; j <= i; ++j) t[j] = b;
+      if (hist_[b] != 0) {
+        s -= int64_t{100} * hist_[b];
+        cyc += ops(100) * op;
+      }
+    }
     if (age) hist_[b] >>= 1;
-    new_total += hist_[b];
   }
   thr_ = t;
-  if (age) total_ = new_total;
+  if (age) {
+    uint32_t new_total = 0;
+    for (uint32_t c : hist_) {
+      new_total += c;
+      cyc += c == 0 ? 1 : op;
+    }
+    total_ = new_total;
+    ++cyc;  // the total written
+  }
   ++scans_;
-  // RTL cycles: t_i > 0 <=> test i fails at bin t_i - 1 of the downward scan; a failing t2 or t1
-  // starts the next test's division, then one cycle forms the slack (lim - running sum).
-  const uint32_t f1 = (t[1] > 0 ? 1u : 0u) + (t[2] > 0 ? 1u : 0u);
-  last_scan_cycles_ = lim_w_ + 1 + cfg_.bins() + f1 + (t[0] > 0 ? 1u : 0u) + (lim_w_ + 1) * f1;
+  last_scan_cycles_ = cyc;
 }
 
 }  // namespace ssdtlm::rl

@@ -52,11 +52,17 @@ struct RewardResult {
 
 class PercentileReward {
  public:
-  static constexpr uint32_t kObserveCycles = 3;  // + scan_cycles() when the sample triggers a scan
-  // The RTL's scan (qrl_reward.sv): the first limit (lim_width() cycles of serial division), the
-  // top bin's read, one cycle per bin, and per new threshold t_i > 0 one cycle for its failing
-  // test plus (t1, t2) the next test's limit (lim_width() cycles).
-  uint32_t lim_width() const { return lim_w_; }
+  // The RTL (qrl_reward.sv): read the bin, write count + 1 and read the total (kept in the RAM),
+  // write total + 1.
+  static constexpr uint32_t kObserveCycles = 4;  // + last_scan_cycles() when the sample scans
+  // The RTL's scan is bit-serial (one adder bit, docs/rl.md "Reward unit"): every operation
+  // S += (+-x << p) takes serial_width() cycles. A scan takes ops(100 - p2) operations, then per
+  // bin from the top one cycle, plus 3 operations (S -= 100 * count) while a test still holds
+  // and the count is not 0, plus per failing test i > 0 one cycle and ops(p_i - p_(i-1))
+  // operations, for test 0 one cycle; when aging, a second pass summing the halved counts (one
+  // cycle per empty bin, one operation per other bin) and one cycle writing the total.
+  // ops(c) = max(1, popcount(c)).
+  uint32_t serial_width() const { return sw_; }
   uint32_t last_scan_cycles() const { return last_scan_cycles_; }
 
   explicit PercentileReward(const RewardConfig& cfg);
@@ -83,7 +89,7 @@ class PercentileReward {
   std::array<int32_t, 4> val_;
   std::vector<uint32_t> hist_;
   std::array<uint32_t, 3> thr_;
-  uint32_t total_ = 0, since_scan_ = 0, lim_w_ = 0, last_scan_cycles_ = 0;
+  uint32_t total_ = 0, since_scan_ = 0, sw_ = 0, last_scan_cycles_ = 0;
   uint64_t samples_ = 0, scans_ = 0;
 };
 

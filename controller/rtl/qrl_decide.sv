@@ -5,11 +5,11 @@
 //   accept edge X (acc_i): LFSR draw (the word is the register's value in the accept cycle, the
 //   C++ model's draw() order), ε test, exploration rank k, ranks of the mask, the tie-break's
 //   products (w[15:0] * n) >> 16 for every n;
-//   edge X+1: the explored action (the k-th allowed index) and the explore flag into the response
-//   registers; for the exploiting one the maximum set and its k (qrl_tie), whose member of rank
-//   k is found after the edge: rsp_action_o is a mux behind registers, not a register (fmax:
-//   the order-bit RAM, the maximum set, its popcount, the rank compare and the index encoder
-//   do not fit one cycle at 80 MHz; measured in docs/rl.md). The latency stays 2 edges.
+//   edge X+1: the explored action (the k-th allowed index, the ranks formed from the registered
+//   mask in this cycle) and the explore flag into the response registers; for the exploiting one
+//   the maximum set and its k (qrl_tie, k selected in this cycle), whose member of rank k is
+//   found after the edge: rsp_action_o is a mux behind registers, not a register. The latency
+//   stays 2 edges.
 // dec_cnt counts down the decisions left at eps_hi: loaded with cfg_eps_n_i at eps_load_i (the
 // core's reset clear and SEED; no comparator with the configuration).
 // Episodes (Shadow): every cfg_episode_len_i-th decision (0: never) closes the episode (ep_end_o
@@ -88,9 +88,6 @@ module qrl_decide #(
     .Actions(Actions),
     .ActW   (ActW)
   ) u_kth (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .ld_i    (acc_i),
     .mask_i  (mask_n_o),
     .mask_q_i(mask_q_i),
     .k_i     (k_q),

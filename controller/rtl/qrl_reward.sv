@@ -1,21 +1,28 @@
 // Percentile reward unit: log2-spaced histogram (2^SubBits sub-bins per octave) in a RAM,
 // thresholds at the P0/P1/P2 percentiles recomputed by a sequential scan every Period samples,
 // counts halved at the scan when the total reached AgeLimit. Bit- and cycle-exact twin of
-// controller/rl/reward.{h,cpp}.
-//   sample accepted at edge X: bin of the sample (registered); X+1 RAM read; X+2 writes the
-//   incremented count and registers the reward class (response after X+2)  -> 3 cycles
-//   every Period-th sample then scans the bins (docs/rl.md "Reward unit"):
-//     + LimW (the first limit) + 1 + Bins + F + (LimW + 1) * F' cycles,
-//   F = the number of new thresholds above bin 0, F' = those among t1, t2.
+// controller/rl/reward.{h,cpp}. Small-area design (docs/rl.md "Reward unit"): one adder, no
+// threshold registers, no divider.
 //
-// Scan: from the top bin down with a = the count of the bins above b (a running sum), test i
-// holds at b when R_i * a <= L_i * T ((100 - P_i) / 100 = L_i / R_i reduced), i.e. when
-// a <= Lim_i = floor(L_i * T / R_i). The tests are nested (P0 <= P1 <= P2) and monotone in b, so
-// only the strictest test still holding is checked, against one limit register: while it holds
-// every threshold up to it follows b; when it fails, the next test's limit is computed by a
-// serial restoring division (LimW cycles, no multiplier) and, after one cycle forming the slack
-// below, the same bin is tested again. The test is the sign of a slack register lim - a, which the
-// scan decrements by each count (fmax: one subtractor after the RAM, no comparator behind it).
+// RAM: Bins + 1 words of {class[1:0], count[CW-1:0]}: word b < Bins is bin b's count and the
+// reward class of a sample in bin b (the number of thresholds <= b, written by the scan; 0 after
+// reset = every sample earns values[0]); word Bins (TAddr) holds the total T.
+//   sample accepted at edge X: bin of the sample (registered); X+1 read the bin; X+2 write the
+//   incremented count, register the class (response after X+2), read T; X+3 write T + 1
+//   -> 4 cycles; every Period-th sample then scans the bins (below).
+//
+// Scan, from the top bin down, the strictest test still holding (i) checked at each bin b:
+// test i holds at b when 100 * above(b) <= (100 - P_i) * T, above(b) = the count of the bins
+// above b, i.e. when S = (100 - P_i) * T - 100 * above(b) >= 0 (the sign of one register, S).
+// Multiplications by constants are shift-and-add operations on S, one per set bit of the
+// constant (one adder, a 3-stage shifter on the RAM's output):
+//   start: S = (100 - P2) * (T + 1)   (ops(100 - P2) cycles, T + 1 = the total with the sample)
+//   bin b, test holds (or all found): class of b written (with the halved count when aging);
+//     count > 0 and not all found: S -= 100 * count (the visit's cycle + 2 more)
+//   bin b, test i fails: i = 0: all found (1 cycle); else read T, S += (P_i - P_{i-1}) * T
+//     (1 + ops(P_i - P_{i-1}) cycles), the same bin again
+// ops(C) = max(1, popcount(C)). Aging (T >= AgeLimit at the scan): the counts are halved as the
+// scan writes them, then a second pass sums them into T (Bins cycles).
 module qrl_reward #(
   parameter int unsigned InW = 32,
   parameter int unsigned SubBits = 3,
@@ -36,101 +43,124 @@ module qrl_reward #(
   output logic            rwd_ready_o,
   input  logic [ InW-1:0] rwd_sample_i,
   output logic            rwd_rsp_valid_o,
-  // with the response: the class came from thresholds of a scan (0 in the warm-up, the first
-  // Period samples, whose class is always 0)
+  // with the response: the class came from a scan (0 in the warm-up, the first Period samples,
+  // whose class is always 0)
   output logic            rwd_scanned_o,
   output logic [  QW-1:0] rwd_value_o,
   output logic [BinW-1:0] rwd_bin_o,
   output logic            idle_o
 );
-  localparam int unsigned CW = 16;  // count width (a count never exceeds the total)
-  // total < AgeLimit + Period (a scan with total >= AgeLimit halves it)
-  localparam int unsigned TW = $clog2(AgeLimit + Period);
-  localparam logic [BinW-1:0] BinsB = BinW'(Bins);
+  localparam int unsigned CW = 16;  // count width (a count and T are < AgeLimit + Period)
+  localparam int unsigned RW = CW + 2;  // RAM word: {class, count}
+  // |S| <= 100 * T, T < AgeLimit + Period
+  localparam int unsigned SW = $clog2(100 * (AgeLimit + Period) + 1) + 1;
+  localparam logic [BinW-1:0] TAddr = BinW'(Bins);
   localparam logic [BinW-1:0] LastBin = BinW'(Bins - 1);
-  localparam logic [TW-1:0] AgeLimitT = TW'(AgeLimit);
-  localparam int unsigned G0 = gcd(100 - P0, 100);
-  localparam int unsigned G1 = gcd(100 - P1, 100);
-  localparam int unsigned G2 = gcd(100 - P2, 100);
-  localparam int unsigned L0 = (100 - P0) / G0, R0 = 100 / G0;
-  localparam int unsigned L1 = (100 - P1) / G1, R1 = 100 / G1;
-  localparam int unsigned L2 = (100 - P2) / G2, R2 = 100 / G2;
-  localparam int unsigned LMax = max3(L0, L1, L2);
-  localparam int unsigned RMax = max3(R0, R1, R2);
-  localparam int unsigned LimW = TW + $clog2(LMax + 1);  // L_i * T, then the quotient
-  localparam int unsigned RemW = (RMax > 1) ? $clog2(RMax) : 1;  // remainder < R_i
-  // the sample counter, also the division's step counter during a scan
-  localparam int unsigned PerW = max3((Period > 1) ? $clog2(Period) : 1, $clog2(LimW), 1);
+  localparam logic [CW-1:0] AgeLimitC = CW'(AgeLimit);
+  localparam int unsigned CInit = 100 - P2;
+  localparam bit AnyZero = (CInit == 0) || (P1 == P0) || (P2 == P1);  // an empty operation
+  localparam logic [SW-1:0] CInitS = SW'(CInit);
+  // the sample counter, also the step counter of the shift-and-add operations during a scan
+  localparam int unsigned PerW = ($clog2(Period) < 8) ? 8 : $clog2(Period);
   localparam logic [PerW-1:0] PeriodM1 = PerW'(Period - 1);
-  localparam logic [PerW-1:0] LastDivStep = PerW'(LimW - 1);
 
-  function automatic int unsigned gcd(int unsigned x, int unsigned y);
-    int unsigned a, b, t;
-    a = x;
-    b = y;
-    for (int i = 0; i < 16; i++) begin
-      if (b != 0) begin
-        t = a % b;
-        a = b;
-        b = t;
+  // Operation sequences: 0 = a bin (C = 100, subtract), 1 = the start (100 - P2), 2 = the switch
+  // to test 0 (P1 - P0), 3 = the switch to test 1 (P2 - P1). Entry k: {operand on, last, shift}.
+  function automatic int unsigned seq_const(int unsigned s);
+    unique case (s)
+      0: seq_const = 100;
+      1: seq_const = 100 - P2;
+      2: seq_const = P1 - P0;
+      default: seq_const = P2 - P1;
+    endcase
+  endfunction
+  function automatic logic [4:0] op_info(int unsigned s, int unsigned k);
+    int unsigned c, n, m;
+    logic [4:0] r;
+    c = seq_const(s);
+    n = 0;
+    r = 5'b0;
+    for (int unsigned p = 0; p < 7; p++) begin
+      if (((c >> p) & 1) != 0) begin
+        if (n == k) r = {1'b1, 1'b0, 3'(p)};
+        n = n + 1;
       end
     end
-    gcd = (a == 0) ? 1 : a;
+    m = (n == 0) ? 1 : n;  // ops(C) = max(1, popcount(C)); C = 0: one empty operation
+    if (k + 1 >= m) begin  // the last (entries past it, never used, repeat it)
+      r[3] = 1'b1;
+      n = 0;
+      for (int unsigned p = 0; p < 7; p++) begin
+        if (((c >> p) & 1) != 0) begin
+          if (n + 1 == m) r[2:0] = 3'(p);
+          n = n + 1;
+        end
+      end
+      r[4] = (c != 0);
+    end
+    op_info = r;
   endfunction
-  function automatic int unsigned max3(int unsigned a, int unsigned b, int unsigned c);
-    int unsigned m;
-    m = (a > b) ? a : b;
-    max3 = (m > c) ? m : c;
-  endfunction
+  logic [32*5-1:0] op_rom;
+  for (genvar s = 0; s < 4; s++) begin : g_seq
+    for (genvar k = 0; k < 8; k++) begin : g_k
+      localparam logic [4:0] Info = op_info(s, k);
+      assign op_rom[(s*8+k)*5+:5] = Info;
+    end
+  end
 
-  typedef enum logic [2:0] {
+  typedef enum logic [3:0] {
     StClear,
     StIdle,
     StRd,
     StInc,
-    StDiv,
-    StScanRd,
-    StCmp,
-    StScan
+    StIncT,
+    StOps,
+    StScan,
+    StAge,
+    StAgeWr
   } state_e;
   state_e st_d, st_q;
 
   // ---------------------------------------------------------------- bin of the sample
-  // The leading one e (a one-hot from independent wide ORs of the bits above each position, not
-  // a normalising shifter: fmax), the octave e - SubBits + 1 and the SubBits bits below it,
-  // AND-OR selected by the one-hot.
-  logic [InW-1:0] upper;  // upper[e] = some bit above e is set
-  logic [EW-1:0] oct;
+  // Normalising shifter: the leading one moved to the top in five stages (16, 8, 4, 2, 1), the
+  // shift amounts giving the octave, the SubBits bits below the top the sub-bin.
+  localparam int unsigned NW = 32;
+  logic [NW-1:0] nx;
+  logic [4:0] sh;
+  logic [EW:0] oct;
   logic [SubBits-1:0] sub;
   logic [BinW-1:0] bin;
+  logic [NW-1:0] n16, n8, n4, n2;
   always_comb begin
-    for (int unsigned e = 0; e < InW; e++) begin
-      upper[e] = ((rwd_sample_i >> (e + 1)) != '0);
-    end
-    oct = '0;
-    sub = '0;
-    for (int unsigned e = SubBits; e < InW; e++) begin
-      if (rwd_sample_i[e] && !upper[e]) begin
-        oct = oct | EW'(e - SubBits + 1);
-        sub = sub | rwd_sample_i[e-1-:SubBits];
-      end
-    end
-    if (!upper[SubBits-1]) begin  // x < 2^SubBits (no bit above SubBits - 1; no comparator)
+    n16 = NW'(rwd_sample_i);
+    sh[4] = (n16[NW-1-:16] == '0);
+    n8 = sh[4] ? (n16 << 16) : n16;
+    sh[3] = (n8[NW-1-:8] == '0);
+    n4 = sh[3] ? (n8 << 8) : n8;
+    sh[2] = (n4[NW-1-:4] == '0);
+    n2 = sh[2] ? (n4 << 4) : n4;
+    sh[1] = (n2[NW-1-:2] == '0);
+    nx = sh[1] ? (n2 << 2) : n2;
+    sh[0] = !nx[NW-1];
+    if (sh[0]) nx = nx << 1;
+    sub = nx[NW-2-:SubBits];
+    oct = (EW + 1)'(NW - 1 - SubBits + 1) - (EW + 1)'(sh);  // e - SubBits + 1, e = 31 - sh
+    if (rwd_sample_i[InW-1:SubBits] == '0) begin
       bin = BinW'(rwd_sample_i);  // the exact bins
     end else begin
       bin = BinW'({oct, sub});
     end
   end
-  logic unused_upper;
-  assign unused_upper = ^upper[SubBits-1:0];
+  logic unused_nx;
+  assign unused_nx = ^{nx[NW-1], nx[NW-2-SubBits:0]};
 
   // ---------------------------------------------------------------- histogram RAM
   logic re, we;
   logic [BinW-1:0] raddr, waddr;
-  logic [CW-1:0] rdata, wdata;
+  logic [RW-1:0] rdata, wdata;
   qrl_ram_1r1w #(
-    .Depth(Bins),
-    .Width(CW),
+    .Depth(Bins + 1),
+    .Width(RW),
     .AddrW(BinW)
   ) u_hist (
     .clk_i  (clk_i),
@@ -142,102 +172,90 @@ module qrl_reward #(
     .waddr_i(waddr),
     .wdata_i(wdata)
   );
+  logic [CW-1:0] cnt;
+  logic [1:0] rcls;
+  assign {rcls, cnt} = rdata;
 
   // ---------------------------------------------------------------- state
-  // b_q: the sample's bin (write address of the increment, rwd_bin_o), then the scan position
-  // and the reset clear counter. since_q counts the division steps during a scan (it is 0 there).
-  logic [BinW-1:0] t0_q, t1_q, t2_q, b_d, b_q, bm1;
-  logic [TW-1:0] total_d, total_q, above_d, above_q;
-  logic [BinW-1:0] odd_d, odd_q;  // bins with an odd count (aging: new total = (T - odd) / 2)
+  logic [BinW-1:0] b_d, b_q, bm1;
+  logic [SW-1:0] s_d, s_q;  // S, signed; rotated right one bit per cycle by a serial operation
+  logic c_d, c_q;  // the serial adder's carry
+  // the sample counter; during a scan (0 there) the serial step j (bits 4:0) and the operation
+  // index k (bits 7:5)
   logic [PerW-1:0] since_d, since_q;
-  logic [LimW-1:0] lim_d, lim_q, lim_load;
-  logic [RemW-1:0] rem_d, rem_q;
-  logic [RemW:0] rem2, rdiv, rsub;
   logic [1:0] i_d, i_q;  // the strictest test still holding
+  logic [1:0] seq_d, seq_q;  // the operation sequence of StOps
   logic done_d, done_q;  // all three thresholds found
-  logic scan_pend_d, scan_pend_q, rsp_valid_d, rsp_valid_q, aging, holds;
-  logic signed [LimW:0] slack_d, slack_q;  // lim - above (holds: >= 0)
-  logic [2:0] t_en;  // thresholds following b
+  logic aging_d, aging_q;  // this scan halves the counts
   logic [1:0] cls_d, cls_q;  // reward class of the last sample (value = cfg_values_i[cls])
-  logic scanned_d, scanned_q;  // a scan has started (the thresholds are a scan's from then on)
-  logic cls_rdy_d, cls_rdy_q;  // the last sample's class came from a scan's thresholds
-  logic [TW-1:0] halved_total;
-  logic unused_halved, unused_rsub;
+  logic scanned_d, scanned_q;  // a scan has started (the classes are a scan's from then on)
+  logic [CW-1:0] inc;  // count + 1, T + 1
 
   assign rwd_ready_o = (st_q == StIdle);
-  assign aging = total_q >= AgeLimitT;
   assign bm1 = b_q - 1'b1;
-  assign halved_total = total_q - TW'(odd_q);
-  assign unused_halved = halved_total[0];
-  assign unused_rsub = rsub[RemW];  // rem2 < 2 R_i: the difference fits RemW bits
-  assign holds = !slack_q[LimW];
-  logic signed [LimW:0] slack_lim;  // lim - above from the registers
-  assign slack_lim = $signed({1'b0, lim_q}) - $signed({{(LimW + 1 - TW) {1'b0}}, above_q});
+  assign inc = cnt + 1'b1;
 
-  // L_i * T, R_i of test i (the division's dividend and divisor). The dividend is loaded for
-  // test 2 at StInc and for test i_q - 1 in StScan: selected from registers, not from i_d (fmax:
-  // the scan's control is off the path into the limit and the registered comparison).
-  logic [1:0] i_ld;
-  assign i_ld = (st_q == StInc) ? 2'd2 : i_q - 1'b1;
+  // ---------------------------------------------------------------- the serial adder
+  // One bit per cycle, LSB first: S <- S + ((cnt << p) ^ sub) + sub over SW cycles (j = 0 ..
+  // SW - 1), the sum bit entering S at the top; after SW cycles S is aligned again (its sign
+  // is the scan's test).
+  logic [4:0] j;
+  logic [2:0] k, p;
+  logic [4:0] op;  // {operand on, last, shift} of operation k of the sequence
+  logic [5:0] xi;  // j - p
+  logic ser_sub, x_bit, b_in, ci, sum_bit, j_last;
+  assign j = since_q[4:0];
+  assign k = since_q[7:5];
+  assign op = op_rom[{seq_q, k}*5+:5];
+  assign j_last = (j == 5'(SW - 1));
   always_comb begin
-    unique case (i_ld)
-      2'd0: lim_load = LimW'(total_q) * LimW'(L0);
-      2'd1: lim_load = LimW'(total_q) * LimW'(L1);
-      default: lim_load = LimW'(total_q) * LimW'(L2);
-    endcase
-    unique case (i_q)
-      2'd0: rdiv = (RemW + 1)'(R0);
-      2'd1: rdiv = (RemW + 1)'(R1);
-      default: rdiv = (RemW + 1)'(R2);
-    endcase
-    rem2 = {rem_q, lim_q[LimW-1]};
-    rsub = rem2 - rdiv;
+    p = (st_q == StAge) ? 3'd0 : op[2:0];
+    ser_sub = (st_q != StAge) && (seq_q == 2'd0);
+    xi = {1'b0, j} - {3'b0, p};
+    x_bit = !xi[5] && !xi[4] && cnt[xi[3:0]] && (!AnyZero || (st_q == StAge) || op[4]);
+    b_in = x_bit ^ ser_sub;
+    ci = (j == '0) ? ser_sub : c_q;
+    sum_bit = s_q[0] ^ b_in ^ ci;
+    c_d = (s_q[0] & b_in) | (ci & (s_q[0] ^ b_in));
   end
 
+  // adv: the end of a bin (the next one, or the end of the pass); step: a serial step
+  logic adv, step;
   always_comb begin
     st_d = st_q;
     b_d = b_q;
-    total_d = total_q;
-    above_d = above_q;
-    odd_d = odd_q;
+    s_d = s_q;
     since_d = since_q;
-    lim_d = lim_q;
-    rem_d = rem_q;
     i_d = i_q;
+    seq_d = seq_q;
     done_d = done_q;
-    slack_d = slack_q;
-    t_en = 3'b000;
-    scan_pend_d = scan_pend_q;
-    rsp_valid_d = 1'b0;
+    aging_d = aging_q;
     cls_d = cls_q;
     scanned_d = scanned_q;
-    cls_rdy_d = cls_rdy_q;
     re = 1'b0;
-    raddr = b_q;
+    raddr = b_q;  // from registers only (fmax: not behind the sample's bin)
     we = 1'b0;
     waddr = b_q;
-    wdata = rdata + 1'b1;
+    wdata = {rcls, inc};
+    adv = 1'b0;
+    step = (st_q == StOps) || (st_q == StAge && cnt != '0);
+    if (step) begin
+      s_d = {sum_bit, s_q[SW-1:1]};
+      // j + 1, or j = 0 and k + 1 (the end of a sequence and StAgeWr clear the counter)
+      since_d = j_last ? PerW'({since_q[7:5] + 3'd1, 5'b0}) : since_q + 1'b1;
+    end
 
     unique case (st_q)
       StClear: begin
         we = 1'b1;
         wdata = '0;
-        b_d = b_q + 1'b1;
-        if (b_q == LastBin) begin
-          b_d = '0;
-          st_d = StIdle;
-        end
+        b_d = bm1;
+        if (b_q == '0) st_d = StIdle;
       end
       StIdle: begin
         if (rwd_valid_i) begin
           b_d = bin;  // registered: the RAM address is a register (fmax)
-          total_d = total_q + 1'b1;
-          if (since_q == PeriodM1) begin
-            since_d = '0;
-            scan_pend_d = 1'b1;
-          end else begin
-            since_d = since_q + 1'b1;
-          end
+          since_d = (since_q == PeriodM1) ? '0 : since_q + 1'b1;  // wrapped: a scan follows
           st_d = StRd;
         end
       end
@@ -246,137 +264,137 @@ module qrl_reward #(
         st_d = StInc;
       end
       StInc: begin
-        we = 1'b1;  // waddr = b_q, wdata = rdata + 1
-        rsp_valid_d = 1'b1;
-        if (b_q < t0_q) cls_d = 2'd0;
-        else if (b_q < t1_q) cls_d = 2'd1;
-        else if (b_q < t2_q) cls_d = 2'd2;
-        else cls_d = 2'd3;
-        cls_rdy_d = scanned_q;
-        if (scan_pend_q) begin
+        we = 1'b1;  // {class, count + 1}
+        cls_d = rcls;
+        re = 1'b1;
+        raddr = TAddr;
+        st_d = StIncT;
+      end
+      StIncT: begin
+        we = 1'b1;  // T + 1
+        waddr = TAddr;
+        st_d = StIdle;
+        if (since_q == '0) begin  // the Period-th sample: scan
           scanned_d = 1'b1;  // no sample is accepted before the scan ends
-          // the first limit, of the strictest test
-          scan_pend_d = 1'b0;
+          aging_d = inc >= AgeLimitC;
+          s_d = CInitS;  // (100 - P2) * (T + 1) = the ops on T (on the RAM's output) + 100 - P2
           i_d = 2'd2;
           done_d = 1'b0;
-          above_d = '0;
-          odd_d = '0;
-          lim_d = lim_load;
-          rem_d = '0;
-          st_d = StDiv;
-        end else begin
-          st_d = StIdle;
+          seq_d = 2'd1;
+          st_d = StOps;
         end
       end
-      StDiv: begin
-        // restoring division step: {rem, lim} <<= 1; subtract R_i when it fits (quotient bit)
-        if (rem2 >= rdiv) begin
-          rem_d = rsub[RemW-1:0];
-          lim_d = {lim_q[LimW-2:0], 1'b1};
-        end else begin
-          rem_d = rem2[RemW-1:0];
-          lim_d = {lim_q[LimW-2:0], 1'b0};
-        end
-        since_d = since_q + 1'b1;
-        if (since_q == LastDivStep) begin
+      StOps: begin
+        if (j_last && op[3]) begin
           since_d = '0;
-          // the first division of a scan goes on to read the top bin; a later one re-tests b
-          // after forming the slack
-          st_d = (i_q == 2'd2) ? StScanRd : StCmp;
+          st_d = StScan;
+          unique case (seq_q)
+            2'd0: adv = 1'b1;
+            2'd1: begin  // the start: read the top bin
+              re = 1'b1;
+              raddr = LastBin;
+              b_d = LastBin;
+            end
+            default: begin  // a switch: read the same bin again
+              re = 1'b1;
+            end
+          endcase
         end
-      end
-      StScanRd: begin
-        re = 1'b1;
-        raddr = LastBin;
-        b_d = LastBin;
-        slack_d = slack_lim;
-        st_d = StScan;
-      end
-      StCmp: begin
-        slack_d = slack_lim;
-        st_d = StScan;
       end
       StScan: begin
-        if (!done_q && !holds) begin
+        if (!done_q && s_q[SW-1]) begin
           // test i fails at b: its threshold stays b + 1; the next test, same bin
           if (i_q == 2'd0) begin
             done_d = 1'b1;
           end else begin
             i_d = i_q - 1'b1;
-            lim_d = lim_load;
-            rem_d = '0;
-            st_d = StDiv;
+            seq_d = {1'b1, i_q[1]};  // i = 2 -> 3 (P2 - P1), i = 1 -> 2 (P1 - P0)
+            re = 1'b1;
+            raddr = TAddr;
+            st_d = StOps;
           end
         end else begin
-          if (!done_q) t_en = {i_q == 2'd2, i_q != 2'd0, 1'b1};
-          above_d = above_q + TW'(rdata);
-          slack_d = slack_q - $signed({{(LimW + 1 - CW) {1'b0}}, rdata});
-          if (aging) begin
-            we = 1'b1;
-            wdata = {1'b0, rdata[CW-1:1]};
-            odd_d = odd_q + BinW'(rdata[0]);
-          end
-          if (b_q == '0) begin
-            if (aging) total_d = {1'b0, halved_total[TW-1:1]};
-            st_d = StIdle;
+          we = 1'b1;
+          wdata = {done_q ? 2'd0 : i_q + 2'd1, aging_q ? {1'b0, cnt[CW-1:1]} : cnt};
+          if (!done_q && cnt != '0) begin
+            seq_d = 2'd0;  // S -= 100 * count
+            st_d = StOps;
           end else begin
-            re = 1'b1;
-            raddr = bm1;
-            b_d = bm1;
+            adv = 1'b1;
           end
         end
       end
+      StAge: begin
+        // S += the halved count (skipped when 0)
+        if (cnt == '0) begin
+          adv = 1'b1;
+        end else begin
+          adv = j_last;
+        end
+      end
+      StAgeWr: begin
+        since_d = '0;
+        we = 1'b1;
+        waddr = TAddr;
+        wdata = {2'b00, s_q[CW-1:0]};
+        st_d = StIdle;
+      end
       default: st_d = StIdle;
     endcase
+
+    if (adv) begin
+      if (b_q == '0) begin
+        st_d = StIdle;
+        if (st_q == StAge) begin
+          st_d = StAgeWr;
+        end else if (aging_q) begin
+          re = 1'b1;
+          raddr = LastBin;
+          b_d = LastBin;
+          s_d = '0;
+          st_d = StAge;
+        end
+      end else begin
+        re = 1'b1;
+        raddr = bm1;
+        b_d = bm1;
+        st_d = (st_q == StAge) ? StAge : StScan;
+      end
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q <= StClear;
-      t0_q <= BinsB;
-      t1_q <= BinsB;
-      t2_q <= BinsB;
-      b_q <= '0;
-      total_q <= '0;
-      above_q <= '0;
-      odd_q <= '0;
+      b_q <= TAddr;
+      s_q <= '0;
+      c_q <= 1'b0;
       since_q <= '0;
-      lim_q <= '0;
-      rem_q <= '0;
       i_q <= '0;
+      seq_q <= '0;
       done_q <= 1'b0;
-      scan_pend_q <= 1'b0;
-      rsp_valid_q <= 1'b0;
+      aging_q <= 1'b0;
       cls_q <= '0;
       scanned_q <= 1'b0;
-      cls_rdy_q <= 1'b0;
-      slack_q <= '0;
     end else begin
       st_q <= st_d;
-      if (t_en[0]) t0_q <= b_q;
-      if (t_en[1]) t1_q <= b_q;
-      if (t_en[2]) t2_q <= b_q;
       b_q <= b_d;
-      total_q <= total_d;
-      above_q <= above_d;
-      odd_q <= odd_d;
+      s_q <= s_d;
+      c_q <= c_d;
       since_q <= since_d;
-      lim_q <= lim_d;
-      rem_q <= rem_d;
       i_q <= i_d;
+      seq_q <= seq_d;
       done_q <= done_d;
-      scan_pend_q <= scan_pend_d;
-      rsp_valid_q <= rsp_valid_d;
+      aging_q <= aging_d;
       cls_q <= cls_d;
       scanned_q <= scanned_d;
-      cls_rdy_q <= cls_rdy_d;
-      slack_q <= slack_d;
     end
   end
 
-  assign rwd_rsp_valid_o = rsp_valid_q;
-  assign rwd_value_o = cfg_values_i[cls_q*QW+:QW];
+  assign rwd_rsp_valid_o = (st_q == StIncT);  // the cycle after StInc
+  assign rwd_value_o = cls_q[1] ? (cls_q[0] ? cfg_values_i[3*QW+:QW] : cfg_values_i[2*QW+:QW])
+                                 : (cls_q[0] ? cfg_values_i[QW+:QW] : cfg_values_i[0+:QW]);
   assign rwd_bin_o = b_q;
-  assign rwd_scanned_o = cls_rdy_q;
+  assign rwd_scanned_o = scanned_q;  // set at the end of the response cycle
   assign idle_o = (st_q == StIdle);
 endmodule

@@ -40,8 +40,9 @@ module qrl_tables #(
   input  logic             so_we_i,
   input  logic [  StW-1:0] so_waddr_i,
   input  logic [2*PairW-1:0] so_wdata_i,
-  // the order bits of pair (wm_a_i, wm_j_i) are written alone, the cycle after these inputs (the
-  // compare loop's column and its write are a cycle apart); wm_all_i: whole rows (clear, copy)
+  // the order bits of pair (wm_a_i, wm_j_i) are written alone, the cycle after wm_j_i (the
+  // compare loop's column and its write are a cycle apart; wm_a_i holds); wm_all_i: whole rows
+  // (clear, copy)
   input  logic             rst_ni,
   input  logic [ ActW-1:0] wm_a_i,
   input  logic [ ActW-1:0] wm_j_i,
@@ -55,15 +56,17 @@ module qrl_tables #(
   output logic [2*PairW-1:0] wo_rdata_o
 );
   localparam int unsigned OrdW = 2 * PairW;
-  // The order bits of pair (a, j) (both halves), written alone (none when j = a), the mask
-  // registered.
+  // The order bits of pair (a, j) (both halves), written alone (none when j = a): the column j
+  // registered (the write is a cycle after the compare), the mask decoded from it and a (which
+  // holds during the loop) in the write's cycle.
+  logic [ActW-1:0] wm_j_q;
   logic [Actions-1:0] a_hot, j_hot;
-  logic [PairW-1:0] o_wmask_pair, o_wmask_q;
+  logic [PairW-1:0] o_wmask_pair;
   logic [OrdW-1:0] o_wmask;
   always_comb begin
     for (int unsigned i = 0; i < Actions; i++) begin
       a_hot[i] = (wm_a_i == ActW'(i));
-      j_hot[i] = (wm_j_i == ActW'(i));
+      j_hot[i] = (wm_j_q == ActW'(i));
     end
     o_wmask_pair = '0;
     for (int unsigned i = 0; i < Actions; i++) begin
@@ -74,12 +77,12 @@ module qrl_tables #(
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      o_wmask_q <= '0;
+      wm_j_q <= '0;
     end else begin
-      o_wmask_q <= o_wmask_pair;
+      wm_j_q <= wm_j_i;
     end
   end
-  assign o_wmask = wm_all_i ? '1 : {o_wmask_q, o_wmask_q};
+  assign o_wmask = wm_all_i ? '1 : {o_wmask_pair, o_wmask_pair};
 
   logic aq_we, sq_we, ao_we, so_we;
   logic [QAW-1:0] q_waddr, aq_waddr, sq_waddr;

@@ -4,18 +4,18 @@
 // word. Three steps, so that no cycle holds the whole chain (fmax):
 //   accept cycle (ld_i): the products (w[15:0] * n) >> 16 for every possible n come from
 //     qrl_pick and are registered (kn_q);
-//   second cycle (st_i), behind the order-bit RAM and qrl_winner: the set's popcount; the set,
-//     the popcount and the products (kn_q is the next decision's from this edge on: one
-//     decision per cycle) are registered at the response edge;
-//   after the response edge: the popcount selects k, each member's rank (the members below it,
-//     formed in the second cycle and registered) is compared with k and the matching index is
-//     idx_o, combinational from registers (the decision's action output; it holds until the
-//     next response).
-// (Measured, rr on the HX8K: with k selected in the second cycle the path RAM -> maximum set ->
-// popcount -> select was 14.5 ns, 68.9 MHz; with the ranks formed after the edge by a ripple
-// of the set's bits, the output path was 14.0 ns, 71.3 MHz. The popcount and the ranks are
-// qrl_popcnt's XOR/AND logic, not '+': as '+' they were mapped onto the carry chain and
-// rippled behind the RAM, gc's worst path at 12.9 ns, 77.8 MHz; as logic 83.2 MHz, docs/rl.md.)
+//   second cycle (st_i), behind the order-bit RAM and qrl_winner: the set's popcount selects
+//     k = kn_q[popcount] (an AND-OR select); the set and k are registered at the response edge
+//     (kn_q is the next decision's from this edge on: one decision per cycle);
+//   after the response edge: each member's rank (the members below it, qrl_kth, formed from the
+//     registered set) is compared with k and the matching index is idx_o, combinational from
+//     registers (the decision's action output; it holds until the next response).
+// Branch hw-area moved the k select into the second cycle and the ranks behind the edge (area:
+// one k register instead of every product again, the popcount and the ranks; rr -36 and -21
+// flip-flops); the second cycle's path is again RAM -> maximum set -> popcount -> select (rr
+// 14.8 ns, 67.4 MHz at seed 1, docs/rl.md). Before (hw-fmax3): k selected after the edge from
+// registered products and popcount, ranks registered, rr 86.4 MHz. The popcount and the ranks
+// are qrl_popcnt's XOR/AND logic, not '+' (as '+' they map onto the iCE40 carry chain).
 // No multiplier behind the RAM. A set of one (a strict maximum) gives k = 0: its member.
 module qrl_tie #(
   parameter int unsigned Actions = 4,
@@ -31,48 +31,43 @@ module qrl_tie #(
 );
   localparam int unsigned CntW = $clog2(Actions + 1);
 
-  logic [Actions*ActW-1:0] kn_q, kn2_q;
+  logic [Actions*ActW-1:0] kn_q;
   logic [Actions-1:0] set_q;
-  logic [CntW-1:0] cnt, cnt_q;
-  logic [ActW-1:0] k;
+  logic [CntW-1:0] cnt;
+  logic [ActW-1:0] k_d, k_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       kn_q <= '0;
-      kn2_q <= '0;
       set_q <= '0;
-      cnt_q <= '0;
+      k_q <= '0;
     end else begin
       if (ld_i) kn_q <= kn_i;
       if (st_i) begin
         set_q <= set_i;
-        cnt_q <= cnt;
-        kn2_q <= kn_q;
+        k_q <= k_d;
       end
     end
   end
 
-  // second cycle: the set's popcount (qrl_kth's, as logic rather than the carry chain)
-
-  // after the response edge: k = kn[popcount], an AND-OR select of the registered products,
-  // and the member whose rank is k (qrl_kth: the ranks are formed from the set in the second
-  // cycle, in parallel with the popcount, and registered at the response edge)
+  // second cycle: the set's popcount (qrl_kth's, as logic rather than the carry chain) selects
+  // k = kn[popcount], an AND-OR select of the registered products, registered at the response
+  // edge (area: one k instead of every product and the popcount)
   always_comb begin
-    k = '0;
+    k_d = '0;
     for (int unsigned n = 1; n <= Actions; n++) begin
-      k = k | (kn2_q[(n-1)*ActW+:ActW] & {ActW{cnt_q == CntW'(n)}});
+      k_d = k_d | (kn_q[(n-1)*ActW+:ActW] & {ActW{cnt == CntW'(n)}});
     end
   end
 
+  // after the response edge: the member whose rank is k (qrl_kth: the ranks of the registered
+  // set)
   qrl_kth #(
     .Actions(Actions),
     .ActW   (ActW)
   ) u_rank (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .ld_i    (st_i),
     .mask_i  (set_i),
     .mask_q_i(set_q),
-    .k_i     (k),
+    .k_i     (k_q),
     .idx_o   (idx_o),
     .cnt_o   (cnt)
   );

@@ -273,7 +273,7 @@ TEST(RlGc, RewardOfRequestKUpdatesTheEntryOfRequestKMinus1) {
     return true;
   };
   // Request 1: interval 500 us -> current bin 4; no previous interval (bin 0), previous action 0.
-  // S1 = (0 x 17 + 4) x 2 + 0 = 8. Decide (2 cycles) + reward (3): no update yet.
+  // S1 = (0 x 17 + 4) x 2 + 0 = 8. Decide (2 cycles) + reward (4): no update yet.
   d.serve(*p, false, 500 * kUs);
   uint32_t a1 = 99;
   const nlohmann::json chosen = rl.stats()["rl"]["actions_chosen"];
@@ -282,11 +282,11 @@ TEST(RlGc, RewardOfRequestKUpdatesTheEntryOfRequestKMinus1) {
   ASSERT_LT(a1, 8u);
   EXPECT_TRUE(all_zero_but(999, 999));
   EXPECT_EQ(rl.updates(), 0u);
-  EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 5u);
+  EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 6u);
   if (a1 > 0) {
     ASSERT_EQ(e.log.size(), 1u);
     EXPECT_EQ(e.log[0].copies, a1);
-    EXPECT_EQ(e.log[0].delay, 5u * 2000u);  // 5 cycles at 500 MHz
+    EXPECT_EQ(e.log[0].delay, 6u * 2000u);  // 6 cycles at 500 MHz
   }
   // Request 2: its reward (faster than every sample so far: 1.0 = 256)
   // updates Q(S1, A1) = round((179 x 0 x 256 + 77 x 256 x 256 + 77 x 205 x Q(S2,A2)=0) / 65536)
@@ -295,8 +295,8 @@ TEST(RlGc, RewardOfRequestKUpdatesTheEntryOfRequestKMinus1) {
   EXPECT_EQ(rl.updates(), 1u);
   EXPECT_EQ(cpp->core().q(8, a1), 77);
   EXPECT_TRUE(all_zero_but(8, a1));
-  // + decide (2), reward (3), update (7 + 19 shift-and-add steps + 8 order-bit compares)
-  EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 5u + 5u + 34u);
+  // + decide (2), reward (4), update (7 + 19 shift-and-add steps + 8 order-bit compares)
+  EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 6u + 6u + 34u);
 }
 
 // The warm-up: before the reward unit's first threshold scan every sample earns 1.0 whatever
@@ -324,7 +324,7 @@ TEST(RlGc, UpdatesBeforeTheFirstPercentileScanAreDropped) {
   EXPECT_EQ(t["warmup_skipped_updates"].get<uint64_t>(), 1u);
   EXPECT_FALSE(t["trained"].get<bool>());
   // decide + reward per request, + the dropped update (1 cycle)
-  EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 5u + 5u + 1u);
+  EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 6u + 6u + 1u);
 }
 
 // GC paper footnote 2: P(a) proportional to Q(s, a). Hand-worked: row (Q8.8) {0, 256, -100,

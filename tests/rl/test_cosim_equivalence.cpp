@@ -269,7 +269,7 @@ TEST(RlCosim, CyclesPerOperation) {
   EXPECT_EQ(rtl->decide(0, kAllActions).cycles, 2u);  // 4th decision of the episode
   EXPECT_EQ(rtl->decide(0, kAllActions).cycles,
             2u + 128u * 4u);  // 5th: closes it, copies 512 q values
-  EXPECT_EQ(rtl->reward(1000).cycles, 3u);
+  EXPECT_EQ(rtl->reward(1000).cycles, 4u);
   std::vector<int32_t> row(4, 0);
   EXPECT_EQ(rtl->write_row(1, row.data()), 4u * (4u + 4u));  // 4 values, each 4 + 4 cycles
   EXPECT_EQ(rtl->read_row(1, true, row.data()), 4u * 3u);

@@ -50,10 +50,13 @@ TEST(RlReward, ThresholdsHandWorked) {
     for (int k = 0; k < n; ++k, ++i) {
       const RewardResult res = r.observe(x);
       EXPECT_EQ(res.reward, 256);
-      // the 100th sample scans: an 18-bit limit (total < 32 768 + 100: 16 bits, L = 3: 2) by
-      // serial division, the top bin's read, 60 bins, 3 failing tests, 2 more divisions (each
-      // + 1 cycle forming the slack)
-      EXPECT_EQ(res.cycles, i == 99 ? 3u + 18u + 1u + 60u + 3u + 2u * 19u : 3u) << i;
+      // the 100th sample scans, bit-serially (23-bit S: 100 * (32 768 + 100) < 2^22, + sign):
+      // S = 1 * total (1 operation), 60 bin visits, 3 operations (-100 * count) at each of the
+      // 4 occupied bins, the failing tests 2 and 1 (1 cycle + 2 operations each: 9 and 20 have
+      // two set bits) and test 0 (1 cycle)
+      EXPECT_EQ(res.cycles,
+                i == 99 ? 4u + 23u + 60u + 4u * 3u * 23u + 2u * (1u + 2u * 23u) + 1u : 4u)
+          << i;
     }
   };
   feed(10, 70);
@@ -101,7 +104,7 @@ TEST(RlReward, FollowsAShift) {
   EXPECT_EQ(r.classify(500), 256);
   EXPECT_EQ(r.classify(5000), -256);
   EXPECT_EQ(r.scans(), 4u);
-  EXPECT_EQ(r.observe(5000).cycles, 3u);
+  EXPECT_EQ(r.observe(5000).cycles, 4u);
 }
 
 TEST(RlReward, Validation) {

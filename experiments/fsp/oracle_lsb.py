@@ -79,7 +79,6 @@ def analyse(path, page, cache_pages, unit):
 
     for lpn in sorted(pages_touched):  # --warmup footprint
         write(lpn)
-    in_flash = set()
     total_reads = hits = 0
     for is_read, first, last in reqs:
         for lpn in range(first, last + 1):

@@ -240,6 +240,14 @@ def spread(md, summary, d, ws, rl_pols, seeds, norm, row, hdr, sep, paper_std, t
     md.append("")
 
 
+def effort(j):
+    """RL updates with their reward signs (+/0/−); UNTRAINED when the unit made no update."""
+    t = j["gc"]["rl"].get("training", {})
+    rw = t.get("rewards", {})
+    return (f"{t.get('updates', 0)} ({rw.get('positive', 0)}/{rw.get('zero', 0)}/"
+            f"{rw.get('negative', 0)})" + ("" if t.get("trained") else " UNTRAINED"))
+
+
 def report(src, out, title, header, wall_line):
     def lat(j, k):
         return j["latency_us"]["all"][k]
@@ -326,11 +334,6 @@ def report(src, out, title, header, wall_line):
             md.append(f"| {LABEL[pol]} decisions | " + " | ".join(
                 str(src.result(d, w, pol)['gc']['decisions']) for w in ws) + " |")
 
-            def effort(j):
-                t = j["gc"]["rl"].get("training", {})
-                rw = t.get("rewards", {})
-                return (f"{t.get('updates', 0)} ({rw.get('positive', 0)}/{rw.get('zero', 0)}/"
-                        f"{rw.get('negative', 0)})" + ("" if t.get("trained") else " UNTRAINED"))
             md.append(f"| {LABEL[pol]} updates (rewards +/0/−) | " + " | ".join(
                 effort(src.result(d, w, pol)) for w in ws) + " |")
         def opp(j):

@@ -351,29 +351,41 @@ TEST(RlGc, StochasticPickIsProportionalToPositiveQ) {
   EXPECT_NEAR(n1 / 40000.0, 0.25, 0.02);
 }
 
-// gc.rl_selection stochastic: an exploiting decision on a trained row is drawn from the row, and
-// charged the row read (8 values x 3 cycles); greedy takes the unit's decision.
-TEST(RlGc, StochasticSelectionDrawsFromTheRow) {
-  SsdConfig c = preset("tlc-gc-512gb");
-  c.gc_rl_selection = "stochastic";
-  auto p = make_gc_policy("rl", &c);
-  auto& rl = static_cast<RlGc&>(*p);
-  auto* cpp = dynamic_cast<rl::CppBackend*>(&rl.backend());
-  ASSERT_NE(cpp, nullptr);
-  // Every state: action 2 has Q 1.0, action 5 Q 3.0 (the argmax), the rest 0. Past the
-  // exploration phase (eps 0.01 from decision 1000).
-  const int32_t row[8] = {0, 0, 256, 0, 0, 768, 0, 0};
-  for (uint32_t s = 0; s < RlGc::kStates; ++s) cpp->write_row(s, row);
-  for (int i = 0; i < 1000; ++i) cpp->decide(0, rl::kAllActions);
-  ScriptEngine e(1);
-  e.free = {5};
-  p->attach(&e);
-  Driver d;
+// gc.rl_selection stochastic: an exploiting decision on a trained row is drawn from the row;
+// greedy takes the unit's decision.
+namespace {
+// An rl policy whose every row is {0, 0, 1.0, 0, 0, 3.0, 0, 0} (action 5 the argmax), past the
+// exploration phase (eps 0.01 from decision 1000), attached to a one-plane engine at 5 free blocks.
+struct PrimedRlGc {
+  explicit PrimedRlGc(const std::string& selection) : e(1) {
+    SsdConfig c = preset("tlc-gc-512gb");
+    c.gc_rl_selection = selection;
+    p = make_gc_policy("rl", &c);
+    cpp = dynamic_cast<rl::CppBackend*>(&static_cast<RlGc&>(*p).backend());
+    const int32_t row[8] = {0, 0, 256, 0, 0, 768, 0, 0};
+    for (uint32_t s = 0; s < RlGc::kStates; ++s) cpp->write_row(s, row);
+    for (int i = 0; i < 1000; ++i) cpp->decide(0, rl::kAllActions);
+    e.free = {5};
+    p->attach(&e);
+  }
   // 1000 requests, all in the reward unit's warm-up (before its first scan at 1024 samples): the
   // updates are dropped, so the rows stay as written.
-  for (int i = 0; i < 1000; ++i) d.serve(*p, false, 500 * kUs);
-  ASSERT_EQ(cpp->core().updates(), 0u);
-  const nlohmann::json j = rl.stats()["rl"];
+  nlohmann::json serve_1000() {
+    Driver d;
+    for (int i = 0; i < 1000; ++i) d.serve(*p, false, 500 * kUs);
+    return p->stats()["rl"];
+  }
+  ScriptEngine e;
+  std::unique_ptr<GcPolicy> p;
+  rl::CppBackend* cpp = nullptr;
+};
+}  // namespace
+
+TEST(RlGc, StochasticSelectionDrawsFromTheRow) {
+  PrimedRlGc st("stochastic");
+  ASSERT_NE(st.cpp, nullptr);
+  const nlohmann::json j = st.serve_1000();
+  ASSERT_EQ(st.cpp->core().updates(), 0u);
   EXPECT_EQ(j["selection"].get<std::string>(), "stochastic");
   const auto chosen = j["actions_chosen"];
   const double a2 = chosen[2].get<double>() / 1000, a5 = chosen[5].get<double>() / 1000;
@@ -382,17 +394,9 @@ TEST(RlGc, StochasticSelectionDrawsFromTheRow) {
   EXPECT_GT(j["stochastic"]["differs_from_unit_decision"].get<uint64_t>(), 150u);
   EXPECT_GT(j["stochastic"]["picks"].get<uint64_t>(), 950u);
   // Greedy: the unit's decision, action 5, whenever it exploits.
-  c.gc_rl_selection = "greedy";
-  auto g = make_gc_policy("rl", &c);
-  auto* gcpp = dynamic_cast<rl::CppBackend*>(&static_cast<RlGc&>(*g).backend());
-  for (uint32_t s = 0; s < RlGc::kStates; ++s) gcpp->write_row(s, row);
-  for (int i = 0; i < 1000; ++i) gcpp->decide(0, rl::kAllActions);
-  ScriptEngine e2(1);
-  e2.free = {5};
-  g->attach(&e2);
-  Driver d2;
-  for (int i = 0; i < 1000; ++i) d2.serve(*g, false, 500 * kUs);
-  EXPECT_GT(g->stats()["rl"]["actions_chosen"][5].get<uint64_t>(), 970u);
+  PrimedRlGc gr("greedy");
+  ASSERT_NE(gr.cpp, nullptr);
+  EXPECT_GT(gr.serve_1000()["actions_chosen"][5].get<uint64_t>(), 970u);
 }
 
 TEST(PredictorGc, MovingAverageAndExponentialSmoothing) {

@@ -49,6 +49,9 @@ class Core {
   // Measurement starts (after a warm-up): the counters restart, except the integrity check's and
   // the prefill's; policy statistics keep counting (the warm-up is their training).
   virtual void reset_measurement() = 0;
+  // The replay starts (after preconditioning and prefill): minimum-over-the-replay statistics
+  // start from the drive's state now.
+  virtual void mark_replay_start() = 0;
 
   // --- inspection ---
   virtual const SimCounters& counters() const = 0;

@@ -73,6 +73,7 @@ void ControllerCore::precondition(double fraction, double random_fraction, Preco
 void ControllerCore::reset_measurement() {
   ctr_.restart_measurement();
   ftl_.counters() = FtlCounters{};
+  gc_->restart_min_free();
 }
 
 void ControllerCore::prefill(Lpn lpn) {

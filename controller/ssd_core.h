@@ -90,6 +90,7 @@ class ControllerCore final : public Core, private FlashPort {
   // Measurement starts (after a warm-up): the counters restart, except the integrity check's
   // and the prefill's; policy statistics keep counting (the warm-up is their training).
   void reset_measurement() override;
+  void mark_replay_start() override { gc_->restart_min_free(); }
   // Outstanding work that keeps the drive busy after the last host request (flushes, GC).
   bool idle() const override;
 

@@ -356,6 +356,7 @@ json run_replay(const RunOptions& opt) {
     }
   }
   const json pre_state = core.precondition_state();
+  core.mark_replay_start();
   if (pre_state["planes_below_gc_threshold"].get<uint32_t>() > 0 && !opt.quiet_warnings)
     std::fprintf(stderr,
                  "ssdtlm: warning: the replay starts with %u of %u planes below the GC threshold "

@@ -195,6 +195,10 @@ bool PageGcEngine::flush_padded(uint32_t plane) {
   return false;
 }
 
+void PageGcEngine::restart_min_free() {
+  for (uint32_t p = 0; p < geo_.planes(); ++p) min_free_[p] = ftl_.free_blocks(p);
+}
+
 void PageGcEngine::free_changed(uint32_t plane) {
   min_free_[plane] = std::min(min_free_[plane], ftl_.free_blocks(plane));
   policy_->on_free_blocks(plane);

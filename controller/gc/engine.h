@@ -123,6 +123,7 @@ class PageGcEngine final : public GcEngine {
 
   // --- statistics ---
   const std::vector<uint32_t>& min_free_blocks() const { return min_free_; }
+  void restart_min_free();  // the minimum counts from the free blocks now
   uint64_t copy_steps() const { return copy_steps_; }
   uint64_t erase_steps() const { return erase_steps_; }
 

@@ -60,6 +60,7 @@ class HybridCore final : public Core, private CorePort {
   void on_timer(uint32_t kind, void* ctx) override;
   bool idle() const override;
   void reset_measurement() override;
+  void mark_replay_start() override;
   // The SLC-size agent's and the GC policy's decision units.
   void set_backend_factory(const rl::BackendFactory& f) override;
 

@@ -60,6 +60,10 @@ void NativeGc::on_timer(uint32_t plane) {
   if (p.take()) run_step(plane, p.copies, p.max_valid);
 }
 
+void NativeGc::restart_min_free() {
+  for (uint32_t p = 0; p < geo_.planes(); ++p) min_free_[p] = map_.free_native(p);
+}
+
 void NativeGc::free_changed(uint32_t plane) {
   const uint32_t f = map_.free_native(plane);
   min_free_[plane] = std::min(min_free_[plane], f);

@@ -74,6 +74,7 @@ class NativeGc final : public GcEngine {
 
   // --- statistics ---
   const std::vector<uint32_t>& min_free_blocks() const { return min_free_; }
+  void restart_min_free();  // the minimum counts from the free native blocks now
   uint64_t copy_steps() const { return mig_.gc_copy_steps(); }
   uint64_t erase_steps() const { return mig_.gc_erase_steps(); }
 

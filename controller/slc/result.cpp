@@ -12,6 +12,11 @@ void HybridCore::reset_measurement() {
   hc_ = HybridCounters{};
   hc_.sector_entries_peak = peak;
   busy_mark_ = hc_.busy_ps;  // the epoch in progress counts from here
+  mark_replay_start();
+}
+
+void HybridCore::mark_replay_start() {
+  if (native_gc_) native_gc_->restart_min_free();
 }
 
 void HybridCore::set_backend_factory(const rl::BackendFactory& f) {

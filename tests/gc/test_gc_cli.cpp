@@ -196,4 +196,23 @@ TEST(GcCli, RtlBackendGivesTheSameResultAsCpp) {
 #endif
 }
 
+// The minimum free blocks of the replay start from the aged drive, not from an empty plane: a
+// read-only replay of an aged drive reports the precondition's free blocks (it reported the
+// plane's whole block count before, as no allocation had updated the minimum).
+TEST(GcCli, MinFreeBlocksStartFromThePreconditionedDrive) {
+  const std::string out = (tmpdir() / "minfree.json").string();
+  const std::string websearch =
+      std::string(SSDTLM_SOURCE_DIR) + "/traces/data/umass-websearch.mqsim.gz";
+  Result r = sh("run --preset tlc-gc-512gb --config " + small_cfg() + " --trace " + websearch +
+                " --fold modulo --precondition 0.9 --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  json j = load(out);
+  const auto pre_min = j["precondition"]["free_blocks_per_plane"]["min"].get<uint32_t>();
+  ASSERT_LT(pre_min, 64u);
+  uint32_t lowest = 64;
+  for (const auto& v : j["gc"]["min_free_blocks_per_plane"])
+    lowest = std::min(lowest, v.get<uint32_t>());
+  EXPECT_LE(lowest, pre_min) << j["gc"].dump();
+}
+
 }  // namespace

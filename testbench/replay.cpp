@@ -479,14 +479,14 @@ json run_replay(const RunOptions& opt) {
         {"per_die", die_busy}}},
       {"channel_busy_fraction", chan_busy}};
   r["operating_point"] = operating_point(ssd, end, span, busy_max, busy_sum, die_busy.size());
-  r["warmup"] = {{"mode", opt.measure_last_pass ? "last-pass" : opt.warmup},
-                 {"requests", ssd.host.warmup_completed()},
-                 {"measure_start_s", static_cast<double>(t0) / 1e12},
-                 {"read_pages", c.read_pages},
-                 {"placed_read_pages", c.placed_read_pages},
-                 {"placed_read_share",
-                  c.read_pages && !hy ? json(double(c.placed_read_pages) / double(c.read_pages))
-                                      : json(nullptr)}};
+  r["warmup"] = {
+      {"mode", opt.measure_last_pass ? "last-pass" : opt.warmup},
+      {"requests", ssd.host.warmup_completed()},
+      {"measure_start_s", static_cast<double>(t0) / 1e12},
+      {"read_pages", c.read_pages},
+      {"placed_read_pages", c.placed_read_pages},
+      {"placed_read_share",
+       c.read_pages ? json(double(c.placed_read_pages) / double(c.read_pages)) : json(nullptr)}};
   auto ratio = [](uint64_t a, uint64_t b) { return a + b ? double(a) / double(a + b) : 0.0; };
   r["cache"] = {
       {"read_hit_ratio", ratio(c.cache_read_hits, c.cache_read_misses)},

@@ -23,6 +23,7 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
       write_back_sectors_(
           static_cast<uint64_t>(cfg.slc_write_back_mib * 1048576.0 / cfg.geo.sector_size)),
       golden_(integrity ? cfg.logical_pages() * cfg.geo.sectors_per_page() : 0, 0),
+      host_written_((cfg.logical_pages() * cfg.geo.sectors_per_page() + 63) / 64, 0),
       flash_data_(integrity ? cfg.geo.pages() * cfg.geo.sectors_per_page() : 0, 0) {
   map_.count_all_slc_sectors(staging_ && staging_->sector_mapped());
   region_.set_targets(staging_ ? sizer_->initial(region_.context()) : SlcTargets{});
@@ -123,10 +124,12 @@ void HybridCore::do_read(HostCmd* c) {
     Ppn ppns[8];
     uint32_t masks[8];
     int n = 0;
-    bool any_flash = false;
+    bool any_flash = false, placed = true;
+    ++ctr_.read_pages;
     for (uint32_t i = 0; i < spp_; ++i) {
       if (!(mask >> i & 1)) continue;
       const uint32_t lsn = lpn * spp_ + i;
+      placed = placed && (host_written_.get(lsn / 64) >> (lsn % 64) & 1);
       if (DramSec* d = dram_.find(lsn)) {
         ++hc_.dram_read_sectors;
         if (integrity_) check_sector(lsn, d->ver, golden_.get(lsn), "dram");
@@ -149,6 +152,7 @@ void HybridCore::do_read(HostCmd* c) {
       any_flash = true;
       if (integrity_) check_sector(lsn, flash_data_.get(psn), golden_.get(lsn), "flash");
     }
+    ctr_.placed_read_pages += placed;
     if (!any_flash) {
       ++ctr_.cache_read_hits;
       return;
@@ -189,6 +193,7 @@ void HybridCore::finish_cmd(HostCmd* c) {
 void HybridCore::add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) {
   const uint32_t v = ++version_;
   if (integrity_) golden_.at(lsn) = v;
+  host_written_.at(lsn / 64) |= 1ull << (lsn % 64);
   DramSec* d = dram_.find(lsn);
   if (d)
     d->ver = v;

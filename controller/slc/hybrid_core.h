@@ -205,6 +205,8 @@ class HybridCore final : public Core, private CorePort {
   // integrity: the newest version by logical sector, the version programmed by physical sector
   uint32_t version_ = 0;
   PagedArray<uint32_t> golden_;
+  // Sectors the host has written (warm-up or replay), one bit each: the "placed" share of reads.
+  PagedArray<uint64_t> host_written_;
   PagedArray<uint32_t> flash_data_;
 };
 

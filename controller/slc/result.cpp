@@ -41,7 +41,7 @@ uint64_t HybridCore::worn_blocks() const {
 }
 
 uint64_t HybridCore::state_bytes() const {
-  return map_.state_bytes() + dram_.size() * 8;
+  return map_.state_bytes() + dram_.size() * 8 + host_written_.bytes();
 }
 
 nlohmann::json HybridCore::result_json(double sim_s) const {

@@ -167,6 +167,24 @@ TEST(Cli, WriteCacheAcknowledgesFromDramUnlessOnDemand) {
   EXPECT_LT(a["operating_point"]["die_utilisation"]["max"].get<double>(), 0.5);
 }
 
+TEST(Cli, WarmupPlacesWhatTheMeasuredReplayReadsOnAHybridDrive) {
+  // The same on the hybrid SLC/QLC core (sector map): placed = written by the host, warm-up or
+  // replay; preconditioned and never-written sectors are not.
+  const std::string base = "run --preset hybrid-slc-qlc --trace " + kData +
+                           "msrc-windows-1006.trace.gz --fold modulo --precondition 0.9 "
+                           "--integrity --quiet --out ";
+  const std::string none = (tmpdir() / "hy-wu-none.json").string();
+  const std::string fp = (tmpdir() / "hy-wu-fp.json").string();
+  ASSERT_EQ(sh(base + none).code, 0);
+  ASSERT_EQ(sh(base + fp + " --warmup footprint").code, 0);
+  json a = load(none), b = load(fp);
+  EXPECT_LT(a["warmup"]["placed_read_share"].get<double>(), 0.3);
+  EXPECT_GE(b["warmup"]["placed_read_share"].get<double>(), 0.9);
+  EXPECT_GT(b["warmup"]["read_pages"].get<uint64_t>(), 1000u);
+  EXPECT_EQ(b["warmup"]["read_pages"], a["warmup"]["read_pages"]);
+  EXPECT_EQ(b["integrity"]["mismatches"].get<uint64_t>(), 0u);
+}
+
 TEST(Cli, WarmupPlacesWhatTheMeasuredReplayReads) {
   // msrc-windows-1006 reads mostly data it never writes: on a preconditioned drive those reads
   // target the preconditioned layout, unless the footprint warm-up writes every touched page

@@ -40,6 +40,12 @@ def load(db_path, sweep):
     return db, cells, failed
 
 
+def busiest(cells):
+    """Range of the busiest die's utilisation over the UST runs."""
+    u = [c["ust"][1]["operating_point"]["die_utilisation"]["max"] for c in cells.values() if "ust" in c]
+    return f"{min(u):.2f}-{max(u):.2f}" if u else "n/a"
+
+
 def main():
     db_path, sweep, out = sys.argv[1:4]
     db, cells, failed = load(db_path, sweep)
@@ -50,10 +56,13 @@ def main():
     L.append("Drive and workloads of the quick SLC-RL sweep (hybrid-slc-qlc at 267 blocks, closed "
              "loop QD 16, write-through). Static grid: SLC size = fraction x max_slc_blocks "
              "(0.125 ... 1), theta 4 KiB ... 1 MiB (the RL agent's range). Throughput = host MiB "
-             "written / simulated s (`slc.write_throughput_mib_s`), normalised to UST.")
+             "written / simulated s (`slc.write_throughput_mib_s`), normalised to UST. Operating "
+             "point: closed loop, so every run keeps the die busy (saturated by design: the metric "
+             "is the bytes over the time the drive took); busiest die over the UST runs: "
+             + busiest(cells) + ".")
     L.append("")
     L.append("| workload | QLC-only | DWA | RL | best fixed | best cell (size, theta KiB) | worst fixed | "
-             "UST (abs MiB/s) | RL decisions |")
+             "UST (abs MiB/s) | RL decisions / explorations / rewards + - |")
     L.append("|---|---|---|---|---|---|---|---|---|")
     ratios = {"none": [], "dwa": [], "rl": [], "best": [], "worst": []}
     for w in ORDER:
@@ -71,7 +80,11 @@ def main():
         best = grid[best_k][0] / ust if best_k else None
         worst = grid[worst_k][0] / ust if worst_k else None
         rl = c.get("rl", (None, {}))[1]
-        dec = rl.get("slc", {}).get("sizer", {}).get("decisions") if rl else None
+        sz = rl.get("slc", {}).get("sizer", {}) if rl else {}
+        tr = sz.get("training", {})
+        dec = (f"{tr.get('decisions')} / {tr.get('explorations')} / "
+               f"{tr.get('rewards', {}).get('positive')} {tr.get('rewards', {}).get('negative')}"
+               if tr else None)
         row = [rel("none"), rel("dwa"), rel("rl"), best]
         if w in GENERATED:
             for k, v in zip(["none", "dwa", "rl", "best", "worst"], row + [worst]):

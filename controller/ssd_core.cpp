@@ -404,6 +404,7 @@ void ControllerCore::issue_flush_program(FlushJob* job) {
   ctr_.host_pages_programmed += job->n;
   ctr_.padding_pages += unit_ - job->n;
   submit(op);
+  if (ftl_.free_blocks(plane) < free_before) gc_->host_block_opened(plane);
   if (ftl_.free_blocks(plane) != free_before) gc_->free_changed(plane);
 }
 

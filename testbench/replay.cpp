@@ -336,7 +336,14 @@ json run_replay(const RunOptions& opt) {
       throw ConfigError("--precondition-mode " + opt.precondition_mode +
                         ": not available with --preset " + opt.preset +
                         " (hybrid SSD: use auto or overwrite)");
-    hy->precondition(opt.precondition, opt.precondition_random);
+    // auto with random overwrites: they fall on the pages the trace writes (its steady state,
+    // reached by timing-free greedy GC); overwrite: on any filled page.
+    if (pmode == PreconditionMode::Auto && opt.precondition_random > 0 && opt.precondition > 0) {
+      const TraceScan scan = scan_trace(trace, cfg);
+      hy->precondition(opt.precondition, opt.precondition_random, &scan.written);
+    } else {
+      hy->precondition(opt.precondition, opt.precondition_random);
+    }
     if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg, false);
   } else {
     const bool steady = pmode == PreconditionMode::Steady ||

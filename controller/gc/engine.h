@@ -105,7 +105,8 @@ class PageGcEngine final : public GcEngine {
   // stay valid where they are).
   bool flush_padded(uint32_t plane);
   void free_changed(uint32_t plane);  // records the minimum, tells the policy
-  void policy_idle(uint32_t plane);   // the policy's turn, when the engine is free
+  void host_block_opened(uint32_t plane) { policy_->on_host_block_opened(plane); }
+  void policy_idle(uint32_t plane);  // the policy's turn, when the engine is free
   bool pending(uint32_t plane) const { return jobs_[plane].delayed.on; }
   GcCause cause(uint32_t plane) const { return jobs_[plane].cause; }
   bool partial(uint32_t plane) const { return jobs_[plane].partial; }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "controller/flash_op.h"
 #include "controller/rl/backend.h"
@@ -82,6 +83,8 @@ struct DelayedGcStep {
   }
 };
 
+struct SsdConfig;
+
 class GcPolicy {
  public:
   virtual ~GcPolicy() = default;
@@ -89,6 +92,8 @@ class GcPolicy {
   virtual void attach(GcEngine* engine) { engine_ = engine; }
   // A plane's free-block count changed (a block was opened or erased).
   virtual void on_free_blocks(uint32_t /*plane*/) {}
+  // A block of the plane was opened for host data (a cache flush; not a GC destination).
+  virtual void on_host_block_opened(uint32_t /*plane*/) {}
   // The current GC step (or the whole GC) on a plane finished.
   virtual void on_gc_idle(uint32_t /*plane*/) {}
   // A host request reached the controller (inter-request interval: cmd.arrival minus the
@@ -112,19 +117,35 @@ class GcPolicy {
 // Page-level greedy GC: when a plane's free blocks fall below the threshold, the victim with the
 // fewest valid pages is collected whole (all moves, then the erase) as foreground work that runs
 // before any host operation queued at the die; repeated while the plane stays below threshold.
+//
+// Paced: when the GC threshold exceeds the plane's spare blocks (ftl.gc_threshold above the
+// over-provisioning, as tlc-rr's 0.3 against 0.25: SSDsim allows it), a full drive can never
+// reach the threshold, and collecting until it does would compact the whole plane over and over
+// (victims with almost no invalid page). Below the threshold greedy then collects one victim per
+// block the host opens in the plane, as MQSim's Check_gc_required does after each allocation (and
+// the hybrid core's native GC), and regardless at host_reserve_blocks() + 1 free blocks or when
+// host writes wait for a block.
 class GreedyGc : public GcPolicy {
  public:
+  explicit GreedyGc(const SsdConfig* cfg = nullptr);
   const char* name() const override { return "greedy"; }
+  void attach(GcEngine* engine) override;
   void on_free_blocks(uint32_t plane) override { maybe_start(plane); }
+  void on_host_block_opened(uint32_t plane) override;
   void on_gc_idle(uint32_t plane) override { maybe_start(plane); }
   // Host units wait for a free block while no count changed (a replay that starts below the
   // threshold): start GC on every plane that needs it.
   void on_host_blocked() override {
     for (uint32_t p = 0; p < engine_->planes(); ++p) maybe_start(p);
   }
+  bool paced() const { return paced_; }
+  nlohmann::json stats() const override;
 
  private:
   void maybe_start(uint32_t plane);
+  uint32_t spare_blocks_ = UINT32_MAX;  // per plane: blocks beyond the logical capacity
+  bool paced_ = false;
+  std::vector<uint32_t> credit_;  // paced: victims owed to host blocks opened below threshold
 };
 
 struct SsdConfig;

@@ -53,7 +53,12 @@ class HybridCore final : public Core, private CorePort {
   HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity);
   ~HybridCore() override;
 
-  void precondition(double fraction, double random_fraction);
+  // Fills `fraction` of the logical space in LBA order, then random_fraction x that many random
+  // overwrites with timing-free native GC. hot (bit l of word l / 64): the pages the trace
+  // writes; the overwrites then fall on them (the workload's steady state, reached by running
+  // greedy GC timing-free); without (or when it holds no filled page) on any filled page.
+  void precondition(double fraction, double random_fraction,
+                    const PagedArray<uint64_t>* hot = nullptr);
   void prefill(Lpn lpn) override;
   void on_host_cmd(HostCmd* cmd) override;
   void on_flash_done(FlashOp* op) override;

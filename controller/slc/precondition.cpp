@@ -4,6 +4,7 @@
 // they were written.
 #include <algorithm>
 #include <random>
+#include <vector>
 
 #include "controller/slc/hybrid_core.h"
 #include "controller/steady_state.h"
@@ -55,7 +56,8 @@ void HybridCore::instant_write_native(Lpn lpn, uint32_t& cursor) {
   }
 }
 
-void HybridCore::precondition(double fraction, double random_fraction) {
+void HybridCore::precondition(double fraction, double random_fraction,
+                              const PagedArray<uint64_t>* hot) {
   std::mt19937_64 rng(cfg_.seed);
   const uint64_t n = static_cast<uint64_t>(fraction * static_cast<double>(logical_pages_));
   const uint64_t over = static_cast<uint64_t>(random_fraction * static_cast<double>(n));
@@ -74,8 +76,17 @@ void HybridCore::precondition(double fraction, double random_fraction) {
     if (fixed) cursor = static_plane_of(geo_, static_cast<Lpn>(l));
     instant_write_native(static_cast<Lpn>(l), cursor);
   }
+  // The workload's hot set among the filled pages (memory: its size, not the drive's).
+  std::vector<Lpn> hot_lpns;
+  if (hot)
+    for (uint64_t w = 0; w * 64 < n; ++w)
+      for (uint64_t bits = hot->get(static_cast<uint32_t>(w)); bits; bits &= bits - 1) {
+        const uint64_t l = w * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
+        if (l < n) hot_lpns.push_back(static_cast<Lpn>(l));
+      }
   for (uint64_t i = 0; i < over && n > 0; ++i) {
-    const Lpn lpn = static_cast<Lpn>(rng() % n);
+    const Lpn lpn =
+        hot_lpns.empty() ? static_cast<Lpn>(rng() % n) : hot_lpns[rng() % hot_lpns.size()];
     if (fixed) cursor = static_plane_of(geo_, lpn);
     instant_write_native(lpn, cursor);
   }

@@ -71,6 +71,76 @@ struct Driver {
   }
 };
 
+// An engine that counts greedy's starts.
+class CountingEngine : public GcEngine {
+ public:
+  CountingEngine(uint32_t planes, uint32_t threshold) : free(planes, 0), threshold(threshold) {}
+  uint32_t planes() const override { return static_cast<uint32_t>(free.size()); }
+  uint32_t free_blocks(uint32_t p) const override { return free[p]; }
+  uint32_t threshold_blocks() const override { return threshold; }
+  bool gc_active(uint32_t) const override { return active; }
+  bool gc_start(uint32_t, uint32_t, uint8_t) override {
+    ++starts;
+    active = true;
+    return true;
+  }
+  void gc_step(uint32_t, uint32_t) override {}
+  bool host_blocked() const override { return blocked; }
+  std::vector<uint32_t> free;
+  uint32_t threshold;
+  bool active = false, blocked = false;
+  int starts = 0;
+};
+
+TEST(GreedyGc, CollectsUntilTheThresholdWhenItIsReachable) {
+  // tlc-gc-512gb: threshold 0.05 x 2731 = 137 blocks, spare blocks far above: not paced.
+  SsdConfig c = preset("tlc-gc-512gb");
+  auto p = make_gc_policy("greedy", &c);
+  CountingEngine e(1, 137);
+  p->attach(&e);
+  EXPECT_FALSE(static_cast<GreedyGc&>(*p).paced());
+  e.free = {136};
+  p->on_free_blocks(0);
+  EXPECT_EQ(e.starts, 1);
+  e.active = false;
+  p->on_gc_idle(0);  // still below: the next victim at once
+  EXPECT_EQ(e.starts, 2);
+}
+
+TEST(GreedyGc, PacedByHostBlocksWhenTheThresholdExceedsTheSpareBlocks) {
+  // tlc-rr: threshold round(0.3 x 512) = 154 blocks; the logical space is 0.75 of the raw
+  // (OP 0.25): 384 data blocks per plane, 512 - 384 = 128 spare. A full plane cannot reach 154.
+  SsdConfig c = preset("tlc-rr");
+  auto p = make_gc_policy("greedy", &c);
+  CountingEngine e(1, 154);
+  p->attach(&e);
+  auto& g = static_cast<GreedyGc&>(*p);
+  ASSERT_TRUE(g.paced());
+  EXPECT_EQ(p->stats()["spare_blocks_per_plane"], 128);
+  e.free = {127};
+  p->on_free_blocks(0);  // below the threshold, but no host block opened yet
+  EXPECT_EQ(e.starts, 0);
+  p->on_host_block_opened(0);  // one victim per host block
+  EXPECT_EQ(e.starts, 1);
+  p->on_host_block_opened(0);  // while collecting: owed
+  EXPECT_EQ(e.starts, 1);
+  e.active = false;
+  p->on_gc_idle(0);  // the owed victim
+  EXPECT_EQ(e.starts, 2);
+  e.active = false;
+  p->on_gc_idle(0);  // nothing owed: GC waits for the host
+  p->on_free_blocks(0);
+  EXPECT_EQ(e.starts, 2);
+  e.free = {3};  // host_reserve_blocks() + 1: collect regardless
+  p->on_free_blocks(0);
+  EXPECT_EQ(e.starts, 3);
+  e.active = false;
+  e.free = {100};
+  e.blocked = true;  // host writes wait for a block: collect regardless
+  p->on_host_blocked();
+  EXPECT_EQ(e.starts, 4);
+}
+
 TEST(GcCopies, FromTheDieTiming) {
   // 512Gb: t_copy = 60 + 700 = 760 us, t_er = 3500 us: lazy floor(4.6) = 4, intensive ceil = 5.
   // 128Gb: t_copy = 49 + 600 = 649 us, t_er = 4000 us: floor(6.16) = 6, ceil = 7.

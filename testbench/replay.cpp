@@ -549,7 +549,8 @@ json run_replay(const RunOptions& opt) {
     r["gc"] = g;
   }
   if (pc && pc->read_disturb())
-    r["read_disturb"] = rd_result_json(*pc, ssd.host.read_latency(), opt.rr_rewards_csv);
+    r["read_disturb"] =
+        rd_result_json(*pc->read_disturb(), c, ssd.host.read_latency(), opt.rr_rewards_csv);
   const uint64_t events = ssd.events();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

@@ -17,6 +17,7 @@ void HybridCore::reset_measurement() {
 void HybridCore::set_backend_factory(const rl::BackendFactory& f) {
   sizer_->set_backend_factory(f);
   if (native_gc_) native_gc_->policy().set_backend_factory(f);
+  if (rd_) rd_->set_backend_factory(f);
 }
 
 uint64_t HybridCore::mapped_pages() const {

@@ -98,14 +98,9 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
     }
   }
   if (v < 0) return false;
-  g = GcJob{};
-  g.active = true;
+  open_job(g, v, budget);
   g.migration = migration;
   g.idle = idle;
-  g.victim = v;
-  g.budget = budget;
-  g.partial = budget != UINT32_MAX;
-  g.step_open = g.partial;
   if (migration) {
     std::fill(mig_read_[plane].begin(), mig_read_[plane].end(), 0);
     ++hc_.mig_victims;
@@ -117,6 +112,15 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
   }
   next_unit(plane, migration);
   return true;
+}
+
+void Migration::open_job(GcJob& g, int64_t victim, uint32_t budget) {
+  g = GcJob{};
+  g.active = true;
+  g.victim = victim;
+  g.budget = budget;
+  g.partial = budget != UINT32_MAX;
+  g.step_open = g.partial;
 }
 
 // Collects the next unit from the victim: migration gathers whole logical pages (all their
@@ -360,13 +364,8 @@ bool Migration::refresh_begin(uint32_t plane, uint64_t b, const std::vector<Ppn>
   std::vector<uint32_t>& o = refresh_order_[plane];
   o.clear();
   for (Ppn ppn : order) o.push_back(geo_.page_of(ppn));
-  g = GcJob{};
-  g.active = true;
+  open_job(g, static_cast<int64_t>(b), sectors);
   g.refresh = true;
-  g.victim = static_cast<int64_t>(b);
-  g.budget = sectors;
-  g.partial = sectors != UINT32_MAX;
-  g.step_open = g.partial;
   next_unit(plane, false);
   return true;
 }

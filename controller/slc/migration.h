@@ -123,6 +123,8 @@ class Migration {
   bool want_migration(uint32_t plane, uint8_t& kind) const;
   bool start(uint32_t plane, bool migration, bool idle, uint32_t budget = UINT32_MAX,
              uint32_t max_valid = UINT32_MAX);
+  // A fresh job on `victim`: `budget` sectors in the first step (UINT32_MAX: whole).
+  void open_job(GcJob& g, int64_t victim, uint32_t budget);
   void next_unit(uint32_t plane, bool migration);
   void next_native_unit(uint32_t plane);  // native GC's part of next_unit
   void advance(uint32_t plane);           // native GC: continue the current step

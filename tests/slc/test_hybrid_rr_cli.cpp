@@ -168,6 +168,14 @@ TEST(HybridRrCli, PoliciesWithoutAMechanismAreRefusedNamingBothOptions) {
     EXPECT_NE(r.out.find(std::string("--rr ") + rr), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("--preset hybrid-slc-qlc"), std::string::npos) << r.out;
   }
+  // Refresh operations queue as normal work on the hybrid: the dispatch key would change nothing.
+  auto r = run_ssdtlm(
+      "run --preset hybrid-slc-qlc --rr ws+rs --set rd.refresh_preemptible=true "
+      "--trace " +
+      mix_trace() + " --quiet --no-progress");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("rd.refresh_preemptible"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--preset hybrid-slc-qlc"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -135,6 +135,27 @@ INSTANTIATE_TEST_SUITE_P(Hybrid, HybridRrPolicy, ::testing::Values("baseline", "
                            return n;
                          });
 
+// ws places native host units by the hot-read set: hybrid-slc-qlc has one plane (nothing to
+// choose), hybrid-slc-tlc sixteen; with its SLC cache off every host write is a native unit.
+TEST(HybridRrCli, WsRedirectsNativeHostUnitsOnAMultiPlaneDrive) {
+  const std::string out = (tmpdir() / "tlc_ws.json").string();
+  auto r = run_ssdtlm(
+      "run --preset hybrid-slc-tlc --set nand.blocks_per_plane=48 --set slc.blocks_per_plane=8 "
+      "--slc none --gc rl-aggr --rr ws --set rd.window=500 --trace " +
+      mix_trace() +
+      " --fold modulo --precondition 0.6 --precondition-random 0.5 --integrity --quiet "
+      "--no-progress --out " +
+      out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json j = load_json(out);
+  expect_clean(j);
+  const json& ws = j["read_disturb"]["ws"];
+  EXPECT_GT(ws["windows"].get<uint64_t>(), 1u) << ws.dump();
+  EXPECT_GT(ws["hot_set_size"].get<uint64_t>(), 0u) << ws.dump();
+  EXPECT_GT(ws["redirected_writes"].get<uint64_t>(), 0u) << ws.dump();
+  EXPECT_GT(ws["hot_writes"].get<uint64_t>() + ws["cold_writes"].get<uint64_t>(), 1000u);
+}
+
 TEST(HybridRrCli, RtlBackendGivesTheIdenticalResult) {
 #ifndef SSDTLM_HAVE_RTL
   GTEST_SKIP() << "built without the RTL backend";

@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "controller/block_wear.h"
 #include "nand/geometry.h"
 
 namespace ssdtlm {
@@ -72,7 +73,7 @@ struct FtlCounters {
   uint64_t erases = 0;
 };
 
-class Ftl {
+class Ftl final : public BlockWear {
  public:
   Ftl(const nand::Geometry& geo, uint64_t logical_pages, uint32_t gc_free_blocks_threshold);
 
@@ -110,6 +111,8 @@ class Ftl {
 
   // --- blocks ---
   const BlockInfo& block(uint64_t b) const { return blocks_[b]; }
+  uint32_t erase_count(uint64_t b) const override { return blocks_[b].erase_count; }
+  uint32_t read_count(uint64_t b) const override { return blocks_[b].read_count; }
   uint32_t free_blocks(uint32_t plane) const { return planes_[plane].free_count; }
   int64_t active_block(uint32_t plane) const { return planes_[plane].active; }  // -1: none open
   uint64_t total_free_blocks() const { return total_free_; }

@@ -22,11 +22,9 @@ nlohmann::json fig12_buckets_json(const LatencyHistogram& reads) {
   return {{"edges_ms", edges}, {"counts", counts}, {"fractions", fractions}};
 }
 
-nlohmann::json rd_result_json(const ControllerCore& core, const LatencyHistogram& reads,
-                              const std::string& rewards_csv) {
-  const ReadDisturb* rd = core.read_disturb();
-  nlohmann::json j = rd->stats(0);
-  const SimCounters& c = core.counters();
+nlohmann::json rd_result_json(const ReadDisturb& rd, const SimCounters& c,
+                              const LatencyHistogram& reads, const std::string& rewards_csv) {
+  nlohmann::json j = rd.stats(0);
   j["erases"] = {
       {"gc", c.erases_gc}, {"read_refresh", c.erases_rr}, {"wear_leveling", c.erases_wl}};
   // Read latency CDF (Fig. 11): value at each cumulative fraction, us.
@@ -38,7 +36,7 @@ nlohmann::json rd_result_json(const ControllerCore& core, const LatencyHistogram
   j["read_latency_us"] = {{"mean", reads.mean() / 1e6},
                           {"p99_99", reads.count() ? double(reads.percentile(0.9999)) / 1e6 : 0.0}};
   j["read_latency_distribution"] = fig12_buckets_json(reads);
-  if (!rewards_csv.empty()) rd->write_rewards_csv(rewards_csv);
+  if (!rewards_csv.empty()) rd.write_rewards_csv(rewards_csv);
   return j;
 }
 

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "controller/rr/read_disturb.h"
-#include "controller/ssd_core.h"
 #include "controller/stats.h"
 
 namespace ssdtlm::tb {
@@ -18,8 +17,9 @@ constexpr uint32_t kFig12EdgeMs[kFig12Edges] = {50, 100, 150, 200, 250, 300, 350
 nlohmann::json fig12_buckets_json(const LatencyHistogram& reads);
 
 // The model's and the policy's figures, the read latency CDF, and (csv non-empty) the ws+rs
-// agent's per-episode reward written there.
-nlohmann::json rd_result_json(const ControllerCore& core, const LatencyHistogram& reads,
-                              const std::string& rewards_csv);
+// agent's per-episode reward written there. rd: the core's read disturb (page-mapped or hybrid
+// core), c: the core's counters (erases by cause).
+nlohmann::json rd_result_json(const ReadDisturb& rd, const SimCounters& c,
+                              const LatencyHistogram& reads, const std::string& rewards_csv);
 
 }  // namespace ssdtlm::tb

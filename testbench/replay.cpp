@@ -212,16 +212,26 @@ TraceScan scan_trace(traces::TraceSource& src, const SsdConfig& cfg) {
 void check_composition(const SsdConfig& cfg, const std::string& preset) {
   const std::string drive = "--preset " + preset;
   if (cfg.hybrid()) {
-    // GC policies drive the native region's GC (controller/slc/native_gc.h); FSP grouping and
-    // read refresh have no mechanism on the hybrid core yet (docs/slc.md).
+    // GC policies drive the native region's GC (controller/slc/native_gc.h), read refresh
+    // (baseline, ws, ws+rs) runs on native blocks (controller/slc/hybrid_refresh.h); FSP grouping,
+    // leveling's shadow blocks and ipr's reprogram have no mechanism on the hybrid core yet
+    // (docs/slc.md).
     if (cfg.fsp_grouper != "baseline")
       throw ConfigError("--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive +
                         " (hybrid SSD: writes go through to SLC or native blocks, with no "
                         "write-back cache for a grouper to select from; docs/slc.md)");
-    if (cfg.rd_enabled)
-      throw ConfigError("--rr " + cfg.rd_policy + " (rd.enabled) with " + drive +
-                        " (hybrid SSD: no read-disturb model or refresh jobs over its sector map "
-                        "yet; docs/slc.md)");
+    if (cfg.rd_enabled && (cfg.rd_policy == "leveling" || cfg.rd_policy == "ipr"))
+      throw ConfigError(
+          "--rr " + cfg.rd_policy + " (rd.policy) with " + drive +
+          " (hybrid SSD: read refresh runs baseline, ws and ws+rs on native blocks; " +
+          (cfg.rd_policy == "ipr" ? "no in-place TLC->MLC reprogram beside the "
+                                    "SLC/native block modes"
+                                  : "no shadow-block destination stream") +
+          " yet; docs/slc.md)");
+    if (cfg.rd_refresh_preemptible)
+      throw ConfigError("rd.refresh_preemptible with " + drive +
+                        " (hybrid SSD: refresh operations always queue as normal work, as native "
+                        "GC's: the core has no foreground GC class; docs/slc.md)");
   } else if (cfg.slc_size_policy != "static") {
     throw ConfigError("--slc-size " + cfg.slc_size_policy + " (slc.size_policy) with " + drive +
                       " (no SLC region: choose a hybrid preset or --slc page|sa|sector|hierarchy)");
@@ -556,8 +566,8 @@ json run_replay(const RunOptions& opt) {
     g["latency_us"] = lat;
     r["gc"] = g;
   }
-  if (pc && pc->read_disturb())
-    r["read_disturb"] = rd_result_json(*pc, ssd.host.read_latency(), opt.rr_rewards_csv);
+  const ReadDisturb* rd = pc ? pc->read_disturb() : hy->read_disturb();
+  if (rd) r["read_disturb"] = rd_result_json(*rd, c, ssd.host.read_latency(), opt.rr_rewards_csv);
   const uint64_t events = ssd.events();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

@@ -8,9 +8,9 @@
 
 namespace ssdtlm {
 
-DisturbModel::DisturbModel(const SsdConfig& cfg, const Ftl& ftl)
+DisturbModel::DisturbModel(const SsdConfig& cfg, const BlockWear& wear)
     : cfg_(cfg),
-      ftl_(ftl),
+      wear_(wear),
       hard_(cfg.rd_hard_threshold),
       soft_(cfg.rd_soft_threshold),
       prewear_(cfg.geo.blocks(), 0),
@@ -30,11 +30,11 @@ DisturbModel::DisturbModel(const SsdConfig& cfg, const Ftl& ftl)
 }
 
 double DisturbModel::pe_of(uint64_t b) const {
-  return double(ftl_.block(b).erase_count) + prewear_[b];
+  return double(wear_.erase_count(b)) + prewear_[b];
 }
 
 uint32_t DisturbModel::effective_reads(uint64_t b) const {
-  return ftl_.block(b).read_count - base_[b];
+  return wear_.read_count(b) - base_[b];
 }
 
 double DisturbModel::rber_of(uint64_t b) const {
@@ -47,7 +47,7 @@ uint32_t DisturbModel::limit_of(uint64_t b) const {
   return mlc_[b] ? static_cast<uint32_t>(hard_ * cfg_.rd_ipr_limit_factor) : hard_;
 }
 
-uint32_t DisturbModel::on_read(FlashOp& op) {
+uint32_t DisturbModel::on_read(FlashOp& op, bool host) {
   const uint64_t b = cfg_.geo.block_of(op.ppn);
   const uint16_t pr = page_reads_.get(op.ppn);
   if (pr != UINT16_MAX) page_reads_.at(op.ppn) = pr + 1;
@@ -56,7 +56,6 @@ uint32_t DisturbModel::on_read(FlashOp& op) {
   op.retry_level = static_cast<uint8_t>(lvl);
   op.retry_time = ldpc_.retry_time(lvl);
   retry_time_total_ += op.retry_time;
-  const bool host = op.owner == OpOwner::HostRead;
   (host ? host_levels_ : other_levels_)[lvl] += 1;
   (host ? host_rber_sum_ : other_rber_sum_) += rber;
   if (lvl > nand::LdpcModel::kMaxLevel) ++(host ? unc_host_ : unc_other_);
@@ -77,7 +76,7 @@ void DisturbModel::on_erase(uint64_t b) {
 
 void DisturbModel::set_mlc(uint64_t b) {
   mlc_[b] = 1;
-  base_[b] = ftl_.block(b).read_count;
+  base_[b] = wear_.read_count(b);
 }
 
 void DisturbModel::stats(nlohmann::json& j) const {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "controller/block_wear.h"
 #include "controller/flash_op.h"
 #include "controller/ftl.h"
 #include "nand/reliability.h"
@@ -21,11 +22,12 @@ class DisturbModel {
  public:
   static constexpr int kLevels = nand::LdpcModel::kMaxLevel + 2;  // 0..7, uncorrectable
 
-  DisturbModel(const SsdConfig& cfg, const Ftl& ftl);
+  DisturbModel(const SsdConfig& cfg, const BlockWear& wear);
 
-  // A flash read: counts it, sets its LDPC retry level and time (and the MLC read time of a
-  // reprogrammed block). Returns the block's effective reads (since erase or reprogram).
-  uint32_t on_read(FlashOp& op);
+  // A flash read (host: for a host command): counts it, sets its LDPC retry level and time (and
+  // the MLC read time of a reprogrammed block). Returns the block's effective reads (since erase
+  // or reprogram).
+  uint32_t on_read(FlashOp& op, bool host);
   void on_erase(uint64_t block);
   // ipr: the block was reprogrammed to MLC; its reads count from now, at 1/factor the disturb.
   void set_mlc(uint64_t block);
@@ -49,7 +51,7 @@ class DisturbModel {
 
  private:
   const SsdConfig& cfg_;
-  const Ftl& ftl_;
+  const BlockWear& wear_;
   nand::LdpcModel ldpc_;
   uint32_t hard_, soft_;
   std::vector<uint16_t> prewear_;

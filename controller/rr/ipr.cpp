@@ -13,7 +13,7 @@ IprRefresh::IprRefresh(const SsdConfig& cfg)
       reprog_left_(cfg.geo.planes(), 0) {}
 
 bool IprRefresh::start_urgent(uint32_t b) {
-  RefreshJobs& J = *jobs_;
+  PageRefreshJobs& J = page_jobs();
   if (J.model.is_mlc(b) || J.st.mlc_blocks >= mlc_quota_ || J.cfg.geo.bits() < 3)
     return J.start_full(b);
   ++J.st.mlc_blocks;  // reserved for this block (released if the reprogram is abandoned)
@@ -28,7 +28,7 @@ void IprRefresh::on_erase(uint64_t b) {
 }
 
 void IprRefresh::begin_reprogram(uint32_t p) {
-  RefreshJobs& J = *jobs_;
+  PageRefreshJobs& J = page_jobs();
   const uint64_t b = static_cast<uint64_t>(J.engine.victim(p));
   const uint32_t bits = static_cast<uint32_t>(J.cfg.geo.bits());
   const Ppn first = J.cfg.geo.ppn_of(b, 0);
@@ -74,7 +74,7 @@ void IprRefresh::on_reprogram_done(const FlashOp& op) {
 }
 
 void IprRefresh::finish_reprogram(uint32_t p) {
-  RefreshJobs& J = *jobs_;
+  PageRefreshJobs& J = page_jobs();
   const uint64_t b = J.engine.release(p);
   // [INTERP] The block serves as MLC: reads count from zero, 10x the limit, 1/10 the disturb.
   J.model.set_mlc(b);

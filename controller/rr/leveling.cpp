@@ -28,7 +28,7 @@ LevelingRefresh::LevelingRefresh(const SsdConfig& cfg)
       shadow_count_(cfg.geo.planes(), 0) {}
 
 void LevelingRefresh::on_read_count(uint64_t b, uint32_t eff) {
-  RefreshJobs& J = *jobs_;
+  PageRefreshJobs& J = page_jobs();
   uint8_t& f = J.flags[b];
   const uint32_t hard = J.model.hard_threshold();
   if (f & kRefreshShadow) {
@@ -55,7 +55,7 @@ void LevelingRefresh::on_read_count(uint64_t b, uint32_t eff) {
 }
 
 void LevelingRefresh::on_erase(uint64_t b) {
-  RefreshJobs& J = *jobs_;
+  PageRefreshJobs& J = page_jobs();
   const uint8_t f = J.flags[b];
   if (f & kRefreshMonitored) --J.st.monitored;
   if (f & kRefreshShadow) {
@@ -70,14 +70,14 @@ void LevelingRefresh::on_erase(uint64_t b) {
 
 void LevelingRefresh::on_moves_done(uint32_t p) {
   // The hop is done: the block goes back to the candidates, unerased.
-  jobs_->engine.release(p);
+  page_jobs().engine.release(p);
   ++jobs_->st.hops;
   jobs_->end_job(p);
-  jobs_->engine_released(p);
+  page_jobs().engine_released(p);
 }
 
 int64_t LevelingRefresh::shadow_dst(uint32_t p, bool* opened) {
-  RefreshJobs& J = *jobs_;
+  PageRefreshJobs& J = page_jobs();
   const uint32_t unit = static_cast<uint32_t>(J.cfg.unit_pages());
   auto& open = shadow_open_[p];
   for (size_t i = 0; i < open.size();) {
@@ -112,7 +112,7 @@ int64_t LevelingRefresh::shadow_dst(uint32_t p, bool* opened) {
 }
 
 Ppn LevelingRefresh::allocate_dst(uint32_t p, uint32_t n) {
-  RefreshJobs& J = *jobs_;
+  PageRefreshJobs& J = page_jobs();
   if (J.job[p] == RefreshJob::Hop || J.job[p] == RefreshJob::ShadowMove) {
     const int64_t s = shadow_dst(p, nullptr);
     const Ppn ppn = s >= 0 ? J.ftl.allocate_in(static_cast<uint64_t>(s), n) : kNoPpn;
@@ -128,7 +128,7 @@ Ppn LevelingRefresh::allocate_dst(uint32_t p, uint32_t n) {
 }
 
 void LevelingRefresh::poll() {
-  RefreshJobs& J = *jobs_;
+  PageRefreshJobs& J = page_jobs();
   for (size_t n = reclaim_q_.size(); n > 0 && !reclaim_q_.empty(); --n) {
     const uint32_t b = reclaim_q_.front();
     reclaim_q_.pop_front();

@@ -22,7 +22,12 @@ ReadDisturb::Policy parse_policy(const std::string& s) {
 
 ReadDisturb::ReadDisturb(const SsdConfig& cfg, Ftl& ftl, PageGcEngine& engine, FlashPort& port,
                          SimCounters& ctr, const GcPolicy& gc_policy)
-    : cfg_(cfg), kind_(parse_policy(cfg.rd_policy)), model_(cfg, ftl) {
+    : ReadDisturb(cfg, ftl, [&](DisturbModel& m, RefreshPolicy& p) {
+        return std::make_unique<PageRefreshJobs>(cfg, ftl, engine, port, ctr, gc_policy, m, p);
+      }) {}
+
+ReadDisturb::ReadDisturb(const SsdConfig& cfg, const BlockWear& wear, const JobsFactory& make_jobs)
+    : cfg_(cfg), kind_(parse_policy(cfg.rd_policy)), model_(cfg, wear) {
   switch (kind_) {
     case Policy::Leveling: {
       auto p = std::make_unique<LevelingRefresh>(cfg);
@@ -48,7 +53,7 @@ ReadDisturb::ReadDisturb(const SsdConfig& cfg, Ftl& ftl, PageGcEngine& engine, F
     default:
       policy_ = std::make_unique<BaselineRefresh>();
   }
-  jobs_ = std::make_unique<RefreshJobs>(cfg, ftl, engine, port, ctr, gc_policy, model_, *policy_);
+  jobs_ = make_jobs(model_, *policy_);
   policy_->attach(jobs_.get());
 }
 
@@ -58,12 +63,13 @@ const char* ReadDisturb::policy_name() const {
   return kPolicyNames[static_cast<size_t>(kind_)];
 }
 
-void ReadDisturb::on_submit(FlashOp& op) {
+void ReadDisturb::on_flash_op(FlashOp& op, bool host, bool modelled) {
   op.retry_level = 0;
   op.retry_time = 0;
   op.read_time = 0;
   if (op.kind == FlashKind::Read) {
-    const uint32_t eff = model_.on_read(op);
+    if (!modelled) return;
+    const uint32_t eff = model_.on_read(op, host);
     if (kind_ == Policy::None) return;
     const uint64_t b = cfg_.geo.block_of(op.ppn);
     if (eff >= model_.limit_of(b))

@@ -5,12 +5,15 @@
 //   ipr       in-place reprogramming TLC -> MLC of read-hot blocks
 //   ws        read-disturb-aware write scheduling (hot-read set mined per window)
 //   ws+rs     ws + RL partial read refresh in idle time (rl::Backend, C++ or RTL)
-// Refreshes are jobs of the GC engine (controller/gc/engine.h) driven by RefreshJobs
-// (controller/rr/refresh_policy.h). ControllerCore calls the on_* hooks.
+// Refreshes are jobs of the drive's GC engine driven by RefreshJobs
+// (controller/rr/refresh_policy.h): the page-mapped engine (controller/gc/engine.h, ControllerCore)
+// or the hybrid's native GC job (controller/slc/hybrid_refresh.h, HybridCore). The core calls the
+// on_* hooks.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -29,6 +32,11 @@ class ReadDisturb {
   static constexpr uint32_t kEraseActions = WsRsRefresh::kEraseActions;
   static constexpr int kLevels = DisturbModel::kLevels;
 
+  // The drive's refresh jobs, built over the model and the policy.
+  using JobsFactory =
+      std::function<std::unique_ptr<RefreshJobs>(DisturbModel& model, RefreshPolicy& policy)>;
+  ReadDisturb(const SsdConfig& cfg, const BlockWear& wear, const JobsFactory& make_jobs);
+  // The page-mapped drive: jobs of its GC engine (PageRefreshJobs).
   ReadDisturb(const SsdConfig& cfg, Ftl& ftl, PageGcEngine& engine, FlashPort& port,
               SimCounters& ctr, const GcPolicy& gc_policy);
   ~ReadDisturb();
@@ -40,7 +48,11 @@ class ReadDisturb {
   GcJobOwner* engine_listener() { return jobs_.get(); }
 
   // --- hooks from ControllerCore ---
-  void on_submit(FlashOp& op);  // every flash op: reads get their retry level; erases reset
+  void on_submit(FlashOp& op) { on_flash_op(op, op.owner == OpOwner::HostRead, true); }
+  // Every flash op: reads (host: of a host command) get their retry level and count towards the
+  // refresh thresholds (modelled: false for blocks outside the model, which read at level 0);
+  // erases reset the block's counts.
+  void on_flash_op(FlashOp& op, bool host, bool modelled);
   void on_request_arrival(const HostCmd& c);
   void on_request_served(const HostCmd& c, Tick latency);
   void on_reprogram_done(const FlashOp& op) { policy_->on_reprogram_done(op); }

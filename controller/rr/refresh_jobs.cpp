@@ -11,18 +11,18 @@ bool RefreshPolicy::start_urgent(uint32_t b) {
 }
 
 Ppn RefreshPolicy::allocate_dst(uint32_t plane, uint32_t n) {
-  return jobs_->ftl.allocate(plane, n);
+  return page_jobs().ftl.allocate(plane, n);
 }
 
-RefreshJobs::RefreshJobs(const SsdConfig& c, Ftl& f, PageGcEngine& e, FlashPort& p,
-                         SimCounters& counters, const GcPolicy& gcp, DisturbModel& m,
-                         RefreshPolicy& policy)
+PageRefreshJobs& RefreshPolicy::page_jobs() const {
+  return static_cast<PageRefreshJobs&>(*jobs_);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The job machinery shared by the drives
+
+RefreshJobs::RefreshJobs(const SsdConfig& c, DisturbModel& m, RefreshPolicy& policy)
     : cfg(c),
-      ftl(f),
-      engine(e),
-      port(p),
-      ctr(counters),
-      gc_policy(gcp),
       model(m),
       flags(c.geo.blocks(), 0),
       order(c.geo.planes()),
@@ -32,38 +32,14 @@ RefreshJobs::RefreshJobs(const SsdConfig& c, Ftl& f, PageGcEngine& e, FlashPort&
   for (auto& o : order) o.reserve(c.geo.pages_per_block);
 }
 
-bool RefreshJobs::engine_free(uint32_t p) const {
-  return !engine.gc_active(p) && !engine.pending(p);
-}
-
-bool RefreshJobs::rr_job(uint32_t p) const {
-  return engine.gc_active(p) && engine.cause(p) == GcCause::ReadRefresh;
-}
-
-uint32_t RefreshJobs::collect(uint64_t block, uint32_t from, uint32_t max,
-                              std::vector<Ppn>& out) const {
-  const uint32_t p = cfg.geo.plane_of_block(block);
-  const auto& o = order[p];
-  uint32_t i = from;
-  uint32_t n = 0;
-  while (i < o.size() && n < max) {
-    const Ppn ppn = o[i++];
-    if (ftl.is_valid(ppn)) {
-      out.push_back(ppn);
-      ++n;
-    }
-  }
-  return i >= o.size() ? cfg.geo.pages_per_block : i;
-}
-
 bool RefreshJobs::start_job(uint64_t b, uint32_t copies, uint8_t prio, RefreshJob kind,
                             bool msb_only) {
   const uint32_t p = cfg.geo.plane_of_block(b);
   if (!engine_free(p)) return false;
-  if (!ftl.take_block(b)) return false;
+  if (!take_block(b)) return false;
   auto& o = order[p];
   o.clear();
-  ftl.collect_valid(b, 0, cfg.geo.pages_per_block, o);
+  collect_valid(b, o);
   if (msb_only) {
     const int msb = cfg.geo.bits() - 1;
     o.erase(std::remove_if(o.begin(), o.end(),
@@ -76,14 +52,13 @@ bool RefreshJobs::start_job(uint64_t b, uint32_t copies, uint8_t prio, RefreshJo
   job[p] = kind;
   job_block[p] = static_cast<int64_t>(b);
   if (kind == RefreshJob::Ipr && o.empty()) {
-    // Nothing to move: the engine is held for the reprogram alone.
-    engine.hold(p, static_cast<int64_t>(b), prio, GcCause::ReadRefresh, hooks());
+    hold(p, b, prio);  // nothing to move: the engine is held for the reprogram alone
     policy_.on_moves_done(p);
     return true;
   }
   if (kind == RefreshJob::Ipr || kind == RefreshJob::Hop)
     copies = static_cast<uint32_t>(std::max<size_t>(1, std::min<size_t>(copies, o.size())));
-  engine.begin(p, static_cast<int64_t>(b), copies, prio, GcCause::ReadRefresh, hooks());
+  begin(p, b, copies, prio);
   return true;
 }
 
@@ -98,11 +73,11 @@ bool RefreshJobs::start_full(uint32_t b) {
 }
 
 void RefreshJobs::make_full(uint32_t p) {
-  if (!rr_job(p) || !engine.partial(p)) return;
+  if (!rr_job(p) || !job_partial(p)) return;
   if (job[p] == RefreshJob::Partial && partial_jobs > 0) --partial_jobs;
   job[p] = RefreshJob::Full;
   ++st.forced_full;
-  engine.make_whole(p, urgent_prio());
+  make_whole(p, urgent_prio());
 }
 
 void RefreshJobs::end_job(uint32_t p) {
@@ -110,21 +85,9 @@ void RefreshJobs::end_job(uint32_t p) {
   job_block[p] = -1;
 }
 
-void RefreshJobs::engine_released(uint32_t p) {
-  if (!urgent.empty()) process_urgent(static_cast<int>(p));
-  engine.policy_idle(p);
-}
-
-bool RefreshJobs::on_step_end(uint32_t p) {
-  if (job[p] == RefreshJob::Partial) {
-    policy_.on_partial_step_end(p);
-    return false;  // the GC policy's turn as well
-  }
-  if (job[p] != RefreshJob::Hop && job[p] != RefreshJob::Ipr) return false;
-  // One-shot units: a hop's page waits in the buffer for a full unit; program it padded (no
-  // room: the move is dropped, the page stays valid where it was).
-  if (engine.flush_padded(p)) return true;
-  policy_.on_moves_done(p);
+bool RefreshJobs::partial_step_ended(uint32_t p) {
+  if (job[p] != RefreshJob::Partial) return false;
+  policy_.on_partial_step_end(p);
   return true;
 }
 
@@ -146,7 +109,7 @@ void RefreshJobs::on_hard(uint64_t b) {
   if (f & kRefreshHard) return;
   f |= kRefreshHard;
   ++st.hard_triggers;
-  if (f & kRefreshShadow) ftl.close_block(b);  // an open shadow block takes no more hops
+  if (f & kRefreshShadow) close_block(b);  // an open shadow block takes no more hops
   urgent.push_back(static_cast<uint32_t>(b));
 }
 
@@ -160,8 +123,8 @@ void RefreshJobs::process_urgent(int only_plane) {
       urgent.push_back(b);
       continue;
     }
-    if (engine.gc_active(p) && engine.victim(p) == int64_t(b)) {
-      const bool refresh = engine.cause(p) == GcCause::ReadRefresh;
+    bool refresh = false;
+    if (engine_victim(p, &refresh) == int64_t(b)) {
       if (refresh && job[p] == RefreshJob::Partial) {
         make_full(p);
         continue;
@@ -177,16 +140,11 @@ void RefreshJobs::process_urgent(int only_plane) {
 
 void RefreshJobs::poll() {
   const uint32_t planes = cfg.geo.planes();
-  // Normally on_step_end() ends a hop or ipr move; here: retries (reads were in flight).
-  for (uint32_t p = 0; p < planes; ++p)
-    if ((job[p] == RefreshJob::Hop || job[p] == RefreshJob::Ipr) && rr_job(p) &&
-        !engine.gc_step_busy(p))
-      on_step_end(p);
+  poll_moves();
   if (partial_jobs > 0) {
     // Free-space safety: a partial refresh never holds a plane's engine that GC needs.
     for (uint32_t p = 0; p < planes; ++p)
-      if (job[p] == RefreshJob::Partial && rr_job(p) &&
-          (ftl.free_blocks(p) <= 3 || port.host_blocked()))
+      if (job[p] == RefreshJob::Partial && rr_job(p) && (free_blocks(p) <= 3 || host_blocked()))
         make_full(p);
   }
   if (!urgent.empty()) process_urgent(-1);
@@ -197,6 +155,79 @@ uint32_t RefreshJobs::queued_soft() const {
   uint32_t n = 0;
   for (uint32_t b : soft_q) n += (flags[b] & kRefreshSoft) != 0;
   return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page-mapped drive: jobs of PageGcEngine
+
+PageRefreshJobs::PageRefreshJobs(const SsdConfig& c, Ftl& f, PageGcEngine& e, FlashPort& p,
+                                 SimCounters& counters, const GcPolicy& gcp, DisturbModel& m,
+                                 RefreshPolicy& policy)
+    : RefreshJobs(c, m, policy), ftl(f), engine(e), port(p), ctr(counters), gc_policy(gcp) {}
+
+bool PageRefreshJobs::engine_free(uint32_t p) const {
+  return !engine.gc_active(p) && !engine.pending(p);
+}
+
+bool PageRefreshJobs::rr_job(uint32_t p) const {
+  return engine.gc_active(p) && engine.cause(p) == GcCause::ReadRefresh;
+}
+
+int64_t PageRefreshJobs::engine_victim(uint32_t p, bool* refresh) const {
+  if (!engine.gc_active(p)) return -1;
+  *refresh = engine.cause(p) == GcCause::ReadRefresh;
+  return engine.victim(p);
+}
+
+uint32_t PageRefreshJobs::collect(uint64_t block, uint32_t from, uint32_t max,
+                                  std::vector<Ppn>& out) const {
+  const uint32_t p = cfg.geo.plane_of_block(block);
+  const auto& o = order[p];
+  uint32_t i = from;
+  uint32_t n = 0;
+  while (i < o.size() && n < max) {
+    const Ppn ppn = o[i++];
+    if (ftl.is_valid(ppn)) {
+      out.push_back(ppn);
+      ++n;
+    }
+  }
+  return i >= o.size() ? cfg.geo.pages_per_block : i;
+}
+
+void PageRefreshJobs::collect_valid(uint64_t b, std::vector<Ppn>& out) const {
+  ftl.collect_valid(b, 0, cfg.geo.pages_per_block, out);
+}
+
+void PageRefreshJobs::begin(uint32_t p, uint64_t b, uint32_t copies, uint8_t prio) {
+  engine.begin(p, static_cast<int64_t>(b), copies, prio, GcCause::ReadRefresh, hooks());
+}
+
+void PageRefreshJobs::hold(uint32_t p, uint64_t b, uint8_t prio) {
+  engine.hold(p, static_cast<int64_t>(b), prio, GcCause::ReadRefresh, hooks());
+}
+
+void PageRefreshJobs::engine_released(uint32_t p) {
+  if (!urgent.empty()) process_urgent(static_cast<int>(p));
+  engine.policy_idle(p);
+}
+
+bool PageRefreshJobs::on_step_end(uint32_t p) {
+  if (partial_step_ended(p)) return false;  // the GC policy's turn as well
+  if (job[p] != RefreshJob::Hop && job[p] != RefreshJob::Ipr) return false;
+  // One-shot units: a hop's page waits in the buffer for a full unit; program it padded (no
+  // room: the move is dropped, the page stays valid where it was).
+  if (engine.flush_padded(p)) return true;
+  policy_.on_moves_done(p);
+  return true;
+}
+
+void PageRefreshJobs::poll_moves() {
+  // Normally on_step_end() ends a hop or ipr move; here: retries (reads were in flight).
+  for (uint32_t p = 0; p < cfg.geo.planes(); ++p)
+    if ((job[p] == RefreshJob::Hop || job[p] == RefreshJob::Ipr) && rr_job(p) &&
+        !engine.gc_step_busy(p))
+      on_step_end(p);
 }
 
 }  // namespace ssdtlm

@@ -29,6 +29,7 @@ namespace ssdtlm {
 struct SsdConfig;
 class GcPolicy;
 class RefreshJobs;
+class PageRefreshJobs;
 
 // Refresh state of a block (RefreshJobs::flags).
 enum RefreshFlag : uint8_t {
@@ -87,44 +88,58 @@ class RefreshPolicy {
   virtual void add_stats(nlohmann::json& /*j*/) const {}  // sections of its own ("rl")
 
  protected:
+  // The page-mapped drive's jobs (leveling, ipr and the default destination: page core only).
+  PageRefreshJobs& page_jobs() const;
+
   RefreshJobs* jobs_ = nullptr;
 };
 
-// The job machinery and state shared by the policies.
-class RefreshJobs final : public VictimOrder, public DestinationAllocator, public GcJobOwner {
+// The job machinery and state shared by the policies, over a drive's GC engine: the drive's side
+// (taking a victim, starting and stepping the plane's engine job, its free space, timers) is
+// virtual, implemented for the page-mapped engine (PageRefreshJobs below) and for the hybrid's
+// native GC job (controller/slc/hybrid_refresh.h). As the engine's job owner it is told when a
+// step ends and when an erase frees a plane's engine.
+class RefreshJobs : public GcJobOwner {
  public:
-  RefreshJobs(const SsdConfig& cfg, Ftl& ftl, PageGcEngine& engine, FlashPort& port,
-              SimCounters& ctr, const GcPolicy& gc_policy, DisturbModel& model,
-              RefreshPolicy& policy);
+  RefreshJobs(const SsdConfig& cfg, DisturbModel& model, RefreshPolicy& policy);
 
-  bool engine_free(uint32_t plane) const;
-  bool rr_job(uint32_t plane) const;  // the plane's engine runs a refresh job
+  // --- the drive's engine ---
+  virtual bool engine_free(uint32_t plane) const = 0;  // no job, no step scheduled
+  virtual bool rr_job(uint32_t plane) const = 0;       // the plane's engine runs a refresh job
+  virtual bool job_partial(uint32_t plane) const = 0;  // ... in steps
+  // The block of the plane's engine job (-1: none); *refresh: a refresh job's.
+  virtual int64_t engine_victim(uint32_t plane, bool* refresh) const = 0;
+  virtual bool victim_empty(uint32_t plane) const = 0;     // the next step is the erase
+  virtual bool erase_requested(uint32_t plane) const = 0;  // a step asked for the erase
+  virtual bool step_busy(uint32_t plane) const = 0;
+  // The next step of the plane's partial job: `copies` page moves (0: the erase once empty).
+  virtual void run_step(uint32_t plane, uint32_t copies, uint8_t prio) = 0;
+  virtual void make_whole(uint32_t plane, uint8_t prio) = 0;  // runs to its erase now
+  virtual uint32_t free_blocks(uint32_t plane) const = 0;
+  virtual bool host_blocked() const = 0;
+  virtual Tick now() const = 0;
+  virtual void timer(Tick at) = 0;  // the policy's on_timer() then
+  // ws: the block host program units of the plane go to (-1: none open), and whether the plane
+  // can take one leaving `reserve` free blocks.
+  virtual int64_t active_block(uint32_t plane) const = 0;
+  virtual bool can_allocate(uint32_t plane, uint32_t reserve) const = 0;
+
   // Takes block b and starts an engine job on its plane; `msb_only` for ipr.
   bool start_job(uint64_t b, uint32_t copies, uint8_t prio, RefreshJob kind, bool msb_only = false);
   bool start_full(uint32_t b);  // a full refresh (counted)
   // Dispatch class of refresh work that must run now (rd.refresh_preemptible).
   uint8_t urgent_prio() const;
-  void make_full(uint32_t plane);        // a partial refresh becomes a full one, foreground
-  void end_job(uint32_t plane);          // the plane's refresh job is over
-  void engine_released(uint32_t plane);  // urgent refreshes first, then the GC policy
+  void make_full(uint32_t plane);  // a partial refresh becomes a full one, foreground
+  void end_job(uint32_t plane);    // the plane's refresh job is over
   void process_urgent(int only_plane);
   void poll();  // finished hop/ipr moves, free-space safety, urgent refreshes, the policy's queues
   void on_hard(uint64_t b);  // block b reached the hard threshold
   uint32_t queued_soft() const;
 
-  // --- the engine's job hooks ---
-  uint32_t collect(uint64_t block, uint32_t from, uint32_t max,
-                   std::vector<Ppn>& out) const override;
-  Ppn allocate_dst(uint32_t plane, uint32_t n) override { return policy_.allocate_dst(plane, n); }
-  bool on_step_end(uint32_t plane) override;
+  // GcJobOwner: the engine became free after an erase (urgent refreshes first).
   bool on_engine_free(uint32_t plane) override;
 
   const SsdConfig& cfg;
-  Ftl& ftl;
-  PageGcEngine& engine;
-  FlashPort& port;
-  SimCounters& ctr;
-  const GcPolicy& gc_policy;
   DisturbModel& model;
   std::vector<uint8_t> flags;           // RefreshFlag per block
   std::vector<std::vector<Ppn>> order;  // per plane: refresh order of the job's victim
@@ -134,9 +149,71 @@ class RefreshJobs final : public VictimOrder, public DestinationAllocator, publi
   uint32_t partial_jobs = 0;  // partial refreshes holding an engine now
   RefreshStats st;
 
- private:
-  GcJobHooks hooks() { return GcJobHooks{this, this, this}; }
+ protected:
+  // The drive's side of start_job: takes b from the victim candidates; its valid pages.
+  virtual bool take_block(uint64_t b) = 0;
+  virtual void collect_valid(uint64_t b, std::vector<Ppn>& out) const = 0;
+  // Starts the engine job on b (order[plane] holds the pages to move, hottest first).
+  virtual void begin(uint32_t plane, uint64_t b, uint32_t copies, uint8_t prio) = 0;
+  // ipr with nothing to move: the engine is held for the reprogram alone.
+  virtual void hold(uint32_t /*plane*/, uint64_t /*b*/, uint8_t /*prio*/) {}
+  virtual void close_block(uint64_t /*b*/) {}  // an open shadow block at the hard threshold
+  virtual void poll_moves() {}                 // retries of finished hop / ipr moves
+  // A step of a partial refresh ended: the policy is told (true). False: not a partial job.
+  bool partial_step_ended(uint32_t plane);
+
   RefreshPolicy& policy_;
+};
+
+// The page-mapped drive's refresh jobs: jobs of PageGcEngine with the refresh's victim order
+// (hottest-read pages first), destination allocator (the policy's) and owner.
+class PageRefreshJobs final : public RefreshJobs, public VictimOrder, public DestinationAllocator {
+ public:
+  PageRefreshJobs(const SsdConfig& cfg, Ftl& ftl, PageGcEngine& engine, FlashPort& port,
+                  SimCounters& ctr, const GcPolicy& gc_policy, DisturbModel& model,
+                  RefreshPolicy& policy);
+
+  bool engine_free(uint32_t plane) const override;
+  bool rr_job(uint32_t plane) const override;
+  bool job_partial(uint32_t plane) const override { return engine.partial(plane); }
+  int64_t engine_victim(uint32_t plane, bool* refresh) const override;
+  bool victim_empty(uint32_t plane) const override { return engine.gc_victim_empty(plane); }
+  bool erase_requested(uint32_t plane) const override { return engine.erase_requested(plane); }
+  bool step_busy(uint32_t plane) const override { return engine.gc_step_busy(plane); }
+  void run_step(uint32_t plane, uint32_t copies, uint8_t prio) override {
+    engine.run_step(plane, copies, prio, UINT32_MAX);
+  }
+  void make_whole(uint32_t plane, uint8_t prio) override { engine.make_whole(plane, prio); }
+  uint32_t free_blocks(uint32_t plane) const override { return ftl.free_blocks(plane); }
+  bool host_blocked() const override { return port.host_blocked(); }
+  Tick now() const override { return port.now(); }
+  void timer(Tick at) override { port.timer(at, PortTimer::Refresh, 0); }
+  int64_t active_block(uint32_t plane) const override { return ftl.active_block(plane); }
+  bool can_allocate(uint32_t plane, uint32_t reserve) const override {
+    return ftl.can_allocate(plane, reserve);
+  }
+  void engine_released(uint32_t plane);  // urgent refreshes first, then the GC policy
+
+  // --- the engine's job hooks ---
+  uint32_t collect(uint64_t block, uint32_t from, uint32_t max,
+                   std::vector<Ppn>& out) const override;
+  Ppn allocate_dst(uint32_t plane, uint32_t n) override { return policy_.allocate_dst(plane, n); }
+  bool on_step_end(uint32_t plane) override;
+
+  Ftl& ftl;
+  PageGcEngine& engine;
+  FlashPort& port;
+  SimCounters& ctr;
+  const GcPolicy& gc_policy;
+
+ private:
+  bool take_block(uint64_t b) override { return ftl.take_block(b); }
+  void collect_valid(uint64_t b, std::vector<Ppn>& out) const override;
+  void begin(uint32_t plane, uint64_t b, uint32_t copies, uint8_t prio) override;
+  void hold(uint32_t plane, uint64_t b, uint8_t prio) override;
+  void close_block(uint64_t b) override { ftl.close_block(b); }
+  void poll_moves() override;
+  GcJobHooks hooks() { return GcJobHooks{this, this, this}; }
 };
 
 }  // namespace ssdtlm

@@ -51,7 +51,7 @@ uint32_t WsRefresh::choose_plane(const Lpn* lpns, int n, uint32_t dflt, uint32_t
   double* scratch = s + planes;
   uint32_t known = 0;
   for (uint32_t q = 0; q < planes; ++q) {
-    const int64_t a = J.ftl.active_block(q);
+    const int64_t a = J.active_block(q);
     s[q] = a >= 0 ? J.model.rber_of(static_cast<uint64_t>(a)) : -1.0;
     if (a >= 0) scratch[known++] = s[q];
   }
@@ -61,7 +61,7 @@ uint32_t WsRefresh::choose_plane(const Lpn* lpns, int n, uint32_t dflt, uint32_t
   for (uint32_t k = 0; k < planes; ++k) {
     const uint32_t q = (dflt + k) % planes;
     const bool match = s[q] < 0 || (hot ? s[q] <= median : s[q] >= median);
-    if (match && J.ftl.can_allocate(q, reserve)) {
+    if (match && J.can_allocate(q, reserve)) {
       if (q != dflt) ++J.st.redirects;
       return q;
     }

@@ -144,7 +144,7 @@ uint32_t WsRsRefresh::rl_state() const {
 
   bool erasable = false;
   for (uint32_t p = 0; p < J.cfg.geo.planes() && !erasable; ++p)
-    erasable = J.job[p] == RefreshJob::Partial && J.rr_job(p) && J.engine.gc_victim_empty(p);
+    erasable = J.job[p] == RefreshJob::Partial && J.rr_job(p) && J.victim_empty(p);
   return state_index(cur_bin(cur_interval_), prev_interval_ >= kBin, prev_big_, erasable);
 }
 
@@ -154,8 +154,8 @@ uint32_t WsRsRefresh::rl_mask() const {
   const bool erasable = rl_state() >= 40;
   bool movable = false;
   for (uint32_t p = 0; p < J.cfg.geo.planes() && !movable; ++p)
-    movable = J.job[p] == RefreshJob::Partial && J.rr_job(p) && !J.engine.gc_victim_empty(p) &&
-              !J.engine.erase_requested(p);
+    movable = J.job[p] == RefreshJob::Partial && J.rr_job(p) && !J.victim_empty(p) &&
+              !J.erase_requested(p);
   for (size_t i = 0; i < J.soft_q.size() && !movable; ++i)
     movable = (J.flags[J.soft_q[i]] & kRefreshSoft) != 0;
   if (!erasable) return movable ? kMoveActions : 0;
@@ -207,7 +207,7 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
     return;
   }
   pending_.push_back(static_cast<uint8_t>(a));
-  J.port.timer(J.port.now() + delay, PortTimer::Refresh, 0);
+  J.timer(J.now() + delay);
 }
 
 void WsRsRefresh::on_timer() {
@@ -224,8 +224,8 @@ void WsRsRefresh::execute(uint32_t a) {
   const uint32_t planes = J.cfg.geo.planes();
   if (a >= 4) {  // erase an emptied refresh victim
     for (uint32_t p = 0; p < planes; ++p)
-      if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && J.engine.gc_victim_empty(p)) {
-        J.engine.run_step(p, 0, kPrioNormal, UINT32_MAX);
+      if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && J.victim_empty(p)) {
+        J.run_step(p, 0, kPrioNormal);
         ++J.st.partial_erases;
         break;
       }
@@ -234,9 +234,9 @@ void WsRsRefresh::execute(uint32_t a) {
   if (moves > 0) {
     bool done = false;
     for (uint32_t p = 0; p < planes && !done; ++p)
-      if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && !J.engine.gc_victim_empty(p) &&
-          !J.engine.erase_requested(p)) {
-        J.engine.run_step(p, moves, kPrioNormal, UINT32_MAX);
+      if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && !J.victim_empty(p) &&
+          !J.erase_requested(p)) {
+        J.run_step(p, moves, kPrioNormal);
         done = true;
       }
     for (size_t n = J.soft_q.size(); n > 0 && !done && !J.soft_q.empty(); --n) {

@@ -20,6 +20,7 @@ void HybridCore::submit(FlashOp* op) {
   ++die_ops_[geo_.die_of_plane(op->plane)];
   if (op->aux == kSlcWrite || op->aux == kNativeWrite) ++host_progs_[geo_.die_of_plane(op->plane)];
   ++hc_.ops[op->aux];
+  if (rd_) read_disturb_op(op);
   env_.submit(op);
 }
 

@@ -29,6 +29,7 @@ HybridCore::HybridCore(const SsdConfig& cfg, CoreEnv& env, bool integrity)
   region_.set_targets(staging_ ? sizer_->initial(region_.context()) : SlcTargets{});
   record_series();
   attach_gc_policy();
+  attach_read_disturb();
 }
 
 HybridCore::~HybridCore() = default;
@@ -55,7 +56,7 @@ uint32_t HybridCore::pick_plane(const Job* j) {
         continue;
       if (!ok(p)) continue;
       rr_ = (p + 1) % np;
-      return p;
+      return rd_ && !slc ? ws_plane(j, p) : p;
     }
   }
   return np;
@@ -80,6 +81,7 @@ void HybridCore::on_host_cmd(HostCmd* c) {
   pending_unit_cycles_ = 0;
   env_.timer(env_.now() + fw, kTimerCmd, c);
   if (native_gc_) native_gc_->policy().on_request_arrival(*c);
+  if (rd_) rd_->on_request_arrival(*c);
   if (staging_ && sizer_->migrate_when_idle())  // DWA: migrate once the host is idle
     env_.timer(env_.now() + sizer_->idle_gap(), kTimerIdle,
                reinterpret_cast<void*>(static_cast<uintptr_t>(last_cmd_seq_)));
@@ -92,6 +94,10 @@ void HybridCore::on_timer(uint32_t kind, void* ctx) {
   }
   if (kind == kTimerGc) {  // a GC policy's step after its decision time
     native_gc_->on_timer(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(ctx)));
+    return;
+  }
+  if (kind == kTimerRd) {  // a read-refresh action after its decision time
+    rd_->on_timer(ctx);
     return;
   }
   if (kind == kTimerIdle) {  // DWA: no host command since the timer was set
@@ -188,6 +194,7 @@ void HybridCore::finish_cmd(HostCmd* c) {
   env_.host_done(c, c->ready);
   // Partial GC policies run their step after the request is served.
   if (native_gc_) native_gc_->policy().on_request_served(*c, c->ready - c->arrival);
+  if (rd_) rd_->on_request_served(*c, c->ready - c->arrival);
 }
 
 void HybridCore::add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) {
@@ -494,7 +501,7 @@ void HybridCore::retry_blocked() {
 bool HybridCore::idle() const {
   // A policy's GC unit waiting for the victim's next step is not outstanding work.
   return jobs_inflight_ == migration_.parked_units() && ops_in_flight() == 0 && blocked_.empty() &&
-         !migration_.busy();
+         !migration_.busy() && !(rd_ && rd_->actions_pending());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,10 +9,13 @@
 //   Migration   migration, idle migration, native GC                 controller/slc/migration.h
 //   NativeGc    a GC policy (not greedy) driving native GC           controller/slc/native_gc.h
 //   SlcSizer    the SLC-size policy: static, ust, dwa, rl            controller/slc/sizer.h
+//   ReadDisturb the disturb model and a read-refresh policy on native blocks (rd.enabled)
+//               controller/rr/read_disturb.h, controller/slc/hybrid_refresh.h
 // The staging modes and migration build program jobs through the core's CorePort
 // (controller/slc/core_port.h). Member functions are grouped by file: this file's .cpp (request
 // path), flash_ops.cpp (pools, flash operations), precondition.cpp, epochs.cpp (sizer feed, time
-// series), result.cpp (result JSON, CSV), native_gc.cpp (attach_gc_policy).
+// series), result.cpp (result JSON, CSV), native_gc.cpp (attach_gc_policy), hybrid_refresh.cpp
+// (read disturb).
 //
 // Writes go through to flash: a host write completes when every sector of it has been programmed
 // (SLC or native). Data waiting for its program (packing buffers, programs in flight) is served
@@ -37,7 +40,9 @@
 #include "controller/flat_map.h"
 #include "controller/ftl.h"
 #include "controller/host_pieces.h"
+#include "controller/rr/read_disturb.h"
 #include "controller/slc/core_port.h"
+#include "controller/slc/hybrid_refresh.h"
 #include "controller/slc/migration.h"
 #include "controller/slc/native_gc.h"
 #include "controller/slc/region.h"
@@ -72,6 +77,9 @@ class HybridCore final : public Core, private CorePort {
   SlcSizer& sizer() { return *sizer_; }
   // The GC policy driving native GC; null with gc.policy greedy (native GC's own trigger).
   const NativeGc* native_gc() const { return native_gc_.get(); }
+  // Read disturb: model and read-refresh policy on native blocks; null unless rd.enabled.
+  const ReadDisturb* read_disturb() const { return rd_.get(); }
+  ReadDisturb* read_disturb() { return rd_.get(); }
   const SimCounters& counters() const override { return ctr_; }
   const HybridCounters& hcounters() const { return hc_; }
   uint64_t ops_in_flight() const override { return ops_.in_flight(); }
@@ -89,7 +97,7 @@ class HybridCore final : public Core, private CorePort {
   // Time series (CSV): one row per epoch / division window.
   void write_series_csv(const std::string& path) const;
 
-  enum TimerKind : uint32_t { kTimerCmd = 1, kTimerIdle = 4, kTimerGc = 8 };
+  enum TimerKind : uint32_t { kTimerCmd = 1, kTimerIdle = 4, kTimerGc = 8, kTimerRd = 16 };
 
  private:
   struct DramSec {  // newest data of a sector not yet committed to flash
@@ -151,6 +159,11 @@ class HybridCore final : public Core, private CorePort {
   void instant_gc(uint32_t plane);
   // The GC policy on native GC, unless gc.policy is greedy (native_gc.cpp)
   void attach_gc_policy();
+  // Read disturb, if rd.enabled (hybrid_refresh.cpp): the model and policy, the hook on every
+  // flash operation, ws's plane for a native host unit.
+  void attach_read_disturb();
+  void read_disturb_op(FlashOp* op);
+  uint32_t ws_plane(const Job* j, uint32_t dflt);
 
   // Epochs and the time series (epochs.cpp)
   void end_epoch();
@@ -172,8 +185,10 @@ class HybridCore final : public Core, private CorePort {
   std::unique_ptr<SlcSizer> sizer_;
   std::unique_ptr<SlcStaging> staging_;  // the SLC cache mode; null without SLC cache
   Migration migration_;
-  std::unique_ptr<NativeGc> native_gc_;  // null: greedy native GC
-  uint32_t host_reserve_ = kGcReserve;   // free native blocks host writes leave to GC
+  std::unique_ptr<NativeGc> native_gc_;    // null: greedy native GC
+  uint32_t host_reserve_ = kGcReserve;     // free native blocks host writes leave to GC
+  std::unique_ptr<HybridBlockWear> wear_;  // read disturb (null unless rd.enabled)
+  std::unique_ptr<ReadDisturb> rd_;
 
   // request path
   std::vector<uint32_t> die_ops_;     // flash ops in flight per global die

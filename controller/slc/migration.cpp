@@ -98,14 +98,9 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
     }
   }
   if (v < 0) return false;
-  g = GcJob{};
-  g.active = true;
+  open_job(g, v, budget);
   g.migration = migration;
   g.idle = idle;
-  g.victim = v;
-  g.budget = budget;
-  g.partial = budget != UINT32_MAX;
-  g.step_open = g.partial;
   if (migration) {
     std::fill(mig_read_[plane].begin(), mig_read_[plane].end(), 0);
     ++hc_.mig_victims;
@@ -117,6 +112,15 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
   }
   next_unit(plane, migration);
   return true;
+}
+
+void Migration::open_job(GcJob& g, int64_t victim, uint32_t budget) {
+  g = GcJob{};
+  g.active = true;
+  g.victim = victim;
+  g.budget = budget;
+  g.partial = budget != UINT32_MAX;
+  g.step_open = g.partial;
 }
 
 // Collects the next unit from the victim: migration gathers whole logical pages (all their
@@ -185,6 +189,9 @@ void Migration::next_native_unit(uint32_t plane) {
   const uint32_t cap = bits_ * spp_;
   std::vector<Slot>& full_src = full_src_[plane];
   std::vector<Slot>& part_src = part_src_[plane];
+  // A refresh moves the pages in its order: g.scan counts sectors of that page sequence.
+  const std::vector<uint32_t>* ord = g.refresh ? &refresh_order_[plane] : nullptr;
+  const uint32_t end = ord ? static_cast<uint32_t>(ord->size()) * spp_ : nsec;
   Job* j = g.unit;
   if (!j) {
     j = core_.page_job(kGcWrite, kGcDst, bits_);
@@ -195,8 +202,8 @@ void Migration::next_native_unit(uint32_t plane) {
     part_src.clear();
   }
   bool room = true;
-  while (g.used < cap && g.scan < nsec && g.budget > 0) {
-    const uint32_t idx = g.scan;
+  while (g.used < cap && g.scan < end && g.budget > 0) {
+    const uint32_t idx = ord ? (*ord)[g.scan / spp_] * spp_ + g.scan % spp_ : g.scan;
     if (!m || m[idx] == kNoLsn) {
       ++g.scan;
       continue;
@@ -219,11 +226,11 @@ void Migration::next_native_unit(uint32_t plane) {
     }
     g.used += c;
     core_.job_read(j, src, kPrioNormal, kGcRead);
-    g.scan = (pg + 1) * spp_;
+    g.scan = (g.scan / spp_ + 1) * spp_;
     g.step_sectors += c;
     if (g.budget != UINT32_MAX) g.budget -= std::min(g.budget, c);
   }
-  if (g.scan >= nsec) g.scan_done = true;
+  if (g.scan >= end) g.scan_done = true;
   if (g.used == 0) {  // nothing left to move (or a step without budget)
     g.unit = nullptr;
     core_.release_job(j);
@@ -308,7 +315,7 @@ void Migration::maybe_erase(uint32_t plane, bool migration) {
       return;
     }
     g.erase_step = true;
-    ++erase_steps_;
+    if (!g.refresh) ++erase_steps_;
   }
   if (core_.block_reads_busy(v)) return;  // block_reads_done() calls back
   g.erase_issued = true;
@@ -318,12 +325,19 @@ void Migration::maybe_erase(uint32_t plane, bool migration) {
 void Migration::erase_done(uint32_t plane, bool migration) {
   GcJob& g = gc_[migration][plane];
   const uint64_t v = static_cast<uint64_t>(g.victim);
-  ++(map_.blk(v).slc ? hc_.slc_erases : hc_.native_erases);
-  ++ctr_.erases_gc;
+  const bool refresh = g.refresh;
+  if (refresh) {
+    ++ctr_.erases_rr;
+  } else {
+    ++(map_.blk(v).slc ? hc_.slc_erases : hc_.native_erases);
+    ++ctr_.erases_gc;
+  }
   map_.erase_block(v);
   const bool idle_mig = g.idle;
   g = GcJob{};
   core_.retry_blocked();
+  // Read refresh gets the freed native GC job first (an urgent refresh waiting for it).
+  if (refresh_ && !migration) refresh_->on_engine_free(plane);
   // DWA: keep migrating while the host stays idle.
   if (idle_mig && migration) {
     const bool host_idle =
@@ -340,6 +354,29 @@ void Migration::erase_done(uint32_t plane, bool migration) {
       start(p, false, false);
   }
   if (native_gc_) native_gc_->erased(plane, !migration);  // the policy decides what comes next
+}
+
+bool Migration::refresh_begin(uint32_t plane, uint64_t b, const std::vector<Ppn>& order,
+                              uint32_t sectors) {
+  GcJob& g = gc_[0][plane];
+  if (g.active) return false;
+  if (refresh_order_.empty()) refresh_order_.resize(geo_.planes());
+  std::vector<uint32_t>& o = refresh_order_[plane];
+  o.clear();
+  for (Ppn ppn : order) o.push_back(geo_.page_of(ppn));
+  open_job(g, static_cast<int64_t>(b), sectors);
+  g.refresh = true;
+  next_unit(plane, false);
+  return true;
+}
+
+void Migration::gc_make_whole(uint32_t plane) {
+  GcJob& g = gc_[0][plane];
+  if (!g.active || !g.partial) return;
+  g.partial = false;
+  g.step_open = false;
+  g.budget = UINT32_MAX;
+  advance(plane);
 }
 
 void Migration::start_idle(uint64_t seq) {
@@ -398,7 +435,8 @@ void Migration::maybe_end_step(uint32_t plane) {
   if (!g.partial || !g.step_open || g.budget > 0) return;
   if (g.unit && (g.unit->sealed || g.unit->pending_reads > 0)) return;
   g.step_open = false;
-  ++copy_steps_;
+  if (g.refresh && refresh_ && refresh_->on_step_end(plane)) return;
+  if (!g.refresh) ++copy_steps_;
   if (native_gc_) native_gc_->step_ended(plane);
 }
 

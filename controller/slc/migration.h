@@ -20,7 +20,10 @@
 //              (a policy's page move = one page's worth of valid sectors), its erase a step of its
 //              own.
 // Victims come from the sector map's buckets; units are program jobs of the core (CorePort),
-// programmed into destination streams of their own.
+// programmed into destination streams of their own. Read refresh (controller/slc/hybrid_refresh.h)
+// runs its jobs on the native GC job too: a victim it chooses, its pages in the order it gives
+// (hottest first), whole or in steps, its owner told when a step ends and when the erase frees
+// the job.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "controller/config.h"
+#include "controller/gc/engine.h"
 #include "controller/slc/core_port.h"
 #include "controller/slc/region.h"
 #include "controller/slc/sector_map.h"
@@ -82,6 +86,19 @@ class Migration {
   uint32_t parked_units() const;  // such units: in flight but not outstanding work
   uint64_t gc_copy_steps() const { return copy_steps_; }
   uint64_t gc_erase_steps() const { return erase_steps_; }
+  bool gc_partial(uint32_t plane) const { return gc_[0][plane].partial; }
+  bool gc_erase_requested(uint32_t plane) const { return gc_[0][plane].erase_step; }
+  void gc_make_whole(uint32_t plane);  // a partial victim runs to its erase now
+  int64_t gc_victim(uint32_t plane) const {
+    return gc_[0][plane].active ? gc_[0][plane].victim : -1;
+  }
+
+  // --- read refresh on the native GC job ---
+  void set_refresh_owner(GcJobOwner* o) { refresh_ = o; }
+  // Starts the refresh of native block b (taken by the caller): the pages of `order` (the victim's,
+  // hottest first), `sectors` valid sectors in the first step (UINT32_MAX: whole, then the erase).
+  bool refresh_begin(uint32_t plane, uint64_t b, const std::vector<Ppn>& order, uint32_t sectors);
+  bool refresh_job(uint32_t plane) const { return gc_[0][plane].active && gc_[0][plane].refresh; }
 
  private:
   struct GcJob {
@@ -100,11 +117,14 @@ class Migration {
     bool erase_step = false;  // a step asked for the erase
     uint32_t budget = UINT32_MAX;
     uint32_t step_sectors = 0;  // sectors taken by the current step
+    bool refresh = false;       // a read-refresh job (its pages in refresh_order_)
   };
 
   bool want_migration(uint32_t plane, uint8_t& kind) const;
   bool start(uint32_t plane, bool migration, bool idle, uint32_t budget = UINT32_MAX,
              uint32_t max_valid = UINT32_MAX);
+  // A fresh job on `victim`: `budget` sectors in the first step (UINT32_MAX: whole).
+  void open_job(GcJob& g, int64_t victim, uint32_t budget);
   void next_unit(uint32_t plane, bool migration);
   void next_native_unit(uint32_t plane);  // native GC's part of next_unit
   void advance(uint32_t plane);           // native GC: continue the current step
@@ -138,6 +158,8 @@ class Migration {
   uint64_t idle_seq_ = 0;  // DWA: command sequence number when idle migration started
   NativeGc* native_gc_ = nullptr;
   uint64_t copy_steps_ = 0, erase_steps_ = 0;  // partial native GC steps
+  GcJobOwner* refresh_ = nullptr;
+  std::vector<std::vector<uint32_t>> refresh_order_;  // per plane: the refresh victim's pages
 };
 
 }  // namespace ssdtlm::slc

@@ -37,6 +37,11 @@
 
 namespace ssdtlm::slc {
 
+// Valid sectors of `copies` page moves (a page move: one page's worth of valid sectors).
+inline uint32_t page_move_sectors(uint32_t copies, uint32_t spp) {
+  return copies >= (UINT32_MAX - 1) / spp ? UINT32_MAX - 1 : copies * spp;
+}
+
 class NativeGc final : public GcEngine {
  public:
   // Builds the policy cfg.gc_policy and attaches it. timer_kind: the core's timer for a step
@@ -63,6 +68,8 @@ class NativeGc final : public GcEngine {
   bool host_blocked() const override { return core_.has_blocked(); }
   uint32_t pages_per_block() const override { return geo_.pages_per_block; }
 
+  bool pending(uint32_t plane) const { return pending_[plane].on; }  // a step scheduled
+
   // --- from the core and Migration ---
   void on_timer(uint32_t plane);  // a scheduled step's decision time has passed
   // The plane's free native block count may have changed (an allocation or an erase).
@@ -80,9 +87,7 @@ class NativeGc final : public GcEngine {
 
  private:
   // Valid sectors of `copies` page moves; victims' valid limit in sectors.
-  uint32_t sectors(uint32_t copies) const {
-    return copies >= (UINT32_MAX - 1) / spp_ ? UINT32_MAX - 1 : copies * spp_;
-  }
+  uint32_t sectors(uint32_t copies) const { return page_move_sectors(copies, spp_); }
   uint32_t max_sectors(uint32_t max_valid) const {
     return max_valid >= UINT32_MAX / spp_ ? UINT32_MAX : max_valid * spp_;
   }

@@ -22,6 +22,7 @@ void HybridCore::mark_replay_start() {
 void HybridCore::set_backend_factory(const rl::BackendFactory& f) {
   sizer_->set_backend_factory(f);
   if (native_gc_) native_gc_->policy().set_backend_factory(f);
+  if (rd_) rd_->set_backend_factory(f);
 }
 
 uint64_t HybridCore::mapped_pages() const {

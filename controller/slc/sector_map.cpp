@@ -91,6 +91,13 @@ int64_t SectorMap::take_victim(uint32_t plane, uint8_t kind) {
   return -1;
 }
 
+bool SectorMap::take_block(uint64_t b) {
+  if (!blk_[b].in_bucket) return false;
+  bucket_remove(b);
+  blk_[b].state = BState::Victim;
+  return true;
+}
+
 void SectorMap::return_victim(uint64_t b) {
   blk_[b].state = BState::Full;
   bucket_insert(b);

@@ -104,6 +104,9 @@ class SectorMap {
   // The block with the fewest valid sectors among the full blocks of `kind`, or -1; the block
   // becomes a victim.
   int64_t take_victim(uint32_t plane, uint8_t kind);
+  // Takes full block b as a victim (read refresh: the caller chooses it); false when b is not
+  // among the full blocks (open, or already a victim).
+  bool take_block(uint64_t b);
   // Puts a victim back among the full blocks.
   void return_victim(uint64_t b);
   // Whether a full block of `kind` with at most max_valid valid sectors exists.

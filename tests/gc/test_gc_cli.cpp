@@ -116,15 +116,16 @@ TEST(GcCli, UnknownPolicyIsAnError) {
 }
 
 // A policy family that has nothing to act on in the chosen drive is refused by name, never
-// ignored: FSP and read-refresh policies on a hybrid preset, an SLC size policy without SLC.
-// (GC policies drive the hybrid's native GC: tests/slc/test_hybrid_gc_cli.cpp.)
+// ignored: FSP grouping and ipr on a hybrid preset, an SLC size policy without SLC.
+// (GC policies drive the hybrid's native GC: tests/slc/test_hybrid_gc_cli.cpp; baseline, ws and
+// ws+rs refresh its native blocks: tests/slc/test_hybrid_rr_cli.cpp.)
 TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
   const struct {
     const char* preset;
     const char* opt;
     const char* named;
   } cases[] = {{"hybrid-slc-tlc", "--fsp rl", "--fsp rl"},
-               {"hybrid-slc-qlc", "--rr ws+rs", "--rr ws+rs"},
+               {"hybrid-slc-qlc", "--rr ipr", "--rr ipr"},
                {"tlc-gc-128gb", "--slc-size rl", "--slc-size rl"}};
   for (const auto& c : cases) {
     Result r = sh(std::string("run --preset ") + c.preset + " --trace " + kTrace + " " + c.opt +

@@ -897,6 +897,36 @@ INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, GcPolicyMix,
                            return n;
                          });
 
+// Read refresh on native blocks (controller/slc/hybrid_refresh.h) beside RL GC on native GC, with
+// thresholds low enough that blocks reach them: the random mix stays clean and settles, and
+// refreshes ran (erases counted as read-refresh erases).
+class RrMix : public ::testing::TestWithParam<const char*> {};
+TEST_P(RrMix, ConvertibleWithRlAggr) {
+  SsdConfig c = qlc_mix("rl", "page");
+  c.set("gc.policy", "rl-aggr", "test");
+  c.set("rd.enabled", true, "test");
+  c.set("rd.policy", GetParam(), "test");
+  c.set("rd.hard_threshold", 12, "test");
+  c.set("rd.soft_threshold", 6, "test");
+  c.finalize();
+  expect_clean_mix(c);
+  Rig r(c, /*integrity=*/true);
+  r.env.max_events = 3'000'000;
+  run_mix(r, 1, 4000, 0.6, 4);
+  ASSERT_NE(r.core.read_disturb(), nullptr);
+  const nlohmann::json j = r.core.read_disturb()->stats(0);
+  EXPECT_GT(j["host_reads"]["count"].get<uint64_t>(), 0u);
+  EXPECT_GT(r.core.counters().erases_rr, 0u) << j["refresh"].dump();
+  EXPECT_GT(r.core.native_gc()->copy_steps(), 0u);
+}
+INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, RrMix, ::testing::Values("baseline", "ws", "ws+rs"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& ch : n)
+                             if (ch == '+') ch = '_';
+                           return n;
+                         });
+
 // Lazy on the QLC-only drive with full-page writes (every victim page holds one whole logical
 // page): after each write at lazy's trigger one step of gc.lazy_copies = 3 page moves reads 3
 // victim pages (a page move = one page's worth of valid sectors), never a 4-page unit's worth;

@@ -1,0 +1,95 @@
+// Read refresh on the hybrid SSD (docs/slc.md, "Read refresh on the hybrid"): the read-disturb
+// model (controller/rr/disturb_model.h) over the native blocks, and the page-mapped drive's
+// refresh policies (controller/rr/policies.h: baseline, ws, ws+rs) with their jobs on Migration's
+// native GC job (controller/slc/migration.h).
+//
+//   HybridBlockWear     P/E (native-mode erases) and reads since erase of each block, counted by
+//                       the core's flash reads of native blocks; SLC-mode blocks are outside the
+//                       model (their reads are not counted and get no retries)
+//   HybridRefreshJobs   RefreshJobs over the native GC job: a victim the refresh chooses, its
+//                       pages hottest first, whole or in steps of page moves (one page's worth of
+//                       valid sectors, as native GC's policies), into native GC's destination
+//                       stream; its erase counts as a read-refresh erase
+//
+// The core calls the ReadDisturb hooks (controller/rr/read_disturb.h) from its request path.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "controller/block_wear.h"
+#include "controller/core.h"
+#include "controller/rr/refresh_policy.h"
+#include "controller/slc/core_port.h"
+#include "controller/slc/migration.h"
+#include "controller/slc/native_gc.h"
+#include "controller/slc/region.h"
+#include "controller/slc/sector_map.h"
+
+namespace ssdtlm::slc {
+
+class HybridBlockWear final : public BlockWear {
+ public:
+  HybridBlockWear(const nand::Geometry& geo, const SectorMap& map)
+      : map_(map), reads_(geo.blocks(), 0) {}
+  uint32_t erase_count(uint64_t b) const override { return map_.blk(b).erases; }
+  uint32_t read_count(uint64_t b) const override { return reads_[b]; }
+  void count_read(uint64_t b) { ++reads_[b]; }
+  void erased(uint64_t b) { reads_[b] = 0; }
+
+ private:
+  const SectorMap& map_;
+  std::vector<uint32_t> reads_;
+};
+
+class HybridRefreshJobs final : public RefreshJobs {
+ public:
+  // What the jobs use of the hybrid core and its components.
+  struct Parts {
+    CoreEnv& env;
+    const CorePort& core;
+    SectorMap& map;
+    const SlcRegion& region;
+    Migration& mig;
+    const NativeGc* native_gc;  // the GC policy on native GC (null: greedy)
+  };
+  // timer_kind: the core's timer for a decided refresh action (ReadDisturb::on_timer).
+  HybridRefreshJobs(const SsdConfig& cfg, const Parts& parts, uint32_t timer_kind,
+                    DisturbModel& model, RefreshPolicy& policy);
+
+  bool engine_free(uint32_t plane) const override;
+  bool rr_job(uint32_t plane) const override { return x_.mig.refresh_job(plane); }
+  bool job_partial(uint32_t plane) const override { return x_.mig.gc_partial(plane); }
+  int64_t engine_victim(uint32_t plane, bool* refresh) const override;
+  bool victim_empty(uint32_t plane) const override { return x_.mig.gc_victim_empty(plane); }
+  bool erase_requested(uint32_t plane) const override { return x_.mig.gc_erase_requested(plane); }
+  bool step_busy(uint32_t plane) const override { return x_.mig.gc_step_busy(plane); }
+  void run_step(uint32_t plane, uint32_t copies, uint8_t prio) override;
+  void make_whole(uint32_t plane, uint8_t /*prio*/) override { x_.mig.gc_make_whole(plane); }
+  uint32_t free_blocks(uint32_t plane) const override { return x_.map.free_native(plane); }
+  bool host_blocked() const override { return x_.core.has_blocked(); }
+  Tick now() const override { return x_.env.now(); }
+  void timer(Tick at) override { x_.env.timer(at, timer_kind_, nullptr); }
+  int64_t active_block(uint32_t plane) const override {
+    return x_.map.plane(plane).active[kNative];
+  }
+  bool can_allocate(uint32_t plane, uint32_t reserve) const override {
+    return x_.region.native_can_alloc(plane, reserve);
+  }
+  // GcJobOwner: a step of a partial refresh ended; the GC policy's turn as well.
+  bool on_step_end(uint32_t plane) override {
+    partial_step_ended(plane);
+    return false;
+  }
+
+ private:
+  bool take_block(uint64_t b) override { return !x_.map.blk(b).slc && x_.map.take_block(b); }
+  void collect_valid(uint64_t b, std::vector<Ppn>& out) const override;
+  void begin(uint32_t plane, uint64_t b, uint32_t copies, uint8_t prio) override;
+
+  const Parts x_;
+  const uint32_t timer_kind_;
+  const uint32_t spp_;
+};
+
+}  // namespace ssdtlm::slc

@@ -1,0 +1,202 @@
+// Read refresh on the native blocks of the hybrid SSD (controller/slc/hybrid_refresh.h), end to
+// end through the ssdtlm command, composed with a GC policy on native GC: a small aged
+// hybrid-slc-qlc drive replays a read-heavy generated mix with low refresh thresholds, so that
+// blocks reach them; the result carries both the gc and the read_disturb sections with their own
+// counters, every read returns the last version written (through refreshes, GC and migration),
+// the RTL decision units give the identical result, and the policies without a mechanism on the
+// hybrid (ipr, leveling) are refused naming both options.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "tests/common/cli.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using ssdtlm::test::load_json;
+using ssdtlm::test::run_ssdtlm;
+
+fs::path tmpdir() {
+  static const fs::path d = [] {
+    fs::path p = fs::temp_directory_path() / ("ssdtlm_hybrid_rr_" + std::to_string(::getpid()));
+    fs::create_directories(p);
+    return p;
+  }();
+  return d;
+}
+
+// Reads of 16 KiB (zipf 0.9) and writes over 1.2 GiB, 200 IOPS in bursts with idle gaps.
+std::string mix_trace() {
+  const std::string trace = (tmpdir() / "mix.csv").string();
+  if (!fs::exists(trace)) {
+    auto g = run_ssdtlm("gen --quiet --out " + trace +
+                        " --requests 12000 --seed 5 --read-ratio 0.6 "
+                        "--write-size 4k:4,16k:3,64k:2,512k:1 --read-size 16k --footprint-mib 1200 "
+                        "--align 4096 --zipf 0.9 --iops 200 --on-mean-ms 500 --idle-mean-ms 200");
+    EXPECT_EQ(g.code, 0) << g.out;
+  }
+  return trace;
+}
+
+// hybrid-slc-qlc shrunk to 160 blocks (2.5 GiB), 60% full with random overwrites of half of it
+// (native GC runs throughout), refresh thresholds of 300 / 150 reads.
+std::string run_args(const std::string& gc, const std::string& rr, const std::string& out) {
+  return "run --preset hybrid-slc-qlc --set nand.blocks_per_plane=160 --slc page --gc " + gc +
+         " --rr " + rr + " --set rd.hard_threshold=300 --set rd.soft_threshold=150 --trace " +
+         mix_trace() +
+         " --precondition 0.6 --precondition-random 0.5 --integrity --quiet --no-progress --out " +
+         out;
+}
+
+json run(const std::string& gc, const std::string& rr, const std::string& extra = "") {
+  std::string name = gc + "_" + rr + extra.substr(extra.rfind(' ') + 1) + ".json";
+  const std::string out = (tmpdir() / name).string();
+  auto r = run_ssdtlm(run_args(gc, rr, out) + " " + extra);
+  EXPECT_EQ(r.code, 0) << r.out;
+  return r.code == 0 ? load_json(out) : json::object();
+}
+
+void expect_clean(const json& j) {
+  EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u) << j["integrity"].dump();
+  EXPECT_GT(j["integrity"]["checked_reads"].get<uint64_t>(), 1000u);
+  EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), j["trace"]["requests"].get<uint64_t>());
+  EXPECT_FALSE(j["sim"].contains("unfinished_work"));
+}
+
+// Drops wall-clock measurements (any key containing "wall") everywhere.
+void strip_wall(json& j) {
+  if (!j.is_object()) return;
+  for (auto it = j.begin(); it != j.end();) {
+    if (it.key().find("wall") != std::string::npos) {
+      it = j.erase(it);
+    } else {
+      strip_wall(*it);
+      ++it;
+    }
+  }
+}
+
+// The acceptance run: RL GC (rl-aggr) on native GC and ws+rs read refresh on the same drive.
+TEST(HybridRrCli, RlGcAndWsRsRunTogetherWithTheirOwnCounters) {
+  const json j = run("rl-aggr", "ws+rs");
+  ASSERT_FALSE(j.empty());
+  expect_clean(j);
+  const json& g = j["gc"];
+  EXPECT_EQ(g["policy"].get<std::string>(), "rl-aggr");
+  EXPECT_GT(g["decisions"].get<uint64_t>(), 0u) << g.dump();
+  EXPECT_GT(g["rl"]["updates"].get<uint64_t>(), 0u) << g.dump();
+  EXPECT_GT(g["engine_copy_steps"].get<uint64_t>(), 0u) << g.dump();
+  const json& rd = j["read_disturb"];
+  EXPECT_EQ(rd["policy"].get<std::string>(), "ws+rs");
+  EXPECT_GT(rd["host_reads"]["count"].get<uint64_t>(), 1000u);
+  EXPECT_GT(rd["refresh"]["soft_tasks"].get<uint64_t>(), 0u) << rd["refresh"].dump();
+  EXPECT_GT(rd["refresh"]["partial_jobs"].get<uint64_t>(), 0u) << rd["refresh"].dump();
+  EXPECT_GT(rd["refresh"]["partial_moves"].get<uint64_t>(), 0u) << rd["refresh"].dump();
+  EXPECT_GT(rd["erases"]["read_refresh"].get<uint64_t>(), 0u) << rd["erases"].dump();
+  EXPECT_GT(rd["rl"]["decisions"].get<uint64_t>(), 0u);
+  EXPECT_GT(rd["rl"]["unit_cycles"].get<uint64_t>(), 0u);
+  EXPECT_GT(rd["ws"]["windows"].get<uint64_t>(), 0u);
+  // Native GC and the refresh each count their own erases.
+  EXPECT_GT(j["slc"]["native_erases"].get<uint64_t>(), 0u);
+  EXPECT_EQ(rd["erases"]["gc"].get<uint64_t>(), g["erases"].get<uint64_t>());
+}
+
+class HybridRrPolicy : public ::testing::TestWithParam<std::string> {};
+
+// Every policy with a mechanism on the hybrid, beside greedy native GC: clean; the baseline
+// refreshes whole blocks at the hard threshold.
+TEST_P(HybridRrPolicy, RefreshesNativeBlocksWithIntegrity) {
+  const json j = run("greedy", GetParam());
+  ASSERT_FALSE(j.empty());
+  expect_clean(j);
+  const json& rd = j["read_disturb"];
+  EXPECT_EQ(rd["policy"].get<std::string>(), GetParam());
+  EXPECT_GT(
+      rd["refresh"]["hard_triggers"].get<uint64_t>() + rd["refresh"]["soft_tasks"].get<uint64_t>(),
+      0u)
+      << rd["refresh"].dump();
+  EXPECT_GT(rd["erases"]["read_refresh"].get<uint64_t>(), 0u) << rd.dump();
+  if (GetParam() == "baseline") {
+    EXPECT_GT(rd["refresh"]["full"].get<uint64_t>(), 0u);
+  } else {
+    EXPECT_GT(rd["ws"]["hot_writes"].get<uint64_t>() + rd["ws"]["cold_writes"].get<uint64_t>(), 0u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Hybrid, HybridRrPolicy, ::testing::Values("baseline", "ws", "ws+rs"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& ch : n)
+                             if (ch == '+') ch = '_';
+                           return n;
+                         });
+
+// ws places native host units by the hot-read set: hybrid-slc-qlc has one plane (nothing to
+// choose), hybrid-slc-tlc sixteen; with its SLC cache off every host write is a native unit.
+TEST(HybridRrCli, WsRedirectsNativeHostUnitsOnAMultiPlaneDrive) {
+  const std::string out = (tmpdir() / "tlc_ws.json").string();
+  auto r = run_ssdtlm(
+      "run --preset hybrid-slc-tlc --set nand.blocks_per_plane=48 --set slc.blocks_per_plane=8 "
+      "--slc none --gc rl-aggr --rr ws --set rd.window=500 --trace " +
+      mix_trace() +
+      " --fold modulo --precondition 0.6 --precondition-random 0.5 --integrity --quiet "
+      "--no-progress --out " +
+      out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json j = load_json(out);
+  expect_clean(j);
+  const json& ws = j["read_disturb"]["ws"];
+  EXPECT_GT(ws["windows"].get<uint64_t>(), 1u) << ws.dump();
+  EXPECT_GT(ws["hot_set_size"].get<uint64_t>(), 0u) << ws.dump();
+  EXPECT_GT(ws["redirected_writes"].get<uint64_t>(), 0u) << ws.dump();
+  EXPECT_GT(ws["hot_writes"].get<uint64_t>() + ws["cold_writes"].get<uint64_t>(), 1000u);
+}
+
+TEST(HybridRrCli, RtlBackendGivesTheIdenticalResult) {
+#ifndef SSDTLM_HAVE_RTL
+  GTEST_SKIP() << "built without the RTL backend";
+#else
+  json a = run("rl-aggr", "ws+rs", "--rl-backend cpp");
+  json b = run("rl-aggr", "ws+rs", "--rl-backend rtl");
+  ASSERT_FALSE(a.empty());
+  ASSERT_FALSE(b.empty());
+  EXPECT_EQ(b["sim"]["rl_backend"].get<std::string>(), "rtl");
+  EXPECT_EQ(b["read_disturb"]["rl"]["backend"].get<std::string>(), "rtl");
+  for (json* j : {&a, &b}) {
+    j->erase("sim");  // wall-clock times and the backend name
+    (*j)["read_disturb"]["rl"].erase("backend");
+    (*j)["slc"]["sizer"].erase("backend");
+    (*j)["gc"]["rl"].erase("backend");
+    strip_wall(*j);
+  }
+  EXPECT_TRUE(a == b) << json::diff(a, b).dump();
+  EXPECT_GT(a["read_disturb"]["rl"]["decisions"].get<uint64_t>(), 0u);
+  EXPECT_GT(a["gc"]["decisions"].get<uint64_t>(), 0u);
+#endif
+}
+
+// ipr (a TLC->MLC reprogram) and leveling (shadow blocks) have no mechanism on the hybrid: refused
+// with a message naming both options.
+TEST(HybridRrCli, PoliciesWithoutAMechanismAreRefusedNamingBothOptions) {
+  for (const char* rr : {"ipr", "leveling"}) {
+    auto r = run_ssdtlm(std::string("run --preset hybrid-slc-qlc --rr ") + rr +
+                        " --gc rl-aggr --trace " + mix_trace() + " --quiet --no-progress");
+    EXPECT_NE(r.code, 0) << rr;
+    EXPECT_NE(r.out.find(std::string("--rr ") + rr), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--preset hybrid-slc-qlc"), std::string::npos) << r.out;
+  }
+  // Refresh operations queue as normal work on the hybrid: the dispatch key would change nothing.
+  auto r = run_ssdtlm(
+      "run --preset hybrid-slc-qlc --rr ws+rs --set rd.refresh_preemptible=true "
+      "--trace " +
+      mix_trace() + " --quiet --no-progress");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("rd.refresh_preemptible"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--preset hybrid-slc-qlc"), std::string::npos) << r.out;
+}
+
+}  // namespace

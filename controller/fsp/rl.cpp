@@ -130,13 +130,7 @@ void RlGrouper::add_step(Lpn lpn, uint32_t state, uint32_t type) {
     const Step& nx = next_step(t);
     int32_t r = type_term(p.action, p.read);
     if (p.read && p.has_rt) r += p.rt;
-    rl::UpdateOp op;
-    op.state = p.state;
-    op.action = p.action;
-    op.reward = r;
-    op.next_state = nx.state;
-    op.next_action = nx.action;
-    cycles_ += be.update(op);
+    cycles_ += be.update(rl::UpdateOp::sarsa(p.state, p.action, r, nx.state, nx.action));
     effort_.updated(r);
     reward_sum_ += r;
     ++reward_n_;

@@ -96,14 +96,9 @@ PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick /*latency*/, uint32_t /*
   }
   if (have_prev_) {
     // Algorithm 1 line 9: this request's reward updates the previous decision's entry.
-    rl::UpdateOp op;
-    op.state = s_prev_;
-    op.action = a_prev_;
-    op.reward = r.reward;
-    op.next_state = s;
-    op.next_action = d.action;
-    op.reward_ready = r.ready;  // dropped by the unit before the first threshold scan (warm-up)
-    cycles += backend_->update(op);
+    // Dropped by the unit before the first threshold scan (r.ready false: the warm-up).
+    cycles +=
+        backend_->update(rl::UpdateOp::sarsa(s_prev_, a_prev_, r.reward, s, d.action, r.ready));
     if (r.ready) updated_[s_prev_ * kActions + a_prev_] = 1;
     effort_.update_request(r.reward, r.ready);
   }

@@ -73,6 +73,18 @@ struct UpdateOp {
   // (RewardResult::ready false, the warm-up): the update is dropped (the tables are unchanged,
   // kSkippedUpdateCycles) and counted (QCore::warmup_skipped()).
   bool reward_ready = true;
+
+  // SARSA: Q' = Q(next_state, next_action), the action the unit decided there.
+  static UpdateOp sarsa(uint32_t s, uint32_t a, int32_t r, uint32_t s2, uint32_t a2,
+                        bool ready = true) {
+    return UpdateOp{s, a, r, s2, a2, kAllActions, false, ready};
+  }
+  // Q-learning: Q' = max over the actions of next_state.
+  static UpdateOp q_learning(uint32_t s, uint32_t a, int32_t r, uint32_t s2) {
+    UpdateOp op = sarsa(s, a, r, s2, 0);
+    op.next_max = true;
+    return op;
+  }
 };
 
 class QCore {

@@ -110,14 +110,8 @@ void WsRsRefresh::count_update(int32_t reward, bool reward_ready) {
 uint32_t WsRsRefresh::credit() {
   uint32_t cycles = 0;
   while (trans_.size() >= 2 && trans_[0].has_r) {
-    rl::UpdateOp op;
-    op.state = trans_[0].s;
-    op.action = trans_[0].a;
-    op.reward = trans_[0].r;
-    op.next_state = trans_[1].s;
-    op.next_action = trans_[1].a;
-    op.reward_ready = trans_[0].r_ready;
-    const uint32_t uc = backend_->update(op);
+    const uint32_t uc = backend_->update(rl::UpdateOp::sarsa(
+        trans_[0].s, trans_[0].a, trans_[0].r, trans_[1].s, trans_[1].a, trans_[0].r_ready));
     rl_cycles_ += uc;
     cycles += uc;
     count_update(trans_[0].r, trans_[0].r_ready);
@@ -176,14 +170,8 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
     trans_.push_back(Transition{s, d.action, 0, false, true});
     cycles += credit();
   } else if (have_prev_) {
-    rl::UpdateOp op;
-    op.state = s_prev_;
-    op.action = a_prev_;
-    op.reward = last_reward_;
-    op.next_state = s;
-    op.next_action = d.action;
-    op.reward_ready = last_reward_ready_;
-    const uint32_t uc = backend_->update(op);
+    const uint32_t uc = backend_->update(
+        rl::UpdateOp::sarsa(s_prev_, a_prev_, last_reward_, s, d.action, last_reward_ready_));
     rl_cycles_ += uc;
     cycles += uc;
     count_update(last_reward_, last_reward_ready_);

@@ -199,14 +199,7 @@ SlcTargets RlSizer::on_epoch(const EpochStats& s) {
     ++negative_;
   rl::Backend& be = backend();
   if (have_prev_) {
-    rl::UpdateOp op;
-    op.state = s_prev_;
-    op.action = a_prev_;
-    op.reward = r;
-    op.next_state = st;
-    op.next_max = true;
-    op.next_mask = rl::kAllActions;
-    be.update(op);
+    be.update(rl::UpdateOp::q_learning(s_prev_, a_prev_, r, st));
     effort_.updated(r);
   }
   const rl::Decision d = be.decide(st);

@@ -85,16 +85,19 @@ class FlashOpPool {
       op = free_.back();
       free_.pop_back();
     }
-    const uint32_t plane = geo.plane_of_block(geo.block_of(ppn));
+    if (planes_.empty()) address_table(geo);
+    // plane_of_block(block_of(ppn)): floor(floor(ppn / a) / b) == floor(ppn / (a * b))
+    const uint32_t plane = static_cast<uint32_t>(ppn / pages_per_plane_);
+    const PlaneAddr& pa = planes_[plane];
     op->kind = kind;
     op->prio = prio;
     op->no_transfer = false;
     op->slc = false;
     op->background = false;
     op->plane = plane;
-    op->channel = geo.channel_of_plane(plane);
-    op->die = geo.die_in_channel_of_plane(plane);
-    op->plane_in_die = geo.plane_in_die_of_plane(plane);
+    op->channel = pa.channel;
+    op->die = pa.die;
+    op->plane_in_die = pa.plane_in_die;
     op->ppn = ppn;
     op->npages = npages;
     op->owner = OpOwner::HostRead;
@@ -113,6 +116,18 @@ class FlashOpPool {
   uint64_t size() const { return pool_.size(); }
 
  private:
+  // Each plane's channel, die and plane within the die (the geometry's divisions, done once).
+  struct PlaneAddr {
+    uint32_t channel, die, plane_in_die;
+  };
+  void address_table(const nand::Geometry& geo) {
+    pages_per_plane_ = uint64_t(geo.pages_per_block) * geo.blocks_per_plane;
+    for (uint32_t p = 0; p < geo.planes(); ++p)
+      planes_.push_back(PlaneAddr{geo.channel_of_plane(p), geo.die_in_channel_of_plane(p),
+                                  geo.plane_in_die_of_plane(p)});
+  }
+  std::vector<PlaneAddr> planes_;
+  uint64_t pages_per_plane_ = 1;
   std::vector<std::unique_ptr<FlashOp>> pool_;
   std::vector<FlashOp*> free_;
 };

@@ -8,8 +8,13 @@
 // per-block record.
 #pragma once
 
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <random>
 #include <vector>
 
@@ -23,33 +28,82 @@ constexpr Lpn kNoLpn = 0xffffffffu;
 using nand::kNoPpn;
 using nand::Ppn;
 
-// A dense array of T indexed by uint32, allocated in chunks on first write.
+// A dense array of T indexed by uint32, allocated in chunks on first write. A large array (one
+// that could grow past kHugeBytes, the L2P map of a drive) takes its chunks from 2 MiB blocks
+// advised for transparent huge pages: its lookups are spread over the whole footprint, and on
+// 4 KiB pages each one also misses the TLB. The memory still grows with what is written (in
+// 2 MiB steps); bytes() counts the chunks, as before.
 template <typename T>
 class PagedArray {
  public:
   static constexpr uint32_t kShift = 16;
   static constexpr uint32_t kChunk = 1u << kShift;
-  PagedArray(uint64_t size, T fill) : fill_(fill), chunks_((size + kChunk - 1) / kChunk) {}
+  static constexpr uint64_t kHugeBytes = uint64_t(64) << 20;
+  PagedArray(uint64_t size, T fill)
+      : fill_(fill),
+        chunks_((size + kChunk - 1) / kChunk),
+        huge_(chunks_.size() * kChunkBytes >= kHugeBytes) {}
   T get(uint32_t i) const {
-    const auto& c = chunks_[i >> kShift];
+    const T* c = chunks_[i >> kShift];
     return c ? c[i & (kChunk - 1)] : fill_;
   }
   T& at(uint32_t i) {
-    auto& c = chunks_[i >> kShift];
+    T*& c = chunks_[i >> kShift];
     if (!c) {
-      c.reset(new T[kChunk]);
-      std::fill(c.get(), c.get() + kChunk, fill_);
+      c = new_chunk();
+      std::fill(c, c + kChunk, fill_);
       ++allocated_;
     }
     return c[i & (kChunk - 1)];
+  }
+  // A hint: element i will be read soon (no effect on the contents). The empty asm keeps GCC from
+  // dropping the prefetch, which it does when the address comes from a load it can see.
+  void prefetch(uint32_t i) const {
+    if (const T* c = chunks_[i >> kShift]) {
+      const T* p = c + (i & (kChunk - 1));
+      __builtin_prefetch(p);
+      asm volatile("" : : "r"(p));
+    }
   }
   uint64_t bytes() const {
     return allocated_ * kChunk * sizeof(T) + chunks_.size() * sizeof(void*);
   }
 
  private:
+  static constexpr uint64_t kChunkBytes = uint64_t(kChunk) * sizeof(T);
+  static constexpr uint64_t kBlockBytes = uint64_t(2) << 20;
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+  T* new_chunk() {
+    if (!huge_) {
+      blocks_.emplace_back(std::malloc(kChunkBytes));
+      if (!blocks_.back()) throw std::bad_alloc();
+      return static_cast<T*>(blocks_.back().get());
+    }
+    if (block_left_ < kChunkBytes) {
+      const uint64_t n = (kChunkBytes + kBlockBytes - 1) / kBlockBytes * kBlockBytes;
+      void* b = std::aligned_alloc(kBlockBytes, n);
+      if (!b) throw std::bad_alloc();
+      blocks_.emplace_back(b);
+#ifdef MADV_HUGEPAGE
+      madvise(b, n, MADV_HUGEPAGE);  // a hint: without it the block is used on 4 KiB pages
+#endif
+      block_next_ = static_cast<char*>(b);
+      block_left_ = n;
+    }
+    T* c = reinterpret_cast<T*>(block_next_);
+    block_next_ += kChunkBytes;
+    block_left_ -= kChunkBytes;
+    return c;
+  }
+
   T fill_;
-  std::vector<std::unique_ptr<T[]>> chunks_;
+  std::vector<T*> chunks_;
+  bool huge_;
+  std::vector<std::unique_ptr<void, Free>> blocks_;  // owns the chunks' memory
+  char* block_next_ = nullptr;
+  uint64_t block_left_ = 0;
   uint64_t allocated_ = 0;
 };
 
@@ -82,6 +136,9 @@ class Ftl final : public BlockWear {
 
   // --- mapping ---
   Ppn lookup(Lpn lpn) const { return l2p_.get(lpn); }
+  // A hint: lpn's mapping will be looked up or changed soon (the map spans the footprint and
+  // misses the CPU caches; a prefetch lets several misses overlap, or overlap other work).
+  void prefetch(Lpn lpn) const { l2p_.prefetch(lpn); }
   Lpn reverse(Ppn ppn) const;
   // The program of an allocated page completed. With lpn != kNoLpn the page becomes lpn's
   // location (its previous location becomes invalid); with kNoLpn it holds no valid data

@@ -13,18 +13,30 @@
 
 namespace ssdtlm {
 
+// Division by a divisor known only at run time: a shift when it is a power of two (sector and page
+// sizes usually are), else a division. The same quotients either way.
+struct RuntimeDivisor {
+  uint64_t d;
+  int shift;  // -1: not a power of two
+  explicit RuntimeDivisor(uint64_t v)
+      : d(v), shift(v && !(v & (v - 1)) ? __builtin_ctzll(v) : -1) {}
+  uint64_t div(uint64_t x) const { return shift >= 0 ? x >> shift : x / d; }
+  uint64_t mod(uint64_t x) const { return shift >= 0 ? x & (d - 1) : x % d; }
+};
+
 // Calls f(lpn, sector_mask) for every logical page the command touches, in address order. Pages
 // beyond the logical space are folded into it (counted in out_of_range).
 template <typename F>
 void for_each_host_piece(const HostCmd& c, const nand::Geometry& geo, uint64_t logical_pages,
                          uint64_t& out_of_range, F&& f) {
-  const uint64_t spp = geo.sectors_per_page();
-  const uint64_t ssz = geo.sector_size;
-  const uint64_t end_sector = (c.offset + c.size + ssz - 1) / ssz;
-  for (uint64_t s = c.offset / ssz; s < end_sector; s = (s / spp + 1) * spp) {
-    uint64_t lpn64 = s / spp;
-    const uint32_t first = static_cast<uint32_t>(s % spp);
-    const uint32_t last = static_cast<uint32_t>(std::min<uint64_t>(end_sector - lpn64 * spp, spp));
+  const RuntimeDivisor spp(geo.sectors_per_page());
+  const RuntimeDivisor ssz(geo.sector_size);
+  const uint64_t end_sector = ssz.div(c.offset + c.size + ssz.d - 1);
+  for (uint64_t s = ssz.div(c.offset); s < end_sector; s = (spp.div(s) + 1) * spp.d) {
+    uint64_t lpn64 = spp.div(s);
+    const uint32_t first = static_cast<uint32_t>(spp.mod(s));
+    const uint32_t last =
+        static_cast<uint32_t>(std::min<uint64_t>(end_sector - lpn64 * spp.d, spp.d));
     const uint32_t mask = (last >= 32 ? 0xffffffffu : ((1u << last) - 1)) & ~((1u << first) - 1);
     if (lpn64 >= logical_pages) {
       ++out_of_range;
@@ -36,7 +48,8 @@ void for_each_host_piece(const HostCmd& c, const nand::Geometry& geo, uint64_t l
 
 // Pages a host command spans (firmware time is charged per page).
 inline uint64_t host_cmd_pages(const HostCmd& c, const nand::Geometry& geo) {
-  return (c.offset % geo.page_size + c.size + geo.page_size - 1) / geo.page_size;
+  const RuntimeDivisor ps(geo.page_size);
+  return ps.div(ps.mod(c.offset) + c.size + ps.d - 1);
 }
 
 // Flash reads in flight per block.

@@ -127,6 +127,13 @@ void ControllerCore::on_host_cmd(HostCmd* c) {
   const Tick fw =
       cfg_.ctrl_cycle * (cfg_.ctrl_cmd_cycles + host_cmd_pages(*c, geo_) * cfg_.ctrl_page_cycles);
   env_.timer(env_.now() + fw, kTimerCmd, c);
+  // The command's mapping entries are read when its firmware time has passed (start_cmd): fetch
+  // them into the CPU caches meanwhile. A hint only (its own fold count is discarded).
+  uint64_t folded = 0;
+  for_each_host_piece(*c, geo_, ftl_.logical_pages(), folded, [&](Lpn lpn, uint32_t) {
+    ftl_.prefetch(lpn);
+    placed_.prefetch(lpn / 64);
+  });
 }
 
 void ControllerCore::on_timer(uint32_t kind, void* ctx) {
@@ -352,6 +359,7 @@ ControllerCore::FlushJob* ControllerCore::start_flush_job(const int32_t* slots, 
     ++job->pending_reads;
     env_.timer(env_.now() + cycles * cfg_.ctrl_cycle, kTimerFlushDelay, job);
   }
+  for (int i = 0; i < n; ++i) ftl_.prefetch(lpns[i]);  // the misses below overlap
   // Partial pages: read the rest of the page from flash before programming (read-modify-write).
   for (int i = 0; i < n; ++i) {
     if (job->slots[i] < 0) continue;
@@ -410,6 +418,7 @@ void ControllerCore::issue_flush_program(FlushJob* job) {
 
 void ControllerCore::flush_program_done(FlashOp* op) {
   FlushJob* job = static_cast<FlushJob*>(op->ctx);
+  for (int i = 0; i < job->n; ++i) ftl_.prefetch(job->lpns[i]);  // commit's misses overlap
   Lpn lpns[4];
   for (int i = 0; i < unit_; ++i) {
     if (i >= job->n) {

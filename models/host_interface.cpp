@@ -123,6 +123,7 @@ void HostInterface::start_measuring() {
 
 void HostInterface::account_occupancy() {
   const Tick now = now_ps();
+  if (now == occ_at_) return;  // nothing to add (several changes at one time)
   occ_area_ += double(outstanding_) * (now - occ_at_);
   backlog_area_ += double(backlog_.size()) * (now - occ_at_);
   occ_at_ = now;

@@ -3,6 +3,7 @@
 // once the pool has grown to the peak number in flight).
 #pragma once
 
+#include <cassert>
 #include <memory>
 #include <tlm>
 #include <vector>
@@ -26,14 +27,23 @@ struct PtrExtension : tlm::tlm_extension<PtrExtension<T>> {
 using FlashOpExt = PtrExtension<FlashOp>;
 using HostCmdExt = PtrExtension<HostCmd>;
 
-// Pool of payloads, each created once with an extension of type Ext attached.
+// Pool of payloads, each created once with an extension of type Ext attached. The payloads are
+// of a derived type that also holds the pointer in a plain member: of() reads it there (a
+// static_cast, no extension lookup per transaction), so of() takes only payloads of a pool of
+// the same Ext. The extension carries the same pointer for other TLM code.
 template <typename Ext>
 class PayloadPool : public tlm::tlm_mm_interface {
+  using Ptr = decltype(Ext::ptr);
+  struct Pooled : tlm::tlm_generic_payload {
+    explicit Pooled(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {}
+    Ptr ptr = nullptr;
+  };
+
  public:
-  tlm::tlm_generic_payload* acquire(decltype(Ext::ptr) ptr) {
-    tlm::tlm_generic_payload* gp;
+  tlm::tlm_generic_payload* acquire(Ptr ptr) {
+    Pooled* gp;
     if (free_.empty()) {
-      all_.push_back(std::make_unique<tlm::tlm_generic_payload>(this));
+      all_.push_back(std::make_unique<Pooled>(this));
       gp = all_.back().get();
       gp->set_extension(new Ext);
     } else {
@@ -41,13 +51,16 @@ class PayloadPool : public tlm::tlm_mm_interface {
       free_.pop_back();
     }
     gp->acquire();
+    gp->ptr = ptr;
     gp->template get_extension<Ext>()->ptr = ptr;
     gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     return gp;
   }
-  void free(tlm::tlm_generic_payload* gp) override { free_.push_back(gp); }
-  static decltype(Ext::ptr) of(tlm::tlm_generic_payload& gp) {
-    return gp.template get_extension<Ext>()->ptr;
+  void free(tlm::tlm_generic_payload* gp) override { free_.push_back(static_cast<Pooled*>(gp)); }
+  static Ptr of(tlm::tlm_generic_payload& gp) {
+    assert(gp.template get_extension<Ext>() &&
+           gp.template get_extension<Ext>()->ptr == static_cast<Pooled&>(gp).ptr);
+    return static_cast<Pooled&>(gp).ptr;
   }
   size_t allocated() const { return all_.size(); }
   ~PayloadPool() override {
@@ -55,8 +68,8 @@ class PayloadPool : public tlm::tlm_mm_interface {
   }
 
  private:
-  std::vector<std::unique_ptr<tlm::tlm_generic_payload>> all_;
-  std::vector<tlm::tlm_generic_payload*> free_;
+  std::vector<std::unique_ptr<Pooled>> all_;
+  std::vector<Pooled*> free_;
 };
 
 }  // namespace ssdtlm::models

@@ -15,8 +15,11 @@ namespace ssdtlm::models {
 
 using nand::Tick;
 
+// The current simulation time. sc_time_stamp() is out of line in the library; the simulation
+// context's own accessor (the same sc_time) is inline, and the modules ask for the time several
+// times per event.
 inline Tick now_ps() {
-  return sc_core::sc_time_stamp().value();
+  return sc_core::sc_get_curr_simcontext()->time_stamp().value();
 }
 inline sc_core::sc_time ps(Tick t) {
   return sc_core::sc_time::from_value(t);

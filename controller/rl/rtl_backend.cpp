@@ -195,11 +195,17 @@ class RtlBackendT final : public Backend {
     m_->mgt_valid_i = 0;
     m_->rwd_valid_i = 0;
   }
-  // One rising clock edge.
+  // One rising clock edge: the clock's falling half, then its rising half.
   void edge() {
+    fall();
+    rise();
+  }
+  void fall() {
     m_->clk_i = 0;
     m_->eval();
     if constexpr (Traced) dump(0);
+  }
+  void rise() {
     m_->clk_i = 1;
     m_->eval();
     if constexpr (Traced) dump(1);
@@ -232,15 +238,17 @@ class RtlBackendT final : public Backend {
     dumped_ = true;
     if (phase) ++op_edge_;
   }
-  // Raise `valid` for the accepting edge, then clock until the unit is idle again.
+  // Raise `valid` for the accepting edge, then clock until the unit is idle again. The request
+  // is applied with the accepting edge's falling half (one eval() settles both; the outputs
+  // checked there are combinational, independent of the clock level).
   template <typename V, typename R, typename F>
   uint32_t run(V& valid, const R& ready, F&& on_edge) {
     begin_op();
     valid = 1;
-    m_->eval();
+    fall();
     if (!ready || !m_->idle_o)
       throw std::runtime_error("rl rtl: unit not ready for a new operation");
-    edge();
+    rise();
     valid = 0;
     uint32_t n = 1;
     on_edge();

@@ -156,7 +156,10 @@ module qrl_reward #(
     end else begin  // other sizes: the subtraction
       oct = (EW + 1)'(NW - 1 - SubBits + 1) - (EW + 1)'(sh);
     end
-    if (rwd_sample_i[InW-1:SubBits] == '0) begin
+    // the exact bins: x < 2^SubBits, i.e. e < SubBits, sh > 31 - SubBits (for the default
+    // sizes a test of sh, not a zero test of the sample's 29 upper bits: area)
+    if ((SubBits == 3 && EW == 5) ? (sh[4] && sh[3] && sh[2] && (sh[1] || sh[0]))
+                                  : (rwd_sample_i[InW-1:SubBits] == '0)) begin
       bin = BinW'(rwd_sample_i);  // the exact bins
     end else begin
       bin = BinW'({oct, sub});

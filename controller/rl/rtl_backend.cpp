@@ -8,12 +8,16 @@
 #include <type_traits>
 
 #include "Vqrl_fsp.h"
+#include "Vqrl_fsp___024root.h"
 #include "Vqrl_fsp_trace.h"
 #include "Vqrl_gc.h"
+#include "Vqrl_gc___024root.h"
 #include "Vqrl_gc_trace.h"
 #include "Vqrl_rr.h"
+#include "Vqrl_rr___024root.h"
 #include "Vqrl_rr_trace.h"
 #include "Vqrl_slc.h"
+#include "Vqrl_slc___024root.h"
 #include "Vqrl_slc_trace.h"
 #include "controller/rl/fixed.h"
 #include "controller/rl/units.h"
@@ -195,9 +199,19 @@ class RtlBackendT final : public Backend {
     m_->mgt_valid_i = 0;
     m_->rwd_valid_i = 0;
   }
-  // One rising clock edge: the clock's falling half, then its rising half.
+  // One rising clock edge: the clock's falling half, then its rising half. Untraced, the
+  // falling half is not evaluated: the model is settled after the previous rising half (its
+  // always_ff blocks are all posedge clk_i, nothing depends on the clock's level), so only
+  // Verilator's edge detector has to see the clock low, which is its previous-value variable
+  // (Verilator 5.006 names it __Vtrigrprev__TOP__clk_i; a Verilator that renames it fails to
+  // compile here). One eval() per edge instead of two; the RTL still computes every edge.
   void edge() {
-    fall();
+    if constexpr (Traced) {
+      fall();
+    } else {
+      m_->clk_i = 0;
+      m_->rootp->__Vtrigrprev__TOP__clk_i = 0;
+    }
     rise();
   }
   void fall() {

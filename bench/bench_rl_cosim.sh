@@ -1,39 +1,125 @@
 #!/usr/bin/env bash
-# RL FSP grouper on the Verilated RTL vs the C++ golden model (issue 5; not a test: prints figures).
-# Usage: bench/bench_rl_cosim.sh [BUILD_DIR] [REQUESTS]
-# The same replay (qlc-fsp, 8 MiB cache, synthetic mixed workload: 50% reads, 8 KiB, Zipf 0.9
-# over 2 GiB, preconditioned 50%) with --fsp rl --rl-backend cpp and rtl, back to back in this
-# run; prints both replay wall times, their ratio (target <= 2x), the unit's operations and
-# whether the result JSONs are identical except wall-time fields.
+# RL units on the Verilated RTL vs the C++ golden model (issues 5 and 16; not a test: prints
+# figures). Every replay runs with --rl-backend cpp and rtl, back to back in this run; prints both
+# replay wall times (sim.replay_wall_s), their ratio (issue 16's acceptance: <= 1.3x on the
+# bundled traces), the RL units' operations and whether the result JSONs are identical except
+# wall-time fields.
+#
+#   bench/bench_rl_cosim.sh [BUILD_DIR] [REQUESTS]
+#       synthetic RL-heavy workload (qlc-fsp, 8 MiB cache, 50% reads, 8 KiB, Zipf 0.9 over 2 GiB,
+#       preconditioned 50%), --fsp rl
+#   bench/bench_rl_cosim.sh --traces [BUILD_DIR] [CASES]
+#       the bundled real traces (traces/data), one line per case; CASES a comma list of case
+#       names (default all):
+#         fsp-<trace>   qlc-fsp, --fsp rl, --fold modulo, looped to >= 100k requests (LOOPS_FSP
+#                       overrides the loop count), for every bundled trace
+#         gc-financial1 tlc-gc-128gb scaled to 256 blocks per plane, a one-page cache, --gc
+#                       rl-aggr, umass-financial1 looped 40x (the GC experiment's set-up, fewer
+#                       passes; LOOPS_GC)
+#         rr-websearch  tlc-rr, --rr ws+rs, umass-websearch looped 20x, thresholds 5000/4900
+#                       (the read-disturb experiment's --quick set-up; LOOPS_RR)
+#       REPS=N runs each backend N times (alternating) and reports the medians (default 1).
+#       unit_ops: operations as the FSP grouper reports them (0 for GC / read refresh, which
+#       report unit_cycles only).
 set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+mode=synthetic
+if [ "${1:-}" = "--traces" ]; then
+  mode=traces
+  shift
+fi
 BUILD=${1:-build}
-N=${2:-200000}
 SSDTLM="$BUILD/ssdtlm"
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT"
-WL="$OUT/rl-cosim-${N}.csv.gz"
-if [ ! -f "$WL" ]; then
-  "$SSDTLM" gen --requests "$N" --seed 11 --read-ratio 0.5 --size 8192 --footprint-gib 2 \
-    --zipf 0.9 --same-hot-set --iops 20000 --out "$WL" --quiet
-fi
-for b in cpp rtl; do
-  "$SSDTLM" run --trace "$WL" --cache-mb 8 --precondition 0.5 --fsp rl --rl-backend "$b" \
-    --quiet --no-progress --out "$OUT/rl-cosim-$b.json"
-done
-/usr/bin/python3 - "$OUT/rl-cosim-cpp.json" "$OUT/rl-cosim-rtl.json" <<'PY'
-import json, sys
+
+compare() {  # compare NAME CPP_JSON... -- RTL_JSON...
+  /usr/bin/python3 - "$@" <<'PY'
+import json, statistics, sys
+name = sys.argv[1]
+i = sys.argv.index("--")
+ca, ra = sys.argv[2:i], sys.argv[i + 1:]
 def strip(o):
     if isinstance(o, dict):
-        return {k: strip(v) for k, v in o.items() if "wall" not in k and k != "sim"}
+        # "backend": the replay's own --rl-backend echoed (read_disturb.rl.backend)
+        return {k: strip(v) for k, v in o.items()
+                if "wall" not in k and k not in ("sim", "backend")}
     if isinstance(o, list):
         return [strip(x) for x in o]
     return o
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-wa, wb = a["sim"]["replay_wall_s"], b["sim"]["replay_wall_s"]
-p = a["fsp"]["policy"]
-print(f"== RL FSP grouper co-simulation ({a['host']['requests']} requests, "
-      f"{p['unit_operations']} unit operations, {p['unit_cycles']} cycles, {p['episodes']} episodes)")
-print(f"replay wall: cpp {wa:.3f} s, rtl {wb:.3f} s, ratio rtl/cpp {wb / wa:.2f}x (target <= 2x)")
-print(f"per unit operation: {(wb - wa) / max(p['unit_operations'], 1) * 1e9:.0f} ns extra on the RTL")
-print("result JSON identical except wall-time fields:", strip(a) == strip(b))
+cj = [json.load(open(p)) for p in ca]
+rj = [json.load(open(p)) for p in ra]
+wa = statistics.median(j["sim"]["replay_wall_s"] for j in cj)
+wb = statistics.median(j["sim"]["replay_wall_s"] for j in rj)
+same = all(strip(x) == strip(cj[0]) for x in cj + rj)
+ops = cyc = 0
+def walk(o):  # every RL unit's counters, wherever its policy reports them
+    global ops, cyc
+    if isinstance(o, dict):
+        if "unit_cycles" in o:
+            cyc += o["unit_cycles"]
+            ops += o.get("unit_operations", 0)
+        for v in o.values():
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(cj[0])
+req = cj[0]["host"]["requests"]
+print(f"{name:<24} {req:>9} {ops:>10} {cyc:>11} {wa:>8.3f} {wb:>8.3f} {wb / wa:>6.2f}x  {same}")
 PY
+}
+
+if [ "$mode" = synthetic ]; then
+  N=${2:-200000}
+  WL="$OUT/rl-cosim-${N}.csv.gz"
+  if [ ! -f "$WL" ]; then
+    "$SSDTLM" gen --requests "$N" --seed 11 --read-ratio 0.5 --size 8192 --footprint-gib 2 \
+      --zipf 0.9 --same-hot-set --iops 20000 --out "$WL" --quiet
+  fi
+  for b in cpp rtl; do
+    "$SSDTLM" run --trace "$WL" --cache-mb 8 --precondition 0.5 --fsp rl --rl-backend "$b" \
+      --quiet --no-progress --out "$OUT/rl-cosim-$b.json"
+  done
+  printf "%-24s %9s %10s %11s %8s %8s %7s  %s\n" case requests unit_ops unit_cycles cpp_s \
+    rtl_s ratio identical
+  compare "synthetic-$N" "$OUT/rl-cosim-cpp.json" -- "$OUT/rl-cosim-rtl.json"
+  exit 0
+fi
+
+CASES=${2:-all}
+REPS=${REPS:-1}
+data=$here/traces/data
+# name|args (the trace path first)
+cases=()
+for f in "$data"/*.gz "$data"/*.zst; do
+  b=$(basename "$f")
+  b=${b%%.*}
+  n=$("$SSDTLM" trace-stats "$f" --json 2>/dev/null |
+    /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["requests"])')
+  loop=${LOOPS_FSP:-$(((100000 + n - 1) / n))}
+  cases+=("fsp-$b|--trace $f --preset qlc-fsp --fsp rl --fold modulo --loop $loop")
+done
+cases+=("gc-financial1|--trace $data/umass-financial1.ssdsim.gz --preset tlc-gc-128gb --gc rl-aggr \
+--fold modulo --loop ${LOOPS_GC:-40} --set nand.blocks_per_plane=256 --set cache.size_mib=0.015625")
+cases+=("rr-websearch|--trace $data/umass-websearch.mqsim.gz --preset tlc-rr --rr ws+rs \
+--loop ${LOOPS_RR:-20} --set cache.flush_policy=\"on-demand\" --set rd.hard_threshold=5000 \
+--set rd.soft_threshold=4900")
+
+printf "%-24s %9s %10s %11s %8s %8s %7s  %s\n" case requests unit_ops unit_cycles cpp_s rtl_s \
+  ratio identical
+for c in "${cases[@]}"; do
+  name=${c%%|*}
+  args=${c#*|}
+  if [ "$CASES" != all ] && [[ ",$CASES," != *",$name,"* ]]; then continue; fi
+  cpp=()
+  rtl=()
+  for ((r = 0; r < REPS; r++)); do
+    for b in cpp rtl; do
+      o="$OUT/rl-cosim-$name-$b-$r.json"
+      eval "\"$SSDTLM\" run $args --rl-backend $b --quiet --no-progress --out \"$o\""
+      if [ $b = cpp ]; then cpp+=("$o"); else rtl+=("$o"); fi
+    done
+  done
+  compare "$name" "${cpp[@]}" -- "${rtl[@]}"
+done

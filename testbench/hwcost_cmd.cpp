@@ -94,7 +94,7 @@ std::vector<std::string> rtl_sources(const fs::path& rtl) {
 // HX8K's block RAMs (SB_RAM40_4K, 256 x 16 bits each), else the most 256-row banks that fit.
 // Per table: the q values (states * actions words of 16 bits) and the order bits (states words
 // of actions * (actions - 1) bits: both directions of every pair); the reward unit's histogram
-// takes two (241 words of 18 bits). The read paths are the same; only the bank select is narrower.
+// takes two (241 words of 19 bits). The read paths are the same; only the bank select is narrower.
 uint64_t brams_needed(const UnitSpec& u, uint64_t states) {
   const uint64_t pairs = uint64_t{u.actions} * (u.actions - 1) / 2;
   const uint64_t q = (states * u.actions + 255) / 256;
@@ -298,8 +298,8 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
     const uint64_t table_bits = uint64_t{u.states} * u.actions * kQW * tables;
     // qrl_core's order bits: two per action pair (both directions) and row, per table
     const uint64_t order_bits = uint64_t{u.states} * (u.actions * (u.actions - 1)) * tables;
-    // the reward unit's RAM: 240 bins and the total, 18 bits each (class and count)
-    const uint64_t hist_bits = u.reward ? (uint64_t{(32 - 3 + 1) << 3} + 1) * 18 : 0;
+    // the reward unit's RAM: 240 bins and the total, 19 bits each (non-zero flag, class, count)
+    const uint64_t hist_bits = u.reward ? (uint64_t{(32 - 3 + 1) << 3} + 1) * 19 : 0;
     r["role"] = u.role;
     r["states"] = u.states;
     r["actions"] = u.actions;

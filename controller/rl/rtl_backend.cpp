@@ -8,12 +8,16 @@
 #include <type_traits>
 
 #include "Vqrl_fsp.h"
+#include "Vqrl_fsp___024root.h"
 #include "Vqrl_fsp_trace.h"
 #include "Vqrl_gc.h"
+#include "Vqrl_gc___024root.h"
 #include "Vqrl_gc_trace.h"
 #include "Vqrl_rr.h"
+#include "Vqrl_rr___024root.h"
 #include "Vqrl_rr_trace.h"
 #include "Vqrl_slc.h"
+#include "Vqrl_slc___024root.h"
 #include "Vqrl_slc_trace.h"
 #include "controller/rl/fixed.h"
 #include "controller/rl/units.h"
@@ -195,11 +199,27 @@ class RtlBackendT final : public Backend {
     m_->mgt_valid_i = 0;
     m_->rwd_valid_i = 0;
   }
-  // One rising clock edge.
+  // One rising clock edge: the clock's falling half, then its rising half. Untraced, the
+  // falling half is not evaluated: the model is settled after the previous rising half (its
+  // always_ff blocks are all posedge clk_i, nothing depends on the clock's level), so only
+  // Verilator's edge detector has to see the clock low, which is its previous-value variable
+  // (Verilator 5.006 names it __Vtrigrprev__TOP__clk_i; a Verilator that renames it fails to
+  // compile here). One eval() per edge instead of two; the RTL still computes every edge.
   void edge() {
+    if constexpr (Traced) {
+      fall();
+    } else {
+      m_->clk_i = 0;
+      m_->rootp->__Vtrigrprev__TOP__clk_i = 0;
+    }
+    rise();
+  }
+  void fall() {
     m_->clk_i = 0;
     m_->eval();
     if constexpr (Traced) dump(0);
+  }
+  void rise() {
     m_->clk_i = 1;
     m_->eval();
     if constexpr (Traced) dump(1);
@@ -232,15 +252,17 @@ class RtlBackendT final : public Backend {
     dumped_ = true;
     if (phase) ++op_edge_;
   }
-  // Raise `valid` for the accepting edge, then clock until the unit is idle again.
+  // Raise `valid` for the accepting edge, then clock until the unit is idle again. The request
+  // is applied with the accepting edge's falling half (one eval() settles both; the outputs
+  // checked there are combinational, independent of the clock level).
   template <typename V, typename R, typename F>
   uint32_t run(V& valid, const R& ready, F&& on_edge) {
     begin_op();
     valid = 1;
-    m_->eval();
+    fall();
     if (!ready || !m_->idle_o)
       throw std::runtime_error("rl rtl: unit not ready for a new operation");
-    edge();
+    rise();
     valid = 0;
     uint32_t n = 1;
     on_edge();

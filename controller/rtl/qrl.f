@@ -5,6 +5,7 @@
 qrl_unit.sv
 qrl_core.sv
 qrl_qadd.sv
+qrl_qaddr.sv
 qrl_decide.sv
 qrl_tables.sv
 qrl_reward.sv

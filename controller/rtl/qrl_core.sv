@@ -4,9 +4,10 @@
 //
 // Storage per table: the q values in a RAM of States * Actions words of QW bits (Q(s, a) at
 // s * Actions + a), and the order bits of every row (qrl_winner.sv: ge(i, j) for every ordered
-// pair) in a RAM of States words of Actions * (Actions - 1) bits, written pair by pair. A decision reads only the order bits; an
-// update reads single q values, computes the new Q(s, a) with one adder over several cycles, and
-// refreshes the order bits of action a by comparing the new value with the row's other values.
+// pair) in a RAM of States words of Actions * (Actions - 1) bits, written pair by pair. A
+// decision reads only the order bits; an update reads single q values, computes the new Q(s, a)
+// with one adder over several cycles, and refreshes the order bits of action a by comparing the
+// new value with the row's other values.
 //
 // One operation is accepted per clock edge (priority: management > update > decide), valid/ready
 // requests, one-cycle response pulses. Cycles (docs/rl.md "Handshake timing", the C++ model's
@@ -16,8 +17,8 @@
 // from a read-data register (qrl_qadd; fmax: a deep RAM's bank select and the adder in different
 // cycles). After reset the tables are cleared, one q value per cycle (idle_o low meanwhile).
 // cfg_eps_n_i is sampled during that clear and at SEED; the other cfg_ inputs are read live.
-// Submodules: qrl_tables (RAMs), qrl_decide (ε-greedy, random tie-break), qrl_winner (maximum
-// set, argmax), qrl_qadd (update).
+// Submodules: qrl_tables (RAMs), qrl_decide (ε-greedy, random tie-break; its qrl_winner: maximum
+// set, argmax), qrl_qadd (update), qrl_qaddr (q address, clear/copy address tests).
 module qrl_core #(
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
@@ -82,21 +83,14 @@ module qrl_core #(
   localparam int unsigned CD = Alpha << KF;  // coefficient of d = r - q
   localparam int unsigned CN = Alpha * Gamma;  // coefficient of Q'
   localparam int unsigned NSteps = n_steps();
-  localparam int unsigned CntW = max3($clog2(QDepth + 1), StW, $clog2(NSteps + 1)) + 1;
-  localparam logic [CntW-1:0] QDepthC = CntW'(QDepth);
-  localparam logic [CntW-1:0] StatesC = CntW'(States);
+  localparam int unsigned CntA = ($clog2(QDepth + 1) > StW) ? $clog2(QDepth + 1) : StW;
+  localparam int unsigned CntW = ((CntA > $clog2(NSteps + 1)) ? CntA : $clog2(NSteps + 1)) + 1;
   // the step index is below 2^StepW during the shift-and-add (only its low bits are decoded)
   localparam int unsigned StepW = (NSteps > 1) ? $clog2(NSteps) : 1;
   localparam logic [StepW-1:0] LastStep = StepW'(NSteps - 1);
   localparam logic [StepW-1:0] PreLastStep = StepW'(NSteps - 2);  // NSteps >= 2
   // The compare loop's counter runs 2 .. Actions + 2 (reads column cnt, compares column cnt - 2)
   localparam logic [ActW:0] LastAct = (ActW + 1)'(Actions + 2);
-
-  function automatic int unsigned max3(int unsigned a, int unsigned b, int unsigned c);
-    int unsigned m;
-    m = (a > b) ? a : b;
-    max3 = (m > c) ? m : c;
-  endfunction
 
   // Steps (qrl_qadd.sv): for each bit position p = 0 .. 2KF-1 of the constants, one step per set
   // bit, or one empty step.
@@ -159,24 +153,20 @@ module qrl_core #(
   // ---------------------------------------------------------------- decide
   // qrl_decide: the accept cycle (LFSR draw, ε test, exploration rank, the mask into mask_q) and
   // the second (a random member of the maximum set of the order bits under the mask, or the k-th
-  // allowed action).
+  // allowed action). Its winner (qrl_winner) also gives the update's a*: the order bits of the
+  // active table (decide) or of the work table (update, in StUpdRdQ).
   logic d1_valid;
   logic [Actions-1:0] mask_q, mask_d, dec_mask_n, upd_mask_n, upd_next_hot;
   logic [ActW-1:0] win_idx;
-  logic [Actions-1:0] win_max;
-  logic [OrdW-1:0] win_order;
 
-  always_comb begin
-    for (int unsigned i = 0; i < Actions; i++) begin
-      upd_next_hot[i] = (upd_next_action_i == ActW'(i));
-    end
-  end
+  assign upd_next_hot = Actions'(1) << upd_next_action_i;
   assign upd_mask_n = (upd_next_mask_i == '0) ? {Actions{1'b1}} : upd_next_mask_i;
 
   qrl_decide #(
     .Actions(Actions),
     .Shadow (Shadow),
-    .ActW   (ActW)
+    .ActW   (ActW),
+    .PairW  (PairW)
   ) u_decide (
     .clk_i,
     .rst_ni,
@@ -193,25 +183,14 @@ module qrl_core #(
     .mask_i        (dec_mask_i),
     .mask_n_o      (dec_mask_n),
     .mask_q_i      (mask_q),
-    .max_i         (win_max),
+    .order_i       (ao_rdata),
+    .work_order_i  (wo_rdata),
+    .use_work_i    (Shadow && (st_q == StUpdRdQ)),
+    .win_idx_o     (win_idx),
     .busy_o        (d1_valid),
     .rsp_valid_o   (dec_rsp_valid_o),
     .rsp_action_o  (dec_action_o),
     .rsp_explored_o(dec_explored_o)
-  );
-
-  // The order bits of the winner: the active table's (decide), the work table's (update: Q').
-  assign win_order = (Shadow && (st_q == StUpdRdQ)) ? wo_rdata : ao_rdata;
-
-  qrl_winner #(
-    .Actions(Actions),
-    .ActW   (ActW),
-    .PairW  (PairW)
-  ) u_winner (
-    .order_i(win_order),
-    .mask_i (mask_q),
-    .max_o  (win_max),
-    .idx_o  (win_idx)
   );
 
   // ---------------------------------------------------------------- update datapath
@@ -234,17 +213,11 @@ module qrl_core #(
   assign cl = cnt_q[ActW:0];
   assign jc = cl[ActW-1:0] - ActW'(2);
 
-  // q address row * Actions + column
-  // rb_q = the row's base address row * Actions, set a cycle ahead (the RAM address is one
-  // adder from registers)
+  // q address row * Actions + column (qrl_qaddr): the row and the column selection of the next
+  // access are set with each transition below
   logic [StW-1:0] rb_row;
-  logic [QAW-1:0] rb_d, rb_q;
-  assign rb_d = QAW'(QAW'(rb_row) * QAW'(Actions));
-  // a_col_q: the column of the q access, registered (set from the next state; fmax: the RAM
-  // address is one adder from registers, no state decode in front of it)
-  logic [ActW-1:0] a_col_q, a_col_d;
   logic [QAW-1:0] q_addr;
-  assign q_addr = rb_q + QAW'(a_col_q);
+  logic col_win, col_zero, col_one, col_two, col_loop;
 
   qrl_tables #(
     .States (States),
@@ -294,18 +267,9 @@ module qrl_core #(
   );
 
   // ---------------------------------------------------------------- control
-  // The clear's and the copy's address tests, registered (computed from cnt_d; fmax: no wide
-  // comparator in front of the RAMs' write enables): cnt < States (an order-bit row), cnt <
-  // States - 1 (the copy reads the next one), cnt = States * Actions - 1 (the last q value).
+  // The clear's and the copy's address tests (qrl_qaddr), registered: cnt < States, cnt <
+  // States - 1, cnt = States * Actions - 1.
   logic c_row_q, c_nrow_q, c_last_q;
-  typedef enum logic [2:0] {
-    ColA,
-    ColWin,
-    ColZero,
-    ColOne,
-    ColLoop
-  } col_sel_e;
-  col_sel_e col_sel;
   logic ep_end, m1_valid_d, m1_valid_q, m_sh_d, m_sh_q, upd_done_d, upd_done_q;
   logic loop_last;
   logic [CntW-1:0] cnt_inc;
@@ -328,7 +292,7 @@ module qrl_core #(
     m_sh_d = m_sh_q;
     upd_done_d = 1'b0;
     j_above_a_d = 1'b0;
-    col_sel = ColA;
+    {col_win, col_zero, col_one, col_two, col_loop} = 5'b0;
     rb_row = u_s_q;  // s (the loop, the final reads and writes)
     aq_re = 1'b0;
     aq_raddr = q_addr;
@@ -390,7 +354,7 @@ module qrl_core #(
               acc_ld = 1'b1;
               wboth_d = 1'b1;
               st_d = StWrRd;
-              col_sel = ColZero;
+              col_zero = 1'b1;
             end
             OpRead: begin
               m_sh_d = Shadow && mgt_shadow_i;
@@ -427,7 +391,7 @@ module qrl_core #(
         sq_re = Shadow;
         aq_re = !Shadow;
         st_d = StUpdRdN;
-        col_sel = ColWin;
+        col_win = 1'b1;
       end
       StUpdRdN: begin
         sq_re = Shadow;
@@ -450,7 +414,7 @@ module qrl_core #(
         end
         if (cnt_q[StepW-1:0] == LastStep) begin
           st_d = StUpdFin;
-          col_sel = ColZero;
+          col_zero = 1'b1;
         end
       end
       StUpdFin: begin
@@ -458,13 +422,13 @@ module qrl_core #(
         sq_re = Shadow;
         aq_re = !Shadow;
         st_d = StLoopRd;
-        col_sel = ColOne;
+        col_one = 1'b1;
       end
       StWrRd: begin
         sq_re = Shadow;
         aq_re = 1'b1;
         st_d = StLoopRd;
-        col_sel = ColOne;
+        col_one = 1'b1;
       end
       StLoopRd: begin
         acc_ld = 1'b1;  // saturated (a management write's value is in range already)
@@ -474,7 +438,7 @@ module qrl_core #(
         end
         cnt_d = CntW'(2);
         st_d = StLoop;
-        col_sel = ColLoop;
+        col_two = 1'b1;
       end
       StLoop: begin
         // cnt = c = 2 .. Actions + 2: read Q(s, c) while c < Actions; compare the new value with
@@ -491,10 +455,10 @@ module qrl_core #(
         end
         j_above_a_d = j_above_a || (jc == u_a_q);
         cnt_d = cnt_inc;
-        col_sel = ColLoop;
+        col_loop = 1'b1;
         if (loop_last) begin
-          col_sel = ColA;
-                sq_we = Shadow;
+          col_loop = 1'b0;  // a: the write of Q(s, a)
+          sq_we = Shadow;
           aq_we = !Shadow || wboth_q;
           upd_done_d = !wboth_q;
           st_d = StIdle;
@@ -539,20 +503,31 @@ module qrl_core #(
     endcase
   end
 
-  // The column of the next cycle's q access, by the next state: a* (the winner, into StUpdRdN),
-  // 0 (the read of Q(s, 0), into StUpdFin or StWrRd), 1 (into StLoopRd), the loop's read column
-  // (into or staying in StLoop; a at its last cycle, the write of Q(s, a)), else a. col_sel is
-  // set with each transition in the state logic above instead of decoding st_d (fmax: slc's
-  // worst path ran through st_d's decode into this mux).
-  always_comb begin
-    unique case (col_sel)
-      ColWin: a_col_d = win_idx;
-      ColZero: a_col_d = '0;
-      ColOne: a_col_d = ActW'(1);
-      ColLoop: a_col_d = (cnt_d[ActW:0] == LastAct) ? u_a_d : cnt_d[ActW-1:0];
-      default: a_col_d = u_a_d;
-    endcase
-  end
+  qrl_qaddr #(
+    .States (States),
+    .Actions(Actions),
+    .StW    (StW),
+    .ActW   (ActW),
+    .QAW    (QAW),
+    .CntW   (CntW)
+  ) u_qaddr (
+    .clk_i,
+    .rst_ni,
+    .row_i     (rb_row),
+    .col_win_i (col_win),
+    .col_zero_i(col_zero),
+    .col_one_i (col_one),
+    .col_two_i (col_two),
+    .col_loop_i(col_loop),
+    .loop_next_i(cnt_inc[ActW:0]),
+    .win_idx_i (win_idx),
+    .a_d_i     (u_a_d),
+    .cnt_d_i   (cnt_d),
+    .addr_o    (q_addr),
+    .row_q_o   (c_row_q),
+    .nrow_q_o  (c_nrow_q),
+    .last_q_o  (c_last_q)
+  );
 
   logic [QW-1:0] in_val;
   assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_reward_i;
@@ -602,11 +577,6 @@ module qrl_core #(
       m_sh_q <= 1'b0;
       upd_done_q <= 1'b0;
       j_above_a <= 1'b0;
-      rb_q <= '0;
-      a_col_q <= '0;
-      c_row_q <= 1'b1;
-      c_nrow_q <= (States > 1);
-      c_last_q <= (QDepth == 1);
     end else begin
       st_q <= st_d;
       cnt_q <= cnt_d;
@@ -619,11 +589,6 @@ module qrl_core #(
       m_sh_q <= m_sh_d;
       upd_done_q <= upd_done_d;
       j_above_a <= j_above_a_d;
-      rb_q <= rb_d;
-      a_col_q <= a_col_d;
-      c_row_q <= cnt_d < StatesC;
-      c_nrow_q <= cnt_d < StatesC - 1'b1;
-      c_last_q <= cnt_d == QDepthC - 1'b1;
     end
   end
 

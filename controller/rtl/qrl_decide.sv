@@ -1,15 +1,17 @@
 // The ε-greedy decision of qrl_core: the LFSR, the ε schedule, the exploration rank (qrl_pick)
 // and index (qrl_kth), the random tie-break among the maximum set (qrl_tie), and the response
-// registers. The maximum set (from the order bits, qrl_winner) comes from the core, which shares
-// the winner with the update (a*).
+// registers. The maximum set comes from the order bits of the active table (qrl_winner, here);
+// the winner's argmax is also the core's update a* (win_idx_o, of the work table's order bits
+// when use_work_i).
 //   accept edge X (acc_i): LFSR draw (the word is the register's value in the accept cycle, the
 //   C++ model's draw() order), ε test, exploration rank k, ranks of the mask, the tie-break's
 //   products (w[15:0] * n) >> 16 for every n;
 //   edge X+1: the explored action (the k-th allowed index, the ranks formed from the registered
 //   mask in this cycle) and the explore flag into the response registers; for the exploiting one
-//   the maximum set and its k (qrl_tie, k selected in this cycle), whose member of rank k is
+//   the maximum set, its popcount and the products (qrl_tie), whose k and member of rank k are
 //   found after the edge: rsp_action_o is a mux behind registers, not a register. The latency
-//   stays 2 edges.
+//   stays 2 edges. rsp_action_o and rsp_explored_o are valid with rsp_valid_o only (the
+//   pipeline's registers load at every edge, no enables).
 // dec_cnt counts down the decisions left at eps_hi: loaded with cfg_eps_n_i at eps_load_i (the
 // core's reset clear and SEED; no comparator with the configuration).
 // Episodes (Shadow): every cfg_episode_len_i-th decision (0: never) closes the episode (ep_end_o
@@ -18,7 +20,8 @@
 module qrl_decide #(
   parameter int unsigned Actions = 4,
   parameter bit Shadow = 1'b0,
-  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1
+  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
+  parameter int unsigned PairW = (Actions > 1) ? Actions * (Actions - 1) / 2 : 1
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -35,7 +38,10 @@ module qrl_decide #(
   input  logic [Actions-1:0] mask_i,       // the request's mask (empty = all allowed)
   output logic [Actions-1:0] mask_n_o,     // the same, normalised
   input  logic [Actions-1:0] mask_q_i,     // the core's registered mask (second cycle)
-  input  logic [Actions-1:0] max_i,        // the maximum set (second cycle)
+  input  logic [2*PairW-1:0] order_i,      // the active table's order bits (second cycle)
+  input  logic [2*PairW-1:0] work_order_i, // the work table's (the update's a*)
+  input  logic               use_work_i,   // the winner of work_order_i (update), not order_i
+  output logic [   ActW-1:0] win_idx_o,    // the winner's argmax under mask_q_i
   output logic               busy_o,       // in the second cycle
   output logic               rsp_valid_o,
   output logic [   ActW-1:0] rsp_action_o,
@@ -47,6 +53,18 @@ module qrl_decide #(
   logic [ActW-1:0] k_q, k_d, kth_idx, kth_q, tie_idx;
   logic [Actions*ActW-1:0] kn;
   logic [$clog2(Actions + 1)-1:0] kth_cnt;  // the mask's popcount: qrl_pick has its own
+  logic [Actions-1:0] max_i;  // the maximum set (second cycle)
+
+  qrl_winner #(
+    .Actions(Actions),
+    .ActW   (ActW),
+    .PairW  (PairW)
+  ) u_winner (
+    .order_i(use_work_i ? work_order_i : order_i),
+    .mask_i (mask_q_i),
+    .max_o  (max_i),
+    .idx_o  (win_idx_o)
+  );
 
   qrl_lfsr u_lfsr (
     .clk_i     (clk_i),
@@ -77,9 +95,7 @@ module qrl_decide #(
   ) u_tie (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
-    .ld_i  (acc_i),
     .kn_i  (kn),
-    .st_i  (d1_valid_q),
     .set_i (max_i),
     .idx_o (tie_idx)
   );
@@ -113,15 +129,13 @@ module qrl_decide #(
         dec_cnt_q <= dec_cnt_q - 24'h1;
       end
       d1_valid_q <= acc_i;
-      if (acc_i) begin
-        explore_q <= explore_d;
-        k_q <= k_d;
-      end
+      // no enables (area): each is read only in the cycle after its load edge (the second
+      // cycle, the response cycle); the response's action and flag are valid with rsp_valid_o
+      explore_q <= explore_d;
+      k_q <= k_d;
       rsp_valid_o <= d1_valid_q;
-      if (d1_valid_q) begin
-        rsp_explored_o <= explore_q;
-        kth_q <= kth_idx;
-      end
+      rsp_explored_o <= explore_q;
+      kth_q <= kth_idx;
     end
   end
 

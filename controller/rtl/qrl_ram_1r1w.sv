@@ -1,7 +1,8 @@
 // RAM wrapper: one synchronous read port (registered data, read-first), one write port.
 // Every q-table and histogram goes through this module so that synthesis maps it to RAM
 // (iCE40 SB_RAM40_4K) and the ASIC cost flow can black-box it and count its bits separately.
-// No reset: contents are cleared by the users' clear sequences after reset.
+// No reset: contents are cleared by the users' clear sequences after reset. A read and a write of
+// the same address in one cycle never happen (a simulation check stops the model if they do).
 // The write port has Lanes equal lanes (Width / Lanes bits each), written where wmask_i is set
 // (iCE40: the SB_RAM40_4K bit mask; an update writes one q value of a row).
 module qrl_ram_1r1w #(
@@ -21,7 +22,10 @@ module qrl_ram_1r1w #(
 );
   localparam int unsigned LaneW = Width / Lanes;
 
-  logic [Width-1:0] mem_q[Depth];
+  // no_rw_check: the units never read and write one address in the same cycle (checked in
+  // simulation below), so synthesis adds no read-during-write bypass (iCE40: a comparator of
+  // the two addresses and a register on the read data, which were on fsp's and gc's worst path)
+  (* no_rw_check *) logic [Width-1:0] mem_q[Depth];
 
   always_ff @(posedge clk_i) begin
     if (we_i) begin
@@ -36,4 +40,16 @@ module qrl_ram_1r1w #(
       rdata_o <= mem_q[raddr_i];
     end
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (re_i && we_i && (raddr_i == waddr_i) && (wmask_i != '0)) begin
+      // $display + $stop, not $fatal: Verilator 5.006 gives $fatal a VerilatedScope per
+      // instance, and a model with scopes deadlocks in its destructor once another model's
+      // VerilatedContext is gone (RlCosim.TraceOnlyForSelectedUnits)
+      $display("qrl_ram_1r1w: a read and a write of one address in one cycle");
+      $stop;
+    end
+  end
+`endif
 endmodule

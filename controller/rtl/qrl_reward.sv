@@ -4,9 +4,11 @@
 // controller/rl/reward.{h,cpp}. Small-area design (docs/rl.md "Reward unit"): one adder, no
 // threshold registers, no divider.
 //
-// RAM: Bins + 1 words of {class[1:0], count[CW-1:0]}: word b < Bins is bin b's count and the
-// reward class of a sample in bin b (the number of thresholds <= b, written by the scan; 0 after
-// reset = every sample earns values[0]); word Bins (TAddr) holds the total T.
+// RAM: Bins + 1 words of {nz, class[1:0], count[CW-1:0]}: word b < Bins is bin b's count and
+// the reward class of a sample in bin b (the number of thresholds <= b, written by the scan; 0
+// after reset = every sample earns values[0]); word Bins (TAddr) holds the total T. nz = count
+// != 0, written with the count (fmax: the scan's tests of a bin's count are one RAM output bit;
+// T's nz is never read).
 //   sample accepted at edge X: bin of the sample (registered); X+1 read the bin; X+2 write the
 //   incremented count, register the class (response after X+2), read T; X+3 write T + 1
 //   -> 4 cycles; every Period-th sample then scans the bins (below).
@@ -51,7 +53,7 @@ module qrl_reward #(
   output logic            idle_o
 );
   localparam int unsigned CW = 16;  // count width (a count and T are < AgeLimit + Period)
-  localparam int unsigned RW = CW + 2;  // RAM word: {class, count}
+  localparam int unsigned RW = CW + 3;  // RAM word: {nz, class, count}
   // |S| <= 100 * T, T < AgeLimit + Period
   localparam int unsigned SW = $clog2(100 * (AgeLimit + Period) + 1) + 1;
   localparam logic [BinW-1:0] TAddr = BinW'(Bins);
@@ -126,7 +128,7 @@ module qrl_reward #(
   // shift amounts giving the octave, the SubBits bits below the top the sub-bin.
   localparam int unsigned NW = 32;
   logic [NW-1:0] nx;
-  logic [4:0] sh;
+  logic [4:0] sh, e5;
   logic [EW:0] oct;
   logic [SubBits-1:0] sub;
   logic [BinW-1:0] bin;
@@ -144,8 +146,20 @@ module qrl_reward #(
     sh[0] = !nx[NW-1];
     if (sh[0]) nx = nx << 1;
     sub = nx[NW-2-:SubBits];
-    oct = (EW + 1)'(NW - 1 - SubBits + 1) - (EW + 1)'(sh);  // e - SubBits + 1, e = 31 - sh
-    if (rwd_sample_i[InW-1:SubBits] == '0) begin
+    // e - SubBits + 1 = e - 2, e = 31 - sh = ~sh (5 bits): the decrement of e[4:1] written as
+    // gates (as a '-' it mapped onto the iCE40 carry chain at the end of the accept cycle's
+    // longest path, fmax); e >= 3 here (the exact bins below are selected otherwise)
+    e5 = ~sh;
+    if (SubBits == 3 && EW == 5) begin
+      oct = {1'b0, e5[4] ^ !(e5[3] || e5[2] || e5[1]), e5[3] ^ !(e5[2] || e5[1]),
+             e5[2] ^ !e5[1], !e5[1], e5[0]};
+    end else begin  // other sizes: the subtraction
+      oct = (EW + 1)'(NW - 1 - SubBits + 1) - (EW + 1)'(sh);
+    end
+    // the exact bins: x < 2^SubBits, i.e. e < SubBits, sh > 31 - SubBits (for the default
+    // sizes a test of sh, not a zero test of the sample's 29 upper bits: area)
+    if ((SubBits == 3 && EW == 5) ? (sh[4] && sh[3] && sh[2] && (sh[1] || sh[0]))
+                                  : (rwd_sample_i[InW-1:SubBits] == '0)) begin
       bin = BinW'(rwd_sample_i);  // the exact bins
     end else begin
       bin = BinW'({oct, sub});
@@ -174,7 +188,8 @@ module qrl_reward #(
   );
   logic [CW-1:0] cnt;
   logic [1:0] rcls;
-  assign {rcls, cnt} = rdata;
+  logic rnz;  // count != 0, stored with it (fmax: no zero test of the RAM's output in the scan)
+  assign {rnz, rcls, cnt} = rdata;
 
   // ---------------------------------------------------------------- state
   logic [BinW-1:0] b_d, b_q, bm1;
@@ -230,15 +245,15 @@ module qrl_reward #(
     seq_d = seq_q;
     done_d = done_q;
     aging_d = aging_q;
-    cls_d = cls_q;
+    cls_d = rcls;  // loaded at every edge (no enable): read only in the response cycle
     scanned_d = scanned_q;
     re = 1'b0;
     raddr = b_q;  // from registers only (fmax: not behind the sample's bin)
     we = 1'b0;
     waddr = b_q;
-    wdata = {rcls, inc};
+    wdata = {1'b1, rcls, inc};  // count + 1 > 0 (T's nz is never read)
     adv = 1'b0;
-    step = (st_q == StOps) || (st_q == StAge && cnt != '0);
+    step = (st_q == StOps) || (st_q == StAge && rnz);
     if (step) begin
       s_d = {sum_bit, s_q[SW-1:1]};
       // j + 1, or j = 0 and k + 1 (the end of a sequence and StAgeWr clear the counter)
@@ -265,7 +280,6 @@ module qrl_reward #(
       end
       StInc: begin
         we = 1'b1;  // {class, count + 1}
-        cls_d = rcls;
         re = 1'b1;
         raddr = TAddr;
         st_d = StIncT;
@@ -315,8 +329,9 @@ module qrl_reward #(
           end
         end else begin
           we = 1'b1;
-          wdata = {done_q ? 2'd0 : i_q + 2'd1, aging_q ? {1'b0, cnt[CW-1:1]} : cnt};
-          if (!done_q && cnt != '0) begin
+          wdata = {aging_q ? (cnt[CW-1:1] != '0) : rnz, done_q ? 2'd0 : i_q + 2'd1,
+                   aging_q ? {1'b0, cnt[CW-1:1]} : cnt};
+          if (!done_q && rnz) begin
             seq_d = 2'd0;  // S -= 100 * count
             st_d = StOps;
           end else begin
@@ -326,7 +341,7 @@ module qrl_reward #(
       end
       StAge: begin
         // S += the halved count (skipped when 0)
-        if (cnt == '0) begin
+        if (!rnz) begin
           adv = 1'b1;
         end else begin
           adv = j_last;
@@ -336,7 +351,7 @@ module qrl_reward #(
         since_d = '0;
         we = 1'b1;
         waddr = TAddr;
-        wdata = {2'b00, s_q[CW-1:0]};
+        wdata = {1'b1, 2'b00, s_q[CW-1:0]};  // T (its nz is never read)
         st_d = StIdle;
       end
       default: st_d = StIdle;

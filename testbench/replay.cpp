@@ -232,6 +232,12 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
       throw ConfigError("rd.refresh_preemptible with " + drive +
                         " (hybrid SSD: refresh operations always queue as normal work, as native "
                         "GC's: the core has no foreground GC class; docs/slc.md)");
+  } else if (cfg.fsp_grouper != "baseline" && cfg.unit_pages() == 1) {
+    // Page-by-page programming: a page's type is its place in the block, not a choice.
+    throw ConfigError("--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive +
+                      " (it programs one page at a time: there is no one-shot unit whose page "
+                      "types a grouper could assign; FSP needs full-sequence programming, e.g. "
+                      "--preset qlc-fsp)");
   } else if (cfg.slc_size_policy != "static") {
     throw ConfigError("--slc-size " + cfg.slc_size_policy + " (slc.size_policy) with " + drive +
                       " (no SLC region: choose a hybrid preset or --slc page|sa|sector|hierarchy)");

@@ -126,7 +126,10 @@ TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
     const char* named;
   } cases[] = {{"hybrid-slc-tlc", "--fsp rl", "--fsp rl"},
                {"hybrid-slc-qlc", "--rr ipr", "--rr ipr"},
-               {"tlc-gc-128gb", "--slc-size rl", "--slc-size rl"}};
+               {"tlc-gc-128gb", "--slc-size rl", "--slc-size rl"},
+               // page-by-page programming: no one-shot unit for a grouper to assign
+               {"tlc-gc-128gb", "--fsp rl", "--fsp rl"},
+               {"tlc-rr", "--fsp distance", "--fsp distance"}};
   for (const auto& c : cases) {
     Result r = sh(std::string("run --preset ") + c.preset + " --trace " + kTrace + " " + c.opt +
                   " --quiet --no-progress");

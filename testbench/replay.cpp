@@ -232,8 +232,10 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
       throw ConfigError("rd.refresh_preemptible with " + drive +
                         " (hybrid SSD: refresh operations always queue as normal work, as native "
                         "GC's: the core has no foreground GC class; docs/slc.md)");
-  } else if (cfg.fsp_grouper != "baseline" && cfg.unit_pages() == 1) {
-    // Page-by-page programming: a page's type is its place in the block, not a choice.
+  } else if (cfg.fsp_grouper != "baseline" && cfg.fsp_grouper != "baseline-rw" &&
+             cfg.unit_pages() == 1) {
+    // Page-by-page programming: a page's type is its place in the block, not a choice (Baseline-
+    // RW's read caching is a cache policy and stays meaningful).
     throw ConfigError("--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive +
                       " (it programs one page at a time: there is no one-shot unit whose page "
                       "types a grouper could assign; FSP needs full-sequence programming, e.g. "

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -32,6 +34,41 @@ inline CliResult run_ssdtlm(const std::string& args) {
 inline nlohmann::json load_json(const std::string& path) {
   std::ifstream f(path);
   return nlohmann::json::parse(f);
+}
+
+// A scratch folder of this test process: <tmp>/<prefix><pid>, created.
+inline std::filesystem::path scratch_dir(const std::string& prefix) {
+  std::filesystem::path p =
+      std::filesystem::temp_directory_path() / (prefix + std::to_string(::getpid()));
+  std::filesystem::create_directories(p);
+  return p;
+}
+
+// `ssdtlm gen <gen_args> --quiet --out path` unless path exists; the command's result (code 0
+// when the file was already there).
+inline CliResult generate_once(const std::string& path, const std::string& gen_args) {
+  if (std::filesystem::exists(path)) return CliResult{0, {}};
+  return run_ssdtlm("gen --quiet --out " + path + " " + gen_args);
+}
+
+// Drops wall-clock measurements (any key containing "wall") everywhere, in place.
+inline void strip_wall(nlohmann::json& j) {
+  if (!j.is_object()) return;
+  for (auto it = j.begin(); it != j.end();) {
+    if (it.key().find("wall") != std::string::npos) {
+      it = j.erase(it);
+    } else {
+      strip_wall(*it);
+      ++it;
+    }
+  }
+}
+
+// A gtest parameter name from a policy name ("rl-aggr" -> "rl_aggr", "exp0.1" -> "exp0_1").
+inline std::string param_name(std::string n) {
+  for (char& c : n)
+    if (c == '.' || c == '-') c = '_';
+  return n;
 }
 
 }  // namespace ssdtlm::test

@@ -34,18 +34,7 @@ json load(const std::string& path) {
   return json::parse(f);
 }
 
-// Drops wall-clock measurements (any key containing "wall") everywhere.
-void strip_wall(json& j) {
-  if (!j.is_object()) return;
-  for (auto it = j.begin(); it != j.end();) {
-    if (it.key().find("wall") != std::string::npos) {
-      it = j.erase(it);
-    } else {
-      strip_wall(*it);
-      ++it;
-    }
-  }
-}
+using ssdtlm::test::strip_wall;
 
 // tlc-gc-512gb shrunk to 2 planes x 64 blocks x 48 pages so GC runs within a short replay.
 const char* kSmall = R"({ "nand": { "blocks_per_plane": 64, "pages_per_block": 48 },
@@ -102,12 +91,7 @@ TEST_P(GcPolicyReplay, IntegrityHoldsAndGcRuns) {
 INSTANTIATE_TEST_SUITE_P(Policies, GcPolicyReplay,
                          ::testing::Values("greedy", "lazy", "mov10", "mov100", "exp0.1", "exp0.3",
                                            "rl", "rl-aggr"),
-                         [](const auto& i) {
-                           std::string n = i.param;
-                           for (char& c : n)
-                             if (c == '.' || c == '-') c = '_';
-                           return n;
-                         });
+                         [](const auto& i) { return ssdtlm::test::param_name(i.param); });
 
 TEST(GcCli, UnknownPolicyIsAnError) {
   Result r = sh("run --preset tlc-gc-512gb --trace " + kTrace + " --gc lazier --quiet");

@@ -4,7 +4,6 @@
 // section; lazy collects in small steps where greedy collects whole victims; the RTL decision
 // unit gives the same result as the C++ one.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -19,11 +18,7 @@ using ssdtlm::test::load_json;
 using ssdtlm::test::run_ssdtlm;
 
 fs::path tmpdir() {
-  static const fs::path d = [] {
-    fs::path p = fs::temp_directory_path() / ("ssdtlm_hybrid_gc_" + std::to_string(::getpid()));
-    fs::create_directories(p);
-    return p;
-  }();
+  static const fs::path d = ssdtlm::test::scratch_dir("ssdtlm_hybrid_gc_");
   return d;
 }
 
@@ -31,13 +26,12 @@ fs::path tmpdir() {
 // 1.2 GiB: on the drive below native GC runs throughout, unsaturated.
 std::string mix_trace() {
   const std::string trace = (tmpdir() / "mix.csv").string();
-  if (!fs::exists(trace)) {
-    auto g = run_ssdtlm("gen --quiet --out " + trace +
-                        " --requests 12000 --seed 3 --read-ratio 0.3 "
-                        "--write-size 4k:4,16k:3,64k:2,512k:1 --read-size 16k --footprint-mib 1200 "
-                        "--align 4096 --zipf 0.9 --iops 100 --on-mean-ms 500 --idle-mean-ms 200");
-    EXPECT_EQ(g.code, 0) << g.out;
-  }
+  auto g = ssdtlm::test::generate_once(
+      trace,
+      "--requests 12000 --seed 3 --read-ratio 0.3 "
+      "--write-size 4k:4,16k:3,64k:2,512k:1 --read-size 16k --footprint-mib 1200 "
+      "--align 4096 --zipf 0.9 --iops 100 --on-mean-ms 500 --idle-mean-ms 200");
+  EXPECT_EQ(g.code, 0) << g.out;
   return trace;
 }
 
@@ -57,18 +51,7 @@ json run(const std::string& gc, const std::string& extra = "") {
   return r.code == 0 ? load_json(out) : json::object();
 }
 
-// Drops wall-clock measurements (any key containing "wall") everywhere.
-void strip_wall(json& j) {
-  if (!j.is_object()) return;
-  for (auto it = j.begin(); it != j.end();) {
-    if (it.key().find("wall") != std::string::npos) {
-      it = j.erase(it);
-    } else {
-      strip_wall(*it);
-      ++it;
-    }
-  }
-}
+using ssdtlm::test::strip_wall;
 
 class HybridGcPolicy : public ::testing::TestWithParam<std::string> {};
 
@@ -99,12 +82,7 @@ TEST_P(HybridGcPolicy, DrivesNativeGcWithIntegrity) {
 INSTANTIATE_TEST_SUITE_P(Hybrid, HybridGcPolicy,
                          ::testing::Values("lazy", "mov10", "mov100", "exp0.1", "exp0.3", "rl",
                                            "rl-aggr"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& ch : n)
-                             if (ch == '.' || ch == '-') ch = '_';
-                           return n;
-                         });
+                         [](const auto& info) { return ssdtlm::test::param_name(info.param); });
 
 // rl-aggr's early band collects before the normal zone: its decisions include band steps.
 TEST(HybridGcCli, RlAggrUsesTheEarlyBand) {

@@ -6,7 +6,6 @@
 // the RTL decision units give the identical result, and the policies without a mechanism on the
 // hybrid (ipr, leveling) are refused naming both options.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -21,24 +20,19 @@ using ssdtlm::test::load_json;
 using ssdtlm::test::run_ssdtlm;
 
 fs::path tmpdir() {
-  static const fs::path d = [] {
-    fs::path p = fs::temp_directory_path() / ("ssdtlm_hybrid_rr_" + std::to_string(::getpid()));
-    fs::create_directories(p);
-    return p;
-  }();
+  static const fs::path d = ssdtlm::test::scratch_dir("ssdtlm_hybrid_rr_");
   return d;
 }
 
 // Reads of 16 KiB (zipf 0.9) and writes over 1.2 GiB, 200 IOPS in bursts with idle gaps.
 std::string mix_trace() {
   const std::string trace = (tmpdir() / "mix.csv").string();
-  if (!fs::exists(trace)) {
-    auto g = run_ssdtlm("gen --quiet --out " + trace +
-                        " --requests 12000 --seed 5 --read-ratio 0.6 "
-                        "--write-size 4k:4,16k:3,64k:2,512k:1 --read-size 16k --footprint-mib 1200 "
-                        "--align 4096 --zipf 0.9 --iops 200 --on-mean-ms 500 --idle-mean-ms 200");
-    EXPECT_EQ(g.code, 0) << g.out;
-  }
+  auto g = ssdtlm::test::generate_once(
+      trace,
+      "--requests 12000 --seed 5 --read-ratio 0.6 "
+      "--write-size 4k:4,16k:3,64k:2,512k:1 --read-size 16k --footprint-mib 1200 "
+      "--align 4096 --zipf 0.9 --iops 200 --on-mean-ms 500 --idle-mean-ms 200");
+  EXPECT_EQ(g.code, 0) << g.out;
   return trace;
 }
 
@@ -67,18 +61,7 @@ void expect_clean(const json& j) {
   EXPECT_FALSE(j["sim"].contains("unfinished_work"));
 }
 
-// Drops wall-clock measurements (any key containing "wall") everywhere.
-void strip_wall(json& j) {
-  if (!j.is_object()) return;
-  for (auto it = j.begin(); it != j.end();) {
-    if (it.key().find("wall") != std::string::npos) {
-      it = j.erase(it);
-    } else {
-      strip_wall(*it);
-      ++it;
-    }
-  }
-}
+using ssdtlm::test::strip_wall;
 
 // The acceptance run: RL GC (rl-aggr) on native GC and ws+rs read refresh on the same drive.
 TEST(HybridRrCli, RlGcAndWsRsRunTogetherWithTheirOwnCounters) {

@@ -181,7 +181,7 @@ struct SsdConfig {
   // Host-visible pages: physical * (1 - overprovisioning); with a fixed SLC partition only the
   // native (TLC/QLC) blocks count.
   uint64_t logical_pages() const;
-  // The hybrid controller core (controller/slc/hybrid_core.h) runs when there is an SLC region
+  // The hybrid drive's parts (controller/core/parts.h) are built when there is an SLC region
   // or convertible blocks, also with slc.policy none (the TLC/QLC-only baseline of such a drive).
   bool hybrid() const {
     return slc_policy != "none" || slc_partition == "convertible" || slc_blocks_per_plane > 0;

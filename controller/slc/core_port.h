@@ -1,4 +1,4 @@
-// What the hybrid controller core (controller/slc/hybrid_core.h) shares with its components, the
+// What the hybrid drive's SLC cache (controller/slc/slc_cache.h) shares with its parts, the
 // SLC staging modes (controller/slc/staging.h) and migration / native GC
 // (controller/slc/migration.h): the purposes of flash operations, the counters, program jobs
 // with their sector slots, and CorePort, the core's side of building and issuing those jobs.
@@ -50,7 +50,6 @@ struct HybridCounters {
   uint64_t idle_migrations = 0;               // DWA: victims migrated in host idle time
   uint64_t blocked = 0;                       // programs that waited for space
   uint64_t l1_pieces = 0, l2_pieces = 0;      // hierarchy: partial / full page pieces
-  uint64_t sector_entries_peak = 0;           // sector-mapped SLC entries (sector / hierarchy L1)
   std::array<uint64_t, kPurposes> busy_ps{};  // flash array busy time by purpose
   std::array<uint64_t, kPurposes> ops{};
 };

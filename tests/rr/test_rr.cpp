@@ -1,5 +1,5 @@
 // Read disturb (issue 7): the RBER model at the paper's Table 1 points, the LDPC retry levels and
-// latencies, and the read-refresh machinery inside ControllerCore driven through the minimal
+// latencies, and the read-refresh machinery inside Core driven through the minimal
 // event-queue environment of tests/gc: soft vs hard threshold, hottest pages moved first, masked
 // erase actions, the Fig. 8 q-update on the rr unit.
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "controller/rr/read_disturb.h"
-#include "controller/ssd_core.h"
 #include "nand/reliability.h"
+#include "tests/common/core_parts.h"
 #include "tests/gc/sim_env.h"
 
 namespace ssdtlm {
@@ -110,7 +110,7 @@ class Driver {
  public:
   Driver(const SsdConfig& cfg, bool integrity = true) : cfg_(cfg), core(cfg_, env, integrity) {
     env.bind(&core);
-    core.precondition(0.5, 0.0);
+    precondition(core, 0.5, 0.0);
   }
   // One page read of lpn, spaced `gap` after the previous request, run to completion.
   void read(Lpn lpn, Tick gap = 1'000'000'000) {
@@ -126,12 +126,12 @@ class Driver {
     env.run();
     t_ = std::max(t_, env.now());
   }
-  uint64_t block_of(Lpn lpn) const { return cfg_.geo.block_of(core.ftl().lookup(lpn)); }
+  uint64_t block_of(Lpn lpn) const { return cfg_.geo.block_of(ftl(core).lookup(lpn)); }
   // The first n mapped lpns that live in block b.
   std::vector<Lpn> lpns_in(uint64_t b, size_t n) const {
     std::vector<Lpn> out;
-    for (Lpn l = 0; l < core.ftl().logical_pages() && out.size() < n; ++l)
-      if (core.ftl().lookup(l) != kNoPpn && block_of(l) == b) out.push_back(l);
+    for (Lpn l = 0; l < ftl(core).logical_pages() && out.size() < n; ++l)
+      if (ftl(core).lookup(l) != kNoPpn && block_of(l) == b) out.push_back(l);
     return out;
   }
   void reads(Lpn lpn, int n, Tick gap = 1'000'000'000) {
@@ -140,7 +140,7 @@ class Driver {
 
   SsdConfig cfg_;
   RecEnv env;
-  ControllerCore core;
+  Core core;
 
  private:
   std::deque<HostCmd> cmds_;
@@ -156,9 +156,9 @@ TEST(RrCore, RetryLevelFollowsTheBlockReadCount) {
   for (int l : d.env.levels) EXPECT_EQ(l, 0);
   const ReadDisturb* rd = d.core.read_disturb();
   ASSERT_NE(rd, nullptr);
-  EXPECT_EQ(d.core.ftl().block(b).read_count, 50u);
+  EXPECT_EQ(ftl(d.core).block(b).read_count, 50u);
   EXPECT_NEAR(rd->rber_of(b), RberTable::rber(0, 50), 1e-15);
-  EXPECT_EQ(rd->page_reads(d.core.ftl().lookup(0)), 50u);
+  EXPECT_EQ(rd->page_reads(ftl(d.core).lookup(0)), 50u);
   const auto j = rd->stats(0);
   EXPECT_EQ(j["host_reads"]["count"], 50u);
   EXPECT_EQ(j["host_reads"]["retry_levels"][0], 50u);
@@ -191,7 +191,7 @@ TEST(RrCore, HardThresholdRefreshesAtOnceSoftDoesNotForBaseline) {
   d.read(1);  // the next request lets the refresh start (after the read is served)
   EXPECT_EQ(d.core.counters().erases_rr, 1u);
   EXPECT_EQ(d.core.counters().erases_gc, 0u);
-  EXPECT_EQ(d.core.ftl().block(b).read_count, 0u);  // reset by the erase
+  EXPECT_EQ(ftl(d.core).block(b).read_count, 0u);  // reset by the erase
   EXPECT_NE(d.block_of(0), b);
   EXPECT_EQ(d.core.counters().mismatches, 0u);
 }
@@ -237,7 +237,7 @@ TEST(RrCore, SoftThresholdQueuesATaskForIdleTime) {
   // refreshed without reaching the hard threshold.
   for (int i = 0; i < 400 && d.core.counters().erases_rr == 0; ++i) d.read(1000);
   EXPECT_EQ(d.core.counters().erases_rr, 1u);
-  EXPECT_LT(d.core.ftl().block(b).read_count + 0u, 1000u);
+  EXPECT_LT(ftl(d.core).block(b).read_count + 0u, 1000u);
   EXPECT_EQ(d.core.counters().mismatches, 0u);
 }
 
@@ -246,11 +246,11 @@ TEST(RrCore, RefreshMovesHottestPagesFirst) {
   Driver d(rd_config("baseline", 210, 200));
   const uint64_t b = d.block_of(0);
   std::vector<Lpn> in_block;
-  for (Lpn l = 0; l < d.core.ftl().logical_pages() && in_block.size() < 6; ++l)
-    if (d.core.ftl().lookup(l) != kNoPpn && d.block_of(l) == b) in_block.push_back(l);
+  for (Lpn l = 0; l < ftl(d.core).logical_pages() && in_block.size() < 6; ++l)
+    if (ftl(d.core).lookup(l) != kNoPpn && d.block_of(l) == b) in_block.push_back(l);
   ASSERT_EQ(in_block.size(), 6u);
   std::vector<Ppn> old(6);
-  for (int k = 0; k < 6; ++k) old[k] = d.core.ftl().lookup(in_block[k]);
+  for (int k = 0; k < 6; ++k) old[k] = ftl(d.core).lookup(in_block[k]);
   for (int k = 0; k < 6; ++k)
     for (int r = 0; r < 10 * (k + 1); ++r) d.read(in_block[k], 1000);
   d.read(in_block[0] + 1000, 1000);  // another block: lets the refresh run to its end
@@ -279,7 +279,7 @@ TEST(RrCore, EraseActionsMaskedWhenNothingIsErasable) {
   const uint64_t plane = d.cfg_.geo.plane_of_block(d.block_of(0));
   bool saw_erasable = false;
   for (int i = 0; i < 300 && d.core.counters().erases_rr == 0; ++i) {
-    const bool erasable = d.core.gc_engine().gc_victim_empty(static_cast<uint32_t>(plane));
+    const bool erasable = gc_engine(d.core).gc_victim_empty(static_cast<uint32_t>(plane));
     if (erasable) {
       saw_erasable = true;
       EXPECT_GE(rd->rl_state(), 40u);
@@ -364,7 +364,7 @@ TEST(RrLeveling, HotPageHopsIntoAShadowBlockNotTheActiveBlock) {
   EXPECT_NE(s, b);
   EXPECT_TRUE(rd->is_shadow(s));
   EXPECT_EQ(d.cfg_.geo.plane_of_block(s), plane);
-  EXPECT_NE(d.core.ftl().active_block(plane), int64_t(s)) << "the hop went to the active block";
+  EXPECT_NE(ftl(d.core).active_block(plane), int64_t(s)) << "the hop went to the active block";
   EXPECT_EQ(rd->shadow_blocks(plane), 1u);
   // The hop's one program went to the shadow block.
   ASSERT_EQ(count_ops(d.env, OpOwner::GcProgram), 1u);
@@ -380,8 +380,8 @@ TEST(RrLeveling, HotPageHopsIntoAShadowBlockNotTheActiveBlock) {
   EXPECT_EQ(d.core.counters().erases_rr, 0u);
   // Reads of a now disturb the shadow block, not the monitored one.
   d.read(a);
-  EXPECT_EQ(d.core.ftl().block(s).read_count, 1u);
-  EXPECT_EQ(d.core.ftl().block(b).read_count, 161u);  // 160 host reads + the hop's read
+  EXPECT_EQ(ftl(d.core).block(s).read_count, 1u);
+  EXPECT_EQ(ftl(d.core).block(b).read_count, 161u);  // 160 host reads + the hop's read
   EXPECT_EQ(d.core.counters().mismatches, 0u);
 }
 
@@ -402,7 +402,7 @@ TEST(RrLeveling, ShadowBlockAtT2MovesItsPagesToAnotherShadowBlockAndIsErased) {
   EXPECT_TRUE(rd->is_shadow(s2));
   EXPECT_FALSE(rd->is_shadow(s));
   EXPECT_EQ(d.core.counters().erases_rr, 1u);
-  EXPECT_EQ(d.core.ftl().block(s).erase_count, 1u);
+  EXPECT_EQ(ftl(d.core).block(s).erase_count, 1u);
   EXPECT_EQ(rd->shadow_blocks(plane), 1u);  // s left the pool, s2 joined it
   const auto j = rd->stats(0);
   EXPECT_EQ(j["refresh"]["shadow_reclaims"], 1u);
@@ -431,7 +431,7 @@ TEST(RrLeveling, ExhaustedShadowPoolFallsBackToTheFullRefresh) {
   d.reads(l[2], 10);  // 180: the shadow block is at its cap, the quota is used: no hop
   d.reads(l[3], 10);  // 190: no hop
   EXPECT_EQ(d.block_of(l[2]), b);
-  EXPECT_EQ(d.core.ftl().block(s).state, BlockState::Full) << "a shadow block at its cap closes";
+  EXPECT_EQ(ftl(d.core).block(s).state, BlockState::Full) << "a shadow block at its cap closes";
   auto j = rd->stats(0);
   EXPECT_EQ(j["refresh"]["hops"], 2u);
   EXPECT_EQ(j["refresh"]["shadow_hops_refused"], 2u);
@@ -456,7 +456,7 @@ TEST(RrIpr, MsbPagesMoveThenEveryWordLineIsReprogrammedByAFlashProgram) {
   ReadDisturb* rd = d.core.read_disturb();
   const auto& g = d.cfg_.geo;
   const uint64_t b = d.block_of(0);
-  ASSERT_EQ(g.page_type_of(g.page_of(d.core.ftl().lookup(0))), 0) << "lpn 0 on an LSB page";
+  ASSERT_EQ(g.page_type_of(g.page_of(ftl(d.core).lookup(0))), 0) << "lpn 0 on an LSB page";
   d.reads(0, 40);  // the hard threshold: the ipr job starts after this read is served
   d.read(1);       // another plane
   ASSERT_TRUE(rd->is_mlc(b));

@@ -13,11 +13,7 @@
 namespace ssdtlm {
 
 WriteBackCache::WriteBackCache(const CoreServices& s, PageMapping& map, PageGcEngine& gc)
-    : cfg_(s.cfg),
-      geo_(s.cfg.geo),
-      port_(s.port),
-      integrity_(s.integrity),
-      ctr_(s.ctr),
+    : CorePart(s),
       map_(map),
       ftl_(map.ftl()),
       gc_(gc),

@@ -30,7 +30,7 @@ namespace ssdtlm {
 class PageMapping;
 class PageGcEngine;
 
-class WriteBackCache final : public WriteBuffer {
+class WriteBackCache final : public WriteBuffer, private CorePart {
  public:
   WriteBackCache(const CoreServices& s, PageMapping& map, PageGcEngine& gc);
   ~WriteBackCache() override;
@@ -121,11 +121,6 @@ class WriteBackCache final : public WriteBuffer {
   uint64_t lsn_of(Lpn lpn, uint32_t sector) const { return uint64_t(lpn) * spp_ + sector; }
   uint64_t psn_of(Ppn ppn, uint32_t sector) const { return uint64_t(ppn) * spp_ + sector; }
 
-  const SsdConfig& cfg_;
-  const nand::Geometry& geo_;
-  FlashPort& port_;
-  IntegrityShadow& integrity_;
-  SimCounters& ctr_;
   PageMapping& map_;
   Ftl& ftl_;
   PageGcEngine& gc_;

@@ -35,8 +35,8 @@ namespace ssdtlm {
 class CoreEnv {
  public:
   virtual ~CoreEnv() = default;
+  virtual void submit(FlashOp* op) = 0;  // to the flash channels, at now()
   virtual Tick now() const = 0;
-  virtual void submit(FlashOp* op) = 0;                       // to the flash channels, at now()
   virtual void timer(Tick at, uint32_t kind, void* ctx) = 0;  // calls Core::on_timer
   virtual Tick dram(uint64_t bytes) = 0;                      // DRAM access from now; completion
   virtual void host_done(HostCmd* cmd, Tick at) = 0;          // command's data ready at `at`

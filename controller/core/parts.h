@@ -66,6 +66,27 @@ struct PreconditionSpec {
   const PagedArray<uint64_t>* read_first = nullptr;  // pages it reads before writing them
 };
 
+// What the parts use of the core: its flash path, time and timers, integrity and counters.
+struct CoreServices {
+  const SsdConfig& cfg;
+  CoreEnv& env;
+  FlashPort& port;
+  IntegrityShadow& integrity;
+  SimCounters& ctr;
+};
+
+// What a part keeps of the core's services.
+class CorePart {
+ protected:
+  explicit CorePart(const CoreServices& s)
+      : cfg_(s.cfg), geo_(s.cfg.geo), port_(s.port), integrity_(s.integrity), ctr_(s.ctr) {}
+  const SsdConfig& cfg_;
+  const nand::Geometry& geo_;
+  FlashPort& port_;
+  IntegrityShadow& integrity_;
+  SimCounters& ctr_;
+};
+
 class Mapping {
  public:
   virtual ~Mapping() = default;
@@ -191,15 +212,6 @@ struct DriveParts {
   DriveParts();
   DriveParts(DriveParts&&) noexcept;
   ~DriveParts();
-};
-
-// What the parts use of the core: its flash path, time and timers, integrity and counters.
-struct CoreServices {
-  const SsdConfig& cfg;
-  CoreEnv& env;
-  FlashPort& port;
-  IntegrityShadow& integrity;
-  SimCounters& ctr;
 };
 
 // The page-mapped drive (qlc-fsp, tlc-gc-*, tlc-rr): PageMapping, WriteBackCache, PageGcEngine.

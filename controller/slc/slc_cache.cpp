@@ -8,11 +8,7 @@
 namespace ssdtlm::slc {
 
 SlcCache::SlcCache(const CoreServices& s, SectorMapping& mapping)
-    : cfg_(s.cfg),
-      geo_(s.cfg.geo),
-      port_(s.port),
-      integrity_(s.integrity),
-      ctr_(s.ctr),
+    : CorePart(s),
       mapping_(mapping),
       map_(mapping.map()),
       region_(mapping.region()),

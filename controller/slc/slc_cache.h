@@ -39,7 +39,7 @@ namespace ssdtlm::slc {
 class Migration;
 class NativeGc;
 
-class SlcCache final : public WriteBuffer, public CorePort {
+class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
  public:
   SlcCache(const CoreServices& s, SectorMapping& mapping);
   ~SlcCache() override;
@@ -127,11 +127,6 @@ class SlcCache final : public WriteBuffer, public CorePort {
   void record_series();
   double utilization() const;  // mapped logical sectors / logical sectors
 
-  const SsdConfig& cfg_;
-  const nand::Geometry& geo_;
-  FlashPort& port_;
-  IntegrityShadow& integrity_;
-  SimCounters& ctr_;
   SectorMapping& mapping_;
   SectorMap& map_;
   SlcRegion& region_;

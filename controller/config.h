@@ -84,7 +84,7 @@ struct SsdConfig {
   double gc_threshold = 0.05;  // fraction of a plane's blocks that must stay free
   bool gc_copyback = false;    // GC moves stay inside the die (no bus transfer)
   std::string gc_policy = "greedy";
-  // Partial GC policies (issue 6, docs/gc.md). Free-block counts are per plane.
+  // Partial GC policies (docs/gc.md). Free-block counts are per plane.
   uint32_t gc_t_gc = 10;        // T_GC: rl / predictors decide when free blocks <= this
   uint32_t gc_t_gc_aggr = 100;  // T^A_GC: aggressive band (T_GC, T^A_GC]
   uint32_t gc_t_igc = 3;        // intensive GC stops at this many free blocks (rl, predictors)
@@ -106,7 +106,7 @@ struct SsdConfig {
   uint32_t gc_host_reserve_blocks = 1;  // partial policies: free blocks host writes leave to GC
   uint32_t wl_threshold = 50;  // static WL when max - min erase count in a plane exceeds this
   std::string unmapped_reads = "prefill";  // prefill | zero
-  // Read disturb (issue 7, docs/read-disturb.md).
+  // Read disturb (docs/read-disturb.md).
   bool rd_enabled = false;             // RBER model + LDPC retry latency on every flash read
   std::string rd_policy = "baseline";  // none | baseline | leveling | ipr | ws | ws+rs
   uint32_t rd_hard_threshold = 25000;  // reads: refresh at once
@@ -133,7 +133,7 @@ struct SsdConfig {
   double rd_shadow_fill_cap = 0.25;   // leveling: valid pages a shadow block takes, x its pages
   double rd_mlc_read_us = 0;          // ipr: read time of a reprogrammed block (0: page type's tR)
 
-  // Hybrid SLC caching (issue 8, docs/slc.md). slc.policy none = the ordinary controller.
+  // Hybrid SLC caching (docs/slc.md). slc.policy none = the ordinary controller.
   std::string slc_policy = "none";         // none | page | sa | sector | hierarchy
   std::string slc_size_policy = "static";  // static | ust | dwa | rl
   std::string slc_partition = "fixed";     // fixed | convertible

@@ -21,7 +21,7 @@ enum class FlashKind : uint8_t { Read, Program, Erase };
 // controller.read_priority is set; class 2 everything else in arrival order.
 enum : uint8_t { kPrioGc = 0, kPrioRead = 1, kPrioNormal = 2, kPrioClasses = 3 };
 
-// RdReprogram: an in-place reprogram of a word line's MSB page (read disturb, ipr; issue 7).
+// RdReprogram: an in-place reprogram of a word line's MSB page (read disturb, ipr).
 enum class OpOwner : uint8_t {
   HostRead,
   FlushRmw,
@@ -37,7 +37,7 @@ struct FlashOp {
   FlashKind kind = FlashKind::Read;
   uint8_t prio = kPrioNormal;
   bool no_transfer = false;  // copyback: data stays in the die's page register
-  bool slc = false;          // the block is in SLC mode: SLC timing (issue 8), one page per program
+  bool slc = false;          // the block is in SLC mode: SLC timing, one page per program
   // Set by the core for work no host request waits on directly (GC, refresh, migration): the
   // operating point's host-operation queueing leaves it out.
   bool background = false;
@@ -56,7 +56,7 @@ struct FlashOp {
   Lpn lpn = kNoLpn;
   uint32_t mask = 0;             // sectors this read must deliver from flash
   std::vector<uint32_t> expect;  // integrity: expected sector versions at lookup time
-  // Read disturb (issue 7): LDPC soft-decision level of a read and the retry time the channel
+  // Read disturb: LDPC soft-decision level of a read and the retry time the channel
   // adds to tR (set by the controller core when the reliability model is on).
   uint8_t retry_level = 0;
   Tick retry_time = 0;

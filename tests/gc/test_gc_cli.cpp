@@ -111,6 +111,10 @@ TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
   } cases[] = {{"hybrid-slc-tlc", "--fsp rl", "--fsp rl"},
                {"hybrid-slc-qlc", "--rr ipr", "--rr ipr"},
                {"tlc-gc-128gb", "--slc-size rl", "--slc-size rl"},
+               // the SLC agent's table and the SLC time series need an SLC region
+               {"qlc-fsp", "--slc-series /tmp/ssdtlm-never.csv", "--slc-series"},
+               {"qlc-fsp", "--slc-rl-save /tmp/ssdtlm-never.tbl", "--slc-rl-save"},
+               {"tlc-rr", "--slc-rl-load /tmp/ssdtlm-never.tbl", "--slc-rl-load"},
                // page-by-page programming: no one-shot unit for a grouper to assign
                {"tlc-gc-128gb", "--fsp rl", "--fsp rl"},
                {"tlc-rr", "--fsp distance", "--fsp distance"}};

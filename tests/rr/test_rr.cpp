@@ -1,4 +1,4 @@
-// Read disturb (issue 7): the RBER model at the paper's Table 1 points, the LDPC retry levels and
+// Read disturb: the RBER model at the paper's Table 1 points, the LDPC retry levels and
 // latencies, and the read-refresh machinery inside Core driven through the minimal
 // event-queue environment of tests/gc: soft vs hard threshold, hottest pages moved first, masked
 // erase actions, the Fig. 8 q-update on the rr unit.

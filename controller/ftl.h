@@ -159,9 +159,10 @@ class Ftl final : public BlockWear {
   // skipping planes that cannot allocate. Returns planes() when no plane can.
   uint32_t next_plane(uint32_t reserve = 0);
   // Blocks opened outside the plane's active-block rotation (read leveling's shadow blocks,
-  // docs/read-disturb.md). open_block takes the plane's next free block (-1: none free); allocate_in allocates
-  // `n` pages there like allocate() (kNoPpn: no room left); close_block ends an open block early
-  // (its unwritten pages stay unused; it becomes a victim candidate once nothing is in flight).
+  // docs/read-disturb.md). open_block takes the plane's next free block (-1: none free);
+  // allocate_in allocates `n` pages there like allocate() (kNoPpn: no room left); close_block ends
+  // an open block early (its unwritten pages stay unused; it becomes a victim candidate once
+  // nothing is in flight).
   int64_t open_block(uint32_t plane);
   Ppn allocate_in(uint64_t b, uint32_t n);
   void close_block(uint64_t b);

@@ -55,7 +55,6 @@ struct FlashOp {
   uint32_t aux = 0;
   Lpn lpn = kNoLpn;
   uint32_t mask = 0;             // sectors this read must deliver from flash
-  std::vector<uint32_t> expect;  // integrity: expected sector versions at lookup time
   // Read disturb: LDPC soft-decision level of a read and the retry time the channel
   // adds to tR (set by the controller core when the reliability model is on).
   uint8_t retry_level = 0;
@@ -72,15 +71,12 @@ struct FlashOp {
 class FlashOpPool {
  public:
   // A free operation with every per-use field reset and the addressing of `ppn` filled in; the
-  // core sets what it dispatches on (owner, ctx, aux, lpn, mask, slc). A new operation gets
-  // `expect_sectors` integrity slots.
-  FlashOp* get(const nand::Geometry& geo, FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio,
-               uint32_t expect_sectors = 0) {
+  // core sets what it dispatches on (owner, ctx, aux, lpn, mask, slc).
+  FlashOp* get(const nand::Geometry& geo, FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio) {
     FlashOp* op;
     if (free_.empty()) {
       pool_.push_back(std::make_unique<FlashOp>());
       op = pool_.back().get();
-      if (expect_sectors) op->expect.assign(expect_sectors, 0);
     } else {
       op = free_.back();
       free_.pop_back();

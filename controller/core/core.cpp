@@ -22,7 +22,6 @@ Core::Core(const SsdConfig& cfg, CoreEnv& env, bool integrity)
   route_ = p.route;
   gc_policy_ = gc_->policy();
   hit_without_flash_ = buf_->hit_without_flash();
-  count_op_pool_ = !cfg.hybrid();
 }
 
 Core::~Core() = default;
@@ -134,7 +133,7 @@ void Core::finish_cmd(HostCmd* c) {
 // Flash operations
 
 FlashOp* Core::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, OpOwner owner) {
-  FlashOp* op = ops_.get(cfg_.geo, kind, ppn, npages, prio, integrity_.on() ? spp_ : 0);
+  FlashOp* op = ops_.get(cfg_.geo, kind, ppn, npages, prio);
   op->owner = owner;
   op->background =
       owner != OpOwner::HostRead && owner != OpOwner::FlushRmw && owner != OpOwner::FlushProgram;
@@ -210,8 +209,7 @@ bool Core::idle() const {
 }
 
 uint64_t Core::state_bytes() const {
-  return map_->state_bytes() + buf_->state_bytes() +
-         (count_op_pool_ ? ops_.size() * sizeof(FlashOp) : 0);
+  return map_->state_bytes() + buf_->state_bytes() + ops_.size() * sizeof(FlashOp);
 }
 
 void Core::report(nlohmann::json& r, const ReportContext& in) const {

@@ -139,7 +139,6 @@ class Core final : private FlashPort {
   std::array<OpClient*, kOwners> route_{};
   GcPolicy* gc_policy_ = nullptr;  // the GC unit's policy (null: its own trigger)
   bool hit_without_flash_ = false;
-  bool count_op_pool_ = false;  // state_bytes counts the operation pool (page-mapped drive)
 };
 
 }  // namespace ssdtlm

@@ -166,6 +166,9 @@ class Ftl final : public BlockWear {
   int64_t open_block(uint32_t plane);
   Ppn allocate_in(uint64_t b, uint32_t n);
   void close_block(uint64_t b);
+  // Ends the plane's active block early like close_block (read refresh of a block still open for
+  // host writes at the hard threshold); the next allocate() opens a new one.
+  void close_active(uint32_t plane);
 
   // --- blocks ---
   const BlockInfo& block(uint64_t b) const { return blocks_[b]; }

@@ -204,6 +204,11 @@ void RlGrouper::on_unit_programmed(const Lpn* lpns, int n) {
     }
 }
 
+// Rewrite Module (FSP paper Section III-D, Fig. 8): a host read served from a slow page (CMSB,
+// MSB) whose long-term and short-term frequencies are both at their highest value ("11 and 1")
+// re-enters the cache as dirty data at the LRU tail, to be grouped by Agent and Group. What happens
+// when the cache is full is fsp.rewrite_when_full (the paper buffers it "if the SSD cache is not
+// full"); whether a read hit promotes it is fsp.rewrite_read_promotion (docs/fsp.md).
 FspRewrite RlGrouper::rewrite_after_read(Lpn lpn, int page_type) {
   if (page_type < 2 || lpn >= logical_) return FspRewrite::None;
   if (fsp::read_bin(read_count(lpn)) != 3 || !short_term(lpn)) return FspRewrite::None;

@@ -119,6 +119,7 @@ nlohmann::json ReadDisturb::stats(double /*sim_wall_s*/) const {
                   {"monitored_blocks_end", s.monitored},
                   {"mlc_blocks_end", s.mlc_blocks},
                   {"urgent_waiting_end", jobs_->urgent.size()},
+                  {"open_blocks_sealed", s.open_blocks_sealed},
                   {"shadow_blocks_opened", s.shadow_opened},
                   {"shadow_blocks_end", s.shadow_blocks},
                   {"shadow_pages", s.shadow_pages},

@@ -196,6 +196,48 @@ TEST(RrCore, HardThresholdRefreshesAtOnceSoftDoesNotForBaseline) {
   EXPECT_EQ(d.core.counters().mismatches, 0u);
 }
 
+// A block that reaches the hard threshold while it is still its plane's active block (open for
+// host writes) is sealed and refreshed, instead of waiting for host writes to fill it: on a plane
+// the host rarely writes it would wait forever while its reads run past the last retry level. So
+// is a ws+rs soft-threshold task when its partial refresh starts.
+TEST(RrCore, OpenBlockAtTheHardThresholdIsSealedAndRefreshed) {
+  Driver d(rd_config("baseline", 40, 30));
+  const Ftl& ftl = d.core.ftl();
+  Lpn hot = kNoLpn;
+  for (Lpn l = 0; l < ftl.logical_pages() && hot == kNoLpn; ++l)
+    if (ftl.lookup(l) != kNoPpn) {
+      const uint64_t b = d.block_of(l);
+      if (ftl.active_block(d.cfg_.geo.plane_of_block(b)) == int64_t(b)) hot = l;
+    }
+  ASSERT_NE(hot, kNoLpn) << "no mapped page in an open block after preconditioning";
+  const uint64_t b = d.block_of(hot);
+  const uint32_t plane = d.cfg_.geo.plane_of_block(b);
+  const Lpn other = hot == 0 ? 1 : 0;
+  d.reads(hot, 40);
+  d.read(other);  // the next request lets the refresh start
+  EXPECT_EQ(d.core.counters().erases_rr, 1u);
+  EXPECT_NE(d.block_of(hot), b);
+  EXPECT_NE(ftl.active_block(plane), int64_t(b));
+  const auto j = d.core.read_disturb()->stats(0);
+  EXPECT_EQ(j["refresh"]["open_blocks_sealed"], 1u);
+  EXPECT_EQ(j["refresh"]["full"], 1u);
+  EXPECT_EQ(j["refresh"]["urgent_waiting_end"], 0u);
+  EXPECT_EQ(d.core.counters().mismatches, 0u);
+
+  // ws+rs: the soft-threshold task of an open block is sealed when its partial refresh starts
+  // (in the idle time after the 30th read), before the hard threshold.
+  Driver w(rd_config("ws+rs", 40, 30));
+  ASSERT_EQ(w.block_of(hot), b);
+  w.reads(hot, 32);
+  const auto k = w.core.read_disturb()->stats(0);
+  EXPECT_EQ(k["refresh"]["open_blocks_sealed"], 1u);
+  EXPECT_GE(k["refresh"]["partial_jobs"], 1u);
+  EXPECT_GE(k["refresh"]["partial_erases"], 1u);  // emptied and erased in idle time ...
+  EXPECT_EQ(k["refresh"]["full"], 0u);            // ... not by a full refresh
+  EXPECT_NE(w.core.ftl().active_block(plane), int64_t(b));
+  EXPECT_EQ(w.core.counters().mismatches, 0u);
+}
+
 // rd.refresh_preemptible: a hard-threshold refresh's operations go in the GC (blocking) class by
 // default, and in the normal class -- behind queued host reads -- when preemptible.
 TEST(RrCore, HardRefreshBlocksTheDieUnlessPreemptible) {

@@ -202,12 +202,12 @@ TEST(RrCore, HardThresholdRefreshesAtOnceSoftDoesNotForBaseline) {
 // is a ws+rs soft-threshold task when its partial refresh starts.
 TEST(RrCore, OpenBlockAtTheHardThresholdIsSealedAndRefreshed) {
   Driver d(rd_config("baseline", 40, 30));
-  const Ftl& ftl = d.core.ftl();
+  const Ftl& f = ftl(d.core);
   Lpn hot = kNoLpn;
-  for (Lpn l = 0; l < ftl.logical_pages() && hot == kNoLpn; ++l)
-    if (ftl.lookup(l) != kNoPpn) {
+  for (Lpn l = 0; l < f.logical_pages() && hot == kNoLpn; ++l)
+    if (f.lookup(l) != kNoPpn) {
       const uint64_t b = d.block_of(l);
-      if (ftl.active_block(d.cfg_.geo.plane_of_block(b)) == int64_t(b)) hot = l;
+      if (f.active_block(d.cfg_.geo.plane_of_block(b)) == int64_t(b)) hot = l;
     }
   ASSERT_NE(hot, kNoLpn) << "no mapped page in an open block after preconditioning";
   const uint64_t b = d.block_of(hot);
@@ -217,7 +217,7 @@ TEST(RrCore, OpenBlockAtTheHardThresholdIsSealedAndRefreshed) {
   d.read(other);  // the next request lets the refresh start
   EXPECT_EQ(d.core.counters().erases_rr, 1u);
   EXPECT_NE(d.block_of(hot), b);
-  EXPECT_NE(ftl.active_block(plane), int64_t(b));
+  EXPECT_NE(f.active_block(plane), int64_t(b));
   const auto j = d.core.read_disturb()->stats(0);
   EXPECT_EQ(j["refresh"]["open_blocks_sealed"], 1u);
   EXPECT_EQ(j["refresh"]["full"], 1u);
@@ -234,7 +234,7 @@ TEST(RrCore, OpenBlockAtTheHardThresholdIsSealedAndRefreshed) {
   EXPECT_GE(k["refresh"]["partial_jobs"], 1u);
   EXPECT_GE(k["refresh"]["partial_erases"], 1u);  // emptied and erased in idle time ...
   EXPECT_EQ(k["refresh"]["full"], 0u);            // ... not by a full refresh
-  EXPECT_NE(w.core.ftl().active_block(plane), int64_t(b));
+  EXPECT_NE(ftl(w.core).active_block(plane), int64_t(b));
   EXPECT_EQ(w.core.counters().mismatches, 0u);
 }
 

@@ -26,6 +26,7 @@ class PageMapping final : public Mapping {
     return placed_.get(lpn / 64) >> (lpn % 64) & 1;
   }
   void prefetch(const HostCmd& c) const override;
+  bool counts_reads() const override { return true; }
   void count_read(Ppn ppn) override { ftl_.count_read(ppn); }
 
   // fill: lpns [0, fraction) written in order; overwrite: then random_fraction of them

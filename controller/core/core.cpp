@@ -22,6 +22,8 @@ Core::Core(const SsdConfig& cfg, CoreEnv& env, bool integrity)
   route_ = p.route;
   gc_policy_ = gc_->policy();
   hit_without_flash_ = buf_->hit_without_flash();
+  tracks_ops_ = buf_->tracks_ops();
+  counts_reads_ = map_->counts_reads();
 }
 
 Core::~Core() = default;
@@ -99,13 +101,12 @@ void Core::read_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
   const uint8_t prio = cfg_.read_priority ? kPrioRead : kPrioNormal;
   for (int k = 0; k < fr.n; ++k) {
     FlashOp* op = new_op(FlashKind::Read, fr.ppn[k], 1, prio, OpOwner::HostRead);
-    op->slc = map_->slc(fr.ppn[k]);
     op->ctx = c;
     op->lpn = lpn;
     op->mask = fr.mask[k];
     read_started(fr.ppn[k]);
     ++c->pending;
-    buf_->on_host_flash_read(*op);
+    if (tracks_ops_) buf_->on_host_flash_read(*op);
     submit(op);
   }
 }
@@ -141,7 +142,7 @@ FlashOp* Core::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, Op
 }
 
 void Core::submit(FlashOp* op) {
-  buf_->on_submit(*op);
+  if (tracks_ops_) buf_->on_submit(*op);
   if (rd_) {  // read disturb: reads count and get their retry level, erases reset counts
     map_->on_disturb_op(*op);
     rd_->on_flash_op(*op, op->owner == OpOwner::HostRead, !op->slc);
@@ -151,7 +152,7 @@ void Core::submit(FlashOp* op) {
 
 void Core::read_started(Ppn ppn) {
   block_reads_.started(static_cast<uint32_t>(cfg_.geo.block_of(ppn)));
-  map_->count_read(ppn);
+  if (counts_reads_) map_->count_read(ppn);
 }
 
 void Core::read_finished(Ppn ppn) {
@@ -160,7 +161,7 @@ void Core::read_finished(Ppn ppn) {
 }
 
 void Core::on_flash_done(FlashOp* op) {
-  buf_->before_done(*op);
+  if (tracks_ops_) buf_->before_done(*op);
   switch (op->owner) {
     case OpOwner::HostRead:
       host_read_done(op);
@@ -172,7 +173,7 @@ void Core::on_flash_done(FlashOp* op) {
     default:
       route_[static_cast<size_t>(op->owner)]->on_flash_done(op);
   }
-  buf_->after_done();
+  if (tracks_ops_) buf_->after_done();
 }
 
 void Core::host_read_done(FlashOp* op) {

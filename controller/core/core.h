@@ -139,6 +139,8 @@ class Core final : private FlashPort {
   std::array<OpClient*, kOwners> route_{};
   GcPolicy* gc_policy_ = nullptr;  // the GC unit's policy (null: its own trigger)
   bool hit_without_flash_ = false;
+  bool tracks_ops_ = false;    // the write buffer follows every operation (WriteBuffer::tracks_ops)
+  bool counts_reads_ = false;  // the mapping counts reads per block (Mapping::counts_reads)
 };
 
 }  // namespace ssdtlm

@@ -98,11 +98,12 @@ class Mapping {
   // Whether the data of lpn's sectors `mask` was placed during the replay (by the host or the
   // controller), rather than by preconditioning or prefill.
   virtual bool placed(Lpn lpn, uint32_t mask) const = 0;
-  virtual bool slc(Ppn /*ppn*/) const { return false; }  // the page lies in an SLC-mode block
   // A host command's mapping entries will be read when its firmware time has passed: fetch them
   // into the CPU caches meanwhile (a hint).
   virtual void prefetch(const HostCmd& /*c*/) const {}
-  virtual void count_read(Ppn /*ppn*/) {}  // a flash read of ppn starts
+  // A flash read of ppn starts (called only when counts_reads()).
+  virtual bool counts_reads() const { return false; }
+  virtual void count_read(Ppn /*ppn*/) {}
   // Every flash operation submitted while read disturb is modelled (blocks' read counts).
   virtual void on_disturb_op(const FlashOp& /*op*/) {}
 
@@ -150,7 +151,8 @@ class WriteBuffer : public OpClient {
   virtual bool hit_without_flash() const = 0;
   virtual void on_read_hit(Lpn /*lpn*/) {}        // the buffer held the whole piece
   virtual void on_read_unwritten(Lpn /*lpn*/) {}  // the rest of the piece was never written
-  virtual void on_host_flash_read(const FlashOp& /*op*/) {}  // a host read's flash op is issued
+  // A host read's flash operation is issued (tracks_ops(): the buffer sets op.slc and counts it).
+  virtual void on_host_flash_read(FlashOp& /*op*/) {}
   virtual void on_host_read_done(const FlashOp& /*op*/, const HostCmd& /*c*/) {}
 
   // --- write path: begin_write, write_piece per logical page, end_write ---
@@ -159,7 +161,8 @@ class WriteBuffer : public OpClient {
   virtual void end_write(HostCmd* /*c*/) {}
   virtual void on_served(const HostCmd& /*c*/, Tick /*latency*/) {}
 
-  // --- every flash operation, and the buffer's timers ---
+  // --- every flash operation (called only when tracks_ops()), and the buffer's timers ---
+  virtual bool tracks_ops() const { return false; }
   virtual void on_submit(const FlashOp& /*op*/) {}
   virtual void before_done(const FlashOp& /*op*/) {}
   virtual void after_done() {}

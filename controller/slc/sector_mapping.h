@@ -34,7 +34,6 @@ class SectorMapping final : public Mapping, public BlockWear {
 
   void locate(Lpn lpn, uint32_t need, FlashReads& out) override;
   bool placed(Lpn lpn, uint32_t mask) const override;
-  bool slc(Ppn ppn) const override { return map_.slc_page(ppn); }
   // Reads of native blocks count towards their refresh (SLC-mode blocks are outside the model);
   // erases reset the block's count.
   void on_disturb_op(const FlashOp& op) override;

@@ -79,7 +79,8 @@ uint32_t SlcCache::read_hit(Lpn lpn, uint32_t mask) {
   return held;
 }
 
-void SlcCache::on_host_flash_read(const FlashOp& op) {
+void SlcCache::on_host_flash_read(FlashOp& op) {
+  op.slc = map_.slc_page(op.ppn);
   ++hc_.host_flash_reads;
   if (op.slc)
     ++hc_.slc_reads;

@@ -61,11 +61,12 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   void after_command(const HostCmd& c) override;
   uint32_t read_hit(Lpn lpn, uint32_t mask) override;
   bool hit_without_flash() const override { return true; }
-  void on_host_flash_read(const FlashOp& op) override;
+  void on_host_flash_read(FlashOp& op) override;
   void begin_write(HostCmd* c) override;
   void write_piece(HostCmd* c, Lpn lpn, uint32_t mask) override;
   void end_write(HostCmd* c) override;
   void on_served(const HostCmd& c, Tick latency) override;
+  bool tracks_ops() const override { return true; }
   void on_submit(const FlashOp& op) override;
   void before_done(const FlashOp& op) override;
   void after_done() override { kick(); }

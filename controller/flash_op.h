@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "controller/ftl.h"
+#include "controller/object_pool.h"
 #include "nand/geometry.h"
 
 namespace ssdtlm {
@@ -54,7 +55,7 @@ struct FlashOp {
   void* ctx = nullptr;  // HostCmd*, flush job, GC job...
   uint32_t aux = 0;
   Lpn lpn = kNoLpn;
-  uint32_t mask = 0;             // sectors this read must deliver from flash
+  uint32_t mask = 0;  // sectors this read must deliver from flash
   // Read disturb: LDPC soft-decision level of a read and the retry time the channel
   // adds to tR (set by the controller core when the reliability model is on).
   uint8_t retry_level = 0;
@@ -73,14 +74,8 @@ class FlashOpPool {
   // A free operation with every per-use field reset and the addressing of `ppn` filled in; the
   // core sets what it dispatches on (owner, ctx, aux, lpn, mask, slc).
   FlashOp* get(const nand::Geometry& geo, FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio) {
-    FlashOp* op;
-    if (free_.empty()) {
-      pool_.push_back(std::make_unique<FlashOp>());
-      op = pool_.back().get();
-    } else {
-      op = free_.back();
-      free_.pop_back();
-    }
+    FlashOp* op = ops_.get();
+    ++in_flight_;
     if (planes_.empty()) address_table(geo);
     // plane_of_block(block_of(ppn)): floor(floor(ppn / a) / b) == floor(ppn / (a * b))
     const uint32_t plane = static_cast<uint32_t>(ppn / pages_per_plane_);
@@ -107,9 +102,12 @@ class FlashOpPool {
     op->next_in_group = nullptr;
     return op;
   }
-  void put(FlashOp* op) { free_.push_back(op); }
-  uint64_t in_flight() const { return pool_.size() - free_.size(); }
-  uint64_t size() const { return pool_.size(); }
+  void put(FlashOp* op) {
+    ops_.put(op);
+    --in_flight_;
+  }
+  uint64_t in_flight() const { return in_flight_; }
+  uint64_t size() const { return ops_.size(); }
 
  private:
   // Each plane's channel, die and plane within the die (the geometry's divisions, done once).
@@ -124,8 +122,8 @@ class FlashOpPool {
   }
   std::vector<PlaneAddr> planes_;
   uint64_t pages_per_plane_ = 1;
-  std::vector<std::unique_ptr<FlashOp>> pool_;
-  std::vector<FlashOp*> free_;
+  ObjectPool<FlashOp> ops_;
+  uint64_t in_flight_ = 0;
 };
 
 struct HostCmd {

@@ -28,6 +28,7 @@
 #include "controller/core/parts.h"
 #include "controller/flash_port.h"
 #include "controller/flat_map.h"
+#include "controller/object_pool.h"
 #include "controller/slc/core_port.h"
 #include "controller/slc/sector_mapping.h"
 #include "controller/slc/sizer.h"
@@ -150,8 +151,7 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   std::deque<Job*> blocked_;  // sealed jobs waiting for space
   // Unsealed native units of host pieces: one, or one per plane with static allocation.
   std::vector<Job*> native_units_;
-  std::vector<std::unique_ptr<Job>> job_pool_;
-  std::vector<Job*> job_free_;
+  ObjectPool<Job> jobs_;
   uint64_t jobs_inflight_ = 0;
   uint64_t last_cmd_seq_ = 0;
   // slc.write_back_mib: sectors of data not yet programmed that DRAM may hold for completed

@@ -62,14 +62,7 @@ void SlcCache::before_done(const FlashOp& op) {
 }
 
 Job* SlcCache::new_job() {
-  Job* j;
-  if (job_free_.empty()) {
-    job_pool_.push_back(std::make_unique<Job>());
-    j = job_pool_.back().get();
-  } else {
-    j = job_free_.back();
-    job_free_.pop_back();
-  }
+  Job* j = jobs_.get();
   j->sealed = j->issued = false;
   j->used = 0;
   j->pending_reads = 0;
@@ -92,7 +85,7 @@ Job* SlcCache::page_job(uint8_t purpose, uint8_t stream, uint32_t npages) {
 
 void SlcCache::release_job(Job* j) {
   --jobs_inflight_;
-  job_free_.push_back(j);
+  jobs_.put(j);
 }
 
 void SlcCache::job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t purpose) {

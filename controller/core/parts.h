@@ -150,6 +150,9 @@ class WriteBuffer : public OpClient {
   virtual bool hit_without_flash() const = 0;
   virtual void on_read_hit(Lpn /*lpn*/) {}        // the buffer held the whole piece
   virtual void on_read_unwritten(Lpn /*lpn*/) {}  // the rest of the piece was never written
+  // A piece the buffer does not hold whole needs the flash reads fr (once per piece, before
+  // they are issued).
+  virtual void on_read_flash(Lpn /*lpn*/, const FlashReads& /*fr*/) {}
   virtual void on_host_flash_read(const FlashOp& /*op*/) {}  // a host read's flash op is issued
   virtual void on_host_read_done(const FlashOp& /*op*/, const HostCmd& /*c*/) {}
 

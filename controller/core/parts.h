@@ -12,9 +12,10 @@
 //                  PageGcEngine (controller/gc/engine.h), slc::HybridGc
 //                  (controller/slc/hybrid_gc.h)
 //
-// The policy families plug into these parts: FSP groupers into the write-back cache, SLC cache
-// modes and SLC-size policies into the SLC cache, GC policies into the GC unit, read refresh into
-// the core (controller/rr/read_disturb.h) with its jobs on the GC unit's engine.
+// The policy families plug into these parts: FSP groupers into the write-back cache and into the
+// SLC cache (the units of its migration), SLC cache modes and SLC-size policies into the SLC
+// cache, GC policies into the GC unit, read refresh into the core (controller/rr/read_disturb.h)
+// with its jobs on the GC unit's engine.
 #pragma once
 
 #include <array>

@@ -204,13 +204,36 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
   const std::string drive = "--preset " + preset;
   if (cfg.hybrid()) {
     // GC policies drive the native region's GC (controller/slc/native_gc.h), read refresh
-    // (baseline, ws, ws+rs) runs on native blocks (controller/slc/hybrid_refresh.h); FSP grouping,
-    // leveling's shadow blocks and ipr's reprogram have no mechanism on the hybrid core yet
-    // (docs/slc.md).
-    if (cfg.fsp_grouper != "baseline")
-      throw ConfigError("--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive +
-                        " (hybrid SSD: writes go through to SLC or native blocks, with no "
-                        "write-back cache for a grouper to select from; docs/slc.md)");
+    // (baseline, ws, ws+rs) runs on native blocks (controller/slc/hybrid_refresh.h), FSP groupers
+    // group the one-shot units of SLC migration (controller/slc/unit_grouping.h); leveling's
+    // shadow blocks, ipr's reprogram and Baseline-RW's read caching have no mechanism on the
+    // hybrid core (docs/slc.md, docs/fsp.md).
+    if (cfg.fsp_grouper != "baseline") {
+      const std::string fsp = "--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive;
+      if (cfg.fsp_grouper == "baseline-rw")
+        throw ConfigError(fsp +
+                          " (hybrid SSD: its DRAM holds only written data not yet programmed, "
+                          "so there is no read cache for Baseline-RW to fill; docs/fsp.md)");
+      if (cfg.unit_pages() == 1)
+        throw ConfigError(fsp +
+                          " and nand.program_mode per_page (migration programs one page at "
+                          "a time: there is no one-shot unit whose page types a grouper "
+                          "could assign)");
+      if (cfg.slc_policy == "none")
+        throw ConfigError(fsp + " and --slc none (no SLC cache: no migration units to group)");
+      if (cfg.fsp_window != SsdConfig{}.fsp_window)
+        throw ConfigError("fsp.window with " + drive +
+                          " (hybrid SSD: a migration unit's candidates are all of its victim's "
+                          "pages; docs/fsp.md)");
+      if (!cfg.fsp_rewrite_read_promotion || cfg.fsp_rewrite_when_full != "evict")
+        throw ConfigError(std::string(cfg.fsp_rewrite_read_promotion
+                                          ? "fsp.rewrite_when_full " + cfg.fsp_rewrite_when_full
+                                          : "fsp.rewrite_read_promotion false") +
+                          " with " + drive +
+                          " (hybrid SSD: a rewrite re-stages the page in the SLC cache, or is "
+                          "skipped when it has no free page; there is no DRAM cache; "
+                          "docs/fsp.md)");
+    }
     if (cfg.rd_enabled && (cfg.rd_policy == "leveling" || cfg.rd_policy == "ipr"))
       throw ConfigError(
           "--rr " + cfg.rd_policy + " (rd.policy) with " + drive +

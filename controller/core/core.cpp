@@ -98,6 +98,7 @@ void Core::read_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
     return;
   }
   ++ctr_.cache_read_misses;
+  if (tracks_ops_) buf_->on_read_flash(lpn, fr);
   const uint8_t prio = cfg_.read_priority ? kPrioRead : kPrioNormal;
   for (int k = 0; k < fr.n; ++k) {
     FlashOp* op = new_op(FlashKind::Read, fr.ppn[k], 1, prio, OpOwner::HostRead);

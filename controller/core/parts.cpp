@@ -1,8 +1,6 @@
 #include "controller/core/parts.h"
 
-#include <fstream>
-
-#include "controller/config.h"
+#include "controller/fsp/report.h"
 #include "controller/rr/read_disturb.h"
 
 namespace ssdtlm {
@@ -12,9 +10,7 @@ DriveParts::DriveParts(DriveParts&&) noexcept = default;
 DriveParts::~DriveParts() = default;
 
 void WriteBuffer::write_fsp_rewards_csv(const std::string& path) const {
-  std::ofstream f(path);
-  if (!f) throw ConfigError(path + ": cannot write the FSP reward CSV");
-  f << "episode,avg_reward\n";  // no FSP grouper: no episodes
+  fsp::write_rewards_csv(path, {});  // no FSP grouper: no episodes
 }
 
 }  // namespace ssdtlm

@@ -12,9 +12,10 @@
 //                  PageGcEngine (controller/gc/engine.h), slc::HybridGc
 //                  (controller/slc/hybrid_gc.h)
 //
-// The policy families plug into these parts: FSP groupers into the write-back cache, SLC cache
-// modes and SLC-size policies into the SLC cache, GC policies into the GC unit, read refresh into
-// the core (controller/rr/read_disturb.h) with its jobs on the GC unit's engine.
+// The policy families plug into these parts: FSP groupers into the write-back cache and into the
+// SLC cache (the units of its migration), SLC cache modes and SLC-size policies into the SLC
+// cache, GC policies into the GC unit, read refresh into the core (controller/rr/read_disturb.h)
+// with its jobs on the GC unit's engine.
 #pragma once
 
 #include <array>
@@ -151,6 +152,9 @@ class WriteBuffer : public OpClient {
   virtual bool hit_without_flash() const = 0;
   virtual void on_read_hit(Lpn /*lpn*/) {}        // the buffer held the whole piece
   virtual void on_read_unwritten(Lpn /*lpn*/) {}  // the rest of the piece was never written
+  // A piece the buffer does not hold whole needs the flash reads fr (once per piece, before
+  // they are issued; called only when tracks_ops()).
+  virtual void on_read_flash(Lpn /*lpn*/, const FlashReads& /*fr*/) {}
   // A host read's flash operation is issued (tracks_ops(): the buffer sets op.slc and counts it).
   virtual void on_host_flash_read(FlashOp& /*op*/) {}
   virtual void on_host_read_done(const FlashOp& /*op*/, const HostCmd& /*c*/) {}

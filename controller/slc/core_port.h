@@ -74,6 +74,7 @@ struct Job {
   Ppn ppn = kNoPpn;
   uint32_t prefer_not_channel = UINT32_MAX;  // hierarchy L1: avoid this channel
   uint32_t static_plane = UINT32_MAX;        // slc.allocation static: the host job's plane
+  Lpn restaged = kNoLpn;                     // FSP Rewrite: the page this SLC job re-stages
   std::vector<Slot> slots;                   // npages * spp
 };
 
@@ -101,6 +102,8 @@ class CorePort {
   virtual bool has_data(uint32_t lsn) = 0;
   // Data version last programmed at psn (integrity; 0 without).
   virtual uint32_t flash_version(Psn psn) const = 0;
+  // The job's program waits `cycles` of the controller clock more (a decision unit's answer).
+  virtual void delay_program(Job* j, uint64_t cycles) = 0;
   // The job is complete: programmed once its reads are done and space is found.
   virtual void seal(Job* j) = 0;
   // A job that is not going to be programmed.

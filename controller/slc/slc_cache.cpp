@@ -4,6 +4,7 @@
 #include "controller/host_pieces.h"
 #include "controller/slc/migration.h"
 #include "controller/slc/native_gc.h"
+#include "controller/slc/unit_grouping.h"
 
 namespace ssdtlm::slc {
 
@@ -17,6 +18,7 @@ SlcCache::SlcCache(const CoreServices& s, SectorMapping& mapping)
       logical_pages_(s.cfg.logical_pages()),
       sizer_(make_slc_sizer(s.cfg)),
       staging_(make_slc_staging(s.cfg, *this, map_)),
+      restaging_(64),
       die_ops_(s.cfg.geo.dies(), 0),
       host_progs_(s.cfg.geo.dies(), 0),
       dram_(256),
@@ -24,6 +26,13 @@ SlcCache::SlcCache(const CoreServices& s, SectorMapping& mapping)
       write_back_sectors_(
           static_cast<uint64_t>(s.cfg.slc_write_back_mib * 1048576.0 / s.cfg.geo.sector_size)) {
   map_.count_all_slc_sectors(staging_ && staging_->sector_mapped());
+  if (staging_ && cfg_.fsp_grouper != "baseline") {
+    grouper_ = make_fsp_grouper(cfg_.fsp_grouper);
+    SsdConfig g = cfg_;
+    g.fsp_window = 1.0;  // the candidates: all of the victim's pages (unit_grouping.h)
+    grouper_->configure(g);
+    grouping_ = std::make_unique<UnitGrouping>(cfg_, *grouper_, map_);
+  }
   region_.set_targets(staging_ ? sizer_->initial(region_.context()) : SlcTargets{});
   record_series();
 }
@@ -34,6 +43,7 @@ void SlcCache::attach(Migration& migration, NativeGc* native_gc, uint32_t host_r
   migration_ = &migration;
   native_gc_ = native_gc;
   host_reserve_ = host_reserve;
+  migration.set_grouping(grouping_.get());
 }
 
 bool SlcCache::idle() const {
@@ -56,12 +66,19 @@ uint64_t SlcCache::on_command(HostCmd& c) {
 void SlcCache::after_command(const HostCmd& /*c*/) {
   if (staging_ && sizer_->migrate_when_idle())  // DWA: migrate once the host is idle
     port_.buffer_timer(port_.now() + sizer_->idle_gap(),
-                       reinterpret_cast<void*>(static_cast<uintptr_t>(last_cmd_seq_)));
+                       reinterpret_cast<void*>(static_cast<uintptr_t>(last_cmd_seq_) << 1 | 1));
 }
 
-void SlcCache::on_timer(void* ctx) {  // DWA: no host command since the timer was set
-  const uint64_t seq = reinterpret_cast<uintptr_t>(ctx);
-  if (seq != last_cmd_seq_) return;
+// A timer's context is a job (aligned: bit 0 clear) whose program waits for a decision unit, or,
+// with bit 0 set, the sequence number of the command that armed DWA's idle timer.
+void SlcCache::on_timer(void* ctx) {
+  const uintptr_t v = reinterpret_cast<uintptr_t>(ctx);
+  if (!(v & 1)) {
+    input_done(static_cast<Job*>(ctx));
+    return;
+  }
+  const uint64_t seq = v >> 1;
+  if (seq != last_cmd_seq_) return;  // DWA: a host command came since the timer was set
   migration_->start_idle(seq);
 }
 
@@ -89,7 +106,10 @@ void SlcCache::on_host_flash_read(FlashOp& op) {
 }
 
 void SlcCache::on_served(const HostCmd& c, Tick latency) {
-  if (c.is_read) return;
+  if (c.is_read) {
+    if (grouper_) grouper_->on_read_served(c, latency);
+    return;
+  }
   if (c.dest & 2)
     lat_native_.add(latency);
   else
@@ -126,6 +146,10 @@ bool SlcCache::slc_admit(const HostCmd* c) {
 void SlcCache::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
   const uint32_t full_mask = (1u << spp_) - 1;
   const bool full = mask == full_mask;
+  if (grouper_) {
+    grouper_->on_host_write(lpn, c->size);
+    grouping_->note_request(lpn, c->size);
+  }
   // Statistics for the sizer: update writes into SLC, demand for SLC writes.
   ++ep_.write_pages;
   if (c->size <= 1024u * 1024u) ++ep_.small_write_pages;
@@ -205,12 +229,17 @@ Ppn SlcCache::fill_slot(Slot& s, uint32_t lsn) {
 
 // Unwritten sectors stay empty.
 void SlcCache::fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t purpose) {
+  fill_page_from(j, page, lpn, have, purpose, kNoPpn);
+}
+
+void SlcCache::fill_page_from(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t purpose,
+                              Ppn in_buffer) {
   Ppn reads[8];
   int n = 0;
   for (uint32_t i = 0; i < spp_; ++i) {
     if (have >> i & 1) continue;
     const Ppn ppn = fill_slot(j->slots[page * spp_ + i], lpn * spp_ + i);
-    if (ppn == kNoPpn) continue;
+    if (ppn == kNoPpn || ppn == in_buffer) continue;
     int k = 0;
     while (k < n && reads[k] != ppn) ++k;
     if (k == n) reads[n++] = ppn;

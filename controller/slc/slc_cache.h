@@ -13,8 +13,14 @@
 // or completed by read-modify-write (page, native). A packing buffer is programmed when it is
 // full or when a die that could take it is idle (work-conserving packing).
 //
+// With an FSP grouper (fsp.grouper other than baseline; docs/fsp.md "On the hybrid drive") it
+// owns the grouper: the grouper chooses the pages and page types of migration units
+// (UnitGrouping, controller/slc/unit_grouping.h), is fed the host's reads and writes, and its
+// Rewrite module re-stages a hot page read from a slow native page in the SLC cache.
+//
 // Member functions by file: slc_cache.cpp (write path), slc_programs.cpp (program jobs, their
-// flash operations and completions), slc_report.cpp (sizer epochs, time series, result).
+// flash operations and completions), slc_report.cpp (sizer epochs, time series, result),
+// slc_fsp.cpp (the FSP grouper's hooks, re-staging, the "fsp" result section).
 #pragma once
 
 #include <array>
@@ -28,6 +34,7 @@
 #include "controller/core/parts.h"
 #include "controller/flash_port.h"
 #include "controller/flat_map.h"
+#include "controller/fsp/grouper.h"
 #include "controller/object_pool.h"
 #include "controller/slc/core_port.h"
 #include "controller/slc/sector_mapping.h"
@@ -39,6 +46,7 @@ namespace ssdtlm::slc {
 
 class Migration;
 class NativeGc;
+class UnitGrouping;
 
 class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
  public:
@@ -52,6 +60,8 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   const SlcStaging* staging() const { return staging_.get(); }
   SlcSizer& slc_sizer() { return *sizer_; }
   const HybridCounters& counters() const { return hc_; }
+  // The FSP grouper of migration units; null with fsp.grouper baseline (units in scan order).
+  const FspGrouper* grouper() const { return grouper_.get(); }
   uint64_t mapped_sectors() const { return map_.mapped_sectors(); }
   uint32_t slc_blocks() const { return map_.slc_blocks(); }
   // The "slc" section of the result (ctx: the measured span, the drive's idle state).
@@ -62,7 +72,11 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   void after_command(const HostCmd& c) override;
   uint32_t read_hit(Lpn lpn, uint32_t mask) override;
   bool hit_without_flash() const override { return true; }
+  void on_read_hit(Lpn lpn) override;
+  void on_read_unwritten(Lpn lpn) override;
+  void on_read_flash(Lpn lpn, const FlashReads& fr) override;
   void on_host_flash_read(FlashOp& op) override;
+  void on_host_read_done(const FlashOp& op, const HostCmd& c) override;
   void begin_write(HostCmd* c) override;
   void write_piece(HostCmd* c, Lpn lpn, uint32_t mask) override;
   void end_write(HostCmd* c) override;
@@ -72,16 +86,18 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   void before_done(const FlashOp& op) override;
   void after_done() override { kick(); }
   void on_flash_done(FlashOp* op) override;
-  void on_timer(void* ctx) override;  // DWA: the host may have been idle since command ctx
+  // DWA: the host may have been idle since a command; a program's decision-unit delay ended.
+  void on_timer(void* ctx) override;
   bool blocked() const override { return !blocked_.empty(); }
   void retry_blocked() override;
   bool idle() const override;
-  void set_backend_factory(const rl::BackendFactory& f) override { sizer_->set_backend_factory(f); }
+  void set_backend_factory(const rl::BackendFactory& f) override;
   void reset_measurement() override;
   uint64_t state_bytes() const override { return dram_.size() * 8; }
   void report(nlohmann::json& r, const ReportContext& ctx) const override;
   SlcSizer* sizer() override { return sizer_.get(); }
   bool write_series_csv(const std::string& path) const override;
+  void write_fsp_rewards_csv(const std::string& path) const override;
 
   // --- CorePort: program jobs for the staging modes and migration ---
   Job* page_job(uint8_t purpose, uint8_t stream, uint32_t npages) override;
@@ -89,6 +105,7 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   Ppn fill_slot(Slot& s, uint32_t lsn) override;
   void fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t read_purpose) override;
   void job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t read_purpose) override;
+  void delay_program(Job* j, uint64_t cycles) override;
   bool has_data(uint32_t lsn) override;
   uint32_t flash_version(Psn psn) const override;
   void seal(Job* j) override;
@@ -115,10 +132,19 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   // write path (slc_cache.cpp)
   bool slc_admit(const HostCmd* c);
   void kick();
+  // fill_page, except that the sectors held by physical page in_buffer need no read (its data is
+  // in the controller: a host read just brought it).
+  void fill_page_from(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t purpose,
+                      Ppn in_buffer);
+  // FSP grouper (slc_fsp.cpp): the Rewrite module re-stages the page op read in the SLC cache.
+  void restage(const FlashOp& op, const HostCmd& c);
+  void unit_programmed(const Job& j);  // a migration unit's pages by page type, to the grouper
+  nlohmann::json fsp_json(const ReportContext& ctx) const;
   // program jobs (slc_programs.cpp)
   FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, uint32_t purpose);
   Job* new_job();
   void try_issue(Job* j);
+  void input_done(Job* j);  // one of the reads (or the delay) a job waits for is done
   bool demote_to_native(Job* j);
   bool issue_program(Job* j);
   uint32_t pick_plane(const Job* j);
@@ -139,6 +165,9 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   HybridCounters hc_;
   std::unique_ptr<SlcSizer> sizer_;
   std::unique_ptr<SlcStaging> staging_;  // the SLC cache mode; null without SLC cache
+  std::unique_ptr<FspGrouper> grouper_;  // null: fsp.grouper baseline (or no SLC cache)
+  std::unique_ptr<UnitGrouping> grouping_;
+  FlatMap<uint8_t> restaging_;  // pages whose re-staging program is in flight
   Migration* migration_ = nullptr;
   NativeGc* native_gc_ = nullptr;
   ReadDisturb* rd_ = nullptr;

@@ -69,6 +69,7 @@ Job* SlcCache::new_job() {
   j->ppn = kNoPpn;
   j->prefer_not_channel = UINT32_MAX;
   j->static_plane = UINT32_MAX;
+  j->restaged = kNoLpn;
   j->plane = 0;
   return j;
 }
@@ -151,6 +152,19 @@ uint32_t SlcCache::ws_plane(const Job* j, uint32_t dflt) {
         break;
       }
   return rd_->choose_plane(lpns, n, dflt, host_reserve_);
+}
+
+void SlcCache::delay_program(Job* j, uint64_t cycles) {
+  ++j->pending_reads;
+  port_.buffer_timer(port_.now() + cycles * cfg_.ctrl_cycle, j);
+}
+
+void SlcCache::input_done(Job* j) {
+  if (--j->pending_reads > 0) return;
+  if ((j->purpose == kMigWrite || j->purpose == kGcWrite) && !j->sealed)
+    migration_->unit_reads_done(j);  // a policy's step that waits for its next one
+  else
+    try_issue(j);
 }
 
 void SlcCache::seal(Job* j) {
@@ -255,6 +269,8 @@ void SlcCache::program_done(FlashOp* op) {
   }
   map_.blk(b).inflight -= j->npages;
   map_.maybe_close(b);
+  if (j->restaged != kNoLpn) restaging_.erase(j->restaged);
+  if (grouper_ && j->purpose == kMigWrite) unit_programmed(*j);
   for (uint32_t i = 0; i < j->npages * spp_; ++i)
     if (HostCmd* c = j->slots[i].cmd) port_.piece_done(c);
   if (j->purpose == kMigWrite || j->purpose == kGcWrite)
@@ -283,12 +299,7 @@ void SlcCache::on_flash_done(FlashOp* op) {
       Job* j = static_cast<Job*>(op->ctx);
       port_.read_finished(op->ppn);
       port_.free_op(op);
-      if (--j->pending_reads == 0) {
-        if ((j->purpose == kMigWrite || j->purpose == kGcWrite) && !j->sealed)
-          migration_->unit_reads_done(j);  // a policy's step that waits for its next one
-        else
-          try_issue(j);
-      }
+      input_done(j);
       return;
     }
     case kSlcErase:

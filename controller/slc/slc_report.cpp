@@ -17,8 +17,11 @@ void SlcCache::reset_measurement() {
 void SlcCache::report(nlohmann::json& r, const ReportContext& ctx) const {
   r["cache"]["flush_policy"] = "write-through (hybrid SSD)";
   r["cache"]["pages"] = 0;
-  r["cache"]["grouper"] = "none (hybrid SSD: writes go through to flash)";
+  r["cache"]["grouper"] = grouper_ ? std::string(grouper_->name()) +
+                                         " (hybrid SSD: groups SLC-to-native migration units)"
+                                   : std::string("none (hybrid SSD: writes go through to flash)");
   r["slc"] = result_json(ctx);
+  if (grouper_) r["fsp"] = fsp_json(ctx);
 }
 
 double SlcCache::utilization() const {

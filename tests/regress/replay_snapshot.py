@@ -47,15 +47,20 @@ FAMILIES = {
 # migration and refresh act throughout.
 SMALL_AGED = ["--set", "nand.blocks_per_plane=64", "--precondition-random", "0.15", "--loop", "3"]
 RD_STRESS = ["--set", "rd.hard_threshold=400", "--set", "rd.soft_threshold=300"]
-# Compositions and modes the per-family runs above leave out: policies on the hybrid drive, the
-# steady-state (aged) preconditioning, the warm-up, write-back and static allocation on the hybrid,
-# stochastic RL GC, the watermark-free page drive.
+# Compositions and modes the per-family runs above leave out: policies on the hybrid drive (GC,
+# read refresh, FSP grouping of migration units), the steady-state (aged) preconditioning, the
+# warm-up, write-back and static allocation on the hybrid, stochastic RL GC, the watermark-free
+# page drive.
 EXTRA = [
     ("hybrid-slc-qlc", "gc-rl-aggr+rr-ws+rs", ["--gc", "rl-aggr", "--rr", "ws+rs"]),
     ("hybrid-slc-tlc", "sector+static-alloc+write-back",
      ["--slc", "sector", "--set", "slc.allocation=static", "--set", "slc.write_back_mib=4"]),
     ("qlc-fsp", "fsp-frequency+footprint-warmup", ["--fsp", "frequency", "--warmup", "footprint"]),
     ("qlc-fsp", "fsp-baseline+on-demand", ["--set", "cache.flush_policy=on-demand"]),
+    # FSP grouping of SLC migration units, beside RL GC and ws+rs: an SLC region of 1% of the
+    # blocks, so that Financial1 migrates
+    ("hybrid-slc-qlc", "fsp-rl+gc-rl-aggr+rr-ws+rs",
+     ["--fsp", "rl", "--gc", "rl-aggr", "--rr", "ws+rs", "--set", "slc.max_fraction=0.01"]),
 ] + [(preset, label + "+small-aged", opts + SMALL_AGED) for preset, label, opts in [
     ("tlc-gc-128gb", "gc-rl-aggr+stochastic+die",
      ["--gc", "rl-aggr", "--set", "gc.rl_selection=stochastic", "--set", "gc.free_count=die",
@@ -71,6 +76,8 @@ EXTRA = [
     ("hybrid-slc-tlc", "sector+static-alloc+write-back",
      ["--slc", "sector", "--set", "slc.allocation=static", "--set", "slc.write_back_mib=4",
       "--set", "slc.blocks_per_plane=8"]),
+    ("hybrid-slc-tlc", "sector+fsp-frequency",
+     ["--slc", "sector", "--fsp", "frequency", "--set", "slc.blocks_per_plane=8"]),
     ("tlc-rr", "rr-ws+rs+preemptible", ["--rr", "ws+rs", "--set", "rd.refresh_preemptible=true"] +
      RD_STRESS),
     ("tlc-rr", "rr-leveling", ["--rr", "leveling"] + RD_STRESS),

@@ -594,7 +594,7 @@ TEST(RrIpr, WithoutAnMlcReadTimeReadsKeepTheirPageTypeTime) {
 // a partial-refresh step ends, so one idle period holds several actions; each action is updated
 // once the first request after it has been served (its reward) and the next decision is known.
 TEST(RrRl, StepTriggerDecidesAgainWhileIdleAndCreditsTheNextRequest) {
-  Driver step(rd_config("ws+rs", 100000, 30, "step"));
+  Driver step(rd_config("ws+rs", 100000, 30, "step", "device"));
   Driver once(rd_config("ws+rs", 100000, 30, "request"));
   step.reads(0, 30);  // the 30th read queues a soft task; a long idle gap follows
   once.reads(0, 30);
@@ -754,6 +754,30 @@ TEST(RrScope, DieStateAndMaskAreTheDiesOwn) {
   EXPECT_EQ(rd->rl_state_die(1) % 20, 0u);
   EXPECT_GT(d.core.counters().gc_reads, 0u);
   EXPECT_EQ(d.core.counters().mismatches, 0u);
+}
+
+// Eq. 4 per die: a die's actions wait for the first request served on that die after them; a
+// request of another die does not credit them (with device, any request does).
+TEST(RrScope, ADiesActionsAreCreditedByTheFirstRequestServedOnThatDie) {
+  for (const std::string scope : {"die", "device"}) {
+    Driver d(two_die_config(scope));
+    ReadDisturb* rd = d.core.read_disturb();
+    const Lpn hot = lpns_on_die(d, 0, 1).at(0), other = lpns_on_die(d, 1, 1).at(0);
+    auto credited = [&] {  // updates, applied or dropped by the unit's warm-up
+      const nlohmann::json t = rd->stats(0)["rl"]["training"];
+      return t["updates"].get<uint64_t>() + t["warmup_skipped_updates"].get<uint64_t>();
+    };
+    d.reads(hot, 30);  // the soft task; the agent works on die 0's block in the idle time
+    const uint64_t n = rd->rl_decisions();
+    ASSERT_GT(n, 1u) << scope;
+    EXPECT_EQ(credited(), 0u) << scope;
+    d.read(other);  // served on die 1
+    EXPECT_EQ(rd->rl_decisions(), n) << scope << ": nothing left to decide";
+    EXPECT_EQ(credited(), scope == "die" ? 0u : n - 1) << scope;
+    d.read(hot);  // served on die 0: every action but the last (no successor yet) is credited
+    EXPECT_EQ(credited(), n - 1) << scope;
+    EXPECT_EQ(d.core.counters().mismatches, 0u);
+  }
 }
 
 // The refusals: a scope where no ws+rs agent runs changes nothing; die needs the step trigger.

@@ -120,6 +120,13 @@ struct SsdConfig {
   // reward of the first request served after it; "request" decides once per idle transition and
   // credits the previous action with the reward of the request that ended the busy period.
   std::string rd_rs_trigger = "step";
+  // ws+rs idle scope: "device" decides when no host request is outstanding anywhere and acts on
+  // the first plane with refresh work; "die" decides per die when no host operation is queued or
+  // in flight on it (and again when a step on it ends), acts on that die's planes and credits the
+  // first request served on that die. The default is set beside the key in config.cpp, where the
+  // measurement that chose it is cited (docs/read-disturb.md "ws+rs agent").
+  std::string rd_rs_scope = default_rd_rs_scope();
+  static std::string default_rd_rs_scope();
   // Refreshes that must run now (hard threshold: baseline, leveling, ws and ws+rs's forced jobs;
   // ipr's reprograms) run as blocking foreground jobs whose operations go before host reads at
   // the die (false: SSDsim's uninterruptible GC, which the paper's simulator builds on), or at

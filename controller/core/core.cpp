@@ -162,6 +162,10 @@ void Core::read_finished(Ppn ppn) {
 }
 
 void Core::on_flash_done(FlashOp* op) {
+  // ws+rs per die (rd.rs_scope die): a host operation leaves its die; told once its completion,
+  // which may queue the die's next host operation, has been handled.
+  const int64_t rd_plane =
+      rd_ && rd_->tracks_host_ops() && !op->background ? static_cast<int64_t>(op->plane) : -1;
   if (tracks_ops_) buf_->before_done(*op);
   switch (op->owner) {
     case OpOwner::HostRead:
@@ -175,6 +179,7 @@ void Core::on_flash_done(FlashOp* op) {
       route_[static_cast<size_t>(op->owner)]->on_flash_done(op);
   }
   if (tracks_ops_) buf_->after_done();
+  if (rd_plane >= 0) rd_->on_host_op_done(static_cast<uint32_t>(rd_plane));
 }
 
 void Core::host_read_done(FlashOp* op) {

@@ -27,8 +27,13 @@ struct Param {
   throw ConfigError(where + ": key '" + key + "': " + msg);
 }
 
-template <typename T, typename Acc>
-Param num(std::string key, Acc acc, double lo, double hi, std::string meaning) {
+// Accessors are plain function pointers (FIELD's capture-less lambdas convert to them), so each
+// helper is instantiated once per field type, not once per field: config.cpp compiles in seconds.
+template <typename T>
+using Acc = T& (*)(SsdConfig&);
+
+template <typename T>
+Param num(std::string key, Acc<T> acc, double lo, double hi, std::string meaning) {
   std::ostringstream m;
   m << meaning << " [" << lo << ", " << hi << "]";
   return Param{key, m.str(),
@@ -58,8 +63,7 @@ Param num(std::string key, Acc acc, double lo, double hi, std::string meaning) {
                [=](const SsdConfig& c) { return json(acc(const_cast<SsdConfig&>(c))); }};
 }
 
-template <typename Acc>
-Param flag(std::string key, Acc acc, std::string meaning) {
+Param flag(std::string key, Acc<bool> acc, std::string meaning) {
   return Param{key, meaning,
                [=](SsdConfig& c, const json& v, const std::string& where) {
                  if (!v.is_boolean()) fail(where, key, "expected true or false, got " + v.dump());
@@ -68,8 +72,8 @@ Param flag(std::string key, Acc acc, std::string meaning) {
                [=](const SsdConfig& c) { return json(acc(const_cast<SsdConfig&>(c))); }};
 }
 
-template <typename Acc>
-Param choice(std::string key, Acc acc, std::vector<std::string> allowed, std::string meaning) {
+Param choice(std::string key, Acc<std::string> acc, std::vector<std::string> allowed,
+             std::string meaning) {
   std::string alts;
   for (const auto& a : allowed) alts += (alts.empty() ? "" : "|") + a;
   return Param{key, meaning + ": " + alts,
@@ -86,8 +90,8 @@ Param choice(std::string key, Acc acc, std::vector<std::string> allowed, std::st
                [=](const SsdConfig& c) { return json(acc(const_cast<SsdConfig&>(c))); }};
 }
 
-template <typename Acc>
-Param list(std::string key, Acc acc, double lo, double hi, std::string meaning) {
+Param list(std::string key, Acc<std::vector<double>> acc, double lo, double hi,
+           std::string meaning) {
   return Param{key, meaning,
                [=](SsdConfig& c, const json& v, const std::string& where) {
                  if (!v.is_array() || v.empty() || v.size() > 4)

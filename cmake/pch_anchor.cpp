@@ -1,0 +1,1 @@
+// Anchor of the precompiled headers (cmake/pch.cmake): nothing to compile.

@@ -30,13 +30,15 @@ using HostCmdExt = PtrExtension<HostCmd>;
 // Pool of payloads, each created once with an extension of type Ext attached. The payloads are
 // of a derived type that also holds the pointer in a plain member: of() reads it there (a
 // static_cast, no extension lookup per transaction), so of() takes only payloads of a pool of
-// the same Ext. The extension carries the same pointer for other TLM code.
+// the same Ext. The extension carries the same pointer for other TLM code; the pool keeps each
+// payload's extension beside it, so acquire() sets it without a lookup either.
 template <typename Ext>
 class PayloadPool : public tlm::tlm_mm_interface {
   using Ptr = decltype(Ext::ptr);
   struct Pooled : tlm::tlm_generic_payload {
     explicit Pooled(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {}
     Ptr ptr = nullptr;
+    Ext* ext = nullptr;  // its extension (set once: no lookup per transaction)
   };
 
  public:
@@ -45,14 +47,15 @@ class PayloadPool : public tlm::tlm_mm_interface {
     if (free_.empty()) {
       all_.push_back(std::make_unique<Pooled>(this));
       gp = all_.back().get();
-      gp->set_extension(new Ext);
+      gp->ext = new Ext;
+      gp->set_extension(gp->ext);
     } else {
       gp = free_.back();
       free_.pop_back();
     }
     gp->acquire();
     gp->ptr = ptr;
-    gp->template get_extension<Ext>()->ptr = ptr;
+    gp->ext->ptr = ptr;
     gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     return gp;
   }

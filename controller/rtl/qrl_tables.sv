@@ -63,17 +63,16 @@ module qrl_tables #(
   logic [Actions-1:0] a_hot, j_hot;
   logic [PairW-1:0] o_wmask_pair;
   logic [OrdW-1:0] o_wmask;
-  always_comb begin
-    for (int unsigned i = 0; i < Actions; i++) begin
-      a_hot[i] = (wm_a_i == ActW'(i));
-      j_hot[i] = (wm_j_q == ActW'(i));
+  for (genvar i = 0; i < Actions; i++) begin : g_hot
+    assign a_hot[i] = (wm_a_i == ActW'(i));
+    assign j_hot[i] = (wm_j_q == ActW'(i));
+    for (genvar j = i + 1; j < Actions; j++) begin : g_pair
+      assign o_wmask_pair[qrl_pkg::pair_idx(Actions, i, j)] = (a_hot[i] & j_hot[j]) |
+                                                            (a_hot[j] & j_hot[i]);
     end
-    o_wmask_pair = '0;
-    for (int unsigned i = 0; i < Actions; i++) begin
-      for (int unsigned j = i + 1; j < Actions; j++) begin
-        o_wmask_pair[i*Actions-i*(i+1)/2+(j-i-1)] = (a_hot[i] & j_hot[j]) | (a_hot[j] & j_hot[i]);
-      end
-    end
+  end
+  if (Actions < 2) begin : g_no_pair
+    assign o_wmask_pair = '0;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -12,42 +12,40 @@
 //     registers, valid with rsp_valid_o only (the registers load at every edge, no enables).
 // One rank formula for both branches: exploring, the set is the allowed actions; exploiting, the
 // maximum set (ties broken uniformly at random, a strict maximum always wins).
-// dec_cnt counts down the decisions left at eps_hi: loaded with cfg_eps_n_i at eps_load_i (the
+// dec_cnt counts down the decisions left at eps_hi: loaded with cfg_i.eps_n at eps_load_i (the
 // core's reset clear and SEED; a load wins over the count of a decision in its second cycle, as
 // the C++ model's seed() after decide()).
-// Episodes (Shadow): every cfg_episode_len_i-th decision (0: never) closes the episode (ep_end_o
+// Episodes (Shadow): every cfg_i.episode_len-th decision (0: never) closes the episode (ep_end_o
 // with its accept; the core then copies the shadow table); ep_clr_i (a management COPY or SEED)
 // restarts the count.
 module qrl_decide #(
   parameter int unsigned Actions = 4,
-  parameter bit Shadow = 1'b0,
-  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
-  parameter int unsigned PairW = (Actions > 1) ? Actions * (Actions - 1) / 2 : 1
+  parameter bit Shadow = 1'b0
 ) (
-  input  logic               clk_i,
-  input  logic               rst_ni,
-  input  logic [       15:0] cfg_eps_hi_i,
-  input  logic [       15:0] cfg_eps_lo_i,
-  input  logic [       23:0] cfg_eps_n_i,
-  input  logic [       15:0] cfg_episode_len_i,
-  input  logic               ep_clr_i,
-  output logic               ep_end_o,
-  input  logic               acc_i,        // a decide is accepted
-  input  logic               eps_load_i,   // reload the ε counter
-  input  logic               seed_i,       // SEED: load the LFSR
-  input  logic [       31:0] seed_val_i,
-  input  logic [Actions-1:0] mask_i,       // the request's mask (empty = all allowed)
-  output logic [Actions-1:0] mask_n_o,     // the same, normalised
-  input  logic [Actions-1:0] mask_q_i,     // the core's registered mask (second cycle)
-  input  logic [2*PairW-1:0] order_i,      // the active table's order bits (second cycle)
-  input  logic [2*PairW-1:0] work_order_i, // the work table's (the update's a*)
-  input  logic               use_work_i,   // the winner of work_order_i (update), not order_i
-  output logic [   ActW-1:0] win_idx_o,    // the winner's argmax under mask_q_i
-  output logic               busy_o,       // in the second cycle
-  output logic               rsp_valid_o,
-  output logic [   ActW-1:0] rsp_action_o,
-  output logic               rsp_explored_o
+  input  logic                                  clk_i,
+  input  logic                                  rst_ni,
+  input  qrl_pkg::eps_cfg_t                     cfg_i,
+  input  logic                                  ep_clr_i,
+  output logic                                  ep_end_o,
+  input  logic                                  acc_i,       // a decide is accepted
+  input  logic                                  eps_load_i,  // reload the ε counter
+  input  logic                                  seed_i,      // SEED: load the LFSR
+  input  logic [                          31:0] seed_val_i,
+  input  logic [                   Actions-1:0] mask_i,      // the request's (empty = all)
+  output logic [                   Actions-1:0] mask_n_o,    // the same, normalised
+  input  logic [                   Actions-1:0] mask_q_i,    // the core's registered mask
+  // the active table's order bits (second cycle), the work table's (the update's a*)
+  input  logic [2*qrl_pkg::pair_w(Actions)-1:0] order_i,
+  input  logic [2*qrl_pkg::pair_w(Actions)-1:0] work_order_i,
+  input  logic                                  use_work_i,  // the winner of work_order_i
+  output logic [   qrl_pkg::idx_w(Actions)-1:0] win_idx_o,   // argmax under mask_q_i
+  output logic                                  busy_o,      // in the second cycle
+  output logic                                  rsp_valid_o,
+  output logic [   qrl_pkg::idx_w(Actions)-1:0] rsp_action_o,
+  output logic                                  rsp_explored_o
 );
+  localparam int unsigned ActW = qrl_pkg::idx_w(Actions);
+  localparam int unsigned PairW = qrl_pkg::pair_w(Actions);
   localparam int unsigned CntW = $clog2(Actions + 1);
   localparam int unsigned KbW = qrl_pkg::kp_width(Actions);
 
@@ -81,7 +79,7 @@ module qrl_decide #(
 
   // second cycle: ε test, the set, its popcount, the products' bits
   assign mask_n_o = (mask_i == '0) ? {Actions{1'b1}} : mask_i;
-  assign explore = w[31:16] < (eps_high ? cfg_eps_hi_i : cfg_eps_lo_i);
+  assign explore = w[31:16] < (eps_high ? cfg_i.eps_hi : cfg_i.eps_lo);
   // both popcounts in parallel, selected by the ε test at the end (fmax: the 16-bit compare is
   // not in front of the popcount)
   qrl_popcnt #(
@@ -124,8 +122,8 @@ module qrl_decide #(
       kb_q <= '0;
     end else begin
       if (eps_load_i) begin
-        dec_cnt_q <= cfg_eps_n_i;
-        eps_high <= (cfg_eps_n_i != '0);
+        dec_cnt_q <= cfg_i.eps_n;
+        eps_high <= (cfg_i.eps_n != '0);
       end else if (d1_q && eps_high) begin
         dec_cnt_q <= dec_cnt_q - 24'h1;
         eps_high <= (dec_cnt_q != 24'h1);
@@ -153,8 +151,8 @@ module qrl_decide #(
   if (Shadow) begin : g_episode
     logic [15:0] ep_cnt_q;
     logic ep_on;
-    assign ep_on = (cfg_episode_len_i != 16'h0);
-    assign ep_end_o = acc_i && ep_on && (ep_cnt_q + 16'h1 == cfg_episode_len_i);
+    assign ep_on = (cfg_i.episode_len != 16'h0);
+    assign ep_end_o = acc_i && ep_on && (ep_cnt_q + 16'h1 == cfg_i.episode_len);
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         ep_cnt_q <= '0;
@@ -167,7 +165,7 @@ module qrl_decide #(
   end else begin : g_no_episode
     assign ep_end_o = 1'b0;
     logic unused_ep;
-    assign unused_ep = ^{cfg_episode_len_i, ep_clr_i};
+    assign unused_ep = ^{cfg_i.episode_len, ep_clr_i};
   end
 
   assign busy_o = d1_q;

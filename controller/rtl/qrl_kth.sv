@@ -30,10 +30,5 @@ module qrl_kth #(
     assign sel[i] = mask_q_i[i] && (RankW'(rank) == RankW'(k_i));
   end
 
-  always_comb begin
-    idx_o = '0;
-    for (int unsigned i = 0; i < Actions; i++) begin
-      if (sel[i]) idx_o = idx_o | ActW'(i);
-    end
-  end
+  assign idx_o = ActW'(qrl_pkg::onehot_idx(16'(sel)));
 endmodule

@@ -11,14 +11,13 @@ module qrl_ram_1r1w #(
   parameter int unsigned Lanes = 1,
   parameter int unsigned AddrW = (Depth > 1) ? $clog2(Depth) : 1
 ) (
-  input  logic             clk_i,
-  input  logic             re_i,
-  input  logic [AddrW-1:0] raddr_i,
+  input  logic clk_i,
+  // read port: enable, address; the data registered
+  input  logic re_i, input logic [AddrW-1:0] raddr_i,
   output logic [Width-1:0] rdata_o,
-  input  logic             we_i,
-  input  logic [Lanes-1:0] wmask_i,
-  input  logic [AddrW-1:0] waddr_i,
-  input  logic [Width-1:0] wdata_i
+  // write port: enable, lane mask, address, data
+  input  logic we_i, input logic [Lanes-1:0] wmask_i,
+  input  logic [AddrW-1:0] waddr_i, input logic [Width-1:0] wdata_i
 );
   localparam int unsigned LaneW = Width / Lanes;
 

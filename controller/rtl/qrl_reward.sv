@@ -26,24 +26,15 @@
 // ops(C) = max(1, popcount(C)). Aging (T >= AgeLimit at the scan): the counts are halved as the
 // scan writes them, then a second pass sums them into T (Bins cycles).
 module qrl_reward #(
-  parameter int unsigned InW = 32,
-  parameter int unsigned SubBits = 3,
-  parameter int unsigned Period = 1024,
-  parameter int unsigned P0 = 70,
-  parameter int unsigned P1 = 90,
-  parameter int unsigned P2 = 99,
-  parameter int unsigned AgeLimit = 32768,
-  parameter int unsigned QW = 16,
-  parameter int unsigned Bins = (InW - SubBits + 1) << SubBits,
-  parameter int unsigned BinW = $clog2(Bins + 1),
-  parameter int unsigned EW = $clog2(InW)
+  parameter int unsigned QW = qrl_pkg::QW,
+  parameter int unsigned BinW = qrl_pkg::BinW
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic [4*QW-1:0] cfg_values_i,  // {v3, v2, v1, v0}
   input  logic            rwd_valid_i,
   output logic            rwd_ready_o,
-  input  logic [ InW-1:0] rwd_sample_i,
+  input  logic [qrl_pkg::InW-1:0] rwd_sample_i,
   output logic            rwd_rsp_valid_o,
   // with the response: the class came from a scan (0 in the warm-up, the first Period samples,
   // whose class is always 0)
@@ -52,6 +43,15 @@ module qrl_reward #(
   output logic [BinW-1:0] rwd_bin_o,
   output logic            idle_o
 );
+  localparam int unsigned InW = qrl_pkg::InW;
+  localparam int unsigned SubBits = qrl_pkg::SubBits;
+  localparam int unsigned Bins = qrl_pkg::Bins;
+  localparam int unsigned EW = $clog2(InW);
+  localparam int unsigned Period = qrl_pkg::Period;
+  localparam int unsigned P0 = qrl_pkg::P0;
+  localparam int unsigned P1 = qrl_pkg::P1;
+  localparam int unsigned P2 = qrl_pkg::P2;
+  localparam int unsigned AgeLimit = qrl_pkg::AgeLimit;
   localparam int unsigned CW = 16;  // count width (a count and T are < AgeLimit + Period)
   localparam int unsigned RW = CW + 3;  // RAM word: {nz, class, count}
   // |S| <= 100 * T, T < AgeLimit + Period

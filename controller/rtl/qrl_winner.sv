@@ -47,10 +47,5 @@ module qrl_winner #(
   for (genvar i = 1; i < Actions; i++) begin : g_low
     assign low[i] = max_o[i] && (max_o[i-1:0] == '0);
   end
-  always_comb begin
-    idx_o = '0;
-    for (int unsigned i = 0; i < Actions; i++) begin
-      if (low[i]) idx_o = idx_o | ActW'(i);
-    end
-  end
+  assign idx_o = ActW'(qrl_pkg::onehot_idx(16'(low)));
 endmodule

@@ -22,7 +22,6 @@
 #include "Vqrl_slc.h"
 #include "Vqrl_slc___024root.h"
 #include "Vqrl_slc_trace.h"
-#include "controller/rl/async_backend.h"
 #include "controller/rl/fixed.h"
 #include "controller/rl/units.h"
 #include "verilated.h"
@@ -450,14 +449,7 @@ std::unique_ptr<Backend> make_rtl_backend(const UnitConfig& cfg, std::shared_ptr
 }
 
 BackendFactory rtl_backend_factory(std::shared_ptr<RtlTrace> trace) {
-  // SSDTLM_RL_COSIM_ASYNC=1: untraced units on a worker thread (make_async_backend)
-  const char* env = std::getenv("SSDTLM_RL_COSIM_ASYNC");
-  const bool async = env && std::string(env) == "1";
-  return [trace, async](const UnitConfig& c) {
-    std::unique_ptr<Backend> b = make_rtl_backend(c, trace);
-    if (async && !(trace && trace->selects(c.name))) b = make_async_backend(std::move(b), c);
-    return b;
-  };
+  return [trace](const UnitConfig& c) { return make_rtl_backend(c, trace); };
 }
 
 BackendFactory backend_factory(const std::string& kind) {

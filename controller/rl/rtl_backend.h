@@ -58,16 +58,9 @@ void parse_vcd_units(const std::string& list, RtlTrace& t);
 // throws std::invalid_argument otherwise.
 void parse_vcd_window(const std::string& window, RtlTrace& t);
 
-// Throws std::invalid_argument (with rtl_mismatch's reason) when no variant fits. The backend
-// runs every operation on the calling thread.
+// Throws std::invalid_argument (with rtl_mismatch's reason) when no variant fits.
 std::unique_ptr<Backend> make_rtl_backend(const UnitConfig& cfg,
                                           std::shared_ptr<RtlTrace> trace = nullptr);
-// The replay's factory (--rl-backend rtl): every unit on the calling thread, or, with
-// SSDTLM_RL_COSIM_ASYNC=1 in the environment, an untraced unit's RTL on a worker thread
-// (make_async_backend, async_backend.h: decisions and row reads wait for it, the other operations
-// overlap with the model and are checked against the C++ model there; docs/rl.md
-// "Co-simulation" has the measurements). A traced unit always runs on the calling thread (its
-// dump times are the operations' simulated times).
 BackendFactory rtl_backend_factory(std::shared_ptr<RtlTrace> trace = nullptr);
 // "cpp" or "rtl" (the --rl-backend option); throws std::invalid_argument otherwise.
 BackendFactory backend_factory(const std::string& kind);

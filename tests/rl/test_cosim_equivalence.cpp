@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "controller/rl/async_backend.h"
 #include "controller/rl/rtl_backend.h"
 
 using namespace ssdtlm::rl;
@@ -31,13 +30,10 @@ UnitConfig unit(const char* name, uint32_t eps_n, uint32_t episode_len) {
   throw std::runtime_error("no variant");
 }
 
-// Runs `ops` random operations on both backends, comparing every result; `async`: the RTL on a
-// worker thread (make_async_backend: results the caller gets at once are the C++ model's, checked
-// against the RTL's on the worker, a mismatch thrown by the next call).
-void equivalence(const UnitConfig& u, int ops, uint32_t rng_seed, bool async = false) {
+// Runs `ops` random operations on both backends, comparing every result.
+void equivalence(const UnitConfig& u, int ops, uint32_t rng_seed) {
   auto cpp = make_cpp_backend(u);
   auto rtl = make_rtl_backend(u);
-  if (async) rtl = make_async_backend(std::move(rtl), u);
   std::mt19937_64 rng(rng_seed);
   const uint32_t S = u.core.states, A = u.core.actions;
   const uint32_t full = (1u << A) - 1u;
@@ -159,36 +155,6 @@ TEST(RlCosim, Gc68x8) {
 TEST(RlCosim, Slc1296x9) {
   equivalence(unit("slc", 500, 0), 30000, 4);
 }
-// The replay's RTL backend: the worker thread checks every update, reward, episode end, row write
-// and seed; a mismatch would throw here.
-TEST(RlCosim, AsyncWorkerRr80x9) {
-  equivalence(unit("rr", 2000, 0), 100000, 5, true);
-}
-TEST(RlCosim, AsyncWorkerFsp128x4) {
-  equivalence(unit("fsp", 4000, 37), 50000, 6, true);
-}
-
-// The worker's check can fail: an RTL unit whose reward values differ from the C++ model's gives
-// other rewards after the first scan; the caller gets the model's, and the next call throws.
-TEST(RlCosim, AsyncWorkerReportsAMismatch) {
-  UnitConfig rtl_cfg = unit("gc", 1000, 0), model = rtl_cfg;
-  model.reward.values = {1.0, 0.25, 0.0, -1.0};  // v1 differs
-  auto b = make_async_backend(make_rtl_backend(rtl_cfg), model);
-  bool thrown = false;
-  std::string what;
-  try {
-    for (int i = 0; i < 20000; ++i) {
-      b->reward(1000 + (i * 7919u) % 100000u);
-      if (i % 64 == 0) b->decide(0, kAllActions);
-    }
-  } catch (const std::runtime_error& e) {
-    thrown = true;
-    what = e.what();
-  }
-  ASSERT_TRUE(thrown);
-  EXPECT_NE(what.find("reward of operation"), std::string::npos) << what;
-}
-
 // Random tie-break (docs/rl.md "Exploitation and ties") on every unit size: an untrained
 // agent (all-zero table, eps = 0) decides the same action sequence on the RTL as in C++, and
 // its histogram is flat; then rows with few distinct values (many ties, strict maxima, masks)

@@ -84,7 +84,7 @@ struct SsdConfig {
   double gc_threshold = 0.05;  // fraction of a plane's blocks that must stay free
   bool gc_copyback = false;    // GC moves stay inside the die (no bus transfer)
   std::string gc_policy = "greedy";
-  // Partial GC policies (issue 6, docs/gc.md). Free-block counts are per plane.
+  // Partial GC policies (docs/gc.md). Free-block counts are per plane.
   uint32_t gc_t_gc = 10;        // T_GC: rl / predictors decide when free blocks <= this
   uint32_t gc_t_gc_aggr = 100;  // T^A_GC: aggressive band (T_GC, T^A_GC]
   uint32_t gc_t_igc = 3;        // intensive GC stops at this many free blocks (rl, predictors)
@@ -106,7 +106,7 @@ struct SsdConfig {
   uint32_t gc_host_reserve_blocks = 1;  // partial policies: free blocks host writes leave to GC
   uint32_t wl_threshold = 50;  // static WL when max - min erase count in a plane exceeds this
   std::string unmapped_reads = "prefill";  // prefill | zero
-  // Read disturb (issue 7, docs/read-disturb.md).
+  // Read disturb (docs/read-disturb.md).
   bool rd_enabled = false;             // RBER model + LDPC retry latency on every flash read
   std::string rd_policy = "baseline";  // none | baseline | leveling | ipr | ws | ws+rs
   uint32_t rd_hard_threshold = 25000;  // reads: refresh at once
@@ -120,6 +120,13 @@ struct SsdConfig {
   // reward of the first request served after it; "request" decides once per idle transition and
   // credits the previous action with the reward of the request that ended the busy period.
   std::string rd_rs_trigger = "step";
+  // ws+rs idle scope: "device" decides when no host request is outstanding anywhere and acts on
+  // the first plane with refresh work; "die" decides per die when no host operation is queued or
+  // in flight on it (and again when a step on it ends), acts on that die's planes and credits the
+  // first request served on that die. The default is set beside the key in config.cpp, where the
+  // measurement that chose it is cited (docs/read-disturb.md "ws+rs agent").
+  std::string rd_rs_scope = default_rd_rs_scope();
+  static std::string default_rd_rs_scope();
   // Refreshes that must run now (hard threshold: baseline, leveling, ws and ws+rs's forced jobs;
   // ipr's reprograms) run as blocking foreground jobs whose operations go before host reads at
   // the die (false: SSDsim's uninterruptible GC, which the paper's simulator builds on), or at
@@ -133,7 +140,7 @@ struct SsdConfig {
   double rd_shadow_fill_cap = 0.25;   // leveling: valid pages a shadow block takes, x its pages
   double rd_mlc_read_us = 0;          // ipr: read time of a reprogrammed block (0: page type's tR)
 
-  // Hybrid SLC caching (issue 8, docs/slc.md). slc.policy none = the ordinary controller.
+  // Hybrid SLC caching (docs/slc.md). slc.policy none = the ordinary controller.
   std::string slc_policy = "none";         // none | page | sa | sector | hierarchy
   std::string slc_size_policy = "static";  // static | ust | dwa | rl
   std::string slc_partition = "fixed";     // fixed | convertible
@@ -181,7 +188,7 @@ struct SsdConfig {
   // Host-visible pages: physical * (1 - overprovisioning); with a fixed SLC partition only the
   // native (TLC/QLC) blocks count.
   uint64_t logical_pages() const;
-  // The hybrid controller core (controller/slc/hybrid_core.h) runs when there is an SLC region
+  // The hybrid drive's parts (controller/core/parts.h) are built when there is an SLC region
   // or convertible blocks, also with slc.policy none (the TLC/QLC-only baseline of such a drive).
   bool hybrid() const {
     return slc_policy != "none" || slc_partition == "convertible" || slc_blocks_per_plane > 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "controller/ftl.h"
+#include "controller/object_pool.h"
 #include "nand/geometry.h"
 
 namespace ssdtlm {
@@ -21,7 +22,7 @@ enum class FlashKind : uint8_t { Read, Program, Erase };
 // controller.read_priority is set; class 2 everything else in arrival order.
 enum : uint8_t { kPrioGc = 0, kPrioRead = 1, kPrioNormal = 2, kPrioClasses = 3 };
 
-// RdReprogram: an in-place reprogram of a word line's MSB page (read disturb, ipr; issue 7).
+// RdReprogram: an in-place reprogram of a word line's MSB page (read disturb, ipr).
 enum class OpOwner : uint8_t {
   HostRead,
   FlushRmw,
@@ -37,7 +38,7 @@ struct FlashOp {
   FlashKind kind = FlashKind::Read;
   uint8_t prio = kPrioNormal;
   bool no_transfer = false;  // copyback: data stays in the die's page register
-  bool slc = false;          // the block is in SLC mode: SLC timing (issue 8), one page per program
+  bool slc = false;          // the block is in SLC mode: SLC timing, one page per program
   // Set by the core for work no host request waits on directly (GC, refresh, migration): the
   // operating point's host-operation queueing leaves it out.
   bool background = false;
@@ -54,9 +55,8 @@ struct FlashOp {
   void* ctx = nullptr;  // HostCmd*, flush job, GC job...
   uint32_t aux = 0;
   Lpn lpn = kNoLpn;
-  uint32_t mask = 0;             // sectors this read must deliver from flash
-  std::vector<uint32_t> expect;  // integrity: expected sector versions at lookup time
-  // Read disturb (issue 7): LDPC soft-decision level of a read and the retry time the channel
+  uint32_t mask = 0;  // sectors this read must deliver from flash
+  // Read disturb: LDPC soft-decision level of a read and the retry time the channel
   // adds to tR (set by the controller core when the reliability model is on).
   uint8_t retry_level = 0;
   Tick retry_time = 0;
@@ -72,19 +72,10 @@ struct FlashOp {
 class FlashOpPool {
  public:
   // A free operation with every per-use field reset and the addressing of `ppn` filled in; the
-  // core sets what it dispatches on (owner, ctx, aux, lpn, mask, slc). A new operation gets
-  // `expect_sectors` integrity slots.
-  FlashOp* get(const nand::Geometry& geo, FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio,
-               uint32_t expect_sectors = 0) {
-    FlashOp* op;
-    if (free_.empty()) {
-      pool_.push_back(std::make_unique<FlashOp>());
-      op = pool_.back().get();
-      if (expect_sectors) op->expect.assign(expect_sectors, 0);
-    } else {
-      op = free_.back();
-      free_.pop_back();
-    }
+  // core sets what it dispatches on (owner, ctx, aux, lpn, mask, slc).
+  FlashOp* get(const nand::Geometry& geo, FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio) {
+    FlashOp* op = ops_.get();
+    ++in_flight_;
     if (planes_.empty()) address_table(geo);
     // plane_of_block(block_of(ppn)): floor(floor(ppn / a) / b) == floor(ppn / (a * b))
     const uint32_t plane = static_cast<uint32_t>(ppn / pages_per_plane_);
@@ -111,9 +102,12 @@ class FlashOpPool {
     op->next_in_group = nullptr;
     return op;
   }
-  void put(FlashOp* op) { free_.push_back(op); }
-  uint64_t in_flight() const { return pool_.size() - free_.size(); }
-  uint64_t size() const { return pool_.size(); }
+  void put(FlashOp* op) {
+    ops_.put(op);
+    --in_flight_;
+  }
+  uint64_t in_flight() const { return in_flight_; }
+  uint64_t size() const { return ops_.size(); }
 
  private:
   // Each plane's channel, die and plane within the die (the geometry's divisions, done once).
@@ -128,8 +122,8 @@ class FlashOpPool {
   }
   std::vector<PlaneAddr> planes_;
   uint64_t pages_per_plane_ = 1;
-  std::vector<std::unique_ptr<FlashOp>> pool_;
-  std::vector<FlashOp*> free_;
+  ObjectPool<FlashOp> ops_;
+  uint64_t in_flight_ = 0;
 };
 
 struct HostCmd {

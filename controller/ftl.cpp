@@ -186,6 +186,14 @@ void Ftl::close_block(uint64_t b) {
   maybe_close(b);
 }
 
+void Ftl::close_active(uint32_t plane) {
+  PlaneState& ps = planes_[plane];
+  if (ps.active < 0) return;
+  const int64_t b = ps.active;
+  ps.active = -1;
+  close_block(static_cast<uint64_t>(b));
+}
+
 void Ftl::maybe_close(uint64_t b) {
   BlockInfo& bi = blocks_[b];
   if (bi.state == BlockState::Full && bi.inflight == 0 && !bi.in_bucket) bucket_insert(b);

@@ -159,12 +159,16 @@ class Ftl final : public BlockWear {
   // skipping planes that cannot allocate. Returns planes() when no plane can.
   uint32_t next_plane(uint32_t reserve = 0);
   // Blocks opened outside the plane's active-block rotation (read leveling's shadow blocks,
-  // issue 7). open_block takes the plane's next free block (-1: none free); allocate_in allocates
-  // `n` pages there like allocate() (kNoPpn: no room left); close_block ends an open block early
-  // (its unwritten pages stay unused; it becomes a victim candidate once nothing is in flight).
+  // docs/read-disturb.md). open_block takes the plane's next free block (-1: none free);
+  // allocate_in allocates `n` pages there like allocate() (kNoPpn: no room left); close_block ends
+  // an open block early (its unwritten pages stay unused; it becomes a victim candidate once
+  // nothing is in flight).
   int64_t open_block(uint32_t plane);
   Ppn allocate_in(uint64_t b, uint32_t n);
   void close_block(uint64_t b);
+  // Ends the plane's active block early like close_block (read refresh of a block still open for
+  // host writes at the hard threshold); the next allocate() opens a new one.
+  void close_active(uint32_t plane);
 
   // --- blocks ---
   const BlockInfo& block(uint64_t b) const { return blocks_[b]; }

@@ -8,9 +8,7 @@ SsdController::SsdController(sc_core::sc_module_name name, const SsdConfig& cfg,
     : sc_module(name),
       host_tsock("host_tsock"),
       dram_isock("dram_isock"),
-      core_(make_core(cfg, *this, integrity)),
-      page_(dynamic_cast<ControllerCore*>(core_.get())),
-      hybrid_(dynamic_cast<slc::HybridCore*>(core_.get())),
+      core_(std::make_unique<Core>(cfg, *this, integrity)),
       q_(ev_) {
   host_tsock.register_nb_transport_fw(this, &SsdController::host_fw);
   for (uint32_t c = 0; c < cfg.geo.channels; ++c) {

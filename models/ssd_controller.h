@@ -1,5 +1,5 @@
-// The controller's SystemC/TLM shell around the controller core (controller/core.h: the page-mapped
-// core or the hybrid one, chosen by make_core): a target socket for host commands,
+// The controller's SystemC/TLM shell around the controller core (controller/core/core.h, with
+// the page-mapped or the hybrid drive's parts): a target socket for host commands,
 // one initiator socket per flash channel, an initiator socket to the DRAM buffer, and the
 // core's timers on a payload event queue served by one SC_METHOD.
 #pragma once
@@ -12,8 +12,7 @@
 #include <tlm>
 #include <vector>
 
-#include "controller/slc/hybrid_core.h"
-#include "controller/ssd_core.h"
+#include "controller/core/core.h"
 #include "models/payload.h"
 #include "models/timed_queue.h"
 
@@ -29,10 +28,6 @@ class SsdController : public sc_core::sc_module, public CoreEnv {
   SsdController(sc_core::sc_module_name name, const SsdConfig& cfg, bool integrity);
 
   Core& core() { return *core_; }
-  // The core as its own type: the page-mapped core (null for a hybrid configuration) and the
-  // hybrid SSD core (null unless SsdConfig::hybrid()).
-  ControllerCore* page_core() { return page_; }
-  slc::HybridCore* hybrid() { return hybrid_; }
   uint64_t events() const { return events_; }
 
   // CoreEnv
@@ -54,8 +49,6 @@ class SsdController : public sc_core::sc_module, public CoreEnv {
   void process();
 
   std::unique_ptr<Core> core_;
-  ControllerCore* page_ = nullptr;
-  slc::HybridCore* hybrid_ = nullptr;
   PayloadPool<FlashOpExt> op_pool_;
   tlm::tlm_generic_payload dram_gp_;
   sc_core::sc_event ev_;

@@ -1,4 +1,4 @@
-// The "read_disturb" section of the result JSON (issue 7, docs/read-disturb.md).
+// The "read_disturb" section of the result JSON (docs/read-disturb.md).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -10,10 +10,10 @@
 #include <sstream>
 
 #include "controller/config.h"
+#include "controller/slc/sizer.h"
 #include "controller/steady_state.h"
 #include "models/ssd.h"
 #include "testbench/commands.h"
-#include "testbench/fsp_result.h"
 #include "testbench/rd_result.h"
 #include "testbench/warmup.h"
 #include "traces/recorded.h"
@@ -44,8 +44,8 @@ class Sampler {
   }
   void sample(Tick now, bool final = false) {
     if (!f_.is_open() || (!final && now < next_)) return;
-    const ControllerCore* pc = ssd_.ctrl.page_core();
-    const auto& c = ssd_.ctrl.core().counters();
+    const Core& core = ssd_.ctrl.core();
+    const auto& c = core.counters();
     const auto& h = ssd_.host;
     const auto& r = h.read_latency();
     const auto& w = h.write_latency();
@@ -55,10 +55,10 @@ class Sampler {
         w.count() > last_wc_ ? (w.mean() * w.count() - last_wsum_) / (w.count() - last_wc_) : 0;
     f_ << (final ? now : next_) / 1e9 << ',' << h.completed() << ',' << r.count() - last_rc_ << ','
        << w.count() - last_wc_ << ',' << rl / 1e6 << ',' << wl / 1e6 << ','
-       << ssd_.ctrl.core().total_free_blocks() << ',' << (pc ? pc->cache().resident() : 0) << ','
-       << (pc ? pc->cache().flushing() : 0) << ',' << c.programs << ',' << c.gc_page_moves << ','
+       << core.mapping().total_free_blocks() << ',' << core.buffer().resident() << ','
+       << core.buffer().flushing() << ',' << c.programs << ',' << c.gc_page_moves << ','
        << c.erases_gc + c.erases_wl + c.erases_rr << ',' << h.outstanding() << ','
-       << min_plane_free() << '\n';
+       << core.mapping().min_plane_free() << '\n';
     last_rc_ = r.count();
     last_wc_ = w.count();
     last_rsum_ = r.mean() * r.count();
@@ -67,15 +67,6 @@ class Sampler {
   }
 
  private:
-  uint32_t min_plane_free() const {
-    if (!ssd_.ctrl.page_core())  // the hybrid core: free blocks of the whole drive
-      return static_cast<uint32_t>(ssd_.ctrl.core().total_free_blocks());
-    const Ftl& f = ssd_.ctrl.page_core()->ftl();
-    uint32_t m = UINT32_MAX;
-    for (uint32_t p = 0; p < f.geo().planes(); ++p) m = std::min(m, f.free_blocks(p));
-    return m;
-  }
-
   models::Ssd& ssd_;
   Tick period_;
   Tick next_ = 0;
@@ -213,13 +204,36 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
   const std::string drive = "--preset " + preset;
   if (cfg.hybrid()) {
     // GC policies drive the native region's GC (controller/slc/native_gc.h), read refresh
-    // (baseline, ws, ws+rs) runs on native blocks (controller/slc/hybrid_refresh.h); FSP grouping,
-    // leveling's shadow blocks and ipr's reprogram have no mechanism on the hybrid core yet
-    // (docs/slc.md).
-    if (cfg.fsp_grouper != "baseline")
-      throw ConfigError("--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive +
-                        " (hybrid SSD: writes go through to SLC or native blocks, with no "
-                        "write-back cache for a grouper to select from; docs/slc.md)");
+    // (baseline, ws, ws+rs) runs on native blocks (controller/slc/hybrid_refresh.h), FSP groupers
+    // group the one-shot units of SLC migration (controller/slc/unit_grouping.h); leveling's
+    // shadow blocks, ipr's reprogram and Baseline-RW's read caching have no mechanism on the
+    // hybrid core (docs/slc.md, docs/fsp.md).
+    if (cfg.fsp_grouper != "baseline") {
+      const std::string fsp = "--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive;
+      if (cfg.fsp_grouper == "baseline-rw")
+        throw ConfigError(fsp +
+                          " (hybrid SSD: its DRAM holds only written data not yet programmed, "
+                          "so there is no read cache for Baseline-RW to fill; docs/fsp.md)");
+      if (cfg.unit_pages() == 1)
+        throw ConfigError(fsp +
+                          " and nand.program_mode per_page (migration programs one page at "
+                          "a time: there is no one-shot unit whose page types a grouper "
+                          "could assign)");
+      if (cfg.slc_policy == "none")
+        throw ConfigError(fsp + " and --slc none (no SLC cache: no migration units to group)");
+      if (cfg.fsp_window != SsdConfig{}.fsp_window)
+        throw ConfigError("fsp.window with " + drive +
+                          " (hybrid SSD: a migration unit's candidates are all of its victim's "
+                          "pages; docs/fsp.md)");
+      if (!cfg.fsp_rewrite_read_promotion || cfg.fsp_rewrite_when_full != "evict")
+        throw ConfigError(std::string(cfg.fsp_rewrite_read_promotion
+                                          ? "fsp.rewrite_when_full " + cfg.fsp_rewrite_when_full
+                                          : "fsp.rewrite_read_promotion false") +
+                          " with " + drive +
+                          " (hybrid SSD: a rewrite re-stages the page in the SLC cache, or is "
+                          "skipped when it has no free page; there is no DRAM cache; "
+                          "docs/fsp.md)");
+    }
     if (cfg.rd_enabled && (cfg.rd_policy == "leveling" || cfg.rd_policy == "ipr"))
       throw ConfigError(
           "--rr " + cfg.rd_policy + " (rd.policy) with " + drive +
@@ -323,15 +337,23 @@ json run_replay(const RunOptions& opt) {
   hopt.progress = opt.progress == 1 || (opt.progress == -1 && isatty(2));
   models::Ssd ssd("ssd", cfg, replay_src, hopt, opt.integrity);
   Core& core = ssd.ctrl.core();
-  ControllerCore* pc = ssd.ctrl.page_core();  // one of these two is the core
-  slc::HybridCore* hy = ssd.ctrl.hybrid();
+  // The SLC-size policy of a hybrid drive (null on a page-mapped one).
+  slc::SlcSizer* sizer = core.buffer().sizer();
+  auto needs_slc = [&](const char* option) {
+    if (!sizer)
+      throw ConfigError(std::string(option) + ": needs a drive with an SLC region, not --preset " +
+                        opt.preset + " (hybrid-slc-tlc, hybrid-slc-qlc)");
+  };
   if (opt.rl_factory) core.set_backend_factory(opt.rl_factory);
-  if (hy && !opt.slc_rl_load.empty()) {
+  if (!opt.slc_series_csv.empty()) needs_slc("--slc-series");
+  if (!opt.slc_rl_save.empty()) needs_slc("--slc-rl-save");
+  if (!opt.slc_rl_load.empty()) {
+    needs_slc("--slc-rl-load");
     std::ifstream f(opt.slc_rl_load, std::ios::binary);
     if (!f) throw ConfigError(opt.slc_rl_load + ": cannot read the SLC agent's q-table");
     bool ok = false;
     try {
-      ok = hy->sizer().load_table(f);
+      ok = sizer->load_table(f);
     } catch (const std::exception& e) {
       throw ConfigError(opt.slc_rl_load + ": not a q-table of the SLC agent: " + e.what());
     }
@@ -348,8 +370,13 @@ json run_replay(const RunOptions& opt) {
                                      ? PreconditionMode::Overwrite
                                  : opt.precondition_mode == "steady" ? PreconditionMode::Steady
                                                                      : PreconditionMode::Auto;
-  if (hy) {
-    // The hybrid core writes its preconditioning one page at a time (fill, then overwrites).
+  PreconditionSpec spec;
+  spec.fraction = opt.precondition;
+  spec.random_fraction = opt.precondition_random;
+  spec.mode = pmode;
+  std::unique_ptr<TraceScan> scan;
+  if (cfg.hybrid()) {
+    // The hybrid drive writes its preconditioning one page at a time (fill, then overwrites).
     if (pmode == PreconditionMode::Steady || pmode == PreconditionMode::Fill)
       throw ConfigError("--precondition-mode " + opt.precondition_mode +
                         ": not available with --preset " + opt.preset +
@@ -357,11 +384,10 @@ json run_replay(const RunOptions& opt) {
     // auto with random overwrites: they fall on the pages the trace writes (its steady state,
     // reached by timing-free greedy GC); overwrite: on any filled page.
     if (pmode == PreconditionMode::Auto && opt.precondition_random > 0 && opt.precondition > 0) {
-      const TraceScan scan = scan_trace(trace, cfg);
-      hy->precondition(opt.precondition, opt.precondition_random, &scan.written);
-    } else {
-      hy->precondition(opt.precondition, opt.precondition_random);
+      scan = std::make_unique<TraceScan>(scan_trace(trace, cfg));
+      spec.hot = &scan->written;
     }
+    core.precondition(spec);
     if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg, false);
   } else {
     const bool steady = pmode == PreconditionMode::Steady ||
@@ -369,17 +395,20 @@ json run_replay(const RunOptions& opt) {
     if (steady) {
       // The steady state of this trace's writes: the pages it writes are the hot set; the pages
       // it reads before writing them are laid out with the rest (no prefill pass).
-      const TraceScan scan = scan_trace(trace, cfg);  // the trace itself, not the warm-up
-      pc->precondition(opt.precondition, opt.precondition_random, PreconditionMode::Steady,
-                       &scan.written, &scan.read_first);
-      requests = scan.requests + (warm ? warm->warmup_records() : 0);
+      scan = std::make_unique<TraceScan>(scan_trace(trace, cfg));  // the trace, not the warm-up
+      spec.mode = PreconditionMode::Steady;
+      spec.hot = &scan->written;
+      spec.read_first = &scan->read_first;
+      core.precondition(spec);
+      requests = scan->requests + (warm ? warm->warmup_records() : 0);
     } else {
-      pc->precondition(opt.precondition, opt.precondition_random, pmode);
+      core.precondition(spec);
       // Pages the warm-up writes are not prefilled: the warm-up places them.
       if (cfg.unmapped_reads == "prefill")
         requests = prefill_unwritten(replay_src, core, cfg, true);
     }
   }
+  scan.reset();
   const json pre_state = core.precondition_state();
   core.mark_replay_start();
   if (pre_state["planes_below_gc_threshold"].get<uint32_t>() > 0 && !opt.quiet_warnings)
@@ -391,9 +420,9 @@ json run_replay(const RunOptions& opt) {
                  pre_state["free_blocks_per_plane"]["min"].get<uint32_t>());
   // Erase counts at the start of the replay: the lifetime estimate counts the replay's wear only.
   std::vector<uint32_t> erase_base;
-  if (pc && opt.precondition > 0) {
+  if (opt.precondition > 0) {
     erase_base.resize(cfg.geo.blocks());
-    for (uint64_t b = 0; b < cfg.geo.blocks(); ++b) erase_base[b] = pc->ftl().block(b).erase_count;
+    for (uint64_t b = 0; b < cfg.geo.blocks(); ++b) erase_base[b] = core.mapping().erase_count(b);
   }
   // Warm-up: the host serves the first records unmeasured; at the first measured arrival the
   // counters restart (policy statistics keep counting: the warm-up is their training).
@@ -411,8 +440,7 @@ json run_replay(const RunOptions& opt) {
     core.reset_measurement();
     for (auto& ch : ssd.channels) ch->reset_measurement();
     if (!erase_base.empty())
-      for (uint64_t b = 0; b < cfg.geo.blocks(); ++b)
-        erase_base[b] = pc->ftl().block(b).erase_count;
+      for (uint64_t b = 0; b < cfg.geo.blocks(); ++b) erase_base[b] = core.mapping().erase_count(b);
   };
   ssd.host.set_expected_requests(requests);
   const double pre_s =
@@ -465,7 +493,7 @@ json run_replay(const RunOptions& opt) {
     by_type[nand::page_type_name(geo.cell, t)] = c.host_reads_by_type[t];
   const uint64_t pages_programmed =
       c.host_pages_programmed + c.gc_pages_programmed + c.padding_pages;
-  const uint64_t worn = core.worn_blocks();
+  const uint64_t worn = core.mapping().worn_blocks();
   std::vector<double> die_busy;
   double busy_sum = 0, busy_max = 0;
   json chan_busy = json::array();
@@ -488,16 +516,16 @@ json run_replay(const RunOptions& opt) {
       {"pages_programmed", pages_programmed},
       {"host_pages_programmed", c.host_pages_programmed},
       {"gc_pages_programmed", c.gc_pages_programmed},
-      {"padding_pages", c.padding_pages + (pc ? pc->ftl().counters().padding_pages : 0)},
+      {"padding_pages", c.padding_pages + core.mapping().padding_pages()},
       {"gc_page_moves", c.gc_page_moves},
       {"gc_runs", c.gc_runs},
       {"wl_runs", c.wl_runs},
       {"waf", c.bytes_written ? double(pages_programmed) * geo.page_size / c.bytes_written : 0.0},
       {"erases",
        {{"gc", c.erases_gc}, {"wear_leveling", c.erases_wl}, {"read_refresh", c.erases_rr}}},
-      {"max_erase_count", core.max_erase_count()},
+      {"max_erase_count", core.mapping().max_erase_count()},
       {"worn_out_blocks", worn},
-      {"free_blocks_end", core.total_free_blocks()},
+      {"free_blocks_end", core.mapping().total_free_blocks()},
       {"die_busy_fraction",
        {{"mean", die_busy.empty() ? 0 : busy_sum / die_busy.size()},
         {"max", busy_max},
@@ -513,68 +541,43 @@ json run_replay(const RunOptions& opt) {
       {"placed_read_share",
        c.read_pages ? json(double(c.placed_read_pages) / double(c.read_pages)) : json(nullptr)}};
   auto ratio = [](uint64_t a, uint64_t b) { return a + b ? double(a) / double(a + b) : 0.0; };
-  r["cache"] = {
-      {"read_hit_ratio", ratio(c.cache_read_hits, c.cache_read_misses)},
-      {"write_hit_ratio", ratio(c.cache_write_hits, c.cache_write_misses)},
-      {"read_hits", c.cache_read_hits},
-      {"read_misses", c.cache_read_misses},
-      {"write_hits", c.cache_write_hits},
-      {"write_misses", c.cache_write_misses},
-      {"write_waits", c.write_waits},
-      {"background_flushes", c.background_flushes},
-      {"flush_policy", hy ? "write-through (hybrid SSD)" : cfg.cache_flush_policy},
-      {"pages", pc ? pc->cache().capacity() : 0},
-      {"grouper", pc ? pc->grouper().name() : "none (hybrid SSD: writes go through to flash)"}};
-  if (pc) r["fsp"] = fsp_result_json(*pc, cfg, sim_wall, erase_base);
-  if (hy) {  // issue 8
-    r["slc"] = hy->result_json(sim_s);
-    if (!opt.slc_series_csv.empty()) hy->write_series_csv(opt.slc_series_csv);
-    if (!opt.slc_rl_save.empty()) {
-      std::ofstream f(opt.slc_rl_save, std::ios::binary);
-      if (!f || !hy->sizer().save_table(f))
-        throw ConfigError(opt.slc_rl_save +
-                          ": cannot save the SLC agent's q-table (needs "
-                          "slc.size_policy rl)");
-    }
-  }
-  if (!opt.fsp_rewards_csv.empty()) write_fsp_rewards_csv(opt.fsp_rewards_csv, pc);
+  r["cache"] = {{"read_hit_ratio", ratio(c.cache_read_hits, c.cache_read_misses)},
+                {"write_hit_ratio", ratio(c.cache_write_hits, c.cache_write_misses)},
+                {"read_hits", c.cache_read_hits},
+                {"read_misses", c.cache_read_misses},
+                {"write_hits", c.cache_write_hits},
+                {"write_misses", c.cache_write_misses},
+                {"write_waits", c.write_waits},
+                {"background_flushes", c.background_flushes}};
   r["integrity"] = {{"enabled", opt.integrity},
                     {"checked_reads", c.checked_reads},
                     {"mismatches", c.mismatches},
                     {"examples", c.mismatch_examples}};
+  // The drive's own sections: the cache's policy, "fsp" or "slc", "gc".
+  ReportContext rctx;
+  rctx.sim_s = sim_s;
+  rctx.replay_wall_s = sim_wall;
+  rctx.erase_base = &erase_base;
+  core.report(r, rctx);
+  if (!opt.slc_series_csv.empty() && !core.buffer().write_series_csv(opt.slc_series_csv))
+    throw ConfigError(opt.slc_series_csv + ": cannot write the SLC time series");
+  if (!opt.slc_rl_save.empty()) {
+    std::ofstream f(opt.slc_rl_save, std::ios::binary);
+    if (!f || !sizer->save_table(f))
+      throw ConfigError(opt.slc_rl_save +
+                        ": cannot save the SLC agent's q-table (needs "
+                        "slc.size_policy rl)");
+  }
+  if (!opt.fsp_rewards_csv.empty()) core.buffer().write_fsp_rewards_csv(opt.fsp_rewards_csv);
   r["unwritten_reads"] = {{"mode", cfg.unmapped_reads},
                           {"prefilled_pages", c.prefilled_pages},
                           {"zero_filled_reads", c.unmapped_reads}};
   r["precondition"] = {{"fraction", opt.precondition},
                        {"random_overwrites", opt.precondition_random},
                        {"mode", opt.precondition_mode},
-                       {"mapped_pages", core.mapped_pages()}};
+                       {"mapped_pages", core.mapping().mapped_pages()}};
   r["precondition"].update(pre_state);
-  const slc::NativeGc* ngc = hy ? hy->native_gc() : nullptr;  // a GC policy on native GC
-  if (!pc && !ngc) {
-    r["gc"] = {{"policy", "greedy (hybrid: native GC and SLC migration)"}, {"erases", c.erases_gc}};
-  } else {
-    // GC section: the policy's own figures plus the engine's (hybrid: native GC; its erases
-    // include those of SLC migration, slc.native_erases are native GC's).
-    const GcPolicy& pol = pc ? pc->gc_policy() : ngc->policy();
-    json g = pol.stats();
-    g["policy"] = pol.name();
-    g["engine_copy_steps"] = pc ? pc->gc_copy_steps() : ngc->copy_steps();
-    g["engine_erase_steps"] = pc ? pc->gc_erase_steps() : ngc->erase_steps();
-    g["erases"] = c.erases_gc;
-    g["min_free_blocks_per_plane"] = pc ? pc->min_free_blocks() : ngc->min_free_blocks();
-    json lat = json::object();
-    for (const char* k : {"read", "write"}) {
-      const auto& l = r["latency_us"][k];
-      lat[k] = {{"mean", l["mean"]},
-                {"p99", l["p99"]},
-                {"p99_99", l["p99_99"]},
-                {"p99_9999", l.value("p99_9999", json())}};
-    }
-    g["latency_us"] = lat;
-    r["gc"] = g;
-  }
-  const ReadDisturb* rd = pc ? pc->read_disturb() : hy->read_disturb();
+  const ReadDisturb* rd = core.read_disturb();
   if (rd) r["read_disturb"] = rd_result_json(*rd, c, ssd.host.read_latency(), opt.rr_rewards_csv);
   const uint64_t events = ssd.events();
   const double wall =

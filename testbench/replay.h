@@ -39,8 +39,8 @@ struct RunOptions {
   // Told the controller clock period (ps) once the configuration is final (--rl-vcd time stamps).
   std::function<void(uint64_t ctrl_cycle_ps)> rl_clock;
   std::string fsp_rewards_csv;  // --fsp-rewards: average reward per episode of the RL grouper
-  std::string rr_rewards_csv;   // --rr-rewards: average reward per episode of ws+rs (issue 7)
-  std::string slc_series_csv;   // --slc-series: SLC size, theta, L1/L2 division over time (issue 8)
+  std::string rr_rewards_csv;   // --rr-rewards: average reward per episode of ws+rs
+  std::string slc_series_csv;   // --slc-series: SLC size, theta, L1/L2 division over time
   std::string slc_rl_load, slc_rl_save;  // --slc-rl-load/--slc-rl-save: SLC agent q-table
 };
 

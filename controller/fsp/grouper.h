@@ -1,6 +1,8 @@
 // FSP grouper interface: forms one program unit from the cached pages when the write cache must
 // make room. A QLC unit is the 4 pages of one word line (LSB, CLSB, CMSB, MSB) programmed with
 // one full-sequence program; a TLC one-shot unit has 3; per-page programming has units of 1.
+// On the hybrid drive the same groupers form the units of SLC-to-native migration from the
+// victim's pages (controller/slc/unit_grouping.h).
 //
 // Policies (docs/fsp.md): baseline (here), baseline-rw, frequency, distance, rl
 // (controller/fsp/). Implement select() and whichever hooks the policy needs, register it in

@@ -68,40 +68,49 @@ uint32_t RlGrouper::state_of(const WriteCache& cache, int32_t slot) const {
                 e.mask != cache.full_mask(), (h >> 3) & 3u);
 }
 
+RlGrouper::SlotDecisions& RlGrouper::decisions(const WriteCache& cache) {
+  for (SlotDecisions& d : dec_)
+    if (d.cache == &cache) return d;
+  dec_.emplace_back();
+  dec_.back().cache = &cache;
+  return dec_.back();
+}
+
 int RlGrouper::select(const WriteCache& cache, int unit_pages, int32_t* out) {
   rl::Backend& be = backend();
-  if (dec_lpn_.size() < cache.capacity()) {
-    dec_lpn_.assign(cache.capacity(), kNoLpn);
-    dec_state_.assign(cache.capacity(), 0);
-    dec_action_.assign(cache.capacity(), 0);
+  SlotDecisions& dc = decisions(cache);
+  if (dc.lpn.size() < cache.capacity()) {
+    dc.lpn.assign(cache.capacity(), kNoLpn);
+    dc.state.assign(cache.capacity(), 0);
+    dc.action.assign(cache.capacity(), 0);
   }
   const uint32_t w = win_.prepare(cache, window_fraction_, unit_pages);
   int n = 0;
   for (int32_t s = cache.lru_tail(); s >= 0 && n < static_cast<int>(w); s = cache.entry(s).newer) {
     const Lpn lpn = cache.entry(s).lpn;
     const bool stale = lpn < logical_ && (hist_.get(lpn) & kStale);
-    if (dec_lpn_[s] != lpn || stale) {
+    if (dc.lpn[s] != lpn || stale) {
       const uint32_t st = state_of(cache, s);
       const rl::Decision d = be.decide(st);
       cycles_ += d.cycles;
       effort_.decided(d.explored);
       ++decided_[d.action & 3];
-      dec_lpn_[s] = lpn;
-      dec_state_[s] = static_cast<uint8_t>(st);
-      dec_action_[s] = static_cast<uint8_t>(d.action);
+      dc.lpn[s] = lpn;
+      dc.state[s] = static_cast<uint8_t>(st);
+      dc.action[s] = static_cast<uint8_t>(d.action);
       if (stale) hist_.at(lpn) &= static_cast<uint16_t>(~kStale);
     }
     win_.cand[n] = s;
-    const uint32_t a = dec_action_[s];
+    const uint32_t a = dc.action[s];
     win_.cls[n] = fsp::Candidates::scaled(a, unit_pages);
     ++n;
   }
   const int m = win_.group(n, unit_pages, out);
   for (int i = 0; i < m; ++i) {
     const int32_t s = out[i];
-    if (dec_action_[s] != i) ++fills_;
-    add_step(cache.entry(s).lpn, dec_state_[s], static_cast<uint32_t>(i));
-    dec_lpn_[s] = kNoLpn;  // the slot is being freed: its decision is spent
+    if (dc.action[s] != i) ++fills_;
+    add_step(cache.entry(s).lpn, dc.state[s], static_cast<uint32_t>(i));
+    dc.lpn[s] = kNoLpn;  // the slot is being freed: its decision is spent
   }
   return m;
 }
@@ -204,6 +213,11 @@ void RlGrouper::on_unit_programmed(const Lpn* lpns, int n) {
     }
 }
 
+// Rewrite Module (FSP paper Section III-D, Fig. 8): a host read served from a slow page (CMSB,
+// MSB) whose long-term and short-term frequencies are both at their highest value ("11 and 1")
+// re-enters the cache as dirty data at the LRU tail, to be grouped by Agent and Group. What happens
+// when the cache is full is fsp.rewrite_when_full (the paper buffers it "if the SSD cache is not
+// full"); whether a read hit promotes it is fsp.rewrite_read_promotion (docs/fsp.md).
 FspRewrite RlGrouper::rewrite_after_read(Lpn lpn, int page_type) {
   if (page_type < 2 || lpn >= logical_) return FspRewrite::None;
   if (fsp::read_bin(read_count(lpn)) != 3 || !short_term(lpn)) return FspRewrite::None;

@@ -112,9 +112,15 @@ class RlGrouper : public FspGrouper {
   // Per LPN: bits 0-2 read count (saturating), 3-4 previous page type, 5 decision stale,
   // 6-15 episode tag of the last read (0 = never).
   PagedArray<uint16_t> hist_{0, 0};
-  // Per cache slot: the decision recorded for the page in it.
-  std::vector<Lpn> dec_lpn_;
-  std::vector<uint8_t> dec_state_, dec_action_;
+  // Per cache the grouper selects from (the write-back cache; on the hybrid drive, each plane's
+  // migration candidates) and per slot of it: the decision recorded for the page in it.
+  struct SlotDecisions {
+    const WriteCache* cache = nullptr;
+    std::vector<Lpn> lpn;
+    std::vector<uint8_t> state, action;
+  };
+  SlotDecisions& decisions(const WriteCache& cache);
+  std::vector<SlotDecisions> dec_;
   fsp::Candidates win_;
   // Episode buffers (the previous and the current episode) and LPN -> global step index.
   std::vector<Step> prev_, cur_;

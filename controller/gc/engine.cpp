@@ -22,9 +22,30 @@ PageGcEngine::PageGcEngine(const SsdConfig& cfg, Ftl& ftl, SimCounters& ctr, Fla
 
 PageGcEngine::~PageGcEngine() = default;
 
-void PageGcEngine::set_policy(GcPolicy* policy) {
-  policy_ = policy;
+void PageGcEngine::set_policy(std::unique_ptr<GcPolicy> policy) {
+  owned_policy_ = std::move(policy);
+  policy_ = owned_policy_.get();
   policy_->attach(this);
+}
+
+void PageGcEngine::on_flash_done(FlashOp* op) {
+  switch (op->owner) {
+    case OpOwner::GcRead:
+      on_read_done(op);
+      return;
+    case OpOwner::GcProgram:
+      on_program_done(op);
+      return;
+    default:
+      on_erase_done(op);
+      return;
+  }
+}
+
+void PageGcEngine::report(nlohmann::json& gc) const {
+  gc["engine_copy_steps"] = copy_steps_;
+  gc["engine_erase_steps"] = erase_steps_;
+  gc["min_free_blocks_per_plane"] = min_free_;
 }
 
 void PageGcEngine::set_free_listener(GcJobOwner* owner) {
@@ -326,7 +347,7 @@ void PageGcEngine::on_program_done(FlashOp* op) {
   maybe_erase(plane);
 }
 
-void PageGcEngine::on_block_reads_done(uint64_t block) {
+void PageGcEngine::block_reads_done(uint64_t block) {
   const uint32_t plane = geo_.plane_of_block(block);
   const Job& j = jobs_[plane];
   if (j.active && j.erase_requested && !j.erase_issued && j.victim == int64_t(block))

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "controller/core/parts.h"
 #include "controller/flash_op.h"
 #include "controller/flash_port.h"
 #include "controller/ftl.h"
@@ -60,15 +61,17 @@ struct GcJobHooks {
   GcJobOwner* owner = nullptr;
 };
 
-class PageGcEngine final : public GcEngine {
+// The page-mapped drive's GcUnit (controller/core/parts.h): it owns the GC policy and takes the
+// completions of the GC operations (GcRead, GcProgram, GcErase).
+class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
  public:
   // flash_data: the integrity check's data by physical sector (null when integrity is off).
   PageGcEngine(const SsdConfig& cfg, Ftl& ftl, SimCounters& ctr, FlashPort& port,
                PagedArray<uint32_t>* flash_data);
   ~PageGcEngine() override;
 
-  void set_policy(GcPolicy* policy);          // attaches the policy to this engine
-  void set_free_listener(GcJobOwner* owner);  // told first when an erase frees an engine
+  void set_policy(std::unique_ptr<GcPolicy> policy);  // attaches the policy to this engine
+  void set_free_listener(GcJobOwner* owner);          // told first when an erase frees an engine
 
   // --- GcEngine: what a GC policy asks for ---
   uint32_t planes() const override;
@@ -113,18 +116,19 @@ class PageGcEngine final : public GcEngine {
   int64_t victim(uint32_t plane) const { return jobs_[plane].victim; }
   bool erase_requested(uint32_t plane) const { return jobs_[plane].erase_requested; }
   // Outstanding work: a running step or a scheduled one on any plane.
-  bool busy() const;
+  bool busy() const override;
 
-  // --- from the core ---
-  void on_read_done(FlashOp* op);
-  void on_program_done(FlashOp* op);
-  void on_erase_done(FlashOp* op);
-  void on_timer(uint32_t plane);             // a scheduled step's decision time has passed
-  void on_block_reads_done(uint64_t block);  // the last read in flight of a block finished
+  // --- GcUnit and OpClient: from the core ---
+  GcPolicy* policy() override { return policy_; }
+  const GcPolicy* policy() const override { return policy_; }
+  void on_flash_done(FlashOp* op) override;
+  void on_timer(uint32_t plane) override;          // a scheduled step's decision time has passed
+  void block_reads_done(uint64_t block) override;  // the last read in flight of a block finished
+  void report(nlohmann::json& gc) const override;
 
   // --- statistics ---
   const std::vector<uint32_t>& min_free_blocks() const { return min_free_; }
-  void restart_min_free();  // the minimum counts from the free blocks now
+  void restart_min_free() override;  // the minimum counts from the free blocks now
   uint64_t copy_steps() const { return copy_steps_; }
   uint64_t erase_steps() const { return erase_steps_; }
 
@@ -159,6 +163,9 @@ class PageGcEngine final : public GcEngine {
     std::vector<uint32_t> buf_ver;  // integrity: their sector versions
   };
 
+  void on_read_done(FlashOp* op);
+  void on_program_done(FlashOp* op);
+  void on_erase_done(FlashOp* op);
   void continue_job(uint32_t plane);
   void program(uint32_t plane, bool pad);
   void maybe_erase(uint32_t plane);
@@ -173,6 +180,7 @@ class PageGcEngine final : public GcEngine {
   PagedArray<uint32_t>* flash_data_;
   const uint32_t spp_;
   const int unit_;
+  std::unique_ptr<GcPolicy> owned_policy_;
   GcPolicy* policy_ = nullptr;
   GcJobOwner* free_listener_ = nullptr;
   WearLeveler wl_;

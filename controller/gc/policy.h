@@ -2,8 +2,8 @@
 //
 // The controller core owns the GC engine (per plane: victim, valid-page moves through the flash
 // timing path in full program units, erase). A GcPolicy decides *when* the engine runs and how
-// much it does per step; issue 6's policies (LazyRTGC, idle-time predictors, RL partial GC) plug
-// in here through the same hooks.
+// much it does per step; the partial policies (LazyRTGC, idle-time predictors, RL partial GC)
+// plug in here through the same hooks.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,7 @@ class GcEngine {
   // page. No-op when no GC is active on the plane.
   virtual void gc_step(uint32_t plane, uint32_t copies) = 0;
 
-  // --- partial GC (issue 6); defaults keep simple engines (unit-test fakes) working ---
+  // --- partial GC; defaults keep simple engines (unit-test fakes) working ---
   virtual Tick now() const { return 0; }
   // Like gc_start with a partial step, but only takes a victim holding at most `max_valid` valid
   // pages (else the victim goes back to the candidates and false is returned). The victim is
@@ -99,7 +99,7 @@ class GcPolicy {
   // A host request reached the controller (inter-request interval: cmd.arrival minus the
   // previous request's arrival).
   virtual void on_request_arrival(HostCmd& /*cmd*/) {}
-  // A host request was served (issue 6: partial GC after serving a request).
+  // A host request was served (partial GC runs its step after serving a request).
   virtual void on_request_served(const HostCmd& /*cmd*/, Tick /*latency*/) {}
   // Host program units wait for a free block: the policy must make GC progress now.
   virtual void on_host_blocked() {}

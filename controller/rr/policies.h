@@ -99,12 +99,21 @@ class WsRsRefresh final : public WsRefresh {
   void on_request_served(const HostCmd& c, Tick latency) override;
   void on_timer() override;
   void on_partial_step_end(uint32_t plane) override;
-  bool actions_pending() const override { return !pending_.empty(); }
+  bool actions_pending() const override { return !pending_.empty() || !die_pending_.empty(); }
   void set_backend_factory(const rl::BackendFactory& f) override;
   void add_stats(nlohmann::json& j) const override;
 
   uint32_t rl_state() const;
   uint32_t rl_mask() const;
+  // rd.rs_scope die: the state and action mask of die d's decision, and the die-level hooks the
+  // core's operations drive (ReadDisturb): a host operation (host read, or the write buffer's
+  // read-modify-write read or program of host data) submitted to a die, and one that completed.
+  bool die_scope() const { return die_scope_; }
+  uint32_t rl_state_die(uint32_t d) const;
+  uint32_t rl_mask_die(uint32_t d) const;
+  uint32_t host_ops_on_die(uint32_t d) const { return dies_.empty() ? 0 : dies_[d].host_ops; }
+  void on_host_op_submitted(const FlashOp& op);
+  void on_host_op_done(uint32_t plane);
   uint64_t rl_decisions() const { return effort_.decisions; }
   const std::array<uint64_t, kActions>& rl_actions() const { return rl_actions_; }
   uint64_t last_decision_cycles() const { return last_decision_cycles_; }
@@ -142,6 +151,43 @@ class WsRsRefresh final : public WsRefresh {
     bool r_ready;  // r's percentile thresholds existed (else the update is dropped: warm-up)
   };
   std::deque<Transition> trans_;
+  // Every action of `trans` that has its reward and its successor is updated (Eq. 4); returns
+  // the unit's cycles. credit() is this on trans_.
+  uint32_t credit_chain(std::deque<Transition>& trans);
+
+  // --- rd.rs_scope die: one agent (one q-table), a chain of decisions per die ---
+  struct DieState {
+    uint32_t host_ops = 0;  // host operations queued or in flight on the die
+    Tick last_arrival = 0, cur_interval = 0, prev_interval = 0;  // the die's operation stream
+    bool have_arrival = false;
+    bool prev_big = false;
+    bool awaiting = false;  // its last action waits for its reward
+    uint32_t epoch = 0;     // decisions taken: a reward carrier belongs to one of them
+    uint32_t pending = 0;   // decided actions waiting for their decision time
+    std::deque<Transition> trans;
+  };
+  // A host read issued on a die after its latest decision: the first such request served
+  // credits that decision.
+  struct Carrier {
+    const HostCmd* cmd;
+    uint32_t die, epoch;
+  };
+  struct DiePending {
+    Tick due;
+    uint32_t die;
+    uint8_t action;
+  };
+  void die_step(uint32_t d);  // die d is idle: the agent decides for it
+  void execute_die(uint32_t d, uint32_t action);
+  bool die_erasable(uint32_t d) const;
+  bool die_movable(uint32_t d) const;
+  const bool die_scope_;
+  std::vector<DieState> dies_;
+  std::vector<std::vector<uint32_t>> die_planes_;  // planes of each die, in plane order
+  std::vector<Carrier> carriers_;
+  std::vector<DiePending> die_pending_;
+  uint64_t carry_cycles_ = 0;  // the served request's reward and credits, charged to a decision
+  Tick carry_at_ = 0;          // taken at the same instant
   rl::Effort effort_;
   uint64_t rl_cycles_ = 0;
   uint64_t last_decision_cycles_ = 0;

@@ -47,6 +47,7 @@ ReadDisturb::ReadDisturb(const SsdConfig& cfg, const BlockWear& wear, const Jobs
     case Policy::WsRs: {
       auto p = std::make_unique<WsRsRefresh>(cfg);
       ws_ = wsrs_ = p.get();
+      die_scope_ = wsrs_->die_scope();
       policy_ = std::move(p);
       break;
     }
@@ -67,6 +68,7 @@ void ReadDisturb::on_flash_op(FlashOp& op, bool host, bool modelled) {
   op.retry_level = 0;
   op.retry_time = 0;
   op.read_time = 0;
+  if (die_scope_ && !op.background) wsrs_->on_host_op_submitted(op);
   if (op.kind == FlashKind::Read) {
     if (!modelled) return;
     const uint32_t eff = model_.on_read(op, host);
@@ -119,6 +121,7 @@ nlohmann::json ReadDisturb::stats(double /*sim_wall_s*/) const {
                   {"monitored_blocks_end", s.monitored},
                   {"mlc_blocks_end", s.mlc_blocks},
                   {"urgent_waiting_end", jobs_->urgent.size()},
+                  {"open_blocks_sealed", s.open_blocks_sealed},
                   {"shadow_blocks_opened", s.shadow_opened},
                   {"shadow_blocks_end", s.shadow_blocks},
                   {"shadow_pages", s.shadow_pages},

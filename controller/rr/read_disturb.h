@@ -55,6 +55,12 @@ class ReadDisturb {
   void on_flash_op(FlashOp& op, bool host, bool modelled);
   void on_request_arrival(const HostCmd& c);
   void on_request_served(const HostCmd& c, Tick latency);
+  // ws+rs with rd.rs_scope die: the core tells when a host operation (!FlashOp::background) of
+  // this plane's die has completed, after handling it (which may queue the die's next one).
+  bool tracks_host_ops() const { return die_scope_; }
+  void on_host_op_done(uint32_t plane) {
+    if (die_scope_) wsrs_->on_host_op_done(plane);
+  }
   void on_reprogram_done(const FlashOp& op) { policy_->on_reprogram_done(op); }
   void on_timer(void* /*ctx*/) { policy_->on_timer(); }  // ws+rs: a decided action's time
   bool actions_pending() const { return policy_->actions_pending(); }
@@ -88,6 +94,10 @@ class ReadDisturb {
   uint32_t rl_state() const { return wsrs_ ? wsrs_->rl_state() : 0; }
   uint32_t rl_mask() const { return wsrs_ ? wsrs_->rl_mask() : 0; }
   uint64_t rl_decisions() const { return wsrs_ ? wsrs_->rl_decisions() : 0; }
+  // rd.rs_scope die: die d's state and mask, and its host operations queued or in flight.
+  uint32_t rl_state_die(uint32_t d) const { return die_scope_ ? wsrs_->rl_state_die(d) : 0; }
+  uint32_t rl_mask_die(uint32_t d) const { return die_scope_ ? wsrs_->rl_mask_die(d) : 0; }
+  uint32_t host_ops_on_die(uint32_t d) const { return die_scope_ ? wsrs_->host_ops_on_die(d) : 0; }
   const std::array<uint64_t, kActions>& rl_actions() const;
   rl::Backend* backend() { return wsrs_ ? wsrs_->backend() : nullptr; }
   static uint32_t state_index(uint32_t cur_bin, bool prev_long, bool prev_big, bool erasable) {
@@ -106,6 +116,7 @@ class ReadDisturb {
   LevelingRefresh* leveling_ = nullptr;  // the policy, when it is one of these
   WsRefresh* ws_ = nullptr;
   WsRsRefresh* wsrs_ = nullptr;
+  bool die_scope_ = false;  // ws+rs, rd.rs_scope die
   std::unique_ptr<RefreshJobs> jobs_;
 };
 

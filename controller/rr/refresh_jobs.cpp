@@ -195,6 +195,21 @@ uint32_t PageRefreshJobs::collect(uint64_t block, uint32_t from, uint32_t max,
   return i >= o.size() ? cfg.geo.pages_per_block : i;
 }
 
+bool PageRefreshJobs::take_block(uint64_t b) {
+  // A block due for refresh (at the hard threshold, or a ws+rs task from the soft threshold
+  // whose partial refresh starts now) that is still its plane's active block is sealed first
+  // (its unwritten pages stay unused): otherwise a read-hot block on a plane the host rarely
+  // writes is never refreshed and its reads run past the last retry level. It becomes a victim
+  // once its programs in flight are done (until then take_block fails and the job waits).
+  const uint32_t p = cfg.geo.plane_of_block(b);
+  if ((flags[b] & (kRefreshHard | kRefreshSoft)) &&
+      ftl.active_block(p) == static_cast<int64_t>(b)) {
+    ftl.close_active(p);
+    ++st.open_blocks_sealed;
+  }
+  return ftl.take_block(b);
+}
+
 void PageRefreshJobs::collect_valid(uint64_t b, std::vector<Ppn>& out) const {
   ftl.collect_valid(b, 0, cfg.geo.pages_per_block, out);
 }

@@ -52,6 +52,7 @@ struct RefreshStats {
   uint64_t monitored = 0, mlc_blocks = 0;  // now
   uint64_t shadow_opened = 0, shadow_blocks = 0, shadow_pages = 0, shadow_fallback_pages = 0;
   uint64_t shadow_refused = 0, shadow_reclaims = 0;
+  uint64_t open_blocks_sealed = 0;  // active blocks closed early for a hard-threshold refresh
   uint64_t reprogram_ops = 0, ipr_aborted = 0;
   Tick reprogram_time = 0;
   uint64_t windows = 0, hot_writes = 0, cold_writes = 0, redirects = 0;
@@ -207,7 +208,7 @@ class PageRefreshJobs final : public RefreshJobs, public VictimOrder, public Des
   const GcPolicy& gc_policy;
 
  private:
-  bool take_block(uint64_t b) override { return ftl.take_block(b); }
+  bool take_block(uint64_t b) override;
   void collect_valid(uint64_t b, std::vector<Ppn>& out) const override;
   void begin(uint32_t plane, uint64_t b, uint32_t copies, uint8_t prio) override;
   void hold(uint32_t plane, uint64_t b, uint8_t prio) override;

@@ -3,7 +3,8 @@
 // current inter-request interval bin, whether the previous interval was long, whether the previous
 // action was big, whether a partially refreshed victim is empty (erasable). Actions: 1/2/4/8 page
 // moves, the erase, or the erase plus 1/2/4/8 moves. The reward rates the latency of every served
-// request; a decision is taken when no request is outstanding.
+// request. rd.rs_scope device: a decision is taken when no request is outstanding in the device;
+// die: per die, when no host operation is queued or in flight on it (docs/read-disturb.md).
 #include <algorithm>
 #include <fstream>
 
@@ -33,8 +34,15 @@ WsRsRefresh::WsRsRefresh(const SsdConfig& cfg)
     : WsRefresh(cfg),
       cfg_(cfg),
       seed_(static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32)) ^ 0x52520000u),
-      step_trigger_(cfg.rd_rs_trigger == "step") {
+      step_trigger_(cfg.rd_rs_trigger == "step"),
+      die_scope_(cfg.rd_rs_scope == "die") {
   backend_ = rl::make_cpp_backend(rr_unit_config(seed_));
+  if (die_scope_) {
+    dies_.resize(cfg.geo.dies());
+    die_planes_.resize(cfg.geo.dies());
+    for (uint32_t p = 0; p < cfg.geo.planes(); ++p)
+      die_planes_[cfg.geo.die_of_plane(p)].push_back(p);
+  }
 }
 
 WsRsRefresh::~WsRsRefresh() = default;
@@ -67,13 +75,42 @@ void WsRsRefresh::on_request_arrival(const HostCmd& c) {
   WsRefresh::on_request_arrival(c);
 }
 
-void WsRsRefresh::on_request_served(const HostCmd& /*c*/, Tick latency) {
+void WsRsRefresh::on_request_served(const HostCmd& c, Tick latency) {
   if (outstanding_ > 0) --outstanding_;
   const rl::RewardResult r = backend_->reward(std::min<uint64_t>(latency / 1000, 0xffffffffull));
   rl_cycles_ += r.cycles;
   last_reward_ = r.reward;
   last_reward_ready_ = r.ready;
   uint32_t cycles = r.cycles;
+  if (die_scope_) {
+    // Eq. 4 per die: the first request with a read issued on the die after its latest decision
+    // credits that decision (and every earlier one of the die still waiting).
+    for (size_t i = 0; i < carriers_.size();) {
+      const Carrier k = carriers_[i];
+      if (k.cmd != &c) {
+        ++i;
+        continue;
+      }
+      carriers_[i] = carriers_.back();
+      carriers_.pop_back();
+      DieState& D = dies_[k.die];
+      if (!D.awaiting || k.epoch != D.epoch) continue;  // credited by an earlier request
+      D.awaiting = false;
+      for (Transition& t : D.trans)
+        if (!t.has_r) {
+          t.r = r.reward;
+          t.has_r = true;
+          t.r_ready = r.ready;
+        }
+      cycles += credit_chain(D.trans);
+    }
+    // The unit's time for this request delays a die decision taken at the same instant.
+    const Tick now = jobs_->now();
+    if (carry_at_ != now) carry_cycles_ = 0;
+    carry_cycles_ += cycles;
+    carry_at_ = now;
+    return;
+  }
   if (step_trigger_) {
     // Eq. 4: an action's reward is that of the first request served after it.
     for (Transition& t : trans_)
@@ -87,10 +124,42 @@ void WsRsRefresh::on_request_served(const HostCmd& /*c*/, Tick latency) {
   if (outstanding_ == 0) rl_step(cycles);
 }
 
-void WsRsRefresh::on_partial_step_end(uint32_t /*plane*/) {
-  // "When Environment becomes idle, Agent repeatedly works": the device is still idle when a
-  // step ends, so the agent decides again (a decision in flight decides for itself).
+void WsRsRefresh::on_partial_step_end(uint32_t plane) {
+  // "When Environment becomes idle, Agent repeatedly works": the device (die) is still idle when
+  // a step ends, so the agent decides again (a decision in flight decides for itself).
+  if (die_scope_) {
+    const uint32_t d = jobs_->cfg.geo.die_of_plane(plane);
+    if (dies_[d].host_ops == 0 && dies_[d].pending == 0 && !in_step_) die_step(d);
+    return;
+  }
   if (step_trigger_ && outstanding_ == 0 && pending_.empty() && !in_step_) rl_step(0);
+}
+
+void WsRsRefresh::on_host_op_submitted(const FlashOp& op) {
+  const uint32_t d = jobs_->cfg.geo.die_of_plane(op.plane);
+  DieState& D = dies_[d];
+  ++D.host_ops;
+  // The die's request stream (the state's intervals): its host operations, those submitted at
+  // one instant (a command's pieces, a program unit) counted once.
+  const Tick now = jobs_->now();
+  if (!D.have_arrival || now != D.last_arrival) {
+    if (D.have_arrival) {
+      D.prev_interval = D.cur_interval;
+      D.cur_interval = now - D.last_arrival;
+    }
+    D.have_arrival = true;
+    D.last_arrival = now;
+  }
+  // A host read: its request may carry the reward of the die's latest decision.
+  if (D.awaiting && op.owner == OpOwner::HostRead && op.ctx)
+    carriers_.push_back(Carrier{static_cast<const HostCmd*>(op.ctx), d, D.epoch});
+}
+
+void WsRsRefresh::on_host_op_done(uint32_t plane) {
+  const uint32_t d = jobs_->cfg.geo.die_of_plane(plane);
+  DieState& D = dies_[d];
+  if (D.host_ops > 0) --D.host_ops;
+  if (D.host_ops == 0 && D.pending == 0 && !in_step_) die_step(d);  // the die turned idle
 }
 
 void WsRsRefresh::count_update(int32_t reward, bool reward_ready) {
@@ -108,20 +177,25 @@ void WsRsRefresh::count_update(int32_t reward, bool reward_ready) {
 }
 
 uint32_t WsRsRefresh::credit() {
+  return credit_chain(trans_);
+}
+
+uint32_t WsRsRefresh::credit_chain(std::deque<Transition>& trans) {
   uint32_t cycles = 0;
-  while (trans_.size() >= 2 && trans_[0].has_r) {
+  while (trans.size() >= 2 && trans[0].has_r) {
     const uint32_t uc = backend_->update(rl::UpdateOp::sarsa(
-        trans_[0].s, trans_[0].a, trans_[0].r, trans_[1].s, trans_[1].a, trans_[0].r_ready));
+        trans[0].s, trans[0].a, trans[0].r, trans[1].s, trans[1].a, trans[0].r_ready));
     rl_cycles_ += uc;
     cycles += uc;
-    count_update(trans_[0].r, trans_[0].r_ready);
-    trans_.pop_front();
+    count_update(trans[0].r, trans[0].r_ready);
+    trans.pop_front();
   }
   return cycles;
 }
 
 void WsRsRefresh::add_stats(nlohmann::json& j) const {
   j["rl"] = {{"backend", backend_->kind()},
+             {"scope", die_scope_ ? "die" : "device"},
              {"decisions", effort_.decisions},
              {"explorations", effort_.explorations},
              {"updates", effort_.updates},
@@ -199,6 +273,17 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
 }
 
 void WsRsRefresh::on_timer() {
+  if (!die_pending_.empty()) {
+    // The action whose decision time is over: the earliest due (first decided among equals).
+    size_t k = 0;
+    for (size_t i = 1; i < die_pending_.size(); ++i)
+      if (die_pending_[i].due < die_pending_[k].due) k = i;
+    const DiePending e = die_pending_[k];
+    die_pending_.erase(die_pending_.begin() + static_cast<std::ptrdiff_t>(k));
+    --dies_[e.die].pending;
+    execute_die(e.die, e.action);
+    return;
+  }
   if (pending_.empty()) return;
   const uint32_t a = pending_.front();
   pending_.pop_front();
@@ -241,6 +326,117 @@ void WsRsRefresh::execute(uint32_t a) {
     }
     if (done) J.st.partial_moves += moves;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// rd.rs_scope die
+
+bool WsRsRefresh::die_erasable(uint32_t d) const {
+  const RefreshJobs& J = *jobs_;
+  for (uint32_t p : die_planes_[d])
+    if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && J.victim_empty(p)) return true;
+  return false;
+}
+
+bool WsRsRefresh::die_movable(uint32_t d) const {
+  const RefreshJobs& J = *jobs_;
+  for (uint32_t p : die_planes_[d])
+    if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && !J.victim_empty(p) &&
+        !J.erase_requested(p))
+      return true;
+  for (uint32_t b : J.soft_q)
+    if ((J.flags[b] & kRefreshSoft) && J.cfg.geo.die_of_plane(J.cfg.geo.plane_of_block(b)) == d)
+      return true;
+  return false;
+}
+
+uint32_t WsRsRefresh::rl_state_die(uint32_t d) const {
+  const DieState& D = dies_[d];
+  return state_index(cur_bin(D.cur_interval), D.prev_interval >= kBin, D.prev_big, die_erasable(d));
+}
+
+uint32_t WsRsRefresh::rl_mask_die(uint32_t d) const {
+  const bool erasable = die_erasable(d), movable = die_movable(d);
+  if (!erasable) return movable ? kMoveActions : 0;
+  return movable ? rl::kAllActions : kEraseActions;
+}
+
+void WsRsRefresh::die_step(uint32_t d) {
+  RefreshJobs& J = *jobs_;
+  DieState& D = dies_[d];
+
+  const uint32_t mask = rl_mask_die(d);
+  if (mask == 0) return;  // nothing to refresh on this die
+  const uint32_t s = rl_state_die(d);
+  const rl::Decision dec = backend_->decide(s, mask);
+  // The unit's time: a request served at this instant (its reward and credits), the decision,
+  // then the die's previous decision's update.
+  const Tick now = J.now();
+  uint64_t cycles = (carry_at_ == now ? carry_cycles_ : 0) + dec.cycles;
+  carry_cycles_ = 0;
+  rl_cycles_ += dec.cycles;
+  D.trans.push_back(Transition{s, dec.action, 0, false, true});
+  cycles += credit_chain(D.trans);
+  D.awaiting = true;
+  ++D.epoch;
+  const uint32_t a = dec.action;
+  D.prev_big = a >= 4 || kMoves[a] >= 4;
+  ++rl_actions_[a];
+  effort_.decided(dec.explored);
+  last_decision_cycles_ = cycles;
+  const Tick delay = static_cast<Tick>(cycles) * cfg_.ctrl_cycle;
+  decision_delay_total_ += delay;
+  if (delay == 0) {
+    in_step_ = true;
+    execute_die(d, a);
+    in_step_ = false;
+    return;
+  }
+  ++D.pending;
+  die_pending_.push_back(DiePending{now + delay, d, static_cast<uint8_t>(a)});
+  J.timer(now + delay);
+}
+
+void WsRsRefresh::execute_die(uint32_t d, uint32_t a) {
+  RefreshJobs& J = *jobs_;
+
+  // What the action finds now on the die's planes: its partial job (erase, then moves), else a
+  // soft-threshold block of one of its planes (the oldest task first).
+  if (a >= 4) {
+    for (uint32_t p : die_planes_[d])
+      if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && J.victim_empty(p)) {
+        J.run_step(p, 0, kPrioNormal);
+        ++J.st.partial_erases;
+        break;
+      }
+  }
+  const uint32_t moves = kMoves[a];
+  if (moves == 0) return;
+  bool done = false;
+  for (uint32_t p : die_planes_[d])
+    if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && !J.victim_empty(p) &&
+        !J.erase_requested(p)) {
+      J.run_step(p, moves, kPrioNormal);
+      done = true;
+      break;
+    }
+  for (size_t i = 0; i < J.soft_q.size() && !done;) {
+    const uint32_t b = J.soft_q[i];
+    if (!(J.flags[b] & kRefreshSoft) || (J.flags[b] & kRefreshHard)) {
+      J.soft_q.erase(J.soft_q.begin() + static_cast<std::ptrdiff_t>(i));  // erased or urgent
+      continue;
+    }
+    if (J.cfg.geo.die_of_plane(J.cfg.geo.plane_of_block(b)) != d ||
+        !J.start_job(b, moves, kPrioNormal, RefreshJob::Partial)) {
+      ++i;
+      continue;
+    }
+    J.soft_q.erase(J.soft_q.begin() + static_cast<std::ptrdiff_t>(i));
+    ++J.partial_jobs;
+    ++J.st.partial_jobs;
+    done = true;
+  }
+  if (done) J.st.partial_moves += moves;
 }
 
 void WsRsRefresh::write_rewards_csv(const std::string& path) const {

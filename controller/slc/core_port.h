@@ -1,4 +1,4 @@
-// What the hybrid controller core (controller/slc/hybrid_core.h) shares with its components, the
+// What the hybrid drive's SLC cache (controller/slc/slc_cache.h) shares with its parts, the
 // SLC staging modes (controller/slc/staging.h) and migration / native GC
 // (controller/slc/migration.h): the purposes of flash operations, the counters, program jobs
 // with their sector slots, and CorePort, the core's side of building and issuing those jobs.
@@ -50,7 +50,6 @@ struct HybridCounters {
   uint64_t idle_migrations = 0;               // DWA: victims migrated in host idle time
   uint64_t blocked = 0;                       // programs that waited for space
   uint64_t l1_pieces = 0, l2_pieces = 0;      // hierarchy: partial / full page pieces
-  uint64_t sector_entries_peak = 0;           // sector-mapped SLC entries (sector / hierarchy L1)
   std::array<uint64_t, kPurposes> busy_ps{};  // flash array busy time by purpose
   std::array<uint64_t, kPurposes> ops{};
 };
@@ -75,6 +74,7 @@ struct Job {
   Ppn ppn = kNoPpn;
   uint32_t prefer_not_channel = UINT32_MAX;  // hierarchy L1: avoid this channel
   uint32_t static_plane = UINT32_MAX;        // slc.allocation static: the host job's plane
+  Lpn restaged = kNoLpn;                     // FSP Rewrite: the page this SLC job re-stages
   std::vector<Slot> slots;                   // npages * spp
 };
 
@@ -102,6 +102,8 @@ class CorePort {
   virtual bool has_data(uint32_t lsn) = 0;
   // Data version last programmed at psn (integrity; 0 without).
   virtual uint32_t flash_version(Psn psn) const = 0;
+  // The job's program waits `cycles` of the controller clock more (a decision unit's answer).
+  virtual void delay_program(Job* j, uint64_t cycles) = 0;
   // The job is complete: programmed once its reads are done and space is found.
   virtual void seal(Job* j) = 0;
   // A job that is not going to be programmed.

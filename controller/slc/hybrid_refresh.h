@@ -3,22 +3,20 @@
 // refresh policies (controller/rr/policies.h: baseline, ws, ws+rs) with their jobs on Migration's
 // native GC job (controller/slc/migration.h).
 //
-//   HybridBlockWear     P/E (native-mode erases) and reads since erase of each block, counted by
-//                       the core's flash reads of native blocks; SLC-mode blocks are outside the
-//                       model (their reads are not counted and get no retries)
 //   HybridRefreshJobs   RefreshJobs over the native GC job: a victim the refresh chooses, its
 //                       pages hottest first, whole or in steps of page moves (one page's worth of
 //                       valid sectors, as native GC's policies), into native GC's destination
 //                       stream; its erase counts as a read-refresh erase
 //
-// The core calls the ReadDisturb hooks (controller/rr/read_disturb.h) from its request path.
+// The model's view of the blocks (P/E: native-mode erases; reads since erase, counted on native
+// blocks only: SLC-mode blocks are outside the model and get no retries) is the SectorMapping
+// (controller/slc/sector_mapping.h); the core calls the ReadDisturb hooks from its request path.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "controller/block_wear.h"
-#include "controller/core.h"
+#include "controller/core/core.h"
 #include "controller/rr/refresh_policy.h"
 #include "controller/slc/core_port.h"
 #include "controller/slc/migration.h"
@@ -27,20 +25,6 @@
 #include "controller/slc/sector_map.h"
 
 namespace ssdtlm::slc {
-
-class HybridBlockWear final : public BlockWear {
- public:
-  HybridBlockWear(const nand::Geometry& geo, const SectorMap& map)
-      : map_(map), reads_(geo.blocks(), 0) {}
-  uint32_t erase_count(uint64_t b) const override { return map_.blk(b).erases; }
-  uint32_t read_count(uint64_t b) const override { return reads_[b]; }
-  void count_read(uint64_t b) { ++reads_[b]; }
-  void erased(uint64_t b) { reads_[b] = 0; }
-
- private:
-  const SectorMap& map_;
-  std::vector<uint32_t> reads_;
-};
 
 class HybridRefreshJobs final : public RefreshJobs {
  public:

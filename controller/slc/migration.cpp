@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "controller/slc/native_gc.h"
+#include "controller/slc/unit_grouping.h"
 
 namespace ssdtlm::slc {
 
@@ -103,6 +104,7 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
   g.idle = idle;
   if (migration) {
     std::fill(mig_read_[plane].begin(), mig_read_[plane].end(), 0);
+    if (grouping_) grouping_->begin(plane, static_cast<uint64_t>(v));
     ++hc_.mig_victims;
     if (idle) ++hc_.idle_migrations;
   } else {
@@ -132,17 +134,45 @@ void Migration::next_unit(uint32_t plane, bool migration) {
     return;
   }
   GcJob& g = gc_[1][plane];
-  const uint64_t v = static_cast<uint64_t>(g.victim);
-  uint32_t* m = map_.p2l(v, false);
-  const uint32_t nsec = map_.pages_of(v) * spp_;
   Job* j = core_.page_job(kMigWrite, kMigDst, bits_);
   j->plane = plane;
   g.unit = j;
-  uint32_t page = 0;
-  Lpn taken[8];
-  uint32_t ntaken = 0;
   Ppn out[64];  // pages outside the victim read for this unit
   uint32_t nout = 0;
+  const uint32_t page = next_migrated_pages(plane, j, out, nout);
+  if (page == 0) {  // nothing left to move
+    g.unit = nullptr;
+    core_.release_job(j);
+    maybe_erase(plane, true);
+    return;
+  }
+  j->used = page * spp_;
+  ctr_.gc_page_moves += page;
+  hc_.mig_pages += bits_;
+  hc_.mig_units += 1;
+  core_.seal(j);
+}
+
+// The logical pages of the plane's next migration unit, each filled into its page of j: the
+// victim's next distinct logical pages in scan order, or, with an FSP grouper, the candidates it
+// chooses, page i on page type i (its decision unit's time delays the unit's program).
+uint32_t Migration::next_migrated_pages(uint32_t plane, Job* j, Ppn* out, uint32_t& nout) {
+  GcJob& g = gc_[1][plane];
+  const uint64_t v = static_cast<uint64_t>(g.victim);
+  uint32_t page = 0;
+  if (grouping_) {
+    Lpn lpns[8];
+    uint64_t cycles = 0;
+    page = grouping_->next(plane, v, lpns, cycles);
+    for (uint32_t i = 0; i < page; ++i) fill_migrated(plane, j, i, lpns[i], out, nout);
+    g.scan_done = grouping_->empty(plane);
+    if (page > 0 && cycles > 0) core_.delay_program(j, cycles);
+    return page;
+  }
+  uint32_t* m = map_.p2l(v, false);
+  const uint32_t nsec = map_.pages_of(v) * spp_;
+  Lpn taken[8];
+  uint32_t ntaken = 0;
   while (page < bits_ && g.scan < nsec) {
     const uint32_t idx = g.scan;
     if (!m || m[idx] == kNoLsn) {
@@ -160,17 +190,7 @@ void Migration::next_unit(uint32_t plane, bool migration) {
     ++g.scan;
   }
   if (g.scan >= nsec) g.scan_done = true;
-  if (page == 0) {  // nothing left to move
-    g.unit = nullptr;
-    core_.release_job(j);
-    maybe_erase(plane, true);
-    return;
-  }
-  j->used = page * spp_;
-  ctr_.gc_page_moves += page;
-  hc_.mig_pages += bits_;
-  hc_.mig_units += 1;
-  core_.seal(j);
+  return page;
 }
 
 // Native GC fills the unit with the victim's valid sectors (victims are chosen and guarded by
@@ -301,6 +321,7 @@ void Migration::maybe_erase(uint32_t plane, bool migration) {
   if (map_.blk(v).valid > 0) {  // sectors written back meanwhile (cannot happen for full blocks)
     g.scan = 0;
     g.scan_done = false;
+    if (migration && grouping_) grouping_->begin(plane, v);
     next_unit(plane, migration);
     return;
   }

@@ -40,6 +40,7 @@
 namespace ssdtlm::slc {
 
 class NativeGc;
+class UnitGrouping;
 
 class Migration {
  public:
@@ -71,6 +72,10 @@ class Migration {
 
   // The plane's jobs, for the report of a run that did not finish.
   nlohmann::json plane_state(uint32_t plane) const;
+
+  // An FSP grouper chooses the logical pages of each migration unit and their page types
+  // (controller/slc/unit_grouping.h); without one, units take the victim's pages in scan order.
+  void set_grouping(UnitGrouping* g) { grouping_ = g; }
 
   // --- native GC driven by a GC policy (NativeGc); without it native GC is greedy ---
   void set_native_gc(NativeGc* n) { native_gc_ = n; }
@@ -129,6 +134,8 @@ class Migration {
   void next_native_unit(uint32_t plane);  // native GC's part of next_unit
   void advance(uint32_t plane);           // native GC: continue the current step
   void maybe_end_step(uint32_t plane);    // native GC: a partial step that is done reports idle
+  // Migration's part: the unit's logical pages, in scan order or chosen by the grouping.
+  uint32_t next_migrated_pages(uint32_t plane, Job* j, Ppn* out, uint32_t& nout);
   // Migration: fills page `page` of unit j with logical page lpn, reading each physical page
   // once per job (victim pages, remembered across the job's units in mig_read_) and once per unit
   // (pages outside the victim, in out[0..nout): their block may be collected between units).
@@ -157,6 +164,7 @@ class Migration {
   std::vector<uint64_t> gc_opened_seen_;
   uint64_t idle_seq_ = 0;  // DWA: command sequence number when idle migration started
   NativeGc* native_gc_ = nullptr;
+  UnitGrouping* grouping_ = nullptr;
   uint64_t copy_steps_ = 0, erase_steps_ = 0;  // partial native GC steps
   GcJobOwner* refresh_ = nullptr;
   std::vector<std::vector<uint32_t>> refresh_order_;  // per plane: the refresh victim's pages

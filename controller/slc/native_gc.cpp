@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "controller/slc/hybrid_core.h"
-
 namespace ssdtlm::slc {
 
 NativeGc::NativeGc(const SsdConfig& cfg, CoreEnv& env, uint32_t timer_kind, const CorePort& core,
@@ -78,16 +76,6 @@ void NativeGc::free_changed(uint32_t plane) {
 void NativeGc::erased(uint32_t plane, bool native) {
   free_changed(plane);
   if (native && !mig_.native_gc_active(plane)) policy_->on_gc_idle(plane);
-}
-
-// The hybrid core's side: a GC policy other than greedy drives native GC; host writes leave it
-// the policy's reserve of free native blocks.
-void HybridCore::attach_gc_policy() {
-  if (cfg_.gc_policy == "greedy") return;
-  const CorePort& port = *this;
-  native_gc_ = std::make_unique<NativeGc>(cfg_, env_, kTimerGc, port, map_, region_, migration_);
-  migration_.set_native_gc(native_gc_.get());
-  host_reserve_ = native_gc_->policy().host_reserve_blocks();
 }
 
 }  // namespace ssdtlm::slc

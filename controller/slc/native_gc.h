@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "controller/config.h"
-#include "controller/core.h"
+#include "controller/core/core.h"
 #include "controller/gc/policy.h"
 #include "controller/slc/core_port.h"
 #include "controller/slc/migration.h"

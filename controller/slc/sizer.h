@@ -7,7 +7,7 @@
 //           migration runs when the host is idle for slc.dwa_idle_ms
 //   rl      Q-learning agent: 1296 states x 9 actions, sign reward on the total write cost
 //
-// Plain C++: the hybrid core (controller/slc/hybrid_core.h) calls on_epoch() every
+// Plain C++: the SLC cache (controller/slc/slc_cache.h) calls on_epoch() every
 // slc.epoch_writes host write requests and applies the returned targets.
 #pragma once
 

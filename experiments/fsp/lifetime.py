@@ -5,7 +5,10 @@ Lifetime = host data written before 5% of the blocks wear out, extrapolated from
 `fsp.lifetime` (testbench/fsp_result.cpp): `uniform_tb` (all blocks wear at the mean rate) and
 `p95_tb` (the block at the 95th percentile of erase counts wears at its own rate). Per grouper
 and cache size, normalised to Baseline on the same workload, geometric mean over the workloads
-where both runs erased blocks; the paper's numbers beside.
+where both runs erased blocks; the paper's numbers beside. A cell whose RL grouper made no
+update (`fsp.policy.training.trained` false) is flagged UNTRAINED and left out of the means (it
+measures the untrained table's tie-break, not a policy); every run's operating point (busiest
+die, saturated) and the RL runs' training effort are listed.
 
     lifetime.py STORE.sqlite [--sweep NAME] [--out FILE.md]   # an `ssdtlm sweep` store
     lifetime.py OUTDIR [--out FILE.md]                        # experiments/fsp/run.sh's runs/*.json
@@ -93,6 +96,11 @@ def life(r):
             "e95": lt["p95_block_erases"], "written": lt["host_bytes_written"]}
 
 
+def untrained(r):
+    t = r.get("fsp", {}).get("policy", {}).get("training")
+    return t is not None and not t["trained"]
+
+
 def blocks_of(r):
     n = r["config"]["nand"]
     return (n["channels"] * n["chips_per_channel"] * n["dies_per_chip"] * n["planes_per_die"]
@@ -122,14 +130,19 @@ def main():
     norm_u = {}
     norm_p = {}
     only_grouper = {}   # grouper erased, Baseline did not (lifetime below Baseline, ratio unbounded)
+    untrained_cells = {}  # (cache, grouper) -> workloads whose RL run made no update
     all_e95 = []
     max_replay_erases = 0
     for c in caches:
         for g in GROUPERS:
             norm_u[c, g], norm_p[c, g], only_grouper[c, g] = [], [], []
+            untrained_cells[c, g] = []
             for w in workloads:
                 b, r = runs.get((w, c, "baseline")), runs.get((w, c, g))
                 if not b or not r:
+                    continue
+                if untrained(r):
+                    untrained_cells[c, g].append(w)
                     continue
                 lb, lr = life(b), life(r)
                 if lb["uniform"] and lr["uniform"]:
@@ -231,14 +244,41 @@ def main():
                     row.append("—")
                     continue
                 lr = life(r)
+                flag = " † UNTRAINED" if untrained(r) else ""
                 if lb["uniform"] and lr["uniform"]:
-                    row.append(fmt(lr["uniform"] / lb["uniform"]))
+                    row.append(fmt(lr["uniform"] / lb["uniform"]) + flag)
                 elif lr["erases"]:
                     row.append(f"< 1 ({lr['erases']} erases, Baseline 0)")
                 else:
                     row.append("n/a (no erases)")
             L.append(f"| {w} | " + " | ".join(row) + " |")
         L.append("")
+    flagged = {k: v for k, v in untrained_cells.items() if v}
+    if flagged:
+        L.append("Left out of the means, flagged † (the RL grouper made no update: its choices are "
+                 "exploration and the initial table's tie-break): " + "; ".join(
+                     f"{g} at {c} MiB: {', '.join(v)}" for (c, g), v in sorted(flagged.items()))
+                 + ".")
+        L.append("")
+    L.append("## Training effort and operating point")
+    L.append("")
+    L.append("| workload | cache MiB | RL episodes / decisions / updates | busiest die (max over "
+             "groupers) | saturated runs |")
+    L.append("|---|---|---|---|---|")
+    for c in caches:
+        for w in workloads:
+            cell = [(g, runs[(w, c, g)]) for g in GROUPERS if (w, c, g) in runs]
+            if not cell:
+                continue
+            rl = dict(cell).get("rl")
+            t = rl.get("fsp", {}).get("policy", {}).get("training") if rl else None
+            eff = "-" if not t else (f"{t['episodes']} / {t['decisions']} / {t['updates']}"
+                                     + ("" if t["trained"] else " UNTRAINED"))
+            ops = [r.get("operating_point", {}) for _, r in cell]
+            die = max((o.get("die_utilisation", {}).get("max", 0) for o in ops), default=0)
+            sat = [g for g, r in cell if r.get("operating_point", {}).get("saturated")]
+            L.append(f"| {w} | {c} | {eff} | {100 * die:.1f}% | {', '.join(sat) or 'none'} |")
+    L.append("")
     excluded = {k: v for k, v in only_grouper.items() if v}
     if excluded:
         L.append("Left out of the means (the grouper erased, Baseline did not, so the grouper's "

@@ -20,21 +20,58 @@ Bounds, over the programmed versions' flash reads (measured = the trace part):
               agent's long-term read-count state (ties: the first evicted)
   random      the expected share of a placement blind to reads (1/UNIT)
 
-    oracle_lsb.py TRACE.csv[.gz] [--page 8192] [--cache-mib 2 8] [--unit 4]
+    oracle_lsb.py TRACE [--page 8192] [--cache-mib 2 8] [--unit 4] [--bin build/ssdtlm]
+                  [--trace-args "--fold modulo --capacity-gib 900 --loop 10 ..."]
+
+TRACE is any trace `ssdtlm run --trace` reads (every format, compressed or not): its records, after
+the transformations in --trace-args (trace-stats options: --fold with --capacity-gib, --loop,
+--speed, --device, ...), come from `ssdtlm trace-stats TRACE --records` (the binary --bin). A
+records file written by that option (header `time_ns,op,...`) is read directly.
 """
 import argparse
 import gzip
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
 from collections import OrderedDict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HEADER = "time_ns,op,offset_bytes,size_bytes,device"
+
+
+def is_records_file(path):
+    op = gzip.open if path.endswith(".gz") else open
+    try:
+        with op(path, "rt") as f:
+            return f.readline().strip() == HEADER
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def to_records(path, binary, trace_args):
+    """The trace's records after its transformations, as a records file (a temporary file)."""
+    fd, out = tempfile.mkstemp(suffix=".csv", prefix="oracle-lsb-")
+    os.close(fd)
+    cmd = [binary, "trace-stats", path, "--records", out] + shlex.split(trace_args)
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        os.unlink(out)
+        sys.exit(f"oracle_lsb.py: {' '.join(cmd)} failed: {r.stderr.strip()}")
+    return out
 
 
 def records(path):
-    op = gzip.open if path.endswith(".gz") else open
-    with op(path, "rt") as f:
-        for line in f:
+    with (gzip.open if path.endswith(".gz") else open)(path, "rt") as f:
+        if f.readline().strip() != HEADER:
+            sys.exit(f"oracle_lsb.py: {path}: line 1: expected the header {HEADER}")
+        for n, line in enumerate(f, 2):
             p = line.rstrip("\n").split(",")
-            if len(p) < 6:
-                continue
-            yield p[3].lower().startswith("r"), int(p[4]), int(p[5])
+            if len(p) != 5 or p[1] not in ("R", "W"):
+                sys.exit(f"oracle_lsb.py: {path}: line {n}: expected 5 fields "
+                         f"(time_ns,op R|W,offset_bytes,size_bytes,device)")
+            yield p[1] == "R", int(p[2]), int(p[3])
 
 
 def analyse(path, page, cache_pages, unit):
@@ -112,7 +149,23 @@ def main():
     ap.add_argument("--page", type=int, default=8192)
     ap.add_argument("--cache-mib", type=float, nargs="+", default=[2, 8])
     ap.add_argument("--unit", type=int, default=4)
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "ssdtlm"),
+                    help="the ssdtlm binary that reads TRACE (trace-stats --records)")
+    ap.add_argument("--trace-args", default="",
+                    help="trace options for trace-stats (--fold modulo --capacity-gib G, --loop N, ...)")
     a = ap.parse_args()
+    name = a.trace.split("/")[-1]
+    tmp = None
+    if not is_records_file(a.trace):
+        tmp = a.trace = to_records(a.trace, a.bin, a.trace_args)
+    try:
+        table(a, name)
+    finally:
+        if tmp:
+            os.unlink(tmp)
+
+
+def table(a, name):
     print("| trace | cache MiB | page reads | DRAM hits | flash reads | units | random | "
           "Baseline order (slot 0 on LSB) | history per unit | oracle per unit | oracle global | "
           "history / random | per-unit / random | global / random |")
@@ -120,9 +173,9 @@ def main():
     for c in a.cache_mib:
         r = analyse(a.trace, a.page, int(c * 2**20) // a.page, a.unit)
         if r is None:
-            print(f"| {a.trace} | {c:g} | no flash reads |")
+            print(f"| {name} | {c:g} | no flash reads |")
             continue
-        print(f"| {a.trace.split('/')[-1]} | {c:g} | {r['reads']} | {r['cache_hits']} | "
+        print(f"| {name} | {c:g} | {r['reads']} | {r['cache_hits']} | "
               f"{r['flash_reads']} | {r['units']} | {r['random']:.1%} | {r['baseline_slot0']:.1%} | "
               f"{r['history']:.1%} | {r['per_unit']:.1%} | {r['glob']:.1%} | "
               f"{r['history'] / r['random']:.2f}x | {r['per_unit'] / r['random']:.2f}x | "

@@ -273,11 +273,21 @@ def report(src, out, title, header, wall_line):
             v = lat(src.result(d, w, pol, s), k)
             return v / lz if lz > 0 else float("nan")
 
-        def row(name, vals, paper, fmt="{:.2f}"):
-            avg = statistics.mean(vals)
+        def untrained(pol, w, s=1):
+            t = src.result(d, w, pol, s).get("gc", {}).get("rl", {}).get("training")
+            return t is not None and not t.get("trained")
+
+        def row(name, vals, paper, fmt="{:.2f}", pol=None):
+            # An RL cell whose unit made no update is flagged (†) and left out of AVG.
+            flags = [pol is not None and untrained(pol, w) for w in ws] if len(vals) == len(ws) \
+                else [False] * len(vals)
+            kept = [v for v, f in zip(vals, flags) if not f]
+            avg = statistics.mean(kept) if kept else float("nan")
             if isinstance(paper, (int, float)) and paper < 10:
                 paper = fmt.format(paper)
-            return f"| {name} | " + " | ".join(fmt.format(v) for v in vals) + f" | {fmt.format(avg)} | {paper} |", avg
+            return (f"| {name} | " + " | ".join(fmt.format(v) + (" †" if f else "")
+                                                for v, f in zip(vals, flags))
+                    + f" | {fmt.format(avg)} | {paper} |", avg)
 
         # Policies run on every workload of the drive (a spread-only sweep has lazy, rl, rl-aggr).
         have = [pol for pol in POLICIES if all(src.has(d, w, pol) for w in ws)]
@@ -296,7 +306,7 @@ def report(src, out, title, header, wall_line):
                    ", ".join(f"{w} {lat(src.result(d, w, 'lazy'), k):.0f}" for w in ws) + ")", "", hdr, sep]
             for pol in [p for p in ["greedy", "lazy", "rl", "rl-aggr"] if p in have]:
                 r, avg = row(LABEL[pol], [norm(pol, w, k) for w in ws],
-                             pp["lat"][k].get(pol, "1.00" if pol == "lazy" else ""))
+                             pp["lat"][k].get(pol, "1.00" if pol == "lazy" else ""), pol=pol)
                 md.append(r)
                 summary[f"{d}/{k}/{pol}"] = avg
             md.append("")
@@ -304,7 +314,7 @@ def report(src, out, title, header, wall_line):
         for pol in [p for p in ["greedy", "lazy", "rl", "rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"] if p in have]:
             vals = [src.result(d, w, pol)["flash"]["erases"]["gc"] /
                     max(1, src.result(d, w, "lazy")["flash"]["erases"]["gc"]) for w in ws]
-            r, avg = row(LABEL[pol], vals, pp["erase"].get(pol, "1.00" if pol == "lazy" else ""))
+            r, avg = row(LABEL[pol], vals, pp["erase"].get(pol, "1.00" if pol == "lazy" else ""), pol=pol)
             md.append(r)
             summary[f"{d}/erase/{pol}"] = avg
         md.append("")
@@ -317,7 +327,7 @@ def report(src, out, title, header, wall_line):
         for k, kn in (PCTS if len(preds) > 1 else []):
             md += [f"**{kn}**", "", hdr, sep]
             for pol in preds:
-                r, avg = row(LABEL[pol], [norm(pol, w, k) for w in ws], pp["pred"][k][pol])
+                r, avg = row(LABEL[pol], [norm(pol, w, k) for w in ws], pp["pred"][k][pol], pol=pol)
                 md.append(r)
                 summary[f"{d}/{k}/{pol}"] = avg
             md.append("")
@@ -410,7 +420,8 @@ def main():
               f"scaled to {src.bpp} blocks per plane (same pages per block, page size and timing as the "
               "presets), write cache of one page, starting empty. Latency = all requests "
               "(`latency_us.all`), normalised to lazy = 1.00; the Page row is greedy / lazy, as in the "
-              "paper. `paper AVG` = the paper's average column. Method: docs/gc.md.")
+              "paper. `paper AVG` = the paper's average column; † = the RL unit of that cell made no "
+              "update (UNTRAINED): shown, left out of AVG. Method: docs/gc.md.")
     wall = (f"Sweep wall time: {src.sweep['wall_s'] or 0:.0f} s ({src.sweep['started_at']} to "
             f"{src.sweep['finished_at']}, backend {src.sweep['backend']}); sum of the runs' wall times "
             f"{src.wall:.0f} s.")

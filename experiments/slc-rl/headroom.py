@@ -86,12 +86,16 @@ def main():
                f"{tr.get('rewards', {}).get('positive')} {tr.get('rewards', {}).get('negative')}"
                if tr else None)
         row = [rel("none"), rel("dwa"), rel("rl"), best]
+        untrained = bool(tr) and not tr.get("trained")  # shown with †, left out of the mean
+        if untrained:
+            dec = f"{dec} UNTRAINED"
         if w in GENERATED:
             for k, v in zip(["none", "dwa", "rl", "best", "worst"], row + [worst]):
-                if v:
+                if v and not (k == "rl" and untrained):
                     ratios[k].append(v)
         f = lambda v: "n/a" if v is None else f"{v:.3f}"  # noqa: E731
-        L.append(f"| {w} | " + " | ".join(f(v) for v in row) +
+        L.append(f"| {w} | " + " | ".join(f(v) + (" †" if i == 2 and untrained else "")
+                                          for i, v in enumerate(row)) +
                  f" | {best_k[0]:g}, {best_k[1]} | {f(worst)} | {ust:.2f} | {dec if dec is not None else 'n/a'} |")
     g = {k: gmean(v) if v else None for k, v in ratios.items()}
     L.append("| **geo. mean, generated** | " + " | ".join(

@@ -151,10 +151,15 @@ def main():
             for p in POLICIES:
                 v = m.get((w, p), {}).get(key)
                 n = v / base if v is not None and base else None
-                cols[p].append(n)
-                if w in gen:
-                    colsg[p].append(n)
-                cells.append(fmt(n, 3) + (" (s)" if (w, p) in m and m[(w, p)]["starved"] else ""))
+                # An RL run whose agent made no update is flagged (†) and left out of the means.
+                rl = m.get((w, p), {}).get("rl") or {}
+                untrained = "training" in rl and not rl["training"].get("trained")
+                if not untrained:
+                    cols[p].append(n)
+                    if w in gen:
+                        colsg[p].append(n)
+                cells.append(fmt(n, 3) + (" (s)" if (w, p) in m and m[(w, p)]["starved"] else "")
+                             + (" † UNTRAINED" if untrained else ""))
             L.append(f"| {w} | " + " | ".join(cells) + f" | {fmt(base, 2)} |")
         L.append("| **geo. mean, generated** | " + " | ".join(fmt(gmean(colsg[p]), 3) for p in POLICIES) + " | |")
         L.append("| **geo. mean, all** | " + " | ".join(fmt(gmean(cols[p]), 3) for p in POLICIES) + " | |")

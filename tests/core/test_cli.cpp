@@ -475,3 +475,23 @@ TEST(Cli, HwcostSmokeWritesTheDocumentedJsonKeys) {
   EXPECT_GT(u["ram_bits"].get<uint64_t>(), 68u * 8 * 16 - 1);  // at least the q-table
   EXPECT_EQ(u["cycles_per_decision"].get<double>(), 2.0);
 }
+
+TEST(Cli, TraceStatsRecordsAreTheTransformedRecords) {
+  // Two requests (time_ms device offset size type), looped twice at double speed: the period of a
+  // pass is its last time plus its mean inter-arrival time (1 ms + 1 ms at speed 2).
+  const std::string t = write_file("two.trace", "0 0 4096 8192 1\n2 0 1048576 4096 0\n");
+  const std::string out = (tmpdir() / "two-records.csv").string();
+  Result r = sh("trace-stats " + t + " --format msrc-ms --loop 2 --speed 2 --records " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream f(out);
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text,
+            "time_ns,op,offset_bytes,size_bytes,device\n"
+            "0,R,4096,8192,0\n"
+            "1000000,W,1048576,4096,0\n"
+            "2000000,R,4096,8192,0\n"
+            "3000000,W,1048576,4096,0\n");
+  r = sh("trace-stats " + t + " --format msrc-ms --records /nonexistent/dir/records.csv");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("/nonexistent/dir/records.csv"), std::string::npos) << r.out;
+}

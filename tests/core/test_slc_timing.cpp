@@ -1,4 +1,4 @@
-// Timing of SLC-mode flash operations (issue 8) on one FlashChannel against analytic sums, to the
+// Timing of SLC-mode flash operations on one FlashChannel against analytic sums, to the
 // picosecond. SystemC elaborates once per process: every TEST here is run in its own process by
 // gtest_discover_tests (ctest). Running this binary without a filter runs only the first test.
 //

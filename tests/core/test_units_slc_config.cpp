@@ -1,4 +1,4 @@
-// Unit tests of the hybrid SLC configuration (issue 8, no SystemC): the two hybrid presets load
+// Unit tests of the hybrid SLC configuration (no SystemC): the two hybrid presets load
 // with the values of their sources (docs/presets.md), the SLC-mode timing finalize() derives,
 // the host capacity of a fixed SLC partition, and the cross-field rules on the slc.* keys.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// A minimal CoreEnv for driving ControllerCore without SystemC: one event queue, each die runs
+// A minimal CoreEnv for driving Core without SystemC: one event queue, each die runs
 // one flash operation at a time (read 60 us, program 700 us, erase 3500 us as on the 512Gb TLC
 // die), DRAM and host transfers take no time. Every submitted operation is logged.
 #pragma once
@@ -9,7 +9,7 @@
 #include <queue>
 #include <vector>
 
-#include "controller/ssd_core.h"
+#include "tests/common/core_parts.h"
 
 namespace ssdtlm::gctest {
 
@@ -28,7 +28,7 @@ class SimEnv : public CoreEnv {
   };
   static constexpr Tick kRead = 60'000'000, kProgram = 700'000'000, kErase = 3'500'000'000;
 
-  void bind(ControllerCore* core) { core_ = core; }
+  void bind(Core* core) { core_ = core; }
   Tick now() const override { return now_; }
   void submit(FlashOp* op) override {
     const uint32_t die = op->channel * 64 + op->die;
@@ -77,7 +77,7 @@ class SimEnv : public CoreEnv {
     fns_.push_back(std::move(f));
     q_.push(Ev{t, fns_.size() - 1});
   }
-  ControllerCore* core_ = nullptr;
+  Core* core_ = nullptr;
   Tick now_ = 0;
   std::priority_queue<Ev> q_;
   std::vector<std::function<void()>> fns_;

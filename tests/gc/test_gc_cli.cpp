@@ -100,17 +100,25 @@ TEST(GcCli, UnknownPolicyIsAnError) {
 }
 
 // A policy family that has nothing to act on in the chosen drive is refused by name, never
-// ignored: FSP grouping and ipr on a hybrid preset, an SLC size policy without SLC.
+// ignored: Baseline-RW and ipr on a hybrid preset, an SLC size policy without SLC.
 // (GC policies drive the hybrid's native GC: tests/slc/test_hybrid_gc_cli.cpp; baseline, ws and
-// ws+rs refresh its native blocks: tests/slc/test_hybrid_rr_cli.cpp.)
+// ws+rs refresh its native blocks: tests/slc/test_hybrid_rr_cli.cpp; frequency, distance and rl
+// group its migration units: tests/slc/test_hybrid_fsp_cli.cpp.)
 TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
   const struct {
     const char* preset;
     const char* opt;
     const char* named;
-  } cases[] = {{"hybrid-slc-tlc", "--fsp rl", "--fsp rl"},
+  } cases[] = {// the hybrid's DRAM holds no read data for Baseline-RW to cache
+               {"hybrid-slc-tlc", "--fsp baseline-rw", "--fsp baseline-rw"},
+               // without an SLC cache nothing migrates: no unit for a grouper
+               {"hybrid-slc-qlc", "--slc none --fsp frequency", "--fsp frequency"},
                {"hybrid-slc-qlc", "--rr ipr", "--rr ipr"},
                {"tlc-gc-128gb", "--slc-size rl", "--slc-size rl"},
+               // the SLC agent's table and the SLC time series need an SLC region
+               {"qlc-fsp", "--slc-series /tmp/ssdtlm-never.csv", "--slc-series"},
+               {"qlc-fsp", "--slc-rl-save /tmp/ssdtlm-never.tbl", "--slc-rl-save"},
+               {"tlc-rr", "--slc-rl-load /tmp/ssdtlm-never.tbl", "--slc-rl-load"},
                // page-by-page programming: no one-shot unit for a grouper to assign
                {"tlc-gc-128gb", "--fsp rl", "--fsp rl"},
                {"tlc-rr", "--fsp distance", "--fsp distance"}};

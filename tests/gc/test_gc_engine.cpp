@@ -1,4 +1,4 @@
-// The partial-GC engine inside ControllerCore, driven through a minimal event-queue environment
+// The partial-GC engine inside Core, driven through a minimal event-queue environment
 // (sim_env.h): a step is N copies from the current victim, the erase is a step of its own once
 // the victim is empty; read-initiated GC starts only after the read is served.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <deque>
 
-#include "controller/ssd_core.h"
+#include "tests/common/core_parts.h"
 #include "tests/gc/sim_env.h"
 
 namespace ssdtlm {
@@ -16,52 +16,52 @@ using gctest::SimEnv;
 using gctest::small_tlc;
 
 // The full block of `plane` with the fewest valid pages (the greedy victim).
-uint32_t min_valid_full(const ControllerCore& core, uint32_t plane) {
+uint32_t min_valid_full(const Core& core, uint32_t plane) {
   const auto& geo = core.config().geo;
   uint32_t best = UINT32_MAX;
   for (uint64_t b = 0; b < geo.blocks(); ++b)
-    if (geo.plane_of_block(b) == plane && core.ftl().block(b).state == BlockState::Full)
-      best = std::min(best, core.ftl().block(b).valid);
+    if (geo.plane_of_block(b) == plane && ftl(core).block(b).state == BlockState::Full)
+      best = std::min(best, ftl(core).block(b).valid);
   return best;
 }
 
 TEST(GcEngine, StepsCopyThenEraseAsItsOwnStep) {
   const SsdConfig cfg = small_tlc("greedy", 0.0);  // greedy never triggers at threshold 0
   SimEnv env;
-  ControllerCore core(cfg, env, true);
+  Core core(cfg, env, true);
   env.bind(&core);
-  core.precondition(0.5, 0.5, PreconditionMode::Overwrite);
+  precondition(core, 0.5, 0.5, PreconditionMode::Overwrite);
   const uint32_t v = min_valid_full(core, 0);
   ASSERT_GT(v, 3u);
   ASSERT_LT(v, cfg.geo.pages_per_block);
-  const uint32_t free0 = core.gc_engine().free_blocks(0);
+  const uint32_t free0 = gc_engine(core).free_blocks(0);
   const uint32_t steps = (v + 2) / 3;  // ceil(v / 3) copy steps of 3
   uint64_t moved = 0;
   for (uint32_t s = 0; s < steps; ++s) {
-    EXPECT_FALSE(core.gc_engine().gc_victim_empty(0)) << "step " << s;
-    core.gc_engine().gc_schedule(0, 3, kPrioNormal, UINT32_MAX, 0);
-    EXPECT_TRUE(core.gc_engine().gc_step_busy(0));
+    EXPECT_FALSE(gc_engine(core).gc_victim_empty(0)) << "step " << s;
+    gc_engine(core).gc_schedule(0, 3, kPrioNormal, UINT32_MAX, 0);
+    EXPECT_TRUE(gc_engine(core).gc_step_busy(0));
     env.run();
-    EXPECT_FALSE(core.gc_engine().gc_step_busy(0));
+    EXPECT_FALSE(gc_engine(core).gc_step_busy(0));
     const uint64_t reads = env.count(OpOwner::GcRead);
     EXPECT_EQ(reads - moved, std::min<uint64_t>(3, v - moved)) << "step " << s;
     moved = reads;
     EXPECT_EQ(env.count(OpOwner::GcErase), 0u) << "an erase before its own step";
-    EXPECT_TRUE(core.gc_engine().gc_active(0));
+    EXPECT_TRUE(gc_engine(core).gc_active(0));
   }
   EXPECT_EQ(moved, v);
   EXPECT_EQ(env.count(OpOwner::GcProgram), v);  // per-page programs
-  EXPECT_TRUE(core.gc_engine().gc_victim_empty(0));
-  EXPECT_EQ(core.gc_copy_steps(), steps);
+  EXPECT_TRUE(gc_engine(core).gc_victim_empty(0));
+  EXPECT_EQ(gc_engine(core).copy_steps(), steps);
   // The next step is the erase, whatever its copy count.
-  core.gc_engine().gc_schedule(0, 3, kPrioNormal, UINT32_MAX, 0);
+  gc_engine(core).gc_schedule(0, 3, kPrioNormal, UINT32_MAX, 0);
   env.run();
   EXPECT_EQ(env.count(OpOwner::GcErase), 1u);
   EXPECT_EQ(env.count(OpOwner::GcRead), v);
-  EXPECT_EQ(core.gc_erase_steps(), 1u);
-  EXPECT_FALSE(core.gc_engine().gc_active(0));
+  EXPECT_EQ(gc_engine(core).erase_steps(), 1u);
+  EXPECT_FALSE(gc_engine(core).gc_active(0));
   // Net: +1 erased block, minus the blocks the copies opened.
-  EXPECT_GE(core.gc_engine().free_blocks(0) + 1, free0);
+  EXPECT_GE(gc_engine(core).free_blocks(0) + 1, free0);
   // Every operation of a step is dispatched in the normal class (not ahead of host work).
   for (const auto& l : env.log) EXPECT_EQ(l.prio, kPrioNormal);
   // The erase started after the last copy's program finished.
@@ -76,12 +76,12 @@ TEST(GcEngine, StepsCopyThenEraseAsItsOwnStep) {
 TEST(GcEngine, DelayedStepStartsAfterTheDecisionTime) {
   const SsdConfig cfg = small_tlc("greedy", 0.0);
   SimEnv env;
-  ControllerCore core(cfg, env, false);
+  Core core(cfg, env, false);
   env.bind(&core);
-  core.precondition(0.5, 0.5, PreconditionMode::Overwrite);
-  core.gc_engine().gc_schedule(1, 2, kPrioNormal, UINT32_MAX, 14000);  // 7 cycles x 2 ns
-  core.gc_engine().gc_schedule(1, 1, kPrioNormal, UINT32_MAX,
-                               14000);  // merged into the pending step
+  precondition(core, 0.5, 0.5, PreconditionMode::Overwrite);
+  gc_engine(core).gc_schedule(1, 2, kPrioNormal, UINT32_MAX, 14000);  // 7 cycles x 2 ns
+  gc_engine(core).gc_schedule(1, 1, kPrioNormal, UINT32_MAX,
+                              14000);  // merged into the pending step
   EXPECT_EQ(env.count(OpOwner::GcRead), 0u);
   env.run();
   ASSERT_EQ(env.count(OpOwner::GcRead), 3u);
@@ -94,16 +94,15 @@ TEST(GcEngine, DelayedStepStartsAfterTheDecisionTime) {
 TEST(GcEngine, BandVictimFilterReturnsTheVictim) {
   const SsdConfig cfg = small_tlc("greedy", 0.0);
   SimEnv env;
-  ControllerCore core(cfg, env, false);
+  Core core(cfg, env, false);
   env.bind(&core);
-  core.precondition(0.5, 0.5, PreconditionMode::Overwrite);
+  precondition(core, 0.5, 0.5, PreconditionMode::Overwrite);
   const uint32_t v = min_valid_full(core, 0);
   ASSERT_GT(v, 0u);
-  EXPECT_FALSE(
-      core.gc_engine().gc_start_partial(0, 2, kPrioNormal, v - 1));  // too many valid pages
-  EXPECT_FALSE(core.gc_engine().gc_active(0));
+  EXPECT_FALSE(gc_engine(core).gc_start_partial(0, 2, kPrioNormal, v - 1));  // too many valid pages
+  EXPECT_FALSE(gc_engine(core).gc_active(0));
   EXPECT_EQ(min_valid_full(core, 0), v);  // still a candidate
-  EXPECT_TRUE(core.gc_engine().gc_start_partial(0, 2, kPrioNormal, v));
+  EXPECT_TRUE(gc_engine(core).gc_start_partial(0, 2, kPrioNormal, v));
 }
 
 // Reads at 1 ms intervals under rl-aggr (every free count is inside the early band of a
@@ -111,12 +110,12 @@ TEST(GcEngine, BandVictimFilterReturnsTheVictim) {
 void read_initiated(const char* policy, bool expect_gc) {
   SsdConfig cfg = small_tlc(policy, 0.0);
   SimEnv env;
-  ControllerCore core(cfg, env, true);
+  Core core(cfg, env, true);
   env.bind(&core);
-  core.precondition(
-      0.9, 1.0, PreconditionMode::Overwrite);  // many invalid pages: victims >= 60% invalid exist
+  precondition(core, 0.9, 1.0,
+               PreconditionMode::Overwrite);  // many invalid pages: victims >= 60% invalid exist
   std::deque<HostCmd> cmds;
-  const uint64_t lpns = core.ftl().logical_pages();
+  const uint64_t lpns = ftl(core).logical_pages();
   for (int i = 0; i < 300; ++i) {
     HostCmd c;
     c.id = i + 1;

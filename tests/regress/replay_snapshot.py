@@ -43,6 +43,46 @@ FAMILIES = {
     "hybrid-slc-tlc": [("slc-" + p, ["--slc", p]) for p in ["page", "sa", "sector", "hierarchy"]],
     "hybrid-slc-qlc": [("slcsize-" + p, ["--slc-size", p]) for p in ["static", "ust", "dwa", "rl"]],
 }
+# A small drive (64 blocks per plane) at the steady state of its writes, the trace looped: GC,
+# migration and refresh act throughout.
+SMALL_AGED = ["--set", "nand.blocks_per_plane=64", "--precondition-random", "0.15", "--loop", "3"]
+RD_STRESS = ["--set", "rd.hard_threshold=400", "--set", "rd.soft_threshold=300"]
+# Compositions and modes the per-family runs above leave out: policies on the hybrid drive (GC,
+# read refresh, FSP grouping of migration units), the steady-state (aged) preconditioning, the
+# warm-up, write-back and static allocation on the hybrid, stochastic RL GC, the watermark-free
+# page drive.
+EXTRA = [
+    ("hybrid-slc-qlc", "gc-rl-aggr+rr-ws+rs", ["--gc", "rl-aggr", "--rr", "ws+rs"]),
+    ("hybrid-slc-tlc", "sector+static-alloc+write-back",
+     ["--slc", "sector", "--set", "slc.allocation=static", "--set", "slc.write_back_mib=4"]),
+    ("qlc-fsp", "fsp-frequency+footprint-warmup", ["--fsp", "frequency", "--warmup", "footprint"]),
+    ("qlc-fsp", "fsp-baseline+on-demand", ["--set", "cache.flush_policy=on-demand"]),
+    # FSP grouping of SLC migration units, beside RL GC and ws+rs: an SLC region of 1% of the
+    # blocks, so that Financial1 migrates
+    ("hybrid-slc-qlc", "fsp-rl+gc-rl-aggr+rr-ws+rs",
+     ["--fsp", "rl", "--gc", "rl-aggr", "--rr", "ws+rs", "--set", "slc.max_fraction=0.01"]),
+] + [(preset, label + "+small-aged", opts + SMALL_AGED) for preset, label, opts in [
+    ("tlc-gc-128gb", "gc-rl-aggr+stochastic+die",
+     ["--gc", "rl-aggr", "--set", "gc.rl_selection=stochastic", "--set", "gc.free_count=die",
+      "--set", "cache.size_mib=0.0078125"]),
+    ("tlc-gc-128gb", "gc-lazy", ["--gc", "lazy", "--set", "cache.size_mib=0.0078125"]),
+    ("tlc-gc-128gb", "gc-rl", ["--gc", "rl", "--set", "cache.size_mib=0.0078125"]),
+    ("qlc-fsp", "fsp-rl", ["--fsp", "rl", "--cache-mb", "1"]),
+    ("qlc-fsp", "fsp-baseline-rw", ["--fsp", "baseline-rw", "--cache-mb", "1"]),
+    ("hybrid-slc-qlc", "gc-rl-aggr+rr-ws+rs", ["--gc", "rl-aggr", "--rr", "ws+rs"] + RD_STRESS),
+    ("hybrid-slc-qlc", "gc-lazy+slcsize-rl", ["--gc", "lazy", "--slc-size", "rl"]),
+    ("hybrid-slc-tlc", "hierarchy+rr-baseline", ["--slc", "hierarchy", "--rr", "baseline"] + RD_STRESS +
+     ["--set", "slc.blocks_per_plane=8"]),
+    ("hybrid-slc-tlc", "sector+static-alloc+write-back",
+     ["--slc", "sector", "--set", "slc.allocation=static", "--set", "slc.write_back_mib=4",
+      "--set", "slc.blocks_per_plane=8"]),
+    ("hybrid-slc-tlc", "sector+fsp-frequency",
+     ["--slc", "sector", "--fsp", "frequency", "--set", "slc.blocks_per_plane=8"]),
+    ("tlc-rr", "rr-ws+rs+preemptible", ["--rr", "ws+rs", "--set", "rd.refresh_preemptible=true"] +
+     RD_STRESS),
+    ("tlc-rr", "rr-leveling", ["--rr", "leveling"] + RD_STRESS),
+    ("tlc-rr", "rr-ipr", ["--rr", "ipr"] + RD_STRESS),
+]]
 # Every run: integrity on, a preconditioned drive so that GC and the policies act, the trace's
 # addresses folded into the drive.
 COMMON = ["--integrity", "--precondition", "0.9", "--fold", "modulo", "--quiet", "--no-progress"]
@@ -52,11 +92,11 @@ WALL_DERIVED = {"requests_per_wall_s", "peak_rss_mib", "mining_s"}
 
 
 def runs():
-    for preset, fams in FAMILIES.items():
-        for label, opts in fams:
-            for t in TRACES:
-                tname = os.path.basename(t).split(".")[0]
-                yield f"{preset}__{label}__{tname}", ["--preset", preset, "--trace", t] + opts
+    cases = [(p, label, opts) for p, fams in FAMILIES.items() for label, opts in fams] + EXTRA
+    for preset, label, opts in cases:
+        for t in TRACES:
+            tname = os.path.basename(t).split(".")[0]
+            yield f"{preset}__{label}__{tname}", ["--preset", preset, "--trace", t] + opts
 
 
 def run_one(binary, out_dir, name, args):

@@ -1,5 +1,5 @@
-// Read disturb (issue 7): the RBER model at the paper's Table 1 points, the LDPC retry levels and
-// latencies, and the read-refresh machinery inside ControllerCore driven through the minimal
+// Read disturb: the RBER model at the paper's Table 1 points, the LDPC retry levels and
+// latencies, and the read-refresh machinery inside Core driven through the minimal
 // event-queue environment of tests/gc: soft vs hard threshold, hottest pages moved first, masked
 // erase actions, the Fig. 8 q-update on the rr unit.
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "controller/rr/read_disturb.h"
-#include "controller/ssd_core.h"
 #include "nand/reliability.h"
+#include "tests/common/core_parts.h"
 #include "tests/gc/sim_env.h"
 
 namespace ssdtlm {
@@ -94,14 +94,20 @@ class RecEnv : public gctest::SimEnv {
   std::vector<Op> ops;
 };
 
+// ws+rs's scope is the default unless asked; the once-per-idle ablation ("request") is a device
+// one.
 SsdConfig rd_config(const std::string& policy, uint32_t hard, uint32_t soft,
-                    const std::string& rs_trigger = "step") {
+                    const std::string& rs_trigger = "step", const std::string& rs_scope = "") {
   SsdConfig c = gctest::small_tlc("greedy", 0.0);
   c.rd_enabled = true;
   c.rd_policy = policy;
   c.rd_hard_threshold = hard;
   c.rd_soft_threshold = soft;
   c.rd_rs_trigger = rs_trigger;
+  if (!rs_scope.empty())
+    c.rd_rs_scope = rs_scope;
+  else if (rs_trigger == "request")
+    c.rd_rs_scope = "device";
   c.finalize();
   return c;
 }
@@ -110,7 +116,7 @@ class Driver {
  public:
   Driver(const SsdConfig& cfg, bool integrity = true) : cfg_(cfg), core(cfg_, env, integrity) {
     env.bind(&core);
-    core.precondition(0.5, 0.0);
+    precondition(core, 0.5, 0.0);
   }
   // One page read of lpn, spaced `gap` after the previous request, run to completion.
   void read(Lpn lpn, Tick gap = 1'000'000'000) {
@@ -126,21 +132,45 @@ class Driver {
     env.run();
     t_ = std::max(t_, env.now());
   }
-  uint64_t block_of(Lpn lpn) const { return cfg_.geo.block_of(core.ftl().lookup(lpn)); }
+  uint64_t block_of(Lpn lpn) const { return cfg_.geo.block_of(ftl(core).lookup(lpn)); }
   // The first n mapped lpns that live in block b.
   std::vector<Lpn> lpns_in(uint64_t b, size_t n) const {
     std::vector<Lpn> out;
-    for (Lpn l = 0; l < core.ftl().logical_pages() && out.size() < n; ++l)
-      if (core.ftl().lookup(l) != kNoPpn && block_of(l) == b) out.push_back(l);
+    for (Lpn l = 0; l < ftl(core).logical_pages() && out.size() < n; ++l)
+      if (ftl(core).lookup(l) != kNoPpn && block_of(l) == b) out.push_back(l);
     return out;
   }
   void reads(Lpn lpn, int n, Tick gap = 1'000'000'000) {
     for (int i = 0; i < n; ++i) read(lpn, gap);
   }
+  // One-page reads that overlap: read i of lpns[i] arrives at_[i] after the previous request
+  // (1 ms + at_[i] after it), all run together to completion. Returns their command ids.
+  std::vector<uint64_t> overlapping_reads(const std::vector<Lpn>& lpns,
+                                          const std::vector<Tick>& at) {
+    const Tick t0 = t_ + 1'000'000'000;
+    std::vector<uint64_t> ids;
+    for (size_t i = 0; i < lpns.size(); ++i) {
+      cmds_.emplace_back();
+      HostCmd& c = cmds_.back();
+      c.id = cmds_.size();
+      c.arrival = t0 + at[i];
+      c.offset = uint64_t(lpns[i]) * cfg_.geo.page_size;
+      c.size = cfg_.geo.page_size;
+      c.is_read = true;
+      env.host(&c);
+      ids.push_back(c.id);
+    }
+    env.run();
+    t_ = std::max(t0, env.now());
+    return ids;
+  }
+  uint32_t die_of(Lpn lpn) const {
+    return cfg_.geo.die_of_plane(cfg_.geo.plane_of_block(block_of(lpn)));
+  }
 
   SsdConfig cfg_;
   RecEnv env;
-  ControllerCore core;
+  Core core;
 
  private:
   std::deque<HostCmd> cmds_;
@@ -156,9 +186,9 @@ TEST(RrCore, RetryLevelFollowsTheBlockReadCount) {
   for (int l : d.env.levels) EXPECT_EQ(l, 0);
   const ReadDisturb* rd = d.core.read_disturb();
   ASSERT_NE(rd, nullptr);
-  EXPECT_EQ(d.core.ftl().block(b).read_count, 50u);
+  EXPECT_EQ(ftl(d.core).block(b).read_count, 50u);
   EXPECT_NEAR(rd->rber_of(b), RberTable::rber(0, 50), 1e-15);
-  EXPECT_EQ(rd->page_reads(d.core.ftl().lookup(0)), 50u);
+  EXPECT_EQ(rd->page_reads(ftl(d.core).lookup(0)), 50u);
   const auto j = rd->stats(0);
   EXPECT_EQ(j["host_reads"]["count"], 50u);
   EXPECT_EQ(j["host_reads"]["retry_levels"][0], 50u);
@@ -191,9 +221,51 @@ TEST(RrCore, HardThresholdRefreshesAtOnceSoftDoesNotForBaseline) {
   d.read(1);  // the next request lets the refresh start (after the read is served)
   EXPECT_EQ(d.core.counters().erases_rr, 1u);
   EXPECT_EQ(d.core.counters().erases_gc, 0u);
-  EXPECT_EQ(d.core.ftl().block(b).read_count, 0u);  // reset by the erase
+  EXPECT_EQ(ftl(d.core).block(b).read_count, 0u);  // reset by the erase
   EXPECT_NE(d.block_of(0), b);
   EXPECT_EQ(d.core.counters().mismatches, 0u);
+}
+
+// A block that reaches the hard threshold while it is still its plane's active block (open for
+// host writes) is sealed and refreshed, instead of waiting for host writes to fill it: on a plane
+// the host rarely writes it would wait forever while its reads run past the last retry level. So
+// is a ws+rs soft-threshold task when its partial refresh starts.
+TEST(RrCore, OpenBlockAtTheHardThresholdIsSealedAndRefreshed) {
+  Driver d(rd_config("baseline", 40, 30));
+  const Ftl& f = ftl(d.core);
+  Lpn hot = kNoLpn;
+  for (Lpn l = 0; l < f.logical_pages() && hot == kNoLpn; ++l)
+    if (f.lookup(l) != kNoPpn) {
+      const uint64_t b = d.block_of(l);
+      if (f.active_block(d.cfg_.geo.plane_of_block(b)) == int64_t(b)) hot = l;
+    }
+  ASSERT_NE(hot, kNoLpn) << "no mapped page in an open block after preconditioning";
+  const uint64_t b = d.block_of(hot);
+  const uint32_t plane = d.cfg_.geo.plane_of_block(b);
+  const Lpn other = hot == 0 ? 1 : 0;
+  d.reads(hot, 40);
+  d.read(other);  // the next request lets the refresh start
+  EXPECT_EQ(d.core.counters().erases_rr, 1u);
+  EXPECT_NE(d.block_of(hot), b);
+  EXPECT_NE(f.active_block(plane), int64_t(b));
+  const auto j = d.core.read_disturb()->stats(0);
+  EXPECT_EQ(j["refresh"]["open_blocks_sealed"], 1u);
+  EXPECT_EQ(j["refresh"]["full"], 1u);
+  EXPECT_EQ(j["refresh"]["urgent_waiting_end"], 0u);
+  EXPECT_EQ(d.core.counters().mismatches, 0u);
+
+  // ws+rs: the soft-threshold task of an open block is sealed when its partial refresh starts
+  // (in the idle time after the 30th read), before the hard threshold.
+  Driver w(rd_config("ws+rs", 40, 30));
+  ASSERT_EQ(w.block_of(hot), b);
+  w.reads(hot, 32);
+  const auto k = w.core.read_disturb()->stats(0);
+  EXPECT_EQ(k["refresh"]["open_blocks_sealed"], 1u);
+  EXPECT_GE(k["refresh"]["partial_jobs"], 1u);
+  EXPECT_GE(k["refresh"]["partial_erases"], 1u);  // emptied and erased in idle time ...
+  EXPECT_EQ(k["refresh"]["full"], 0u);            // ... not by a full refresh
+  EXPECT_NE(ftl(w.core).active_block(plane), int64_t(b));
+  EXPECT_EQ(w.core.counters().mismatches, 0u);
 }
 
 // rd.refresh_preemptible: a hard-threshold refresh's operations go in the GC (blocking) class by
@@ -237,7 +309,7 @@ TEST(RrCore, SoftThresholdQueuesATaskForIdleTime) {
   // refreshed without reaching the hard threshold.
   for (int i = 0; i < 400 && d.core.counters().erases_rr == 0; ++i) d.read(1000);
   EXPECT_EQ(d.core.counters().erases_rr, 1u);
-  EXPECT_LT(d.core.ftl().block(b).read_count + 0u, 1000u);
+  EXPECT_LT(ftl(d.core).block(b).read_count + 0u, 1000u);
   EXPECT_EQ(d.core.counters().mismatches, 0u);
 }
 
@@ -246,11 +318,11 @@ TEST(RrCore, RefreshMovesHottestPagesFirst) {
   Driver d(rd_config("baseline", 210, 200));
   const uint64_t b = d.block_of(0);
   std::vector<Lpn> in_block;
-  for (Lpn l = 0; l < d.core.ftl().logical_pages() && in_block.size() < 6; ++l)
-    if (d.core.ftl().lookup(l) != kNoPpn && d.block_of(l) == b) in_block.push_back(l);
+  for (Lpn l = 0; l < ftl(d.core).logical_pages() && in_block.size() < 6; ++l)
+    if (ftl(d.core).lookup(l) != kNoPpn && d.block_of(l) == b) in_block.push_back(l);
   ASSERT_EQ(in_block.size(), 6u);
   std::vector<Ppn> old(6);
-  for (int k = 0; k < 6; ++k) old[k] = d.core.ftl().lookup(in_block[k]);
+  for (int k = 0; k < 6; ++k) old[k] = ftl(d.core).lookup(in_block[k]);
   for (int k = 0; k < 6; ++k)
     for (int r = 0; r < 10 * (k + 1); ++r) d.read(in_block[k], 1000);
   d.read(in_block[0] + 1000, 1000);  // another block: lets the refresh run to its end
@@ -279,7 +351,7 @@ TEST(RrCore, EraseActionsMaskedWhenNothingIsErasable) {
   const uint64_t plane = d.cfg_.geo.plane_of_block(d.block_of(0));
   bool saw_erasable = false;
   for (int i = 0; i < 300 && d.core.counters().erases_rr == 0; ++i) {
-    const bool erasable = d.core.gc_engine().gc_victim_empty(static_cast<uint32_t>(plane));
+    const bool erasable = gc_engine(d.core).gc_victim_empty(static_cast<uint32_t>(plane));
     if (erasable) {
       saw_erasable = true;
       EXPECT_GE(rd->rl_state(), 40u);
@@ -364,7 +436,7 @@ TEST(RrLeveling, HotPageHopsIntoAShadowBlockNotTheActiveBlock) {
   EXPECT_NE(s, b);
   EXPECT_TRUE(rd->is_shadow(s));
   EXPECT_EQ(d.cfg_.geo.plane_of_block(s), plane);
-  EXPECT_NE(d.core.ftl().active_block(plane), int64_t(s)) << "the hop went to the active block";
+  EXPECT_NE(ftl(d.core).active_block(plane), int64_t(s)) << "the hop went to the active block";
   EXPECT_EQ(rd->shadow_blocks(plane), 1u);
   // The hop's one program went to the shadow block.
   ASSERT_EQ(count_ops(d.env, OpOwner::GcProgram), 1u);
@@ -380,8 +452,8 @@ TEST(RrLeveling, HotPageHopsIntoAShadowBlockNotTheActiveBlock) {
   EXPECT_EQ(d.core.counters().erases_rr, 0u);
   // Reads of a now disturb the shadow block, not the monitored one.
   d.read(a);
-  EXPECT_EQ(d.core.ftl().block(s).read_count, 1u);
-  EXPECT_EQ(d.core.ftl().block(b).read_count, 161u);  // 160 host reads + the hop's read
+  EXPECT_EQ(ftl(d.core).block(s).read_count, 1u);
+  EXPECT_EQ(ftl(d.core).block(b).read_count, 161u);  // 160 host reads + the hop's read
   EXPECT_EQ(d.core.counters().mismatches, 0u);
 }
 
@@ -402,7 +474,7 @@ TEST(RrLeveling, ShadowBlockAtT2MovesItsPagesToAnotherShadowBlockAndIsErased) {
   EXPECT_TRUE(rd->is_shadow(s2));
   EXPECT_FALSE(rd->is_shadow(s));
   EXPECT_EQ(d.core.counters().erases_rr, 1u);
-  EXPECT_EQ(d.core.ftl().block(s).erase_count, 1u);
+  EXPECT_EQ(ftl(d.core).block(s).erase_count, 1u);
   EXPECT_EQ(rd->shadow_blocks(plane), 1u);  // s left the pool, s2 joined it
   const auto j = rd->stats(0);
   EXPECT_EQ(j["refresh"]["shadow_reclaims"], 1u);
@@ -431,7 +503,7 @@ TEST(RrLeveling, ExhaustedShadowPoolFallsBackToTheFullRefresh) {
   d.reads(l[2], 10);  // 180: the shadow block is at its cap, the quota is used: no hop
   d.reads(l[3], 10);  // 190: no hop
   EXPECT_EQ(d.block_of(l[2]), b);
-  EXPECT_EQ(d.core.ftl().block(s).state, BlockState::Full) << "a shadow block at its cap closes";
+  EXPECT_EQ(ftl(d.core).block(s).state, BlockState::Full) << "a shadow block at its cap closes";
   auto j = rd->stats(0);
   EXPECT_EQ(j["refresh"]["hops"], 2u);
   EXPECT_EQ(j["refresh"]["shadow_hops_refused"], 2u);
@@ -456,7 +528,7 @@ TEST(RrIpr, MsbPagesMoveThenEveryWordLineIsReprogrammedByAFlashProgram) {
   ReadDisturb* rd = d.core.read_disturb();
   const auto& g = d.cfg_.geo;
   const uint64_t b = d.block_of(0);
-  ASSERT_EQ(g.page_type_of(g.page_of(d.core.ftl().lookup(0))), 0) << "lpn 0 on an LSB page";
+  ASSERT_EQ(g.page_type_of(g.page_of(ftl(d.core).lookup(0))), 0) << "lpn 0 on an LSB page";
   d.reads(0, 40);  // the hard threshold: the ipr job starts after this read is served
   d.read(1);       // another plane
   ASSERT_TRUE(rd->is_mlc(b));
@@ -522,7 +594,7 @@ TEST(RrIpr, WithoutAnMlcReadTimeReadsKeepTheirPageTypeTime) {
 // a partial-refresh step ends, so one idle period holds several actions; each action is updated
 // once the first request after it has been served (its reward) and the next decision is known.
 TEST(RrRl, StepTriggerDecidesAgainWhileIdleAndCreditsTheNextRequest) {
-  Driver step(rd_config("ws+rs", 100000, 30, "step"));
+  Driver step(rd_config("ws+rs", 100000, 30, "step", "device"));
   Driver once(rd_config("ws+rs", 100000, 30, "request"));
   step.reads(0, 30);  // the 30th read queues a soft task; a long idle gap follows
   once.reads(0, 30);
@@ -561,6 +633,170 @@ TEST(RrRl, DecisionTimeDelaysThePartialRefreshStep) {
   EXPECT_DOUBLE_EQ(rd->stats(0)["rl"]["decision_delay_ms"].get<double>(),
                    double(cycles * d.cfg_.ctrl_cycle) / 1e9);
   EXPECT_FALSE(rd->actions_pending());
+}
+
+// ---- ws+rs: the idle scope (rd.rs_scope) -----------------------------------------------------
+
+// The test drive on two channels: two dies of two planes each.
+SsdConfig two_die_config(const std::string& scope) {
+  SsdConfig c = rd_config("ws+rs", 100000, 30, "step", scope);
+  c.geo.channels = 2;
+  c.finalize();
+  return c;
+}
+
+// Lpns of die d (mapped by the preconditioning), each in a block of its own.
+std::vector<Lpn> lpns_on_die(const Driver& d, uint32_t die, size_t n) {
+  std::vector<Lpn> out;
+  std::vector<uint64_t> blocks;
+  for (Lpn l = 0; l < ftl(d.core).logical_pages() && out.size() < n; ++l) {
+    if (ftl(d.core).lookup(l) == kNoPpn || d.die_of(l) != die) continue;
+    if (std::find(blocks.begin(), blocks.end(), d.block_of(l)) != blocks.end()) continue;
+    blocks.push_back(d.block_of(l));
+    out.push_back(l);
+  }
+  EXPECT_EQ(out.size(), n) << "die " << die;
+  return out;
+}
+
+using SimEnv = gctest::SimEnv;
+
+struct ScopeRun {
+  std::vector<SimEnv::OpLog> refresh_reads;  // GC-engine reads: the refresh's page moves
+  std::vector<Tick> busy_done;               // when each read of the busy die was served
+  Tick device_idle = 0;                      // when the last request was served
+  uint64_t decisions_before_idle = 0;
+  uint32_t idle_die = 0, busy_die = 0;
+};
+
+// Die 0 holds a block one read short of the soft threshold. Its 30th read arrives together with
+// a burst of 100 reads of die 1, 30 us apart (each takes 60 us: die 1 stays busy and the device
+// has requests outstanding for about 6 ms), spread over 10 blocks so that none of them reaches
+// the soft threshold. The 30th read queues the soft task.
+ScopeRun run_busy_and_idle_die(const std::string& scope) {
+  Driver d(two_die_config(scope));
+  ScopeRun out;
+  const Lpn hot = lpns_on_die(d, 0, 1).at(0);
+  const std::vector<Lpn> busy = lpns_on_die(d, 1, 10);
+  out.idle_die = d.die_of(hot);
+  out.busy_die = d.die_of(busy.at(0));
+  d.reads(hot, 29);
+  EXPECT_EQ(d.core.read_disturb()->queued_soft(), 0u);
+  EXPECT_EQ(d.core.read_disturb()->rl_decisions(), 0u);  // no task: nothing to decide
+  EXPECT_EQ(d.core.read_disturb()->stats(0)["refresh"]["soft_tasks"], 0u);
+  const size_t log0 = d.env.log.size();
+  std::vector<Lpn> lpns{hot};
+  std::vector<Tick> at{0};
+  for (int i = 0; i < 100; ++i) {
+    lpns.push_back(busy[i % busy.size()]);
+    at.push_back(Tick(i) * 30'000'000);
+  }
+  const std::vector<uint64_t> ids = d.overlapping_reads(lpns, at);
+  const uint64_t hot_id = ids[0];
+  for (const auto& done : d.env.done) {
+    if (done.id > hot_id && done.id <= ids.back()) out.busy_done.push_back(done.at);
+    if (done.id >= hot_id) out.device_idle = std::max(out.device_idle, done.at);
+  }
+  for (size_t i = log0; i < d.env.log.size(); ++i)
+    if (d.env.log[i].owner == OpOwner::GcRead) out.refresh_reads.push_back(d.env.log[i]);
+  out.decisions_before_idle = d.core.read_disturb()->rl_decisions();
+  EXPECT_EQ(d.core.read_disturb()->stats(0)["refresh"]["soft_tasks"], 1u);  // die 0's block only
+  EXPECT_EQ(d.core.counters().mismatches, 0u);
+  return out;
+}
+
+// rd.rs_scope die: the idle die's soft-threshold block gets refresh steps while the other die
+// serves its reads; device: nothing happens until the whole device is idle.
+TEST(RrScope, IdleDieRefreshesWhileTheOtherDieServesReads) {
+  const ScopeRun die = run_busy_and_idle_die("die");
+  const ScopeRun dev = run_busy_and_idle_die("device");
+  ASSERT_NE(die.idle_die, die.busy_die);
+  ASSERT_EQ(die.busy_done.size(), 100u);
+  const Tick busy_end = die.busy_done.back();
+  EXPECT_GT(busy_end, 5'000'000'000u);  // the device had requests outstanding for > 5 ms
+
+  // die: refresh moves of the idle die start while the other die is still serving reads, and
+  // the agent decides again as its steps end (several steps before the device is idle).
+  ASSERT_FALSE(die.refresh_reads.empty());
+  size_t during_busy = 0;
+  for (const auto& r : die.refresh_reads) {
+    const uint32_t pd = two_die_config("die").geo.die_of_plane(r.plane);
+    EXPECT_EQ(pd, die.idle_die) << "a refresh move on the busy die";
+    if (r.submit < busy_end) ++during_busy;
+  }
+  EXPECT_GT(during_busy, 1u);
+  // The first move follows the idle die's read (60 us) by the decision time, while the busy die
+  // has served two of its hundred reads.
+  EXPECT_LT(die.refresh_reads.front().submit, die.busy_done[2]);
+  // ... and the busy die's reads are served exactly as without them (the refresh is on die 0).
+  EXPECT_EQ(die.busy_done, dev.busy_done);
+
+  // device: no refresh move before the last request is served.
+  ASSERT_FALSE(dev.refresh_reads.empty());
+  for (const auto& r : dev.refresh_reads) EXPECT_GE(r.submit, dev.device_idle);
+}
+
+TEST(RrScope, DieStateAndMaskAreTheDiesOwn) {
+  Driver d(two_die_config("die"));
+  ReadDisturb* rd = d.core.read_disturb();
+  const Lpn hot = lpns_on_die(d, 0, 1).at(0);
+  d.reads(hot, 29, 2'000'000'000);  // 2 ms apart: die 0's interval bin is the last (>= 1.8 ms)
+  EXPECT_EQ(rd->rl_mask_die(0), 0u);
+  EXPECT_EQ(rd->rl_mask_die(1), 0u);
+  d.read(hot, 2'000'000'000);  // the soft task on die 0
+  EXPECT_GE(rd->rl_decisions(), 1u);
+  EXPECT_EQ(rd->rl_mask_die(1), 0u);  // the other die has nothing to refresh
+  EXPECT_EQ(rd->host_ops_on_die(0), 0u);
+  EXPECT_EQ(rd->host_ops_on_die(1), 0u);
+  // Die 0's stream: host reads >= 2 ms apart -> bin 9 and a long previous interval; die 1 has
+  // seen no host operation since the preconditioning (bin 0, short previous interval).
+  EXPECT_EQ(rd->rl_state_die(0) % 20, 9u + 10u);
+  EXPECT_EQ(rd->rl_state_die(1) % 20, 0u);
+  EXPECT_GT(d.core.counters().gc_reads, 0u);
+  EXPECT_EQ(d.core.counters().mismatches, 0u);
+}
+
+// Eq. 4 per die: a die's actions wait for the first request served on that die after them; a
+// request of another die does not credit them (with device, any request does).
+TEST(RrScope, ADiesActionsAreCreditedByTheFirstRequestServedOnThatDie) {
+  for (const std::string scope : {"die", "device"}) {
+    Driver d(two_die_config(scope));
+    ReadDisturb* rd = d.core.read_disturb();
+    const Lpn hot = lpns_on_die(d, 0, 1).at(0), other = lpns_on_die(d, 1, 1).at(0);
+    auto credited = [&] {  // updates, applied or dropped by the unit's warm-up
+      const nlohmann::json t = rd->stats(0)["rl"]["training"];
+      return t["updates"].get<uint64_t>() + t["warmup_skipped_updates"].get<uint64_t>();
+    };
+    d.reads(hot, 30);  // the soft task; the agent works on die 0's block in the idle time
+    const uint64_t n = rd->rl_decisions();
+    ASSERT_GT(n, 1u) << scope;
+    EXPECT_EQ(credited(), 0u) << scope;
+    d.read(other);  // served on die 1
+    EXPECT_EQ(rd->rl_decisions(), n) << scope << ": nothing left to decide";
+    EXPECT_EQ(credited(), scope == "die" ? 0u : n - 1) << scope;
+    d.read(hot);  // served on die 0: every action but the last (no successor yet) is credited
+    EXPECT_EQ(credited(), n - 1) << scope;
+    EXPECT_EQ(d.core.counters().mismatches, 0u);
+  }
+}
+
+// The refusals: a scope where no ws+rs agent runs changes nothing; die needs the step trigger.
+TEST(RrScope, ScopeOutsideWsRsOrWithTheRequestTriggerIsRefused) {
+  const std::string other =
+      SsdConfig::default_rd_rs_scope() == "die" ? std::string("device") : std::string("die");
+  SsdConfig c = rd_config("baseline", 100, 90);
+  c.rd_rs_scope = other;
+  try {
+    c.finalize();
+    ADD_FAILURE() << "rd.rs_scope " << other << " accepted with baseline";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("rd.rs_scope"), std::string::npos) << e.what();
+  }
+  SsdConfig w = rd_config("ws+rs", 100, 90, "step", "die");
+  w.rd_rs_trigger = "request";
+  EXPECT_THROW(w.finalize(), ConfigError);
+  w.rd_rs_scope = "device";
+  EXPECT_NO_THROW(w.finalize());
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Read disturb (issue 7) at the flash channel, to the picosecond on the tlc-rr preset: an ipr
+// Read disturb at the flash channel, to the picosecond on the tlc-rr preset: an ipr
 // reprogram (a program of an MSB page without data on the bus) takes tPROG(MSB), a read of a
 // reprogrammed block takes its MLC read time instead of the page type's tR; and the Fig. 12
 // read-latency buckets of the result JSON on a hand-made histogram. SystemC elaborates once per

@@ -16,7 +16,7 @@
 #include <queue>
 #include <vector>
 
-#include "controller/slc/hybrid_core.h"
+#include "tests/common/core_parts.h"
 
 namespace ssdtlm::slctest {
 
@@ -34,7 +34,7 @@ class HybridEnv : public CoreEnv {
   };
 
   explicit HybridEnv(const SsdConfig& cfg) : cfg_(cfg) {}
-  void bind(slc::HybridCore* core) { core_ = core; }
+  void bind(Core* core) { core_ = core; }
 
   // Array time of one operation, as FlashChannel::array_time for a single-plane operation.
   static Tick duration(const SsdConfig& cfg, const FlashOp& op) {
@@ -147,7 +147,7 @@ class HybridEnv : public CoreEnv {
     q_.push(Ev{t, seq_++, slot});
   }
   const SsdConfig& cfg_;
-  slc::HybridCore* core_ = nullptr;
+  Core* core_ = nullptr;
   Tick now_ = 0;
   std::priority_queue<Ev> q_;
   std::vector<std::function<void()>> fns_;

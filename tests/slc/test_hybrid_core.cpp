@@ -26,13 +26,13 @@
 #include <set>
 #include <string>
 
-#include "controller/slc/hybrid_core.h"
 #include "controller/slc/rl_sizer.h"
+#include "tests/common/core_parts.h"
 #include "tests/slc/hybrid_env.h"
 #include "tests/slc/small_configs.h"
 
 using namespace ssdtlm;
-using ssdtlm::slc::HybridCore;
+using ssdtlm::Core;
 using ssdtlm::slctest::HybridEnv;
 
 using slctest::qlc_small;
@@ -51,7 +51,7 @@ constexpr Tick kFw1 = 1'100 * kNsPs;  // firmware time of a one-page command: 2 
 struct Rig {
   SsdConfig cfg;
   HybridEnv env;
-  HybridCore core;
+  Core core;
   std::deque<HostCmd> cmds;
 
   explicit Rig(SsdConfig c, bool integrity = false)
@@ -78,7 +78,7 @@ struct Rig {
   }
   Tick write(uint64_t offset, uint32_t size) { return exec(offset, size, false); }
   Tick read(uint64_t offset, uint32_t size) { return exec(offset, size, true); }
-  nlohmann::json json() const { return core.result_json(double(env.now()) / 1e12); }
+  nlohmann::json json() const { return slc_json(core, double(env.now()) / 1e12); }
 };
 
 bool is_read(const HybridEnv::OpLog& l) {
@@ -132,8 +132,8 @@ TEST(HybridCore, FullPageWriteToSlcTakesFirmwarePlusSlcProgram) {
   EXPECT_EQ(progs[0].npages, 1u);
   EXPECT_LT(progs[0].block, 4u);  // the fixed SLC partition: blocks 0..3 of the plane
   EXPECT_EQ(progs[0].purpose, slc::kSlcWrite);
-  EXPECT_EQ(r.core.hcounters().slc_host_pages, 1u);
-  EXPECT_EQ(r.core.hcounters().padding_sectors, 0u);
+  EXPECT_EQ(slc_cache(r.core).counters().slc_host_pages, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().padding_sectors, 0u);
 
   const Tick t0 = r.env.now();
   EXPECT_EQ(r.read(0, kPage) - t0, 31'100 * kNsPs);
@@ -141,8 +141,8 @@ TEST(HybridCore, FullPageWriteToSlcTakesFirmwarePlusSlcProgram) {
   ASSERT_EQ(reads.size(), 1u);
   EXPECT_TRUE(reads[0].slc);
   EXPECT_EQ(reads[0].ppn, progs[0].ppn);
-  EXPECT_EQ(r.core.hcounters().slc_reads, 1u);
-  EXPECT_EQ(r.core.hcounters().host_flash_reads, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().slc_reads, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().host_flash_reads, 1u);
   EXPECT_TRUE(r.core.idle());
 }
 
@@ -157,9 +157,9 @@ TEST(HybridCore, FullPageWriteWithoutSlcTakesFirmwarePlusTlcOneShotProgram) {
   EXPECT_EQ(progs[0].npages, 3u);
   EXPECT_GE(progs[0].block, 4u);
   EXPECT_EQ(progs[0].purpose, slc::kNativeWrite);
-  EXPECT_EQ(r.core.hcounters().native_host_pages, 3u);
-  EXPECT_EQ(r.core.hcounters().padding_sectors, 8u);
-  EXPECT_EQ(r.core.hcounters().pieces_to_native, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().native_host_pages, 3u);
+  EXPECT_EQ(slc_cache(r.core).counters().padding_sectors, 8u);
+  EXPECT_EQ(slc_cache(r.core).counters().pieces_to_native, 1u);
 
   const Tick t0 = r.env.now();
   EXPECT_EQ(r.read(0, kPage) - t0, 67'100 * kNsPs);
@@ -167,7 +167,7 @@ TEST(HybridCore, FullPageWriteWithoutSlcTakesFirmwarePlusTlcOneShotProgram) {
   ASSERT_EQ(reads.size(), 1u);
   EXPECT_FALSE(reads[0].slc);
   EXPECT_EQ(reads[0].ppn, progs[0].ppn);
-  EXPECT_EQ(r.core.hcounters().slc_reads, 0u);
+  EXPECT_EQ(slc_cache(r.core).counters().slc_reads, 0u);
   EXPECT_TRUE(r.core.idle());
 }
 
@@ -214,8 +214,8 @@ TEST(HybridCore, ConvertibleBlockReturnsInNativeModeAfterMigration) {
     EXPECT_FALSE(mig[0].slc);
     EXPECT_EQ(mig[0].npages, 4u);
     EXPECT_EQ(mig[0].done - mig[0].start, 3102 * kUs);
-    EXPECT_EQ(r.core.hcounters().mig_victims, 1u);
-    EXPECT_EQ(r.core.hcounters().slc_erases, 1u);
+    EXPECT_EQ(slc_cache(r.core).counters().mig_victims, 1u);
+    EXPECT_EQ(slc_cache(r.core).counters().slc_erases, 1u);
   }
 
   // A longer run of full-page writes over 64 logical pages.
@@ -275,10 +275,10 @@ TEST(HybridCore, SaPacksTwoHalfPagesIntoOneSlcPageWhileTheDieIsBusy) {
   ASSERT_EQ(progs.size(), 2u);
   EXPECT_TRUE(progs[1].slc);
   EXPECT_EQ(progs[1].start, 501'100 * kNsPs);
-  EXPECT_EQ(r.core.hcounters().packed_pages, 1u);
-  EXPECT_EQ(r.core.hcounters().packed_sectors, 4u);
-  EXPECT_EQ(r.core.hcounters().padding_sectors, 0u);
-  EXPECT_EQ(r.core.hcounters().rmw_reads, 0u);
+  EXPECT_EQ(slc_cache(r.core).counters().packed_pages, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().packed_sectors, 4u);
+  EXPECT_EQ(slc_cache(r.core).counters().padding_sectors, 0u);
+  EXPECT_EQ(slc_cache(r.core).counters().rmw_reads, 0u);
   const Ppn packed = progs[1].ppn;
 
   size_t mark = r.env.log.size();
@@ -309,8 +309,8 @@ TEST(HybridCore, SaSealsAPartialBufferWhenTheDieIsIdle) {
   const auto progs = r.env.ops(is_program);
   ASSERT_EQ(progs.size(), 2u);
   EXPECT_NE(progs[0].ppn, progs[1].ppn);
-  EXPECT_EQ(r.core.hcounters().packed_pages, 2u);
-  EXPECT_EQ(r.core.hcounters().padding_sectors, 4u);
+  EXPECT_EQ(slc_cache(r.core).counters().packed_pages, 2u);
+  EXPECT_EQ(slc_cache(r.core).counters().padding_sectors, 4u);
 
   size_t mark = r.env.log.size();
   r.read(0, kPage);
@@ -332,15 +332,15 @@ TEST(HybridCore, PagePolicyPartialUpdateIsReadModifyWrite) {
   EXPECT_EQ(r.write(0, kPage), 501'100 * kNsPs);
   EXPECT_EQ(r.write(0, kSec), 1'032'200 * kNsPs);
   EXPECT_EQ(r.core.counters().rmw_reads, 1u);
-  EXPECT_EQ(r.core.hcounters().rmw_reads, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().rmw_reads, 1u);
   const auto rmw = r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kRmwRead; });
   ASSERT_EQ(rmw.size(), 1u);
   const auto progs = r.env.ops(is_program);
   ASSERT_EQ(progs.size(), 2u);
   EXPECT_EQ(rmw[0].ppn, progs[0].ppn);
   EXPECT_NE(progs[1].ppn, progs[0].ppn);
-  EXPECT_EQ(r.core.hcounters().padding_sectors, 0u);
-  EXPECT_EQ(r.core.hcounters().packed_pages, 0u);
+  EXPECT_EQ(slc_cache(r.core).counters().padding_sectors, 0u);
+  EXPECT_EQ(slc_cache(r.core).counters().packed_pages, 0u);
 
   const size_t mark = r.env.log.size();
   r.read(0, kPage);
@@ -349,7 +349,7 @@ TEST(HybridCore, PagePolicyPartialUpdateIsReadModifyWrite) {
   EXPECT_EQ(reads[0].ppn, progs[1].ppn);
   EXPECT_EQ(r.core.counters().checked_reads, 4u);
   EXPECT_EQ(r.core.counters().mismatches, 0u);
-  EXPECT_EQ(r.core.mapped_sectors(), 4u);
+  EXPECT_EQ(slc_cache(r.core).mapped_sectors(), 4u);
 }
 
 // (c) sector policy: sector 0 and then sector 2 of LPN 0, each sealed alone on an idle die (3
@@ -362,9 +362,9 @@ TEST(HybridCore, SectorPolicyScattersALogicalPageOverPackedPages) {
   r.write(2 * kSec, kSec);
   const auto progs = r.env.ops(is_program);
   ASSERT_EQ(progs.size(), 2u);
-  EXPECT_EQ(r.core.hcounters().packed_pages, 2u);
-  EXPECT_EQ(r.core.hcounters().padding_sectors, 6u);
-  EXPECT_EQ(r.core.hcounters().rmw_reads, 0u);
+  EXPECT_EQ(slc_cache(r.core).counters().packed_pages, 2u);
+  EXPECT_EQ(slc_cache(r.core).counters().padding_sectors, 6u);
+  EXPECT_EQ(slc_cache(r.core).counters().rmw_reads, 0u);
   const size_t mark = r.env.log.size();
   const Tick t0 = r.env.now();
   EXPECT_EQ(r.read(0, kPage) - t0, (1'100 + 30'000 + 30'000) * kNsPs);  // two reads, one die
@@ -378,7 +378,7 @@ TEST(HybridCore, SectorPolicyScattersALogicalPageOverPackedPages) {
   Rig s(tlc_small("sa"), /*integrity=*/true);
   s.write(0, kSec);
   s.write(2 * kSec, kSec);
-  EXPECT_EQ(s.core.hcounters().rmw_reads, 1u);
+  EXPECT_EQ(slc_cache(s.core).counters().rmw_reads, 1u);
   const auto sprogs = s.env.ops(is_program);
   ASSERT_EQ(sprogs.size(), 2u);
   const size_t smark = s.env.log.size();
@@ -395,13 +395,13 @@ TEST(HybridCore, SectorPolicyScattersALogicalPageOverPackedPages) {
 TEST(HybridCore, HierarchyPartialToL1FullToL2ReadNeedsBoth) {
   Rig r(tlc_small("hierarchy"), /*integrity=*/true);
   r.write(0, kPage);
-  EXPECT_EQ(r.core.hcounters().l2_pieces, 1u);
-  EXPECT_EQ(r.core.hcounters().l1_pieces, 0u);
+  EXPECT_EQ(slc_cache(r.core).counters().l2_pieces, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().l1_pieces, 0u);
   r.write(kSec, kSec);
-  EXPECT_EQ(r.core.hcounters().l2_pieces, 1u);
-  EXPECT_EQ(r.core.hcounters().l1_pieces, 1u);
-  EXPECT_EQ(r.core.hcounters().rmw_reads, 0u);
-  EXPECT_EQ(r.core.hcounters().packed_pages, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().l2_pieces, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().l1_pieces, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().rmw_reads, 0u);
+  EXPECT_EQ(slc_cache(r.core).counters().packed_pages, 1u);
   const auto progs = r.env.ops(is_program);
   ASSERT_EQ(progs.size(), 2u);
   EXPECT_TRUE(progs[0].slc);
@@ -444,8 +444,8 @@ TEST(HybridCore, MigrationReadsEachVictimPageOncePerJob) {
   }
   const size_t mark = r.env.log.size();
   for (uint64_t l = 200; l <= 204; ++l) r.write(l * kPage, kPage);
-  EXPECT_EQ(r.core.hcounters().mig_victims, 1u);
-  EXPECT_EQ(r.core.hcounters().mig_units, 4u);
+  EXPECT_EQ(slc_cache(r.core).counters().mig_victims, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().mig_units, 4u);
   const auto mreads =
       r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kMigRead; }, mark);
   ASSERT_EQ(mreads.size(), 4u);
@@ -455,7 +455,7 @@ TEST(HybridCore, MigrationReadsEachVictimPageOncePerJob) {
     pages.insert(l.ppn);
   }
   EXPECT_EQ(pages.size(), 4u);  // pages 0-3 of block 0, each once
-  EXPECT_EQ(r.core.hcounters().mig_reads, 4u);
+  EXPECT_EQ(slc_cache(r.core).counters().mig_reads, 4u);
   EXPECT_EQ(r.core.counters().gc_reads, 4u);
   // The moved data reads back correctly from TLC.
   for (uint64_t l = 0; l <= 10; ++l) r.read(l * kPage, kSec);
@@ -510,8 +510,8 @@ TEST(HybridCore, StaticAllocationSerialisesSectorFragmentsOnOneDie) {
   const auto progs = r.env.ops(is_program);
   ASSERT_EQ(progs.size(), 4u);
   EXPECT_EQ(progs[2].plane + progs[3].plane, 1u);  // one packed page on each plane
-  EXPECT_EQ(r.core.hcounters().packed_pages, 2u);
-  EXPECT_EQ(r.core.hcounters().padding_sectors, 4u);
+  EXPECT_EQ(slc_cache(r.core).counters().packed_pages, 2u);
+  EXPECT_EQ(slc_cache(r.core).counters().padding_sectors, 4u);
   for (uint64_t l : {0, 1, 2, 3}) {
     const size_t mark = r.env.log.size();
     r.read(l * kPage, kSec);
@@ -539,8 +539,8 @@ TEST(HybridCore, StaticAllocationSealsAPlanesBufferWhenItsDieHasNoHostProgram) {
   const auto progs = r.env.ops(is_program);
   ASSERT_EQ(progs.size(), 2u);
   EXPECT_EQ(progs[1].plane, 1u);
-  EXPECT_EQ(r.core.hcounters().packed_pages, 1u);
-  EXPECT_EQ(r.core.hcounters().padding_sectors, 2u);
+  EXPECT_EQ(slc_cache(r.core).counters().packed_pages, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().padding_sectors, 2u);
 }
 
 // Hierarchy with static allocation: L2 (full pages) on the LPN's plane, L1 kept dynamic and away
@@ -571,7 +571,7 @@ TEST(HybridCore, RlDemandCountsPagesOfRequestsUpToTheta) {
     c.set("slc.rl_demand", mode, "test");
     c.finalize();
     Rig r(std::move(c));
-    auto& rl = dynamic_cast<slc::RlSizer&>(r.core.sizer());
+    auto& rl = dynamic_cast<slc::RlSizer&>(slc_cache(r.core).slc_sizer());
     for (uint64_t i = 0; i < 4; ++i) r.write(i * 8 * kPage, 8 * kPage);
     for (uint64_t i = 0; i < 4; ++i) r.write((40 + i) * kPage, kPage);
     EXPECT_EQ(r.json()["sizer"]["epochs"], 1) << mode;
@@ -600,8 +600,8 @@ TEST(HybridCore, WriteBackCompletesWritesInDramWhileTheyFit) {
   const auto progs = r.env.ops(is_program);
   ASSERT_EQ(progs.size(), 2u);
   EXPECT_EQ(progs[0].done, 501'100 * kNsPs);
-  EXPECT_EQ(r.core.hcounters().write_back_cmds, 1u);
-  EXPECT_EQ(r.core.hcounters().dram_read_sectors, 4u);
+  EXPECT_EQ(slc_cache(r.core).counters().write_back_cmds, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().dram_read_sectors, 4u);
   EXPECT_EQ(r.json()["write_back_writes"], 1);
   EXPECT_EQ(a->pending, 0u);  // its program's completion did not count it down again
   EXPECT_EQ(b->pending, 0u);
@@ -613,7 +613,7 @@ TEST(HybridCore, WriteBackCompletesWritesInDramWhileTheyFit) {
   // 501.1 us.
   Rig w(tlc_small("page"));
   EXPECT_EQ(w.write(0, kPage), 501'100 * kNsPs);
-  EXPECT_EQ(w.core.hcounters().write_back_cmds, 0u);
+  EXPECT_EQ(slc_cache(w.core).counters().write_back_cmds, 0u);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -679,9 +679,9 @@ TEST(HybridCore, MappingTableExtraBytesModel) {
     c.set("slc.policy", policy, "test");
     c.finalize();
     HybridEnv env(c);
-    HybridCore core(c, env, false);
+    Core core(c, env, false);
     env.bind(&core);
-    const auto j = core.result_json(0);
+    const auto j = slc_json(core, 0);
     EXPECT_EQ(j["max_slc_blocks"], 1024) << policy;
     EXPECT_DOUBLE_EQ(j["mapping_table"]["extra_bytes_model"].get<double>(), bytes) << policy;
     EXPECT_EQ(j["mapping_table"]["page_table_bytes"], c.logical_pages() * 4) << policy;
@@ -755,11 +755,11 @@ void expect_clean_mix(SsdConfig c, MixOptions o = {}) {
   r.env.max_events = 3'000'000;  // a clean run of 4000 requests needs about 100,000
   const MixStats st = run_mix(r, o.seed, o.requests, o.footprint, o.qd);
   ASSERT_FALSE(r.env.overrun) << "the core never settles (" << r.env.events << " events, "
-                              << r.core.hcounters().native_erases << " native erases)";
+                              << slc_cache(r.core).counters().native_erases << " native erases)";
   EXPECT_EQ(st.issued, o.requests);
   EXPECT_EQ(st.completed, o.requests);
   const auto& ctr = r.core.counters();
-  const auto& h = r.core.hcounters();
+  const auto& h = slc_cache(r.core).counters();
   EXPECT_EQ(ctr.mismatches, 0u) << (ctr.mismatch_examples.empty() ? "" : ctr.mismatch_examples[0]);
   EXPECT_GT(ctr.checked_reads, 0u);
   EXPECT_GT(h.mig_victims, 0u);
@@ -876,11 +876,11 @@ void expect_policy_mix(SsdConfig c, const char* policy) {
   Rig r(c, /*integrity=*/true);
   r.env.max_events = 3'000'000;
   run_mix(r, 1, 4000, 0.6, 4);
-  ASSERT_NE(r.core.native_gc(), nullptr);
-  EXPECT_EQ(std::string(r.core.native_gc()->policy().name()), policy);
-  EXPECT_GT(r.core.native_gc()->copy_steps(), 0u);
-  EXPECT_GT(r.core.native_gc()->erase_steps(), 0u);
-  EXPECT_GT(r.core.native_gc()->policy().stats()["decisions"].get<uint64_t>(), 0u);
+  ASSERT_NE(hybrid_gc(r.core).native_gc(), nullptr);
+  EXPECT_EQ(std::string(hybrid_gc(r.core).native_gc()->policy().name()), policy);
+  EXPECT_GT(hybrid_gc(r.core).native_gc()->copy_steps(), 0u);
+  EXPECT_GT(hybrid_gc(r.core).native_gc()->erase_steps(), 0u);
+  EXPECT_GT(hybrid_gc(r.core).native_gc()->policy().stats()["decisions"].get<uint64_t>(), 0u);
 }
 TEST_P(GcPolicyMix, Fixed) {
   expect_policy_mix(tlc_mix("sector"), GetParam());
@@ -917,7 +917,7 @@ TEST_P(RrMix, ConvertibleWithRlAggr) {
   const nlohmann::json j = r.core.read_disturb()->stats(0);
   EXPECT_GT(j["host_reads"]["count"].get<uint64_t>(), 0u);
   EXPECT_GT(r.core.counters().erases_rr, 0u) << j["refresh"].dump();
-  EXPECT_GT(r.core.native_gc()->copy_steps(), 0u);
+  EXPECT_GT(hybrid_gc(r.core).native_gc()->copy_steps(), 0u);
 }
 INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, RrMix, ::testing::Values("baseline", "ws", "ws+rs"),
                          [](const auto& info) {
@@ -938,8 +938,8 @@ TEST(HybridCore, LazyStepMovesItsCopiesAsPagesAndWaitsWithAPartialUnit) {
   c.set("gc.lazy_copies", 3, "test");
   c.finalize();
   Rig r(c);
-  ASSERT_NE(r.core.native_gc(), nullptr);
-  const slc::NativeGc& gc = *r.core.native_gc();
+  ASSERT_NE(hybrid_gc(r.core).native_gc(), nullptr);
+  const slc::NativeGc& gc = *hybrid_gc(r.core).native_gc();
   std::mt19937_64 rng(7);
   const uint64_t lpns = c.logical_pages();
   int pure_steps = 0, three = 0, between = 0;
@@ -1000,15 +1000,15 @@ TEST(HybridCoreIntegrity, ConvertibleRlHierarchyDeepQueue) {
 TEST(HybridCoreIntegrity, ConvertiblePreconditioned) {
   // Precondition 60% of the logical space (plus 50% random overwrites) in native blocks first.
   Rig r(qlc_mix("static", "page"), /*integrity=*/true);
-  r.core.precondition(0.6, 0.5);
-  EXPECT_EQ(r.core.mapped_sectors(), uint64_t(0.6 * r.cfg.logical_pages()) * 4);
+  precondition(r.core, 0.6, 0.5);
+  EXPECT_EQ(slc_cache(r.core).mapped_sectors(), uint64_t(0.6 * r.cfg.logical_pages()) * 4);
   r.env.max_events = 3'000'000;
   const MixStats st = run_mix(r, 3, 3000, 0.6, 4);
   ASSERT_FALSE(r.env.overrun);
   EXPECT_EQ(st.completed, 3000u);
   EXPECT_EQ(r.core.counters().mismatches, 0u);
   EXPECT_GT(r.core.counters().checked_reads, 0u);
-  EXPECT_GT(r.core.hcounters().native_erases, 0u);
+  EXPECT_GT(slc_cache(r.core).counters().native_erases, 0u);
   EXPECT_TRUE(r.core.idle());
 }
 
@@ -1029,15 +1029,15 @@ TEST(HybridCore, DwaMigratesOnlyWhenTheHostIsIdle) {
   Rig r(qlc_mix("dwa", "page"), /*integrity=*/true);
   dwa_burst(r);
   EXPECT_EQ(r.env.done.size(), 20u);
-  EXPECT_EQ(r.core.hcounters().slc_host_pages, 20u);
-  EXPECT_EQ(r.core.hcounters().mig_victims, 0u);
-  EXPECT_EQ(r.core.slc_blocks(), 6u);
+  EXPECT_EQ(slc_cache(r.core).counters().slc_host_pages, 20u);
+  EXPECT_EQ(slc_cache(r.core).counters().mig_victims, 0u);
+  EXPECT_EQ(slc_cache(r.core).slc_blocks(), 6u);
   r.env.run();
-  const auto& h = r.core.hcounters();
+  const auto& h = slc_cache(r.core).counters();
   EXPECT_GE(h.idle_migrations, 2u);  // at least the first full block of each plane
   EXPECT_EQ(h.mig_victims, h.idle_migrations);
   EXPECT_EQ(h.mig_units, h.mig_victims);
-  EXPECT_EQ(r.core.slc_blocks(), 6u - h.slc_erases);
+  EXPECT_EQ(slc_cache(r.core).slc_blocks(), 6u - h.slc_erases);
   EXPECT_TRUE(r.core.idle());
   for (uint64_t i = 0; i < 20; ++i) r.read(i * kPage, kPage);
   EXPECT_EQ(r.core.counters().mismatches, 0u);
@@ -1051,12 +1051,12 @@ TEST(HybridCore, DwaMigratesEveryFullSlcBlockWhileTheHostIsIdle) {
   Rig r(qlc_mix("dwa", "page"), /*integrity=*/true);
   dwa_burst(r);
   r.env.run();
-  const auto& h = r.core.hcounters();
+  const auto& h = slc_cache(r.core).counters();
   EXPECT_EQ(h.idle_migrations, 4u);
   EXPECT_EQ(h.mig_victims, 4u);
   EXPECT_EQ(h.mig_units, 4u);
   EXPECT_EQ(h.slc_erases, 4u);
-  EXPECT_EQ(r.core.slc_blocks(), 2u);
+  EXPECT_EQ(slc_cache(r.core).slc_blocks(), 2u);
   EXPECT_TRUE(r.core.idle());
   const size_t mark = r.env.log.size();
   for (uint64_t i = 0; i < 20; ++i) r.read(i * kPage, kPage);
@@ -1107,11 +1107,11 @@ TEST(HybridCoreBugs, ConvertibleAdmittedL2WriteIsNotStranded) {
   Rig r(std::move(c), /*integrity=*/true);
   r.env.max_events = 100'000;
   r.write(0, kSec);
-  EXPECT_EQ(r.core.slc_blocks(), 1u);
-  EXPECT_EQ(r.core.hcounters().l1_pieces, 1u);
+  EXPECT_EQ(slc_cache(r.core).slc_blocks(), 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().l1_pieces, 1u);
   for (uint64_t i = 0; i < 18; ++i) r.write((8 + 8 * i) * kPage, 8 * kPage);
-  EXPECT_EQ(r.core.hcounters().pieces_to_native, 144u);
-  EXPECT_EQ(r.core.total_free_blocks(), 6u);
+  EXPECT_EQ(slc_cache(r.core).counters().pieces_to_native, 144u);
+  EXPECT_EQ(r.core.mapping().total_free_blocks(), 6u);
   HostCmd* w = r.cmd(200 * kPage, kPage, false, r.env.now());
   r.env.run();
   EXPECT_TRUE(r.env.done_at.count(w)) << "the 16 KiB write never completes";
@@ -1134,10 +1134,10 @@ TEST(HybridCoreBugs, ConvertibleSlcRegionRecoversAfterTheDriveIsWrittenOnce) {
   Rig r(std::move(c), /*integrity=*/true);
   std::mt19937_64 rng(7);
   for (int i = 0; i < 600; ++i) r.write((rng() % 64) * kPage, kPage);
-  const uint64_t before = r.core.hcounters().pieces_to_slc;
+  const uint64_t before = slc_cache(r.core).counters().pieces_to_slc;
   for (int i = 0; i < 200; ++i) r.write((rng() % 64) * kPage, kPage);
   EXPECT_EQ(r.json()["slc_allowed_blocks_end"], 2);
-  EXPECT_GT(r.core.hcounters().pieces_to_slc - before, 100u)
+  EXPECT_GT(slc_cache(r.core).counters().pieces_to_slc - before, 100u)
       << "SLC pieces in the last 200 writes (all admitted by theta and the size target)";
   // Blocks change mode both ways: some block programmed in QLC mode is erased and then opened in
   // SLC mode.
@@ -1156,3 +1156,174 @@ TEST(HybridCoreBugs, ConvertibleSlcRegionRecoversAfterTheDriveIsWrittenOnce) {
   EXPECT_TRUE(native_then_slc) << "no block went from QLC mode to SLC mode";
   EXPECT_EQ(r.core.counters().mismatches, 0u);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 7. FSP grouping of migration units (controller/slc/unit_grouping.h, docs/fsp.md "On the hybrid
+// drive"): the grouper chooses the logical pages of each one-shot unit and their page types.
+
+namespace {
+
+// qlc_small with SLC blocks of 8 pages and an SLC target of 2 blocks: full-page writes of LPN 0..7
+// fill SLC block 0; LPN 8 opens the second block, which leaves no free SLC block, so block 0 is
+// migrated: 8 logical pages in 2 QLC units.
+SsdConfig qlc_grouped(const std::string& grouper) {
+  SsdConfig c = qlc_small("static");
+  c.set("slc.pages_per_block", 8, "test");
+  c.set("slc.gc_free_blocks", 0, "test");
+  c.set("slc.native_gc_free_blocks", 1, "test");
+  c.set("fsp.grouper", grouper, "test");
+  c.finalize();
+  return c;
+}
+
+// Page type of the native page logical page lpn is mapped to (-1: in an SLC block).
+int type_of(const Core& core, Lpn lpn) {
+  const auto& m = dynamic_cast<const slc::SectorMapping&>(core.mapping()).map();
+  const uint32_t spp = core.config().geo.sectors_per_page();
+  const slc::Psn psn = m.l2p(lpn * spp);
+  if (psn == slc::kNoPsn || m.slc_page(psn / spp)) return -1;
+  const nand::Geometry& g = core.config().geo;
+  return g.page_type_of(g.page_of(psn / spp));
+}
+
+// Writes LPN 0..7 into SLC block 0, reads LPN 6 six times and LPN 5 four times there, then writes
+// LPN 8: block 0 is migrated.
+void fill_read_and_migrate(Rig& r) {
+  for (uint64_t l = 0; l < 8; ++l) r.write(l * kPage, kPage);
+  for (int i = 0; i < 6; ++i) r.read(6 * kPage, kPage);
+  for (int i = 0; i < 4; ++i) r.read(5 * kPage, kPage);
+  EXPECT_EQ(slc_cache(r.core).counters().mig_victims, 0u);
+  r.write(8 * kPage, kPage);
+  EXPECT_EQ(slc_cache(r.core).counters().mig_victims, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().mig_units, 2u);
+}
+
+}  // namespace
+
+// Baseline keeps the scan order: LPN 0..3 on LSB, CLSB, CMSB, MSB of the first unit, 4..7 of the
+// second, whatever was read.
+TEST(HybridFsp, BaselineMigratesInScanOrder) {
+  Rig r(qlc_grouped("baseline"), /*integrity=*/true);
+  fill_read_and_migrate(r);
+  EXPECT_EQ(slc_cache(r.core).grouper(), nullptr);
+  for (Lpn l = 0; l < 8; ++l) EXPECT_EQ(type_of(r.core, l), int(l % 4)) << "lpn " << l;
+}
+
+// Frequency: read counts 6 (LPN 6: class LSB), 4 (LPN 5: CLSB), 0 (the others: MSB). The
+// candidates are the victim's 8 pages in scan order. Unit 1 (Fig. 7 rule): MSB = LPN 0 (the first
+// MSB-class candidate), CLSB = 5, LSB = 6; CMSB has no candidate of its class, its neighbours
+// (CLSB, MSB) give the first one left, LPN 1. Unit 2, candidates 2, 3, 4, 7 all of class MSB: MSB =
+// 2; LSB, CLSB, CMSB take the next ones left at distance 3, 2, 1: LSB = 3, CLSB = 4, CMSB = 7.
+TEST(HybridFsp, FrequencyPlacesTheReadHotPageOnLsb) {
+  Rig r(qlc_grouped("frequency"), /*integrity=*/true);
+  fill_read_and_migrate(r);
+  ASSERT_NE(slc_cache(r.core).grouper(), nullptr);
+  const int want[8] = {3, 2, 3, 0, 1, 1, 0, 2};  // page type of LPN 0..7
+  for (Lpn l = 0; l < 8; ++l) EXPECT_EQ(type_of(r.core, l), want[l]) << "lpn " << l;
+  EXPECT_EQ(slc_cache(r.core).grouper()->stats().evictions, 2u);
+  // A read of LPN 6 now is a QLC read of an LSB page.
+  const size_t mark = r.env.log.size();
+  r.read(6 * kPage, kPage);
+  const auto reads = r.env.ops(is_read, mark);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_FALSE(reads[0].slc);
+  EXPECT_EQ(r.cfg.geo.page_type_of(r.cfg.geo.page_of(reads[0].ppn)), 0);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+}
+
+// Frequency's immediate refresh on the hybrid: the second read of LPN 0 (on MSB, read count 2)
+// re-stages its current data in an SLC page (no host command waits on it), and the page is then
+// read from SLC; LPN 2 on MSB read once stays.
+TEST(HybridFsp, RewriteRestagesAHotSlowPageInTheSlcCache) {
+  Rig r(qlc_grouped("frequency"), /*integrity=*/true);
+  fill_read_and_migrate(r);
+  const FspStats& st = slc_cache(r.core).grouper()->stats();
+  r.read(2 * kPage, kPage);
+  r.read(0, kPage);
+  EXPECT_EQ(st.rewrites, 0u);
+  const size_t mark = r.env.log.size();
+  r.read(0, kPage);
+  EXPECT_EQ(st.rewrites, 1u);
+  const auto progs = r.env.ops(is_program, mark);
+  ASSERT_EQ(progs.size(), 1u);
+  EXPECT_TRUE(progs[0].slc);
+  EXPECT_EQ(progs[0].purpose, slc::kSlcWrite);
+  // The page just read needs no second read.
+  EXPECT_EQ(r.env.ops(is_read, mark).size(), 1u);
+  EXPECT_EQ(type_of(r.core, 0), -1);
+  EXPECT_EQ(type_of(r.core, 2), 3);
+  const size_t mark2 = r.env.log.size();
+  r.read(0, kPage);
+  const auto reads = r.env.ops(is_read, mark2);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_TRUE(reads[0].slc);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_EQ(r.core.counters().checked_reads, 14u * 4);  // 14 page reads of 4 sectors
+  EXPECT_TRUE(r.core.idle());
+}
+
+// A candidate the host rewrites while its victim migrates leaves the candidates: it is not
+// migrated (the host's newer copy stays where the host put it) and the victim is erased once the
+// others are placed.
+TEST(HybridFsp, CandidateRewrittenDuringMigrationIsNotMigrated) {
+  Rig r(qlc_grouped("frequency"), /*integrity=*/true);
+  for (uint64_t l = 0; l < 8; ++l) r.write(l * kPage, kPage);
+  for (int i = 0; i < 6; ++i) r.read(6 * kPage, kPage);
+  // LPN 8 starts the migration (its SLC program, then the victim's reads for the first unit:
+  // LPN 6 on LSB, then 1, 2, 0); LPN 7, a candidate of the second unit, is rewritten 100 us later:
+  // its SLC program is queued at the die before the first unit's program, so when the second unit
+  // is chosen LPN 7 has left the victim.
+  r.cmd(8 * kPage, kPage, false, r.env.now());
+  r.cmd(7 * kPage, kPage, false, r.env.now() + 100 * kUs);
+  r.env.run();
+  EXPECT_EQ(slc_cache(r.core).counters().mig_units, 2u);
+  EXPECT_EQ(r.core.counters().gc_page_moves, 7u);  // 4 + 3 logical pages
+  EXPECT_EQ(slc_cache(r.core).counters().mig_victims, 1u);
+  EXPECT_EQ(slc_cache(r.core).counters().slc_erases, 1u);
+  EXPECT_EQ(type_of(r.core, 7), -1) << "the host's copy of LPN 7 is in SLC";
+  uint64_t migrated = 0;
+  for (Lpn l = 0; l < 7; ++l) migrated += type_of(r.core, l) >= 0;
+  EXPECT_EQ(migrated, 7u);
+  for (Lpn l = 0; l < 9; ++l) r.read(l * kPage, kPage);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_TRUE(r.core.idle());
+}
+
+// Integrity with every grouper on the hybrid: the random mix (section 5) on the convertible QLC
+// drive and on the fixed-partition TLC drive (2 planes: two migrations at once), every read
+// returns the last version written through migration and re-staging; the grouper formed units.
+class GrouperMix : public ::testing::TestWithParam<const char*> {};
+void expect_grouper_mix(SsdConfig c, const char* grouper) {
+  c.set("fsp.grouper", grouper, "test");
+  c.finalize();
+  Rig r(c, /*integrity=*/true);
+  r.env.max_events = 3'000'000;
+  const MixStats st = run_mix(r, 1, 4000, 0.6, 4);
+  ASSERT_FALSE(r.env.overrun);
+  EXPECT_EQ(st.completed, 4000u);
+  const auto& ctr = r.core.counters();
+  EXPECT_EQ(ctr.mismatches, 0u) << (ctr.mismatch_examples.empty() ? "" : ctr.mismatch_examples[0]);
+  EXPECT_GT(ctr.checked_reads, 4000u);
+  const auto& h = slc_cache(r.core).counters();
+  EXPECT_GT(h.mig_victims, 0u);
+  const FspGrouper* g = slc_cache(r.core).grouper();
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(std::string(g->name()), grouper);
+  EXPECT_GT(g->stats().evictions, 0u);
+  EXPECT_EQ(g->stats().evictions, h.mig_units);
+  if (std::string(grouper) == "frequency") {
+    EXPECT_GT(g->stats().rewrites, 0u);
+  }
+  if (std::string(grouper) == "rl") {
+    EXPECT_GT(g->policy_stats()["decisions"].get<uint64_t>(), 0u);
+  }
+  EXPECT_TRUE(r.core.idle()) << r.json()["outstanding"].dump();
+}
+TEST_P(GrouperMix, Convertible) {
+  expect_grouper_mix(qlc_mix("static", "page"), GetParam());
+}
+TEST_P(GrouperMix, FixedSector) {
+  expect_grouper_mix(tlc_mix("sector"), GetParam());
+}
+INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, GrouperMix,
+                         ::testing::Values("frequency", "distance", "rl"));

@@ -9,12 +9,12 @@
 #include <deque>
 #include <string>
 
-#include "controller/slc/hybrid_core.h"
+#include "tests/common/core_parts.h"
 #include "tests/slc/hybrid_env.h"
 #include "tests/slc/small_configs.h"
 
 using namespace ssdtlm;
-using ssdtlm::slc::HybridCore;
+using ssdtlm::Core;
 using ssdtlm::slctest::HybridEnv;
 
 namespace {
@@ -24,7 +24,7 @@ constexpr uint32_t kPage = 16384;
 struct Rig {
   SsdConfig cfg;
   HybridEnv env;
-  HybridCore core;
+  Core core;
   std::deque<HostCmd> cmds;
 
   explicit Rig(SsdConfig c) : cfg(std::move(c)), env(cfg), core(cfg, env, /*integrity=*/true) {
@@ -89,7 +89,7 @@ TEST(HybridRr, NativeBlockAtTheHardThresholdIsRefreshedHottestPageFirst) {
       [&](const HybridEnv::OpLog& l) { return l.kind == FlashKind::Erase && l.block == b; }, from);
   ASSERT_EQ(erases.size(), 1u);
   EXPECT_EQ(r.core.counters().erases_rr, 1u);
-  EXPECT_EQ(r.core.hcounters().native_erases, 0u);  // native GC's erases only
+  EXPECT_EQ(slc_cache(r.core).counters().native_erases, 0u);  // native GC's erases only
   // The data moved: a read finds it elsewhere, intact, and the block's count restarted.
   const size_t after = r.env.log.size();
   r.exec(3, true);

@@ -110,7 +110,7 @@ TEST(SlcCli, QLcOnlyBaselineWritesNoSlc) {
 }
 
 // hybrid-slc-tlc keeps the paper's 50% native GC trigger, which its 7% over-provisioning cannot
-// reach on an aged drive (issue 14): native GC is paced by the data arriving (MQSim's rule,
+// reach on an aged drive: native GC is paced by the data arriving (MQSim's rule,
 // controller/slc/migration.h). A read-only trace runs no GC at all; a write trace keeps WAF low
 // (before: the first check compacted the whole native region, WAF 714 and 656), integrity clean.
 TEST(SlcCli, AgedDriveWithAnUnreachableGcTriggerDoesNotCompactTheRegion) {

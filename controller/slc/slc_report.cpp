@@ -1,51 +1,70 @@
-// The hybrid core's results: the "slc" section of the result JSON, the SLC time series (CSV) and
-// the drive-wide figures the replay reports (free blocks, wear, state memory).
+// The SLC cache's epochs, time series and result: every slc.epoch_writes host write requests the
+// SLC-size policy is fed the epoch's statistics (EpochStats, controller/slc/sizer.h) and sets new
+// SLC targets; each epoch and each division window of the SLC cache mode adds a row to the time
+// series (CSV); the "slc" section of the result JSON.
 #include <fstream>
 
-#include "controller/slc/hybrid_core.h"
+#include "controller/slc/migration.h"
+#include "controller/slc/slc_cache.h"
 
 namespace ssdtlm::slc {
 
-void HybridCore::reset_measurement() {
-  ctr_.restart_measurement();
-  const uint64_t peak = hc_.sector_entries_peak;  // a size, not a count of the measured span
+void SlcCache::reset_measurement() {
   hc_ = HybridCounters{};
-  hc_.sector_entries_peak = peak;
   busy_mark_ = hc_.busy_ps;  // the epoch in progress counts from here
-  mark_replay_start();
 }
 
-void HybridCore::mark_replay_start() {
-  if (native_gc_) native_gc_->restart_min_free();
+void SlcCache::report(nlohmann::json& r, const ReportContext& ctx) const {
+  r["cache"]["flush_policy"] = "write-through (hybrid SSD)";
+  r["cache"]["pages"] = 0;
+  r["cache"]["grouper"] = grouper_ ? std::string(grouper_->name()) +
+                                         " (hybrid SSD: groups SLC-to-native migration units)"
+                                   : std::string("none (hybrid SSD: writes go through to flash)");
+  r["slc"] = result_json(ctx);
+  if (grouper_) r["fsp"] = fsp_json(ctx);
 }
 
-void HybridCore::set_backend_factory(const rl::BackendFactory& f) {
-  sizer_->set_backend_factory(f);
-  if (native_gc_) native_gc_->policy().set_backend_factory(f);
-  if (rd_) rd_->set_backend_factory(f);
+double SlcCache::utilization() const {
+  const uint64_t lsec = logical_pages_ * spp_;
+  return lsec ? double(map_.mapped_sectors()) / double(lsec) : 0.0;
 }
 
-uint64_t HybridCore::mapped_pages() const {
-  return map_.mapped_sectors() / geo_.sectors_per_page();
+void SlcCache::end_epoch() {
+  epoch_writes_ = 0;
+  ep_.now = port_.now();
+  ep_.utilization = utilization();
+  ep_.valid_pages = map_.mapped_sectors() / spp_;
+  ep_.slc_blocks = map_.slc_blocks();
+  ep_.capacity_slc_blocks = static_cast<uint32_t>(region_.capacity_blocks());
+  ep_.free_blocks = map_.total_free_blocks();
+  auto delta = [&](uint32_t p) { return hc_.busy_ps[p] - busy_mark_[p]; };
+  ep_.t_slc_write = delta(kSlcWrite);
+  ep_.t_native_write = delta(kNativeWrite);
+  ep_.t_migration = delta(kMigRead) + delta(kMigWrite) + delta(kSlcErase);
+  ep_.t_native_gc = delta(kGcRead) + delta(kGcWrite) + delta(kNativeErase);
+  busy_mark_ = hc_.busy_ps;
+  region_.set_targets(sizer_->on_epoch(ep_));
+  // The decision unit's cycles delay the next host command (firmware waits for its answer).
+  const uint64_t cyc = sizer_->take_cycles();
+  pending_unit_cycles_ += cyc;
+  unit_cycles_ += cyc;
+  ep_ = EpochStats{};
+  record_series();
+  migration_->check_all();
 }
 
-uint64_t HybridCore::total_free_blocks() const {
-  return map_.total_free_blocks();
+void SlcCache::record_series() {
+  if (series_.size() >= (1u << 20)) return;
+  uint32_t l1 = 0;
+  for (uint32_t p = 0; p < geo_.planes(); ++p) l1 += map_.plane(p).l1_used;
+  series_.push_back(SeriesRow{double(port_.now()) / 1e9, ctr_.host_writes, map_.slc_blocks(),
+                              region_.allowed(), region_.targets().theta_bytes / 1024, l1,
+                              staging_ ? staging_->l2_share() : SlcStaging::initial_l2_share(cfg_),
+                              utilization()});
 }
 
-uint32_t HybridCore::max_erase_count() const {
-  return map_.max_erase_count();
-}
-
-uint64_t HybridCore::worn_blocks() const {
-  return map_.worn_blocks(cfg_.erase_limit, cfg_.slc_erase_limit);
-}
-
-uint64_t HybridCore::state_bytes() const {
-  return map_.state_bytes() + dram_.size() * 8 + host_written_.bytes();
-}
-
-nlohmann::json HybridCore::result_json(double sim_s) const {
+nlohmann::json SlcCache::result_json(const ReportContext& ctx) const {
+  const double sim_s = ctx.sim_s;
   using nlohmann::json;
   const double us = 1e6;
   auto busy = [&](std::initializer_list<uint32_t> ps) {
@@ -109,15 +128,15 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
       {"mapping_table",
        {{"page_table_bytes", logical_pages_ * 4},
         {"extra_bytes_model", extra},
-        {"sector_entries_peak", hc_.sector_entries_peak},
-        {"sector_entries_peak_bytes", hc_.sector_entries_peak * 5.5}}},
+        {"sector_entries_peak", mapping_.sector_entries_peak()},
+        {"sector_entries_peak_bytes", mapping_.sector_entries_peak() * 5.5}}},
   };
   if (staging_) staging_->report(r);
   r["sizer"] = sizer_->stats();
-  if (!idle()) {  // what is still outstanding (a stuck run is a bug: report it)
+  if (!ctx.idle) {  // what is still outstanding (a stuck run is a bug: report it)
     json pl = json::array();
     for (uint32_t p = 0; p < geo_.planes(); ++p) {
-      json o = migration_.plane_state(p);
+      json o = migration_->plane_state(p);
       o["free"] = map_.free_native(p) + map_.free_slc_pool(p);
       o["slc_used"] = map_.plane(p).slc_used;
       pl.push_back(o);
@@ -128,7 +147,7 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
     r["outstanding"] = {{"blocked", blocked_.size()},
                         {"blocked_jobs", bj},
                         {"jobs", jobs_inflight_},
-                        {"ops", ops_in_flight()},
+                        {"ops", ctx.ops_in_flight},
                         {"reserved_slc_pages", region_.reserved_pages()},
                         {"slc_free_pages", region_.free_pages()},
                         {"planes", pl}};
@@ -136,7 +155,7 @@ nlohmann::json HybridCore::result_json(double sim_s) const {
   return r;
 }
 
-void HybridCore::write_series_csv(const std::string& path) const {
+bool SlcCache::write_series_csv(const std::string& path) const {
   std::ofstream f(path);
   if (!f) throw ConfigError(path + ": cannot write the SLC time series");
   f << "time_ms,host_writes,slc_blocks,slc_target_blocks,theta_kib,l1_blocks,l2_blocks,"
@@ -147,6 +166,7 @@ void HybridCore::write_series_csv(const std::string& path) const {
       << ',' << r.l1_blocks << ',' << l2 << ',' << 1.0 - r.ratio_l2 << ',' << r.ratio_l2 << ','
       << r.utilization << '\n';
   }
+  return true;
 }
 
 }  // namespace ssdtlm::slc

@@ -1,11 +1,13 @@
-// The page core's write cache as FSP's policies use it (docs/fsp.md): a hot page evicted into an
+// The write-back cache as FSP's policies use it (docs/fsp.md): a hot page evicted into an
 // LSB page at once with the LRU tail's dirty pages, clean read data admitted (baseline-rw), and the
 // Rewrite module's pages re-entering the cache, through a bounded ring of pending admissions.
-#include "controller/ssd_core.h"
+#include "controller/cache/write_back.h"
+#include "controller/core/integrity.h"
+#include "controller/ftl.h"
 
 namespace ssdtlm {
 
-bool ControllerCore::evict_unit_hot(Lpn lpn) {
+bool WriteBackCache::evict_unit_hot(Lpn lpn) {
   int32_t sel[4];
   Lpn lpns[4];
   sel[0] = -1;
@@ -17,17 +19,17 @@ bool ControllerCore::evict_unit_hot(Lpn lpn) {
       lpns[n++] = cache_.entry(s).lpn;
     }
   FlushJob* job = jobs_.peek();  // the versions of the hot page go with the job
-  if (integrity_) {
+  if (integrity_.on()) {
     job->extra_ver.resize(spp_);
     const Ppn ppn = ftl_.lookup(lpn);
-    for (uint32_t k = 0; k < spp_; ++k) job->extra_ver[k] = flash_data_.get(psn_of(ppn, k));
+    for (uint32_t k = 0; k < spp_; ++k) job->extra_ver[k] = integrity_.flash(psn_of(ppn, k));
   }
   start_flush_job(sel, lpns, n);
   ++grouper_->stats().immediate_units;
   return true;
 }
 
-bool ControllerCore::drop_clean_tail() {
+bool WriteBackCache::drop_clean_tail() {
   if (!grouper_->caches_reads()) return false;
   const int32_t t = cache_.lru_tail();
   if (t < 0 || cache_.entry(t).dirty) return false;
@@ -36,15 +38,15 @@ bool ControllerCore::drop_clean_tail() {
   return true;
 }
 
-bool ControllerCore::insert_from_flash(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite) {
+bool WriteBackCache::insert_from_flash(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite) {
   const int32_t s = rewrite ? cache_.insert_tail(lpn, true) : cache_.insert(lpn, false);
   WriteCache::Entry& e = cache_.entry(s);
   e.mask = cache_.full_mask();
   e.req_bytes = bytes;
   e.rewritten = rewrite;
-  if (integrity_) {  // the flash copy is the newest data: no cached copy, still mapped there
+  if (integrity_.on()) {  // the flash copy is the newest data: no cached copy, still mapped there
     uint32_t* v = cache_.versions(s);
-    for (uint32_t k = 0; k < spp_; ++k) v[k] = flash_data_.get(psn_of(ppn, k));
+    for (uint32_t k = 0; k < spp_; ++k) v[k] = integrity_.flash(psn_of(ppn, k));
   }
   if (rewrite)
     ++grouper_->stats().rewrites;
@@ -53,7 +55,7 @@ bool ControllerCore::insert_from_flash(Lpn lpn, Ppn ppn, uint32_t bytes, bool re
   return true;
 }
 
-void ControllerCore::admit_read(Lpn lpn, Ppn ppn, uint32_t req_bytes) {
+void WriteBackCache::admit_read(Lpn lpn, Ppn ppn, uint32_t req_bytes) {
   if (cache_.find(lpn) >= 0 || ftl_.lookup(lpn) != ppn) return;
   if (waitq_.empty() && (cache_.free_slots() > 0 || drop_clean_tail())) {
     insert_from_flash(lpn, ppn, req_bytes, false);
@@ -65,14 +67,14 @@ void ControllerCore::admit_read(Lpn lpn, Ppn ppn, uint32_t req_bytes) {
   pump_evictions();
 }
 
-bool ControllerCore::rewrite(Lpn lpn, uint32_t req_bytes) {
+bool WriteBackCache::rewrite(Lpn lpn, uint32_t req_bytes) {
   if (lpn >= ftl_.logical_pages() || cache_.find(lpn) >= 0 || inflight_lpn_.find(lpn)) return false;
   const Ppn ppn = ftl_.lookup(lpn);
   if (ppn == kNoPpn || cache_.free_slots() == 0 || !waitq_.empty()) return false;
   return insert_from_flash(lpn, ppn, req_bytes, true);
 }
 
-void ControllerCore::queue_admit(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite) {
+void WriteBackCache::queue_admit(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite) {
   if (admit_ring_.empty()) admit_ring_.resize(kAdmitRing);
   if (admit_count_ == kAdmitRing) {  // full: the oldest gives way
     if (admit_ring_[admit_head_].rewrite) {
@@ -87,11 +89,11 @@ void ControllerCore::queue_admit(Lpn lpn, Ppn ppn, uint32_t bytes, bool rewrite)
   if (rewrite) ++admit_rewrites_;
 }
 
-uint32_t ControllerCore::admit_demand() const {
+uint32_t WriteBackCache::admit_demand() const {
   return rewrite_wait_ ? admit_count_ - admit_rewrites_ : admit_count_;
 }
 
-bool ControllerCore::admit_pending() {
+bool WriteBackCache::admit_pending() {
   bool any = false;
   while (admit_count_ > 0 && waitq_.empty()) {
     const PendingAdmit p = admit_ring_[admit_head_];
@@ -110,31 +112,31 @@ bool ControllerCore::admit_pending() {
   return any;
 }
 
-void ControllerCore::after_flash_read(const FlashOp* op, int type, const HostCmd* c) {
-  const FspRewrite rw = grouper_->rewrite_after_read(op->lpn, type);
-  const bool current = cache_.find(op->lpn) < 0 && ftl_.lookup(op->lpn) == op->ppn;
+void WriteBackCache::after_flash_read(const FlashOp& op, int type, const HostCmd& c) {
+  const FspRewrite rw = grouper_->rewrite_after_read(op.lpn, type);
+  const bool current = cache_.find(op.lpn) < 0 && ftl_.lookup(op.lpn) == op.ppn;
   if (rw == FspRewrite::AtTail) {
-    if (!current || inflight_lpn_.find(op->lpn)) {
+    if (!current || inflight_lpn_.find(op.lpn)) {
       ++grouper_->stats().rewrites_skipped;
-    } else if (!rewrite(op->lpn, c->size)) {
+    } else if (!rewrite(op.lpn, c.size)) {
       // The cache is full (fsp.rewrite_when_full): skip, or queue until a slot frees -- as
       // eviction demand (evict) or behind the demand evictions (wait).
       if (rewrite_skip_) {
         ++grouper_->stats().rewrites_skipped;
       } else {
-        queue_admit(op->lpn, op->ppn, c->size, true);
+        queue_admit(op.lpn, op.ppn, c.size, true);
         pump_evictions();
       }
     }
   } else if (rw == FspRewrite::Immediate) {
-    if (current && !inflight_lpn_.find(op->lpn)) {
-      evict_unit_hot(op->lpn);
+    if (current && !inflight_lpn_.find(op.lpn)) {
+      evict_unit_hot(op.lpn);
       ++grouper_->stats().rewrites;
     } else {
       ++grouper_->stats().rewrites_skipped;
     }
   } else if (grouper_->caches_reads()) {
-    admit_read(op->lpn, op->ppn, c->size);
+    admit_read(op.lpn, op.ppn, c.size);
   }
 }
 

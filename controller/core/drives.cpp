@@ -1,0 +1,72 @@
+// The two drives' parts (controller/core/parts.h), assembled for the controller core.
+#include "controller/cache/write_back.h"
+#include "controller/core/core.h"
+#include "controller/gc/engine.h"
+#include "controller/page_mapping.h"
+#include "controller/rr/read_disturb.h"
+#include "controller/slc/hybrid_gc.h"
+#include "controller/slc/hybrid_refresh.h"
+#include "controller/slc/slc_cache.h"
+
+namespace ssdtlm {
+
+namespace {
+size_t owner(OpOwner o) {
+  return static_cast<size_t>(o);
+}
+}  // namespace
+
+DriveParts make_page_drive(const CoreServices& s) {
+  DriveParts d;
+  auto map = std::make_unique<PageMapping>(s.cfg, s.integrity, s.ctr);
+  auto gc =
+      std::make_unique<PageGcEngine>(s.cfg, map->ftl(), s.ctr, s.port, s.integrity.flash_data());
+  gc->set_policy(make_gc_policy(s.cfg.gc_policy, &s.cfg));
+  auto buf = std::make_unique<WriteBackCache>(s, *map, *gc);
+  if (s.cfg.rd_enabled) {
+    d.rd = std::make_unique<ReadDisturb>(s.cfg, map->ftl(), *gc, s.port, s.ctr, *gc->policy());
+    gc->set_free_listener(d.rd->engine_listener());
+    buf->set_read_disturb(d.rd.get());
+  }
+  d.route[owner(OpOwner::FlushRmw)] = d.route[owner(OpOwner::FlushProgram)] = buf.get();
+  for (OpOwner o : {OpOwner::GcRead, OpOwner::GcProgram, OpOwner::GcErase})
+    d.route[owner(o)] = gc.get();
+  d.map = std::move(map);
+  d.buf = std::move(buf);
+  d.gc = std::move(gc);
+  return d;
+}
+
+DriveParts make_hybrid_drive(const CoreServices& s) {
+  DriveParts d;
+  auto map = std::make_unique<slc::SectorMapping>(s.cfg, s.integrity, s.ctr);
+  auto buf = std::make_unique<slc::SlcCache>(s, *map);
+  auto gc = std::make_unique<slc::HybridGc>(s.cfg, s.env, *buf, map->map(), map->region(),
+                                            buf->staging());
+  buf->attach(gc->migration(), gc->native_gc(),
+              gc->native_gc() ? gc->native_gc()->policy().host_reserve_blocks() : slc::kGcReserve);
+  if (s.cfg.rd_enabled) {
+    // The model over the native blocks, the policy's jobs on native GC (controller/slc/
+    // hybrid_refresh.h).
+    slc::SectorMapping& m = *map;
+    slc::SlcCache& jobs = *buf;
+    slc::HybridGc& g = *gc;
+    d.rd = std::make_unique<ReadDisturb>(s.cfg, m, [&](DisturbModel& model, RefreshPolicy& p) {
+      const slc::HybridRefreshJobs::Parts parts{s.env,      jobs,          m.map(),
+                                                m.region(), g.migration(), g.native_gc()};
+      return std::make_unique<slc::HybridRefreshJobs>(s.cfg, parts, Core::kTimerRd, model, p);
+    });
+    gc->migration().set_refresh_owner(d.rd->engine_listener());
+    buf->set_read_disturb(d.rd.get());
+  }
+  // The SLC cache issues every program job (host, migration, native GC) and takes its completions.
+  for (OpOwner o : {OpOwner::FlushRmw, OpOwner::FlushProgram, OpOwner::GcRead, OpOwner::GcProgram,
+                    OpOwner::GcErase})
+    d.route[owner(o)] = buf.get();
+  d.map = std::move(map);
+  d.buf = std::move(buf);
+  d.gc = std::move(gc);
+  return d;
+}
+
+}  // namespace ssdtlm

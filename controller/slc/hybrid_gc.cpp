@@ -1,0 +1,25 @@
+#include "controller/slc/hybrid_gc.h"
+
+#include "controller/core/core.h"
+
+namespace ssdtlm::slc {
+
+HybridGc::HybridGc(const SsdConfig& cfg, CoreEnv& env, CorePort& jobs, SectorMap& map,
+                   const SlcRegion& region, const SlcStaging* staging)
+    : migration_(cfg, jobs, map, region, staging) {
+  if (cfg.gc_policy == "greedy") return;
+  native_gc_ = std::make_unique<NativeGc>(cfg, env, Core::kTimerGc, jobs, map, region, migration_);
+  migration_.set_native_gc(native_gc_.get());
+}
+
+void HybridGc::report(nlohmann::json& gc) const {
+  if (!native_gc_) {
+    gc["policy"] = "greedy (hybrid: native GC and SLC migration)";
+    return;
+  }
+  gc["engine_copy_steps"] = native_gc_->copy_steps();
+  gc["engine_erase_steps"] = native_gc_->erase_steps();
+  gc["min_free_blocks_per_plane"] = native_gc_->min_free_blocks();
+}
+
+}  // namespace ssdtlm::slc

@@ -1,0 +1,151 @@
+"""The experiment scripts' rules (issue 15, docs/experiments/README.md): the acceptance command's
+loop rule and verdicts, the FSP oracle on any trace format, and the FSP lifetime table leaving
+untrained RL cells out of its means. Hand-made inputs; every expected value is worked by hand."""
+import importlib.util
+import json
+import os
+import subprocess
+
+from conftest import PY, ROOT
+
+EXP = os.path.join(ROOT, "experiments")
+
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+acc = load("acceptance", os.path.join(EXP, "acceptance.py"))
+
+
+def test_loop_rule_counts_passes_to_the_target_and_caps():
+    h = {"loop": ("write", 1000.0)}
+    st = {"requests": 10, "writes": 10, "mean_write_size_bytes": 30.0, "reads": 0, "mean_read_size_bytes": 0,
+          "footprint_bytes": 0}
+    n, note = acc.loop_count(h, st, "full")
+    assert n == 4  # ceil(1000 / 300)
+    n, _ = acc.loop_count(h, st, "quick")  # target / 4 = 250: one pass of 300 bytes
+    assert n == 1
+    n, note = acc.loop_count({"loop": ("write", 1e9)}, st, "full")
+    assert n == acc.LOOP_CAP and "CAPPED" in note
+    # reads per block: 1536 reads of 8 KiB over a 2-block read footprint (384 pages of 8 KiB)
+    # = 768 reads per block per pass; 30,000 needs 40 passes
+    st = {"requests": 1536, "writes": 0, "mean_write_size_bytes": 0, "reads": 1536, "mean_read_size_bytes": 8192.0,
+          "footprint_bytes": 2 * 384 * 8192}
+    n, _ = acc.loop_count({"loop": ("read-per-block", 30000)}, st, "full")
+    assert n == 40
+    n, note = acc.loop_count({"loop": ("write", 1000.0)}, st, "full")
+    assert n == 1 and "no writes" in note
+    # the request budget: 500,000 // 1536 = 325 passes would exceed it in quick, 200 is the cap
+    st["requests"] = 5000  # quick: 100 passes at most
+    n, note = acc.loop_count({"loop": ("read-per-block", 30000)}, st, "quick")
+    assert n == 10  # ceil(7500 / 768)
+    n, note = acc.loop_count({"loop": ("read-per-block", 1e6)}, st, "quick")
+    assert n == 100 and "CAPPED at 100" in note
+    # footprint counted for FSP: 1000 - 400 = 600 bytes at 300 per pass = 2 passes
+    st = {"requests": 10, "writes": 10, "mean_write_size_bytes": 30.0, "footprint_bytes": 400}
+    assert acc.loop_count({"loop": ("write+footprint", 1000.0)}, st, "full")[0] == 2
+    st["footprint_bytes"] = 1000
+    assert acc.loop_count({"loop": ("write+footprint", 1000.0)}, st, "full")[0] == 1
+
+
+def run(lat_w99, lat_rmean, erases=10, share=0.25, lsb=100, trained=True, episodes=50):
+    return {"latency_us": {"write": {"p99_99": lat_w99, "mean": lat_w99},
+                           "read": {"mean": lat_rmean, "p99_99": lat_rmean}},
+            "flash": {"erases": {"gc": erases}, "gc_page_moves": 5, "waf": 1.5},
+            "fsp": {"lsb_share": share, "lsb_reads": lsb,
+                    "policy": {"training": {"trained": trained, "episodes": episodes}}},
+            "operating_point": {"saturated": False, "die_utilisation": {"max": 0.1}}}
+
+
+def test_gc_verdict_needs_a_lower_tail_and_erases_within_ten_percent():
+    met, _ = acc.verdict_gc({"lazy": run(100, 1, erases=100), "rl-aggr": run(90, 1, erases=110)})
+    assert met
+    met, _ = acc.verdict_gc({"lazy": run(100, 1, erases=100), "rl-aggr": run(90, 1, erases=111)})
+    assert not met
+    met, _ = acc.verdict_gc({"lazy": run(100, 1, erases=100), "rl-aggr": run(100, 1, erases=100)})
+    assert not met
+
+
+def test_fsp_verdict_needs_one_and_a_half_times_the_share_and_a_lower_read_mean():
+    met, _ = acc.verdict_fsp({"baseline": run(1, 100, share=0.25), "rl": run(1, 99, share=0.375)})
+    assert met
+    met, _ = acc.verdict_fsp({"baseline": run(1, 100, share=0.25), "rl": run(1, 99, share=0.37)})
+    assert not met
+    met, _ = acc.verdict_fsp({"baseline": run(1, 100, share=0.25), "rl": run(1, 100, share=0.5)})
+    assert not met
+
+
+def test_untrained_and_under_trained_runs_are_named():
+    assert acc.effort(None) == ("-", True)
+    t = {"decisions": 5, "explorations": 5, "updates": 0, "episodes": 0, "trained": False,
+         "rewards": {"positive": 0, "zero": 0, "negative": 0}}
+    text, ok = acc.effort(t)
+    assert not ok and text.endswith("UNTRAINED")
+    t.update(updates=10, episodes=acc.MIN_EPISODES["fsp"] - 1, trained=True)
+    text, ok = acc.effort(t, "fsp")
+    assert not ok and text.endswith("UNDER-TRAINED")
+    t.update(episodes=acc.MIN_EPISODES["fsp"])
+    assert acc.effort(t, "fsp")[1]
+    t.update(episodes=0, decisions=1999)  # GC and ws+rs count decisions: 2000 needed
+    assert not acc.effort(t, "gc")[1] and not acc.effort(t, "rr")[1]
+    t.update(decisions=2000)
+    assert acc.effort(t, "gc")[1] and acc.effort(t, "rr")[1] and not acc.effort(t, "slc-rl")[1]
+
+
+def test_oracle_reads_any_trace_format(ssdtlm_bin, tmp_path):
+    # msrc-ms lines (time_ms device offset size type, 1 = read): reads of pages 1, 1, 0, 2, 3 of
+    # 8 KiB. Warm-up (footprint, LBA order) through a 1-page cache, units of 2: writes 0..3 program
+    # the unit (v0, v1) and leave v2 evicted-pending, v3 cached. Flash reads of programmed
+    # versions: v1 2, v0 1 (v2's read is not in a unit; page 3 hits DRAM) = 3. Baseline order puts
+    # v0 on LSB: 1/3; history (no reads yet at the program): v0, 1/3; oracle per unit and global:
+    # v1, 2/3; random 1/2.
+    t = tmp_path / "five.trace"
+    t.write_text("0 0 8192 8192 1\n1 0 8192 8192 1\n2 0 0 8192 1\n3 0 16384 8192 1\n"
+                 "4 0 24576 8192 1\n")
+    out = subprocess.run([PY, os.path.join(EXP, "fsp", "oracle_lsb.py"), str(t), "--bin", ssdtlm_bin,
+                          "--trace-args", "--format msrc-ms", "--cache-mib", "0.0078125", "--unit", "2"],
+                         capture_output=True, text=True, check=True).stdout
+    row = out.strip().splitlines()[-1]
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[:11] == ["five.trace", "0.0078125", "5", "1", "3", "1", "50.0%", "33.3%", "33.3%",
+                          "66.7%", "66.7%"], row
+
+
+def life_run(erases, trained=None, saturated=False):
+    nand = {"erase_limit": 500, "channels": 1, "chips_per_channel": 1, "dies_per_chip": 1,
+            "planes_per_die": 1, "blocks_per_plane": 1000}
+    r = {"config": {"preset": "qlc-fsp", "nand": nand},
+         "fsp": {"erases_total": erases,
+                 "lifetime": {"uniform_tb": 1000.0 / erases, "p95_tb": None, "p95_block_erases": 0,
+                              "host_bytes_written": 1}},
+         "operating_point": {"saturated": saturated, "die_utilisation": {"max": 0.2}},
+         "sim": {"setup_wall_s": 1.0, "wall_s": 2.0}}
+    if trained is not None:
+        r["fsp"]["policy"] = {"training": {"trained": trained, "episodes": 30 if trained else 0,
+                                           "decisions": 9, "updates": 9 if trained else 0}}
+    return r
+
+
+def test_lifetime_leaves_untrained_rl_cells_out_of_the_means(tmp_path):
+    lt = load("lifetime", os.path.join(EXP, "fsp", "lifetime.py"))
+    runs = {("a", 2, "baseline"): life_run(10),
+            ("a", 2, "rl"): life_run(20, trained=True),
+            ("b", 2, "baseline"): life_run(10),
+            ("b", 2, "rl"): life_run(5, trained=False, saturated=True)}
+    assert not lt.untrained(runs[("a", 2, "rl")]) and lt.untrained(runs[("b", 2, "rl")])
+    d = tmp_path / "runs"
+    d.mkdir()
+    for (w, c, g), r in runs.items():
+        (d / f"{w}-c{c}-{g}.json").write_text(json.dumps(r))
+    out = subprocess.run([PY, os.path.join(EXP, "fsp", "lifetime.py"), str(tmp_path)],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    # rl's mean is a's 10/20 = 0.5 alone (b's 2.0 is untrained), n = 1
+    assert "| rl | 0.500 (n=1) |" in text, text
+    assert "† UNTRAINED" in text and "rl at 2 MiB: b" in text
+    assert "| b | 2 | 0 / 9 / 0 UNTRAINED | 20.0% | rl |" in text

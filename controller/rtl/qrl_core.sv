@@ -256,7 +256,9 @@ module qrl_core #(
   logic ep_end, m1_valid_d, m1_valid_q, m_sh_d, m_sh_q, upd_done_d, upd_done_q;
   logic loop_last;
   logic [CntW-1:0] cnt_inc;
+  logic step_last;  // the shift-and-add's last step
   assign cnt_inc = cnt_q + 1'b1;
+  assign step_last = (cnt_q[StepW-1:0] == LastStep);
   assign loop_last = (cl == LastAct);
 
   always_comb begin
@@ -315,15 +317,23 @@ module qrl_core #(
         so_wdata = '1;
       end
       StIdle: begin
+        // The reads an accepted operation needs are issued whether or not one is (a read has no
+        // effect but the RAM's output, which nothing reads in the next cycle unless that
+        // operation started): the read enables and the addresses do not wait for the
+        // arbitration (fmax). The order bits: of s' for an update (the winner a*, the work
+        // table), else of the decision's state; the shadow q values from address 0 (a copy's
+        // first read).
+        ao_re = 1'b1;
+        ao_raddr = (!Shadow && upd_valid_i) ? upd_next_state_i : dec_state_i;
+        so_re = Shadow;
+        so_raddr = (copy_pend_q || mgt_valid_i) ? '0 : upd_next_state_i;
+        sq_re = Shadow;
+        sq_raddr = '0;
         if (copy_pend_q || (acc_mgt && mgt_op_i == OpCopy)) begin
           // The episode copy: requested by the previous decide, or a management COPY (nothing
           // to copy without a shadow table: done at the next edge).
           copy_pend_d = 1'b0;
           if (Shadow) begin
-            sq_re = 1'b1;
-            sq_raddr = '0;
-            so_re = 1'b1;
-            so_raddr = '0;
             cnt_d = '0;
             st_d = StCopy;
           end
@@ -355,15 +365,8 @@ module qrl_core #(
           acc_ld = 1'b1;
           wboth_d = 1'b0;
           mask_d = upd_next_max_i ? upd_mask_n : upd_next_hot;
-          if (Shadow) begin
-            so_re = 1'b1;
-          end else begin
-            ao_re = 1'b1;
-            ao_raddr = upd_next_state_i;
-          end
           st_d = StUpdRdQ;
         end else if (acc_dec) begin
-          ao_re = 1'b1;
           mask_d = dec_mask_n;
           if (ep_end) copy_pend_d = 1'b1;  // this decision closes the episode
         end
@@ -394,7 +397,7 @@ module qrl_core #(
           sq_re = Shadow;
           aq_re = !Shadow;
         end
-        if (cnt_q[StepW-1:0] == LastStep) begin
+        if (step_last) begin
           st_d = StUpdFin;
           col_zero = 1'b1;
         end
@@ -504,13 +507,27 @@ module qrl_core #(
     .loop_next_i(cnt_inc[ActW:0]),
     .win_idx_i (win_idx),
     .a_d_i     (u_a_d),
-    .cnt_d_i   (cnt_d),
+    .sweep_i   ((st_q == StClear || st_q == StCopy) && !c_last_q),
+    .cnt_inc_i (cnt_inc),
     .addr_o    (q_addr),
     .row_q_o   (c_row_q),
     .nrow_q_o  (c_nrow_q),
     .last_q_o  (c_last_q)
   );
 
+  // The next cycle's adder phase (qrl_qadd), = {st_d == StIdle, StUpdD, StUpdAcc, StUpdFin,
+  // StLoopRd, StLoop}: every state that uses the adder is entered by a fixed transition, so all
+  // but the first are decoded from st_q and the counter (fmax: not behind the arbitration that
+  // st_d waits for); the step index likewise.
+  logic [5:0] ph_next;
+  assign ph_next = {st_d == StIdle, st_q == StUpdRdN,
+                    st_q == StUpdD || (st_q == StUpdAcc && !step_last),
+                    st_q == StUpdAcc && step_last, st_q == StUpdFin || st_q == StWrRd,
+                    st_q == StLoopRd || (st_q == StLoop && !loop_last)};
+  // a named signal, not an unsized '0 in the port list: Yosys 0.23 re-derives a module that
+  // connects an unsized literal to a port, and the renamed top breaks `synth -top qrl_core`
+  logic [StepW-1:0] step_next;
+  assign step_next = (st_q == StUpdAcc) ? cnt_inc[StepW-1:0] : StepW'(0);
   logic [QW-1:0] in_val;
   assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_reward_i;
 
@@ -520,18 +537,18 @@ module qrl_core #(
   ) u_qadd (
     .clk_i,
     .rst_ni,
-    .step_next_i(cnt_d[StepW-1:0]),
-    .ph_i       ({st_d == StIdle, st_d == StUpdD, st_d == StUpdAcc, st_d == StUpdFin,
-                  st_d == StLoopRd, st_d == StLoop}),
-    .acc_ld_i   (acc_ld),
-    .init_i     (acc_init),
-    .d_ld_i     (d_ld),
-    .in_val_i   (in_val),
-    .j_above_a_i(j_above_a),
-    .wq_rdata_i (wq_rdata),
-    .aq_rdata_i (aq_rdata),
-    .acc_o      (acc_val),
-    .ord_q_o    (ord_q)
+    .step_next_i  (step_next),
+    .ph_i         (ph_next),
+    .acc_ld_i     (acc_ld),
+    .init_i       (acc_init),
+    .d_ld_i       (d_ld),
+    .in_val_i     (in_val),
+    .j_above_a_i  (j_above_a),
+    .j_above_a_d_i(j_above_a_d),
+    .wq_rdata_i   (wq_rdata),
+    .aq_rdata_i   (aq_rdata),
+    .acc_o        (acc_val),
+    .ord_q_o      (ord_q)
   );
 
   assign upd_done_o = upd_done_q;

@@ -14,7 +14,10 @@
 //   ph_i[PhLoad] (StIdle) : acc <= in_val_i (the reward, or a management write's value)
 // acc = floor((CD d + CN Q' + 2^(2KF-1)) / 2^2KF), CD's binary digits and CN's NAF digits least
 // significant first (docs/rl.md "Fixed point"); |acc| stays below 2^18 (checked over the
-// extreme operands).
+// extreme operands). A step's shift is applied at the adder's next use (acc_q holds the sum,
+// shift_q the pending shift: the shift mux is in front of the adder, beside the operand select,
+// not behind it), and the adder's controls are registered from the next cycle's phase and step
+// (fmax: registers -> one select level -> the carry chain -> the accumulator's input select).
 module qrl_qadd #(
   parameter bit Shadow = 1'b0,
   parameter int unsigned StepW = 4
@@ -28,6 +31,7 @@ module qrl_qadd #(
   input  logic                   d_ld_i,
   input  logic [qrl_pkg::QW-1:0] in_val_i,
   input  logic                   j_above_a_i,  // the loop's column is above a (ties: a wins)
+  input  logic                   j_above_a_d_i,  // its next value
   input  logic [qrl_pkg::QW-1:0] wq_rdata_i,   // the work table's RAM output
   input  logic [qrl_pkg::QW-1:0] aq_rdata_i,   // the active table's (Shadow: management writes)
   output logic [qrl_pkg::QW-1:0] acc_o,
@@ -42,11 +46,14 @@ module qrl_qadd #(
   localparam logic signed [AW-1:0] QMin = -AW'(1 << (QW - 1));
   localparam int PhLoad = 5, PhD = 4, PhAcc = 3, PhFin = 2, PhSat = 1, PhLoop = 0;
 
-  logic signed [AW-1:0] acc_q, acc_d, add_y, add_sum, sat_acc, wq_ext;
+  logic signed [AW-1:0] acc_q, acc_d, acc_in, add_y, add_sum, sat_acc, wq_ext;
   logic signed [DW-1:0] d_q;
-  logic [3:0] step_q, step_d;  // {kind: 0 none, 1 Q', 2 d, 3 -Q'; shift}
-  logic [1:0] kind, shift;
-  logic add_cin, y_w, y_inv, y_d, o_bit, o_hi, ao_bit, ao_hi;
+  logic [3:0] step_d;  // the next step's {kind: 0 none, 1 Q', 2 d, 3 -Q'; shift}
+  logic [1:0] kind_n, shift_q, pend_q, pend_d;
+  logic o_bit, o_hi, ao_bit, ao_hi;
+  // the adder's controls for this cycle (registered): operand Q' (or Q(s, x)) / inverted / d,
+  // carry-in
+  logic y_w_q, y_inv_q, y_d_q, cin_q, y_w_d, y_inv_d, y_d_d, cin_d;
   logic [QW-1:0] wq_q;  // the work table's read-data register, loaded every cycle
   logic [5:0] ph_q;  // the current phase
 
@@ -62,16 +69,25 @@ module qrl_qadd #(
       if (step_next_i == StepW'(k)) step_d = step_rom[4*k+:4];
     end
   end
-  assign {kind, shift} = step_q;
+  assign kind_n = step_d[3:2];
+  always_comb begin
+    y_w_d = ph_i[PhD] || ph_i[PhFin] || ph_i[PhLoop] || (ph_i[PhAcc] && kind_n[0]);
+    y_inv_d = ph_i[PhD] || ph_i[PhLoop] || (ph_i[PhAcc] && kind_n == 2'd3);
+    y_d_d = ph_i[PhAcc] && (kind_n == 2'd2);
+    cin_d = ph_i[PhD] || (ph_i[PhAcc] && kind_n == 2'd3) || (ph_i[PhLoop] && j_above_a_d_i);
+  end
   assign wq_ext = AW'($signed(wq_q));
 
+  // the accumulator with the pending shift of the last step (none after any other load)
   always_comb begin
-    y_w = ph_q[PhD] || ph_q[PhFin] || ph_q[PhLoop] || (ph_q[PhAcc] && kind[0]);
-    y_inv = ph_q[PhD] || ph_q[PhLoop] || (ph_q[PhAcc] && kind == 2'd3);
-    y_d = ph_q[PhAcc] && (kind == 2'd2);
-    add_cin = ph_q[PhD] || (ph_q[PhAcc] && kind == 2'd3) || (ph_q[PhLoop] && j_above_a_i);
-    add_y = ((wq_ext ^ {AW{y_inv}}) & {AW{y_w}}) | (AW'(d_q) & {AW{y_d}});
-    add_sum = acc_q + add_y + AW'(add_cin);
+    unique case (pend_q)
+      2'd0: acc_in = acc_q;
+      2'd1: acc_in = acc_q >>> 1;
+      2'd2: acc_in = acc_q >>> 2;
+      default: acc_in = acc_q >>> 3;
+    endcase
+    add_y = ((wq_ext ^ {AW{y_inv_q}}) & {AW{y_w_q}}) | (AW'(d_q) & {AW{y_d_q}});
+    add_sum = acc_in + add_y + AW'(cin_q);
   end
   // acc saturated to QW bits: the bits above the sign must all equal it
   always_comb begin
@@ -109,38 +125,38 @@ module qrl_qadd #(
     assign unused_act = ^aq_rdata_i;
   end
 
-  // acc's next value: an input, the rounding half, acc saturated, or the adder's shifted result.
+  // acc's next value: an input, the rounding half, acc saturated, or the adder's result (a step's
+  // shift pending with it)
   always_comb begin
+    pend_d = pend_q;
     if (ph_q[PhLoad]) begin
       acc_d = AW'($signed(in_val_i));
     end else if (init_i) begin
       acc_d = AW'(qrl_pkg::AccInit);
     end else if (ph_q[PhSat]) begin
       acc_d = sat_acc;
-    end else if (!ph_q[PhAcc]) begin
-      acc_d = add_sum;
     end else begin
-      unique case (shift)
-        2'd0: acc_d = add_sum;
-        2'd1: acc_d = add_sum >>> 1;
-        2'd2: acc_d = add_sum >>> 2;
-        default: acc_d = add_sum >>> 3;
-      endcase
+      acc_d = add_sum;
     end
+    if (acc_ld_i || init_i) pend_d = ph_q[PhAcc] ? shift_q : 2'd0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       acc_q <= '0;
       d_q <= '0;
-      step_q <= '0;
+      shift_q <= '0;
+      pend_q <= '0;
+      {y_w_q, y_inv_q, y_d_q, cin_q} <= '0;
       wq_q <= '0;
       ord_q_o <= '0;
       ph_q <= '0;
     end else begin
       if (acc_ld_i || init_i) acc_q <= acc_d;
       if (d_ld_i) d_q <= DW'(add_sum);
-      step_q <= step_d;
+      shift_q <= step_d[1:0];
+      pend_q <= pend_d;
+      {y_w_q, y_inv_q, y_d_q, cin_q} <= {y_w_d, y_inv_d, y_d_d, cin_d};
       wq_q <= wq_rdata_i;
       ord_q_o <= {ao_hi, ao_bit, o_hi, o_bit};
       ph_q <= ph_i;

@@ -53,17 +53,19 @@ wa = statistics.median(j["sim"]["replay_wall_s"] for j in cj)
 wb = statistics.median(j["sim"]["replay_wall_s"] for j in rj)
 same = all(strip(x) == strip(cj[0]) for x in cj + rj)
 ops = cyc = 0
-def walk(o):  # every RL unit's counters, wherever its policy reports them
+def walk(o, key=""):  # every RL unit's counters, where its policy reports them
     global ops, cyc
     if isinstance(o, dict):
-        if "unit_cycles" in o:
+        # the policy's own section (fsp.policy, gc.rl, read_disturb.rl); fsp.unit_cycles (the
+        # cycles charged to the controller) would count the FSP unit twice
+        if "unit_cycles" in o and key in ("policy", "rl"):
             cyc += o["unit_cycles"]
             ops += o.get("unit_operations", 0)
-        for v in o.values():
-            walk(v)
+        for k, v in o.items():
+            walk(v, k)
     elif isinstance(o, list):
         for v in o:
-            walk(v)
+            walk(v, key)
 walk(cj[0])
 req = cj[0]["host"]["requests"]
 print(f"{name:<24} {req:>9} {ops:>10} {cyc:>11} {wa:>8.3f} {wb:>8.3f} {wb / wa:>6.2f}x  {same}")

@@ -8,7 +8,7 @@
 #     -u  units (default all four; the reward unit is the same for every unit, measured once)
 #     -p  extra parameters for both parts (chparam)
 #     -r  RTL directory (default controller/rtl; e.g. an older revision's, for a comparison)
-#     -i  also synth_ice40 the whole qrl_unit per unit: LUT4, FF, SB_RAM40_4K (slower)
+#     -i  also synth_ice40 of each part: LUT4, FF, SB_RAM40_4K (slower)
 #     -k  keep the Yosys scripts and logs in DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -71,15 +71,18 @@ EOF
     END { printf "%.2f %.2f %d\n", ge/1000, ffge/1000, ff }' "$work/$name.stat"
 }
 
-# ice40 NAME PARAMS -> prints "lut4 ff bram" of the whole qrl_unit (RAM inferred)
+# ice40 TOP NAME PARAMS -> prints "lut4 ff bram" of the part (RAM inferred)
 ice40() {
-  local name=$1 params=$2 chp=""
-  for p in $params $extra; do chp+=" -set ${p%%=*} ${p#*=}"; done
+  local top=$1 name=$2 params=$3 chp=""
+  for p in $params $extra; do
+    if [ "$top" = qrl_reward ] && [[ $p =~ ^(States|Actions|Shadow)= ]]; then continue; fi
+    chp+=" -set ${p%%=*} ${p#*=}"
+  done
   cat >"$work/$name.ys" <<EOF
 read_verilog -sv $(for f in $logic qrl_ram_1r1w.sv; do printf '%s ' "$rtl/$f"; done)
-chparam$chp qrl_unit
-hierarchy -top qrl_unit
-synth_ice40 -top qrl_unit
+${chp:+chparam$chp $top}
+hierarchy -top $top
+synth_ice40 -top $top
 tee -q -o $work/$name.stat stat
 EOF
   yosys -q -l "$work/$name.log" -s "$work/$name.ys" >/dev/null 2>&1 ||
@@ -99,14 +102,14 @@ for u in ${units//,/ }; do
   esac
   read -r kge ffk ffs < <(synth qrl_core "core_$u" "$p")
   printf "%-5s %-24s %9s %9s %5s\n" "$u" "qrl_core" "$kge" "$ffk" "$ffs"
-  r=1
-  [ "$u" = slc ] && r=0
-  read -r kge ffk ffs < <(synth qrl_unit "unit_$u" "$p HasReward=$r")
-  printf "%-5s %-24s %9s %9s %5s\n" "$u" "qrl_unit (core+reward)" "$kge" "$ffk" "$ffs"
   if [ "$ice40" = 1 ]; then
-    read -r lut ff bram < <(ice40 "ice40_$u" "$p HasReward=$r")
-    printf "%-5s %-24s LUT4 %s  FF %s  SB_RAM40_4K %s\n" "$u" "qrl_unit (iCE40)" "$lut" "$ff" "$bram"
+    read -r lut ff bram < <(ice40 qrl_core "ice40_$u" "$p")
+    printf "%-5s %-24s LUT4 %s  FF %s  SB_RAM40_4K %s\n" "$u" "qrl_core (iCE40)" "$lut" "$ff" "$bram"
   fi
 done
 read -r kge ffk ffs < <(synth qrl_reward reward "")
 printf "%-5s %-24s %9s %9s %5s\n" "all" "qrl_reward" "$kge" "$ffk" "$ffs"
+if [ "$ice40" = 1 ]; then
+  read -r lut ff bram < <(ice40 qrl_reward ice40_reward "")
+  printf "%-5s %-24s LUT4 %s  FF %s  SB_RAM40_4K %s\n" "all" "qrl_reward (iCE40)" "$lut" "$ff" "$bram"
+fi

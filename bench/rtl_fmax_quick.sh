@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Quick fmax of one RL unit on an iCE40 HX8K (ct256): Yosys synth_ice40 of qrl_unit inside
+# Quick fmax of one RL unit on an iCE40 HX8K (ct256): Yosys synth_ice40 of the unit inside
 # controller/rtl/harness/qrl_harness.sv, the harness hwcost places (ports are flip-flops, not pins), nextpnr-ice40 --seed 1
 # (QRL_FMAX_SEED=N for another placement seed), and the
 # "Max frequency" nextpnr reports. A cross-check for the RTL trade-offs in docs/rl.md; `ssdtlm

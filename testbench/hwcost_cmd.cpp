@@ -1,10 +1,11 @@
 // ssdtlm hwcost: hardware cost of the RL decision units (controller/rtl), per unit size.
 //
-// For each unit (controller/rl/units.h; sources controller/rtl/qrl.f): (1) Yosys generic
-// synthesis with the RAM wrapper (qrl_ram_1r1w) black-boxed, logic mapped by ABC to simple gates
-// and weighted by a NAND2-equivalent area table (below), once flattened (logic_kge) and once with
-// qrl_core and qrl_reward kept as modules (core_kge, reward_kge); (2) Yosys synth_ice40 of the
-// bare unit, RAM wrapper inferred as SB_RAM40_4K block RAM (LUT4/FF/BRAM); (3) fmax: the unit
+// For each unit (controller/rl/units.h; sources controller/rtl/qrl.f), whose hardware is the core
+// qrl_core and, when the unit has one, the reward unit qrl_reward (two modules that share no
+// signal): (1) Yosys generic synthesis of each, flattened, with the RAM wrapper (qrl_ram_1r1w)
+// black-boxed, logic mapped by ABC to simple gates and weighted by a NAND2-equivalent area table
+// (below): core_kge, reward_kge, and their sum logic_kge; (2) Yosys synth_ice40 of each, RAM
+// wrapper inferred as SB_RAM40_4K block RAM (LUT4/FF/BRAM, summed); (3) fmax: the unit
 // inside the place-and-route harness controller/rtl/harness/qrl_harness.sv (ports registered,
 // not pins; excluded from every area figure), synth_ice40 + nextpnr-ice40 on an HX8K;
 // (4) cycles per decision / update / reward sample measured by running the unit (Verilated RTL
@@ -130,10 +131,12 @@ bool is_ff(const std::string& t) {
          t.rfind("SB_DFF", 0) == 0;
 }
 
-std::string chparams(const UnitSpec& u) {
+// The top of a part: qrl_core (with the unit's sizes) or qrl_reward (the same for every unit).
+std::string part_top(const UnitSpec& u, bool reward) {
+  if (reward) return "hierarchy -top qrl_reward\n";
   std::ostringstream s;
   s << "chparam -set States " << u.states << " -set Actions " << u.actions << " -set Shadow "
-    << (u.shadow ? 1 : 0) << " -set HasReward " << (u.reward ? 1 : 0) << " qrl_unit\n";
+    << (u.shadow ? 1 : 0) << " qrl_core\nhierarchy -top qrl_core\n";
   return s.str();
 }
 
@@ -155,8 +158,7 @@ std::string quote(const std::string& s) {
 
 // The cells of the first module whose name is `top` exactly, or contains `part` (Yosys names a
 // parameterised module "$paramod$<hash>\\qrl_core").
-json cells_of(const fs::path& stat_json, const std::string& top = "\\qrl_unit",
-              const std::string& part = "") {
+json cells_of(const fs::path& stat_json, const std::string& top, const std::string& part) {
   std::ifstream f(stat_json);
   if (!f) throw std::runtime_error("no Yosys statistics in " + stat_json.string());
   json j = json::parse(f);
@@ -181,8 +183,6 @@ GeSum ge_of(const json& cells) {
       s.rams += c;
       continue;
     }
-    if (t.find("qrl_core") != std::string::npos || t.find("qrl_reward") != std::string::npos)
-      continue;  // kept submodules: counted on their own
     const double g = gate_ge(t);
     if (g < 0) {
       s.unknown.push_back(t);
@@ -248,25 +248,24 @@ struct UnitResult {
   std::string error;
 };
 
-// flow 0: generic gates (RAM black-boxed); flow 1: iCE40 area of the bare unit; flow 2: fmax of
-// the unit inside the harness (nextpnr-ice40, when installed); flow 3: generic gates with
-// qrl_core and qrl_reward kept as modules (core_kge, reward_kge).
+// The flows: generic gates of a part (RAM black-boxed), iCE40 area of a part, fmax of the unit
+// inside the harness (nextpnr-ice40, when installed). The reward unit's flows run once (its RTL
+// is the same for every unit) and are added to each unit that has one.
+enum Flow { kGeneric = 0, kIce40 = 1, kFmax = 2, kGenericReward = 3, kIce40Reward = 4 };
+
 void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
                 const std::string& yosys, int flow, const std::string& nextpnr, UnitResult& out) {
   json& r = out.j;
   fs::create_directories(work);
-  // ---- (1) generic gates, RAM wrapper black-boxed: flattened (the unit), or (flow 3) with
-  // qrl_core and qrl_reward kept as modules (their own figures; the difference to logic_kge is
-  // the unit's glue and the optimisation across the two boundaries). Two Yosys runs: ABC's
-  // result depends on the netlist's history, so the flattened figure stays a run of its own.
-  if (flow == 0 || flow == 3) {
-    const std::string tag = flow == 0 ? "generic" : "generic_parts";
+  const bool reward = flow == kGenericReward || flow == kIce40Reward;
+  const std::string top = reward ? "qrl_reward" : "qrl_core";
+  // ---- (1) generic gates of the part, flattened, RAM wrapper black-boxed
+  if (flow == kGeneric || flow == kGenericReward) {
+    const std::string tag = "generic_" + top;
     {
       std::ofstream ys(work / (tag + ".ys"));
       ys << read_logic(rtl) << "read_verilog -sv -lib " << (rtl / kRamSource).string() << "\n"
-         << chparams(u) << "hierarchy -top qrl_unit\n";
-      if (flow == 3) ys << "setattr -mod -set keep_hierarchy 1 *qrl_core* *qrl_reward*\n";
-      ys << "synth -flatten -top qrl_unit\n"
+         << part_top(u, reward) << "synth -flatten -top " << top << "\n"
          << "abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX\nopt_clean\n"
          << "tee -q -o " << (work / (tag + "_stat.json")).string() << " stat -json\n";
     }
@@ -275,63 +274,35 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
       out.error = "yosys generic synthesis failed (see " + (work / (tag + ".log")).string() + ")";
       return;
     }
-    if (flow == 3) {
-      const fs::path parts = work / "generic_parts_stat.json";
-      const GeSum core = ge_of(cells_of(parts, "\\qrl_core", "qrl_core"));
-      const GeSum rwd = ge_of(cells_of(parts, "\\qrl_reward", "qrl_reward"));
-      if (core.ge <= 0) {
-        out.error = "qrl_core missing from " + parts.string();
-        return;
-      }
-      r["core_kge"] = kge(core.ge);
-      r["core_ffs"] = core.ffs;
-      r["reward_kge"] = u.reward ? json(kge(rwd.ge)) : json(nullptr);
-      r["reward_ffs"] = u.reward ? json(rwd.ffs) : json(nullptr);
-      json unknown = core.unknown;
-      for (const auto& t : rwd.unknown) unknown.push_back(t);
-      if (!unknown.empty()) r["unweighted_cell_types"] = unknown;
+    const json cells = cells_of(work / (tag + "_stat.json"), "\\" + top, top);
+    const GeSum g = ge_of(cells);
+    if (g.ge <= 0) {
+      out.error = top + " missing from " + (work / (tag + "_stat.json")).string();
       return;
     }
-    const json cells = cells_of(work / "generic_stat.json");
-    const GeSum all = ge_of(cells);
-    const uint64_t tables = u.shadow ? 2 : 1;
-    const uint64_t table_bits = uint64_t{u.states} * u.actions * kQW * tables;
-    // qrl_core's order bits: two per action pair (both directions) and row, per table
-    const uint64_t order_bits = uint64_t{u.states} * (u.actions * (u.actions - 1)) * tables;
-    // the reward unit's RAM: 240 bins and the total, 19 bits each (non-zero flag, class, count)
-    const uint64_t hist_bits = u.reward ? (uint64_t{(32 - 3 + 1) << 3} + 1) * 19 : 0;
-    r["role"] = u.role;
-    r["states"] = u.states;
-    r["actions"] = u.actions;
-    r["shadow"] = u.shadow;
-    r["reward_unit"] = u.reward;
+    r["ge"] = g.ge;
+    r["ff_ge"] = g.ff_ge;
+    r["ffs"] = g.ffs;
+    r["rams"] = g.rams;
     r["cells"] = cells;
-    r["ffs"] = all.ffs;
-    r["logic_kge"] = kge(all.ge);
-    r["comb_kge"] = kge(all.ge - all.ff_ge);
-    r["ram_instances"] = all.rams;
-    r["ram_bits"] = table_bits + order_bits + hist_bits;
-    r["ram_bits_qtable"] = table_bits;
-    r["ram_bits_order"] = order_bits;
-    r["ram_bits_histogram"] = hist_bits;
-    if (!all.unknown.empty()) r["unweighted_cell_types"] = all.unknown;
+    if (!g.unknown.empty()) r["unweighted_cell_types"] = g.unknown;
     return;
   }
-  // ---- (2) iCE40 area of the bare unit
-  if (flow == 1) {
+  // ---- (2) iCE40 area of the part
+  if (flow == kIce40 || flow == kIce40Reward) {
+    const std::string tag = "ice40_" + top;
     {
-      std::ofstream ys(work / "ice40.ys");
+      std::ofstream ys(work / (tag + ".ys"));
       ys << read_logic(rtl) << "read_verilog -sv " << (rtl / kRamSource).string() << "\n"
-         << chparams(u) << "hierarchy -top qrl_unit\n"
-         << "synth_ice40 -top qrl_unit\n"
-         << "tee -q -o " << (work / "ice40_stat.json").string() << " stat -json\n";
+         << part_top(u, reward) << "synth_ice40 -top " << top << "\n"
+         << "tee -q -o " << (work / (tag + "_stat.json")).string() << " stat -json\n";
     }
-    if (run_cmd(yosys + " -q -l " + quote((work / "ice40.log").string()) + " -s " +
-                quote((work / "ice40.ys").string()) + " >/dev/null 2>&1") != 0) {
-      out.error = "yosys synth_ice40 failed (see " + (work / "ice40.log").string() + ")";
+    if (run_cmd(yosys + " -q -l " + quote((work / (tag + ".log")).string()) + " -s " +
+                quote((work / (tag + ".ys")).string()) + " >/dev/null 2>&1") != 0) {
+      out.error = "yosys synth_ice40 failed (see " + (work / (tag + ".log")).string() + ")";
       return;
     }
-    const json ic = cells_of(work / "ice40_stat.json");
+    const json ic = cells_of(work / (tag + "_stat.json"), "\\" + top, top);
     uint64_t lut = 0, ff = 0, bram = 0, carry = 0;
     for (auto& [t, n] : ic.items()) {
       const uint64_t c = n.get<uint64_t>();
@@ -348,7 +319,6 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
     r["ff"] = ff;
     r["bram"] = bram;
     r["carry"] = carry;
-    r["cells"] = ic;
     return;
   }
   // ---- (3) fmax: the unit in the harness, placed and routed on an HX8K
@@ -517,47 +487,99 @@ int hwcost_main(int argc, char** argv) {
   }
   fs::create_directories(work);
 
-  // Tasks: (unit, flow), the slowest (place and route, iCE40, large units) first.
-  const std::vector<int> flows = no_ice40 ? std::vector<int>{0, 3} : std::vector<int>{2, 1, 0, 3};
-  std::vector<std::vector<UnitResult>> res(4, std::vector<UnitResult>(units.size()));
+  // Tasks: (unit, flow), the slowest (place and route, iCE40, large units) first; the reward
+  // unit's flows once, as unit index units.size().
+  const bool any_reward =
+      std::any_of(units.begin(), units.end(), [](const UnitSpec& u) { return u.reward; });
+  const std::vector<int> flows =
+      no_ice40 ? std::vector<int>{kGeneric} : std::vector<int>{kFmax, kIce40, kGeneric};
+  std::vector<std::vector<UnitResult>> res(5, std::vector<UnitResult>(units.size() + 1));
   std::vector<std::pair<size_t, int>> tasks;
-  for (int f : flows)
+  for (int f : flows) {
     for (size_t i = 0; i < units.size(); ++i) tasks.emplace_back(i, f);
+    if (any_reward && f != kFmax)
+      tasks.emplace_back(units.size(), f == kGeneric ? kGenericReward : kIce40Reward);
+  }
+  const UnitSpec reward_spec{"reward", "percentile reward unit", 0, 0, false, true, 0};
   std::atomic<size_t> next{0};
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < std::min<size_t>(jobs, tasks.size()); ++t)
     pool.emplace_back([&] {
       for (size_t k; (k = next++) < tasks.size();) {
         const auto [i, f] = tasks[k];
+        const UnitSpec& u = i < units.size() ? units[i] : reward_spec;
         UnitResult& r = res[f][i];
         try {
-          synth_unit(units[i], rtl, work / units[i].name, yosys_path, f, nextpnr, r);
+          synth_unit(u, rtl, work / u.name, yosys_path, f, nextpnr, r);
         } catch (const std::exception& e) {
           r.error = e.what();
         }
       }
     });
   for (auto& th : pool) th.join();
+  // Per unit: the core's figures, plus the reward unit's where the unit has one.
+  const size_t ri = units.size();
   for (size_t i = 0; i < units.size(); ++i) {
-    for (int f : flows)
-      if (res[0][i].error.empty()) res[0][i].error = res[f][i].error;
-    for (auto& [k, v] : res[3][i].j.items()) {
-      if (k == "unweighted_cell_types" && res[0][i].j.contains(k)) {
-        for (const auto& t : v) res[0][i].j[k].push_back(t);
-        continue;
-      }
-      res[0][i].j[k] = v;
+    const UnitSpec& u = units[i];
+    UnitResult& o = res[kGeneric][i];
+    for (int f : flows) {
+      if (o.error.empty()) o.error = res[f][i].error;
+      if (u.reward && f != kFmax && o.error.empty())
+        o.error = res[f == kGeneric ? kGenericReward : kIce40Reward][ri].error;
     }
+    if (!o.error.empty()) continue;
+    const json c = o.j;
+    const json w = u.reward ? res[kGenericReward][ri].j : json::object();
+    auto num = [](const json& j, const char* k) {
+      return j.contains(k) ? j[k].get<double>() : 0.0;
+    };
+    json cells = c["cells"];
+    if (u.reward)
+      for (auto& [t, n] : w["cells"].items())
+        cells[t] = cells.value(t, uint64_t{0}) + n.get<uint64_t>();
+    const double ge = num(c, "ge") + num(w, "ge"), ff_ge = num(c, "ff_ge") + num(w, "ff_ge");
+    const uint64_t tables = u.shadow ? 2 : 1;
+    const uint64_t table_bits = uint64_t{u.states} * u.actions * kQW * tables;
+    // qrl_core's order bits: two per action pair (both directions) and row, per table
+    const uint64_t order_bits = uint64_t{u.states} * (u.actions * (u.actions - 1)) * tables;
+    // the reward unit's RAM: 240 bins and the total, 19 bits each (non-zero flag, class, count)
+    const uint64_t hist_bits = u.reward ? (uint64_t{(32 - 3 + 1) << 3} + 1) * 19 : 0;
+    json j;
+    j["role"] = u.role;
+    j["states"] = u.states;
+    j["actions"] = u.actions;
+    j["shadow"] = u.shadow;
+    j["reward_unit"] = u.reward;
+    j["cells"] = cells;
+    j["ffs"] = c["ffs"].get<uint64_t>() + (u.reward ? w["ffs"].get<uint64_t>() : 0);
+    j["logic_kge"] = kge(ge);
+    j["comb_kge"] = kge(ge - ff_ge);
+    j["core_kge"] = kge(num(c, "ge"));
+    j["core_ffs"] = c["ffs"];
+    j["reward_kge"] = u.reward ? json(kge(num(w, "ge"))) : json(nullptr);
+    j["reward_ffs"] = u.reward ? w["ffs"] : json(nullptr);
+    j["ram_instances"] = c["rams"].get<uint64_t>() + (u.reward ? w["rams"].get<uint64_t>() : 0);
+    j["ram_bits"] = table_bits + order_bits + hist_bits;
+    j["ram_bits_qtable"] = table_bits;
+    j["ram_bits_order"] = order_bits;
+    j["ram_bits_histogram"] = hist_bits;
+    json unknown = c.value("unweighted_cell_types", json::array());
+    for (const auto& t : w.value("unweighted_cell_types", json::array())) unknown.push_back(t);
+    if (!unknown.empty()) j["unweighted_cell_types"] = unknown;
     json ice = {{"lut4", nullptr},       {"ff", nullptr},       {"bram", nullptr},
                 {"carry", nullptr},      {"fmax_mhz", nullptr}, {"device", nullptr},
                 {"fmax_states", nullptr}};
     if (!no_ice40) {
-      for (auto& [k, v] : res[1][i].j.items()) ice[k] = v;
-      for (auto& [k, v] : res[2][i].j.items()) ice[k] = v;
+      const json& a = res[kIce40][i].j;
+      const json b = u.reward ? res[kIce40Reward][ri].j : json::object();
+      for (const char* k : {"lut4", "ff", "bram", "carry"})
+        ice[k] = a[k].get<uint64_t>() + (b.contains(k) ? b[k].get<uint64_t>() : 0);
+      for (auto& [k, v] : res[kFmax][i].j.items()) ice[k] = v;
     }
-    res[0][i].j["ice40"] = ice;
+    j["ice40"] = ice;
+    o.j = j;
   }
-  std::vector<UnitResult>& unit_res = res[0];
+  std::vector<UnitResult>& unit_res = res[kGeneric];
 
   json out;
   out["tool"] = {{"name", "ssdtlm hwcost"}, {"version", version()}};
@@ -570,10 +592,12 @@ int hwcost_main(int argc, char** argv) {
        "AND/OR/ANDNOT/ORNOT 1.33, XOR/XNOR 2, MUX 2.33, DFF with async reset 6.67, +2.33 "
        "with enable"},
       {"core_reward",
-       "core_kge / reward_kge: the same generic flow with qrl_core and qrl_reward kept as modules "
-       "(keep_hierarchy); their sum differs from logic_kge by the unit's glue and the "
-       "optimisation across the two boundaries"},
-      {"ice40", "Yosys synth_ice40 of the bare unit (RAM inferred as SB_RAM40_4K)"},
+       "core_kge: qrl_core (the unit's sizes), reward_kge: qrl_reward (the same for every unit "
+       "that has one), each synthesised flattened on its own; logic_kge, comb_kge and ffs are "
+       "their sums (the two modules share no signal)"},
+      {"ice40",
+       "Yosys synth_ice40 of qrl_core and of qrl_reward (RAM inferred as SB_RAM40_4K), "
+       "LUT4 / FF / BRAM summed"},
       {"fmax",
        nextpnr.empty()
            ? "nextpnr-ice40 not installed: null"
@@ -614,7 +638,8 @@ int hwcost_main(int argc, char** argv) {
         fmt(r["reward_kge"]).c_str(), fmt(r["ffs"]).c_str(), fmt(r["ram_bits"]).c_str(),
         fmt(r["ice40"]["lut4"]).c_str(), fmt(r["ice40"]["ff"]).c_str(),
         fmt(r["ice40"]["bram"]).c_str(), fmt(r["ice40"]["fmax_mhz"], 1).c_str(),
-        r["ice40"].value("fmax_states", json(u.states)) != json(u.states) ? "*" : "",
+        r["ice40"]["fmax_states"].is_number() && r["ice40"]["fmax_states"] != json(u.states) ? "*"
+                                                                                             : "",
         fmt(r["cycles_per_decision"], 3).c_str(), fmt(r["cycles_per_update"], 3).c_str(),
         fmt(r["cycles_per_reward"], 3).c_str());
   }

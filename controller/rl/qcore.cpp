@@ -6,6 +6,7 @@
 #include <istream>
 #include <ostream>
 #include <stdexcept>
+#include <vector>
 
 #include "controller/rl/fixed.h"
 
@@ -74,11 +75,27 @@ int32_t QCore::update_value(int32_t q, int32_t reward, int32_t q_next, uint32_t 
 }
 
 uint32_t QCore::update_steps(uint32_t alpha_fx, uint32_t gamma_fx, int coef_frac) {
-  const uint64_t cd = uint64_t{alpha_fx} << coef_frac, cn = uint64_t{alpha_fx} * gamma_fx;
+  // The digits the RTL's shift-and-add visits (qrl_pkg.sv step_info): the binary digits of
+  // A * 2^K (an addition of d each) and the non-adjacent-form digits of A * G (an addition or a
+  // subtraction of Q' each), positions 0 .. 2K - 1. One step per digit; a step shifts the
+  // accumulator by the distance to the next digit (or to 2K), at most kMaxShift positions, a
+  // longer gap takes (gap - 1) / kMaxShift empty steps more.
+  const uint64_t cd = uint64_t{alpha_fx} << coef_frac;
+  int64_t cn = int64_t{alpha_fx} * gamma_fx;
+  const int top = 2 * coef_frac;
+  std::vector<int> pos;
+  for (int p = 0; p < top; ++p) {
+    if ((cd >> p) & 1u) pos.push_back(p);
+    if (cn & 1) {  // NAF digit: +1 when cn = 1 mod 4, else -1 (cn rounded up)
+      pos.push_back(p);
+      cn += (cn % 4 == 1) ? -1 : 1;
+    }
+    cn /= 2;
+  }
   uint32_t n = 0;
-  for (int p = 0; p < 2 * coef_frac; ++p) {
-    const uint32_t t = static_cast<uint32_t>(((cd >> p) & 1u) + ((cn >> p) & 1u));
-    n += t == 0 ? 1 : t;
+  for (size_t i = 0; i < pos.size(); ++i) {
+    const int gap = (i + 1 < pos.size() ? pos[i + 1] : top) - pos[i];
+    n += 1 + (gap > kMaxShift ? static_cast<uint32_t>((gap - 1) / kMaxShift) : 0);
   }
   return n;
 }

@@ -13,6 +13,9 @@
 #include "Vqrl_gc.h"
 #include "Vqrl_gc___024root.h"
 #include "Vqrl_gc_trace.h"
+#include "Vqrl_reward.h"
+#include "Vqrl_reward___024root.h"
+#include "Vqrl_reward_trace.h"
 #include "Vqrl_rr.h"
 #include "Vqrl_rr___024root.h"
 #include "Vqrl_rr_trace.h"
@@ -28,7 +31,7 @@ namespace ssdtlm::rl {
 
 namespace {
 
-constexpr int kQW = 16;                   // qrl_unit QW
+constexpr int kQW = 16;                   // qrl_pkg::QW
 constexpr uint32_t kMaxEdges = 1u << 20;  // watchdog per operation
 
 // ---- packing helper for narrow (integral) and wide (VlWide) Verilator ports
@@ -51,41 +54,42 @@ std::unique_ptr<VerilatedContext> make_context(bool traced) {
   return c;
 }
 
-// Traced = the model was Verilated with --trace and `trace` selects this unit.
-template <typename M, bool Traced = false>
+// A unit on the RTL: the core's model C (Vqrl_<name>) and, when the unit has one, the reward
+// unit's model R (Vqrl_reward); Traced = both were Verilated with --trace and `trace` selects this
+// unit. The two are separate Verilated models (qrl_core and qrl_reward share no signal), each
+// clocked only during its own operations; they share one VerilatedContext (time, and one VCD).
+template <typename C, typename R, bool Traced = false>
 class RtlBackendT final : public Backend {
  public:
   explicit RtlBackendT(const UnitConfig& cfg, std::shared_ptr<RtlTrace> trace = nullptr)
       : cfg_(cfg),
         trace_(std::move(trace)),
         ctx_(make_context(Traced)),
-        m_(std::make_unique<M>(ctx_.get(), Traced ? cfg.name.c_str() : "qrl")) {
+        core_(std::make_unique<C>(ctx_.get(), Traced ? cfg.name.c_str() : "qrl")) {
     const auto& c = cfg_.core;
-    m_->clk_i = 0;
-    m_->rst_ni = 1;
-    m_->eval();
-    m_->rst_ni = 0;  // asynchronous reset: needs a falling edge
-    m_->cfg_eps_hi_i = c.eps_high_fx();
-    m_->cfg_eps_lo_i = c.eps_low_fx();
-    m_->cfg_eps_n_i = c.eps_high_decisions;
-    m_->cfg_episode_len_i = c.episode_len;
-    set_values(cfg_.reward.values_fx());
-    clear_inputs();
-    m_->eval();
-    m_->rst_ni = 1;
-    m_->eval();
-    // Reset clears the tables and the histogram, one row per edge (not an operation).
-    uint32_t n = 0;
-    while (!m_->idle_o) {
-      edge();
-      if (++n > kMaxEdges) throw std::runtime_error("rl rtl: reset clear did not finish");
+    core_->cfg_eps_hi_i = c.eps_high_fx();
+    core_->cfg_eps_lo_i = c.eps_low_fx();
+    core_->cfg_eps_n_i = c.eps_high_decisions;
+    core_->cfg_episode_len_i = c.episode_len;
+    core_->dec_valid_i = 0;
+    core_->upd_valid_i = 0;
+    core_->mgt_valid_i = 0;
+    reset(*core_);
+    if (cfg_.has_reward) {
+      rwd_ =
+          std::make_unique<R>(ctx_.get(), Traced ? (cfg.name + "_reward").c_str() : "qrl_reward");
+      const std::array<int32_t, 4> v = cfg_.reward.values_fx();
+      for (int i = 0; i < 4; ++i)
+        put_bits(rwd_->cfg_values_i, i * kQW, kQW, static_cast<uint16_t>(v[i]));
+      rwd_->rwd_valid_i = 0;
+      reset(*rwd_);
     }
-    reset_edges_ = n;
     if (c.seed != Lfsr32::kDefaultSeed) run_seed(c.seed);
     if constexpr (Traced) open_trace();
   }
   ~RtlBackendT() override {
-    m_->final();
+    core_->final();
+    if (rwd_) rwd_->final();
     if constexpr (Traced) {
       if (vcd_) vcd_->close();
     }
@@ -93,18 +97,18 @@ class RtlBackendT final : public Backend {
 
   const char* kind() const override { return "rtl"; }
   const UnitConfig& config() const override { return cfg_; }
-  uint64_t reset_edges() const { return reset_edges_; }
 
   Decision decide(uint32_t state, uint32_t mask) override {
     check_state(state);
-    m_->dec_state_i = state;
-    m_->dec_mask_i = mask & all_mask();
+    C& m = *core_;
+    m.dec_state_i = state;
+    m.dec_mask_i = mask & all_mask();
     Decision d;
     bool got = false;
-    d.cycles = run(m_->dec_valid_i, m_->dec_ready_o, [&] {
-      if (m_->dec_rsp_valid_o) {
-        d.action = m_->dec_action_o;
-        d.explored = m_->dec_explored_o;
+    d.cycles = run(m, m.dec_valid_i, m.dec_ready_o, [&] {
+      if (m.dec_rsp_valid_o) {
+        d.action = m.dec_action_o;
+        d.explored = m.dec_explored_o;
         got = true;
       }
     });
@@ -118,16 +122,17 @@ class RtlBackendT final : public Backend {
     check_state(op.next_state);
     if (op.action >= cfg_.core.actions || (!op.next_max && op.next_action >= cfg_.core.actions))
       throw std::out_of_range("rl: update index out of range");
-    m_->upd_state_i = op.state;
-    m_->upd_action_i = op.action;
-    m_->upd_reward_i = static_cast<uint16_t>(saturate(op.reward, kQW));
-    m_->upd_next_state_i = op.next_state;
-    m_->upd_next_action_i = op.next_max ? 0 : op.next_action;
-    m_->upd_next_max_i = op.next_max;
-    m_->upd_next_mask_i = op.next_mask & all_mask();
-    m_->upd_rwd_ready_i = op.reward_ready;
+    C& m = *core_;
+    m.upd_state_i = op.state;
+    m.upd_action_i = op.action;
+    m.upd_reward_i = static_cast<uint16_t>(saturate(op.reward, kQW));
+    m.upd_next_state_i = op.next_state;
+    m.upd_next_action_i = op.next_max ? 0 : op.next_action;
+    m.upd_next_max_i = op.next_max;
+    m.upd_next_mask_i = op.next_mask & all_mask();
+    m.upd_rwd_ready_i = op.reward_ready;
     bool done = false;
-    const uint32_t c = run(m_->upd_valid_i, m_->upd_ready_o, [&] { done |= m_->upd_done_o != 0; });
+    const uint32_t c = run(m, m.upd_valid_i, m.upd_ready_o, [&] { done |= m.upd_done_o != 0; });
     if (!done) throw std::runtime_error("rl rtl: update produced no completion");
     return account(c);
   }
@@ -135,15 +140,16 @@ class RtlBackendT final : public Backend {
   uint32_t end_episode() override { return account(mgmt(0, 0, false)); }
 
   RewardResult reward(uint64_t sample) override {
-    if (!cfg_.has_reward) throw std::logic_error("rl: unit " + cfg_.name + " has no reward unit");
-    m_->rwd_sample_i = static_cast<uint32_t>(std::min<uint64_t>(sample, 0xFFFFFFFFull));
+    if (!rwd_) throw std::logic_error("rl: unit " + cfg_.name + " has no reward unit");
+    R& m = *rwd_;
+    m.rwd_sample_i = static_cast<uint32_t>(std::min<uint64_t>(sample, 0xFFFFFFFFull));
     RewardResult r;
     bool got = false;
-    r.cycles = run(m_->rwd_valid_i, m_->rwd_ready_o, [&] {
-      if (m_->rwd_rsp_valid_o) {
-        r.reward = sign_extend(m_->rwd_value_o, kQW);
-        r.bin = m_->rwd_bin_o;
-        r.ready = m_->rwd_scanned_o != 0;
+    r.cycles = run(m, m.rwd_valid_i, m.rwd_ready_o, [&] {
+      if (m.rwd_rsp_valid_o) {
+        r.reward = sign_extend(m.rwd_value_o, kQW);
+        r.bin = m.rwd_bin_o;
+        r.ready = m.rwd_scanned_o != 0;
         got = true;
       }
     });
@@ -158,8 +164,8 @@ class RtlBackendT final : public Backend {
     check_state(state);
     uint32_t c = 0;
     for (uint32_t a = 0; a < cfg_.core.actions; ++a) {
-      m_->mgt_action_i = a;
-      m_->mgt_value_i = static_cast<uint16_t>(saturate(row[a], kQW));
+      core_->mgt_action_i = a;
+      core_->mgt_value_i = static_cast<uint16_t>(saturate(row[a], kQW));
       c += mgmt(1, state, false);
     }
     return account(c);
@@ -170,10 +176,10 @@ class RtlBackendT final : public Backend {
     uint32_t c = 0;
     for (uint32_t a = 0; a < cfg_.core.actions; ++a) {
       bool got = false;
-      m_->mgt_action_i = a;
+      core_->mgt_action_i = a;
       c += mgmt(2, state, shadow, [&] {
-        if (m_->mgt_rsp_valid_o) {
-          row[a] = sign_extend(m_->mgt_value_o, kQW);
+        if (core_->mgt_rsp_valid_o) {
+          row[a] = sign_extend(core_->mgt_value_o, kQW);
           got = true;
         }
       });
@@ -189,15 +195,22 @@ class RtlBackendT final : public Backend {
   void check_state(uint32_t s) const {
     if (s >= cfg_.core.states) throw std::out_of_range("rl: state out of range");
   }
-  void set_values(const std::array<int32_t, 4>& v) {
-    for (int i = 0; i < 4; ++i)
-      put_bits(m_->cfg_values_i, i * kQW, kQW, static_cast<uint16_t>(v[i]));
-  }
-  void clear_inputs() {
-    m_->dec_valid_i = 0;
-    m_->upd_valid_i = 0;
-    m_->mgt_valid_i = 0;
-    m_->rwd_valid_i = 0;
+  // Asynchronous reset (a falling edge of rst_ni), then the model clears its RAMs, one word per
+  // edge (not an operation).
+  template <typename M>
+  void reset(M& m) {
+    m.clk_i = 0;
+    m.rst_ni = 1;
+    m.eval();
+    m.rst_ni = 0;
+    m.eval();
+    m.rst_ni = 1;
+    m.eval();
+    uint32_t n = 0;
+    while (!m.idle_o) {
+      edge(m);
+      if (++n > kMaxEdges) throw std::runtime_error("rl rtl: reset clear did not finish");
+    }
   }
   // One rising clock edge: the clock's falling half, then its rising half. Untraced, the
   // falling half is not evaluated: the model is settled after the previous rising half (its
@@ -205,30 +218,34 @@ class RtlBackendT final : public Backend {
   // Verilator's edge detector has to see the clock low, which is its previous-value variable
   // (Verilator 5.006 names it __Vtrigrprev__TOP__clk_i; a Verilator that renames it fails to
   // compile here). One eval() per edge instead of two; the RTL still computes every edge.
-  void edge() {
+  template <typename M>
+  void edge(M& m) {
     if constexpr (Traced) {
-      fall();
+      fall(m);
     } else {
-      m_->clk_i = 0;
-      m_->rootp->__Vtrigrprev__TOP__clk_i = 0;
+      m.clk_i = 0;
+      m.rootp->__Vtrigrprev__TOP__clk_i = 0;
     }
-    rise();
+    rise(m);
   }
-  void fall() {
-    m_->clk_i = 0;
-    m_->eval();
+  template <typename M>
+  void fall(M& m) {
+    m.clk_i = 0;
+    m.eval();
     if constexpr (Traced) dump(0);
   }
-  void rise() {
-    m_->clk_i = 1;
-    m_->eval();
+  template <typename M>
+  void rise(M& m) {
+    m.clk_i = 1;
+    m.eval();
     if constexpr (Traced) dump(1);
     ctx_->timeInc(1);
   }
   void open_trace() {
     const std::string file = trace_->file_for(cfg_.name);
     vcd_ = std::make_unique<VerilatedVcdC>();
-    m_->trace(vcd_.get(), 99);
+    core_->trace(vcd_.get(), 99);
+    if (rwd_) rwd_->trace(vcd_.get(), 99);
     vcd_->open(file.c_str());
     if (!vcd_->isOpen()) throw std::runtime_error("rl rtl: cannot write the VCD file " + file);
     trace_->files.push_back(file);
@@ -252,29 +269,28 @@ class RtlBackendT final : public Backend {
     dumped_ = true;
     if (phase) ++op_edge_;
   }
-  // Raise `valid` for the accepting edge, then clock until the unit is idle again. The request
+  // Raise `valid` for the accepting edge, then clock until the model is idle again. The request
   // is applied with the accepting edge's falling half (one eval() settles both; the outputs
   // checked there are combinational, independent of the clock level).
-  template <typename V, typename R, typename F>
-  uint32_t run(V& valid, const R& ready, F&& on_edge) {
+  template <typename M, typename V, typename Rd, typename F>
+  uint32_t run(M& m, V& valid, const Rd& ready, F&& on_edge) {
     begin_op();
     valid = 1;
-    fall();
-    if (!ready || !m_->idle_o)
-      throw std::runtime_error("rl rtl: unit not ready for a new operation");
-    rise();
+    fall(m);
+    if (!ready || !m.idle_o) throw std::runtime_error("rl rtl: unit not ready for a new operation");
+    rise(m);
     valid = 0;
     uint32_t n = 1;
     on_edge();
-    while (!m_->idle_o) {
-      edge();
+    while (!m.idle_o) {
+      edge(m);
       on_edge();
       if (++n > kMaxEdges) throw std::runtime_error("rl rtl: operation did not finish");
     }
     return n;
   }
   uint32_t run_seed(uint32_t s) {
-    m_->mgt_seed_i = s;
+    core_->mgt_seed_i = s;
     return mgmt(3, 0, false);
   }
   uint32_t mgmt(uint32_t op, uint32_t state, bool shadow) {
@@ -282,17 +298,18 @@ class RtlBackendT final : public Backend {
   }
   template <typename F>
   uint32_t mgmt(uint32_t op, uint32_t state, bool shadow, F&& on_edge) {
-    m_->mgt_op_i = op;
-    m_->mgt_state_i = state;
-    m_->mgt_shadow_i = shadow;
-    return run(m_->mgt_valid_i, m_->mgt_ready_o, on_edge);
+    C& m = *core_;
+    m.mgt_op_i = op;
+    m.mgt_state_i = state;
+    m.mgt_shadow_i = shadow;
+    return run(m, m.mgt_valid_i, m.mgt_ready_o, on_edge);
   }
 
   UnitConfig cfg_;
   std::shared_ptr<RtlTrace> trace_;
   std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<M> m_;
-  uint64_t reset_edges_ = 0;
+  std::unique_ptr<C> core_;
+  std::unique_ptr<R> rwd_;  // null: the unit has no reward unit
   // tracing (Traced only)
   std::unique_ptr<VerilatedVcdC> vcd_;
   uint64_t op_ps_ = 0, op_edge_ = 0, last_ps_ = 0;
@@ -418,15 +435,17 @@ std::unique_ptr<Backend> make_rtl_backend(const UnitConfig& cfg, std::shared_ptr
   static_assert(kNumUnits == 4, "a new row of units.h needs its Vqrl_<name> model here");
   const std::string n = find_variant(cfg)->name;
   if (trace && trace->selects(cfg.name)) {
-    if (n == "fsp") return std::make_unique<RtlBackendT<Vqrl_fsp_trace, true>>(cfg, trace);
-    if (n == "gc") return std::make_unique<RtlBackendT<Vqrl_gc_trace, true>>(cfg, trace);
-    if (n == "rr") return std::make_unique<RtlBackendT<Vqrl_rr_trace, true>>(cfg, trace);
-    return std::make_unique<RtlBackendT<Vqrl_slc_trace, true>>(cfg, trace);
+    using R = Vqrl_reward_trace;
+    if (n == "fsp") return std::make_unique<RtlBackendT<Vqrl_fsp_trace, R, true>>(cfg, trace);
+    if (n == "gc") return std::make_unique<RtlBackendT<Vqrl_gc_trace, R, true>>(cfg, trace);
+    if (n == "rr") return std::make_unique<RtlBackendT<Vqrl_rr_trace, R, true>>(cfg, trace);
+    return std::make_unique<RtlBackendT<Vqrl_slc_trace, R, true>>(cfg, trace);
   }
-  if (n == "fsp") return std::make_unique<RtlBackendT<Vqrl_fsp>>(cfg);
-  if (n == "gc") return std::make_unique<RtlBackendT<Vqrl_gc>>(cfg);
-  if (n == "rr") return std::make_unique<RtlBackendT<Vqrl_rr>>(cfg);
-  return std::make_unique<RtlBackendT<Vqrl_slc>>(cfg);
+  using R = Vqrl_reward;
+  if (n == "fsp") return std::make_unique<RtlBackendT<Vqrl_fsp, R>>(cfg);
+  if (n == "gc") return std::make_unique<RtlBackendT<Vqrl_gc, R>>(cfg);
+  if (n == "rr") return std::make_unique<RtlBackendT<Vqrl_rr, R>>(cfg);
+  return std::make_unique<RtlBackendT<Vqrl_slc, R>>(cfg);
 }
 
 BackendFactory rtl_backend_factory(std::shared_ptr<RtlTrace> trace) {

@@ -2,17 +2,15 @@
 // elaboration order. Read by the verilate() calls (controller/rtl/CMakeLists.txt), the RTL
 // lint tests (tests/rl/CMakeLists.txt) and `ssdtlm hwcost`. qrl_ram_1r1w.sv is the RAM
 // wrapper (black-boxed by hwcost's logic flow); harness/ files are not listed here.
-qrl_unit.sv
+qrl_pkg.sv
 qrl_core.sv
 qrl_qadd.sv
 qrl_qaddr.sv
 qrl_decide.sv
-qrl_tables.sv
 qrl_reward.sv
 qrl_lfsr.sv
 qrl_winner.sv
 qrl_kth.sv
-qrl_tie.sv
-qrl_pick.sv
+qrl_kprod.sv
 qrl_popcnt.sv
 qrl_ram_1r1w.sv

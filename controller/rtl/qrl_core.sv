@@ -1,6 +1,9 @@
-// Tabular Q-learning core: q-table(s) in RAM, order bits, LFSR exploration, serial fixed-point
-// update, optional shadow table with episode copy. Bit- and cycle-exact twin of
-// controller/rl/qcore.{h,cpp}; timing and semantics in docs/rl.md.
+// Tabular Q-learning core of an RL decision unit: q-table(s) in RAM, order bits, LFSR
+// exploration, serial fixed-point update, optional shadow table with episode copy. Bit- and
+// cycle-exact twin of controller/rl/qcore.{h,cpp}; timing and semantics in docs/rl.md. A unit is
+// this core and, for the units that have one, the percentile reward unit qrl_reward (a module of
+// its own: the two share no signal, the policy passes the reward); the co-simulation verilates
+// each on its own and hwcost reports each (core_kge, reward_kge).
 //
 // Storage per table: the q values in a RAM of States * Actions words of QW bits (Q(s, a) at
 // s * Actions + a), and the order bits of every row (qrl_winner.sv: ge(i, j) for every ordered
@@ -12,77 +15,76 @@
 // One operation is accepted per clock edge (priority: management > update > decide), valid/ready
 // requests, one-cycle response pulses. Cycles (docs/rl.md "Handshake timing", the C++ model's
 // QCore::*_cycles): decide 2 (one per cycle; + States * Actions when it closes an episode: the
-// shadow -> active copy), update 7 + NSteps + Actions, management COPY States * Actions + 1 (1
-// without shadow), WRITE of one q value 4 + Actions, READ 3, SEED 1. The adder's q operands come
-// from a read-data register (qrl_qadd; fmax: a deep RAM's bank select and the adder in different
-// cycles). After reset the tables are cleared, one q value per cycle (idle_o low meanwhile).
-// cfg_eps_n_i is sampled during that clear and at SEED; the other cfg_ inputs are read live.
-// Submodules: qrl_tables (RAMs), qrl_decide (ε-greedy, random tie-break; its qrl_winner: maximum
-// set, argmax), qrl_qadd (update), qrl_qaddr (q address, clear/copy address tests).
+// shadow -> active copy), update 7 + NSteps + Actions (a warm-up update 1), management COPY
+// States * Actions + 1 (1 without shadow), WRITE of one q value 4 + Actions, READ 3, SEED 1. The
+// adder's q operands come from a read-data register (qrl_qadd). After reset the tables are
+// cleared, one q value per cycle (idle_o low meanwhile). cfg_eps_n_i is sampled during that clear
+// and at SEED; the other cfg_ inputs are read live.
+// Submodules: qrl_decide (ε-greedy, random tie-break; its qrl_winner: maximum set, argmax),
+// qrl_qadd (update), qrl_qaddr (q address, clear/copy address tests), qrl_ram_1r1w (tables).
+//
+// The warm-up (docs/rl.md "Reward unit"): a percentile reward classified before the reward
+// unit's first threshold scan carries rwd_scanned_o = 0; the policy passes that flag with the
+// update that uses the reward (upd_rwd_ready_i), and the core drops such an update (done at the
+// next edge, tables unchanged). Updates whose reward does not come from the percentile unit
+// (SLC, FSP's page-type term alone) hold upd_rwd_ready_i at 1.
 module qrl_core #(
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
-  parameter int unsigned QW = 16,
-  parameter int unsigned KF = 8,
-  parameter int unsigned Alpha = 77,
-  parameter int unsigned Gamma = 205,
   parameter bit Shadow = 1'b0,
-  parameter int unsigned StW = (States > 1) ? $clog2(States) : 1,
-  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1
+  parameter int unsigned StW = qrl_pkg::idx_w(States),
+  parameter int unsigned ActW = qrl_pkg::idx_w(Actions)
 ) (
-  input  logic               clk_i,
-  input  logic               rst_ni,
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
   // configuration (quasi-static)
-  input  logic [       15:0] cfg_eps_hi_i,
-  input  logic [       15:0] cfg_eps_lo_i,
-  input  logic [       23:0] cfg_eps_n_i,
-  input  logic [       15:0] cfg_episode_len_i,
+  input  logic [           15:0] cfg_eps_hi_i,
+  input  logic [           15:0] cfg_eps_lo_i,
+  input  logic [           23:0] cfg_eps_n_i,
+  input  logic [           15:0] cfg_episode_len_i,
   // decide
-  input  logic               dec_valid_i,
-  output logic               dec_ready_o,
-  input  logic [    StW-1:0] dec_state_i,
-  input  logic [Actions-1:0] dec_mask_i,
-  output logic               dec_rsp_valid_o,
-  output logic [   ActW-1:0] dec_action_o,
-  output logic               dec_explored_o,
+  input  logic                   dec_valid_i,
+  output logic                   dec_ready_o,
+  input  logic [        StW-1:0] dec_state_i,
+  input  logic [    Actions-1:0] dec_mask_i,
+  output logic                   dec_rsp_valid_o,
+  output logic [       ActW-1:0] dec_action_o,
+  output logic                   dec_explored_o,
   // update
-  input  logic               upd_valid_i,
-  output logic               upd_ready_o,
-  input  logic [    StW-1:0] upd_state_i,
-  input  logic [   ActW-1:0] upd_action_i,
-  input  logic [     QW-1:0] upd_reward_i,
-  input  logic [    StW-1:0] upd_next_state_i,
-  input  logic [   ActW-1:0] upd_next_action_i,
-  input  logic               upd_next_max_i,
-  input  logic [Actions-1:0] upd_next_mask_i,
-  input  logic               upd_rwd_ready_i,  // 0: drop the update (warm-up), done next edge
-  output logic               upd_done_o,
+  input  logic                   upd_valid_i,
+  output logic                   upd_ready_o,
+  input  logic [        StW-1:0] upd_state_i,
+  input  logic [       ActW-1:0] upd_action_i,
+  input  logic [qrl_pkg::QW-1:0] upd_reward_i,
+  input  logic [        StW-1:0] upd_next_state_i,
+  input  logic [       ActW-1:0] upd_next_action_i,
+  input  logic                   upd_next_max_i,
+  input  logic [    Actions-1:0] upd_next_mask_i,
+  input  logic                   upd_rwd_ready_i,  // 0: drop the update (warm-up)
+  output logic                   upd_done_o,
   // management: 0 COPY shadow->active, 1 WRITE Q(s, a) (both tables), 2 READ Q(s, a), 3 SEED
-  input  logic               mgt_valid_i,
-  output logic               mgt_ready_o,
-  input  logic [        1:0] mgt_op_i,
-  input  logic [    StW-1:0] mgt_state_i,
-  input  logic [   ActW-1:0] mgt_action_i,
-  input  logic               mgt_shadow_i,
-  input  logic [     QW-1:0] mgt_value_i,
-  input  logic [       31:0] mgt_seed_i,
-  output logic               mgt_rsp_valid_o,
-  output logic [     QW-1:0] mgt_value_o,
-  output logic               idle_o
+  input  logic                   mgt_valid_i,
+  output logic                   mgt_ready_o,
+  input  logic [            1:0] mgt_op_i,
+  input  logic [        StW-1:0] mgt_state_i,
+  input  logic [       ActW-1:0] mgt_action_i,
+  input  logic                   mgt_shadow_i,
+  input  logic [qrl_pkg::QW-1:0] mgt_value_i,
+  input  logic [           31:0] mgt_seed_i,
+  output logic                   mgt_rsp_valid_o,
+  output logic [qrl_pkg::QW-1:0] mgt_value_o,
+  output logic                   idle_o
 );
+  localparam int unsigned QW = qrl_pkg::QW;
   localparam logic [1:0] OpCopy = 2'd0;
   localparam logic [1:0] OpWrite = 2'd1;
   localparam logic [1:0] OpRead = 2'd2;
   localparam logic [1:0] OpSeed = 2'd3;
-  localparam int unsigned PairW = (Actions > 1) ? Actions * (Actions - 1) / 2 : 1;
+  localparam int unsigned PairW = qrl_pkg::pair_w(Actions);
   localparam int unsigned OrdW = 2 * PairW;  // an order-bit row: both halves (qrl_winner.sv)
   localparam int unsigned QDepth = States * Actions;
-  localparam int unsigned QAW = (QDepth > 1) ? $clog2(QDepth) : 1;
-  // The update's shift-and-add: acc = floor((Alpha 2^KF (r - q) + Alpha Gamma Q' + 2^(2KF-1))
-  // / 2^2KF), one bit position of the two constants per step (LSB first, shifting right).
-  localparam int unsigned CD = Alpha << KF;  // coefficient of d = r - q
-  localparam int unsigned CN = Alpha * Gamma;  // coefficient of Q'
-  localparam int unsigned NSteps = n_steps();
+  localparam int unsigned QAW = qrl_pkg::idx_w(QDepth);
+  localparam int unsigned NSteps = qrl_pkg::NSteps;  // the update's shift-and-add steps
   localparam int unsigned CntA = ($clog2(QDepth + 1) > StW) ? $clog2(QDepth + 1) : StW;
   localparam int unsigned CntW = ((CntA > $clog2(NSteps + 1)) ? CntA : $clog2(NSteps + 1)) + 1;
   // the step index is below 2^StepW during the shift-and-add (only its low bits are decoded)
@@ -91,18 +93,6 @@ module qrl_core #(
   localparam logic [StepW-1:0] PreLastStep = StepW'(NSteps - 2);  // NSteps >= 2
   // The compare loop's counter runs 2 .. Actions + 2 (reads column cnt, compares column cnt - 2)
   localparam logic [ActW:0] LastAct = (ActW + 1)'(Actions + 2);
-
-  // Steps (qrl_qadd.sv): for each bit position p = 0 .. 2KF-1 of the constants, one step per set
-  // bit, or one empty step.
-  function automatic int unsigned n_steps();
-    int unsigned n, t;
-    n = 0;
-    for (int unsigned p = 0; p < 2 * KF; p++) begin
-      t = ((CD >> p) & 1) + ((CN >> p) & 1);
-      n = n + ((t == 0) ? 1 : t);
-    end
-    n_steps = n;
-  endfunction
 
   typedef enum logic [3:0] {
     StClear,
@@ -164,16 +154,11 @@ module qrl_core #(
 
   qrl_decide #(
     .Actions(Actions),
-    .Shadow (Shadow),
-    .ActW   (ActW),
-    .PairW  (PairW)
+    .Shadow (Shadow)
   ) u_decide (
     .clk_i,
     .rst_ni,
-    .cfg_eps_hi_i,
-    .cfg_eps_lo_i,
-    .cfg_eps_n_i,
-    .cfg_episode_len_i,
+    .cfg_i         ({cfg_eps_hi_i, cfg_eps_lo_i, cfg_eps_n_i, cfg_episode_len_i}),
     .ep_clr_i      (acc_mgt && (mgt_op_i == OpCopy || mgt_op_i == OpSeed)),
     .ep_end_o      (ep_end),
     .acc_i         (acc_dec),
@@ -196,16 +181,17 @@ module qrl_core #(
   // ---------------------------------------------------------------- update datapath
   logic [StW-1:0] u_s_q, u_s_d;
   logic [ActW-1:0] u_a_q, u_a_d;
-  logic acc_ld, acc_clr, d_ld;
+  logic acc_ld, acc_init, d_ld;
   logic wboth_q, wboth_d;  // the loop serves a management write (both tables), not an update
   logic [QW-1:0] acc_val;
 
   // j > a: the pair is (a, j) and a wins on ties (q_new >= Q(s, j), carry-in 1); j < a: the pair
   // is (j, a) and j wins on ties (Q(s, j) >= q_new, i.e. q_new - Q(s, j) - 1 < 0). j_above_a is a
   // flag set in the loop once j has passed a (no comparator in front of the adder).
-  // o_hi_q / ao_hi_q: the pair's other bit, Q(s, j) >= q_new for j > a, q_new >= Q(s, j) for
-  // j < a (qrl_qadd: the complement of the first, or equal values).
-  logic j_above_a, j_above_a_d, o_bit_q, ao_bit_q, o_hi_q, ao_hi_q;
+  // ord_q: the pair's two bits from qrl_qadd, registered, {active high, low, work high, low}
+  // (high: Q(s, j) >= q_new for j > a, q_new >= Q(s, j) for j < a).
+  logic j_above_a, j_above_a_d;
+  logic [3:0] ord_q;
   // in the loop (cnt = c): the column compared (c - 2); its order bit is written a cycle later
   // (the write mask is registered)
   logic [ActW-1:0] jc;
@@ -219,52 +205,49 @@ module qrl_core #(
   logic [QAW-1:0] q_addr;
   logic col_win, col_zero, col_one, col_two, col_loop;
 
-  qrl_tables #(
-    .States (States),
-    .Actions(Actions),
-    .QW     (QW),
-    .Shadow (Shadow),
-    .StW    (StW),
-    .ActW   (ActW),
-    .PairW  (PairW),
-    .QDepth (QDepth),
-    .QAW    (QAW)
-  ) u_tables (
-    .clk_i,
-    .aq_re_i(aq_re),
-    .aq_raddr_i(aq_raddr),
-    .aq_rdata_o(aq_rdata),
-    .aq_we_i(aq_we),
-    .aq_waddr_i(aq_waddr),
-    .aq_wdata_i(aq_wdata),
-    .sq_re_i(sq_re),
-    .sq_raddr_i(sq_raddr),
-    .sq_rdata_o(sq_rdata),
-    .sq_we_i(sq_we),
-    .sq_waddr_i(sq_waddr),
-    .sq_wdata_i(sq_wdata),
-    .ao_re_i(ao_re),
-    .ao_raddr_i(ao_raddr),
-    .ao_rdata_o(ao_rdata),
-    .ao_we_i(ao_we),
-    .ao_waddr_i(ao_waddr),
-    .ao_wdata_i(ao_wdata),
-    .so_re_i(so_re),
-    .so_raddr_i(so_raddr),
-    .so_rdata_o(so_rdata),
-    .so_we_i(so_we),
-    .so_waddr_i(so_waddr),
-    .so_wdata_i(so_wdata),
-    .rst_ni,
-    .wm_a_i    (u_a_q),
-    .wm_j_i    (jc),
-    .wm_all_i  (st_q == StClear || st_q == StCopy),
-    .clr_i     (st_q == StClear),
-    .clr_addr_i(QAW'(cnt_q)),
-    .clr_row_i (c_row_q),
-    .wq_rdata_o(wq_rdata),
-    .wo_rdata_o(wo_rdata)
-  );
+  // The order bits of pair (a, j) (both halves) are written alone (none when j = a): the column
+  // j registered (the write is a cycle after the compare), the mask decoded from it and a (which
+  // holds during the loop) in the write's cycle; whole rows in the clear and the copy.
+  logic [ActW-1:0] jc_q;
+  logic [Actions-1:0] a_hot, j_hot;
+  logic [PairW-1:0] pair_mask;
+  logic [OrdW-1:0] o_wmask;
+  for (genvar i = 0; i < Actions; i++) begin : g_hot
+    assign a_hot[i] = (u_a_q == ActW'(i));
+    assign j_hot[i] = (jc_q == ActW'(i));
+    for (genvar j = i + 1; j < Actions; j++) begin : g_pair
+      assign pair_mask[qrl_pkg::pair_idx(Actions, i, j)] = (a_hot[i] & j_hot[j]) |
+                                                         (a_hot[j] & j_hot[i]);
+    end
+  end
+  if (Actions < 2) begin : g_no_pair
+    assign pair_mask = '0;
+  end
+  assign o_wmask = (st_q == StClear || st_q == StCopy) ? '1 : {pair_mask, pair_mask};
+
+  // a* = active table, s* = shadow table; q = q values, o = order bits
+  qrl_ram_1r1w #(.Depth(QDepth), .Width(QW)) u_aq (.clk_i, .re_i(aq_re), .raddr_i(aq_raddr),
+      .rdata_o(aq_rdata), .we_i(aq_we), .wmask_i(1'b1), .waddr_i(aq_waddr), .wdata_i(aq_wdata));
+  qrl_ram_1r1w #(.Depth(States), .Width(OrdW), .Lanes(OrdW)) u_ao (.clk_i, .re_i(ao_re),
+      .raddr_i(ao_raddr), .rdata_o(ao_rdata), .we_i(ao_we), .wmask_i(o_wmask),
+      .waddr_i(ao_waddr), .wdata_i(ao_wdata));
+  if (Shadow) begin : g_shadow
+    qrl_ram_1r1w #(.Depth(QDepth), .Width(QW)) u_sq (.clk_i, .re_i(sq_re), .raddr_i(sq_raddr),
+        .rdata_o(sq_rdata), .we_i(sq_we), .wmask_i(1'b1), .waddr_i(sq_waddr), .wdata_i(sq_wdata));
+    qrl_ram_1r1w #(.Depth(States), .Width(OrdW), .Lanes(OrdW)) u_so (.clk_i, .re_i(so_re),
+        .raddr_i(so_raddr), .rdata_o(so_rdata), .we_i(so_we), .wmask_i(o_wmask),
+        .waddr_i(so_waddr), .wdata_i(so_wdata));
+    assign wq_rdata = sq_rdata;
+    assign wo_rdata = so_rdata;
+  end else begin : g_no_shadow
+    assign sq_rdata = '0;
+    assign so_rdata = '0;
+    assign wq_rdata = aq_rdata;
+    assign wo_rdata = ao_rdata;
+    logic unused_sh;
+    assign unused_sh = ^{sq_re, sq_we, sq_raddr, sq_waddr, sq_wdata, so_re, so_we, so_raddr,
+                         so_waddr, so_wdata};
+  end
 
   // ---------------------------------------------------------------- control
   // The clear's and the copy's address tests (qrl_qaddr), registered: cnt < States, cnt <
@@ -273,7 +256,9 @@ module qrl_core #(
   logic ep_end, m1_valid_d, m1_valid_q, m_sh_d, m_sh_q, upd_done_d, upd_done_q;
   logic loop_last;
   logic [CntW-1:0] cnt_inc;
+  logic step_last;  // the shift-and-add's last step
   assign cnt_inc = cnt_q + 1'b1;
+  assign step_last = (cnt_q[StepW-1:0] == LastStep);
   assign loop_last = (cl == LastAct);
 
   always_comb begin
@@ -285,7 +270,7 @@ module qrl_core #(
     u_s_d = u_s_q;
     u_a_d = u_a_q;
     acc_ld = 1'b0;
-    acc_clr = 1'b0;
+    acc_init = 1'b0;
     d_ld = 1'b0;
     wboth_d = wboth_q;
     m1_valid_d = 1'b0;
@@ -308,48 +293,55 @@ module qrl_core #(
     ao_raddr = dec_state_i;
     ao_we = 1'b0;
     ao_waddr = u_s_q;
-    ao_wdata = {{PairW{ao_hi_q}}, {PairW{ao_bit_q}}};
+    ao_wdata = {{PairW{ord_q[3]}}, {PairW{ord_q[2]}}};
     so_re = 1'b0;
     so_raddr = upd_next_state_i;
     so_we = 1'b0;
     so_waddr = u_s_q;
-    so_wdata = {{PairW{o_hi_q}}, {PairW{o_bit_q}}};
+    so_wdata = {{PairW{ord_q[1]}}, {PairW{ord_q[0]}}};
 
     unique case (st_q)
       StClear: begin
-        // qrl_tables writes q value 0 at cnt, the order bits all set (all values equal) in row
-        // cnt (< States)
-        cnt_d = cnt_inc;
-        if (c_last_q) begin
-          st_d = StIdle;
-          cnt_d = '0;
-        end
+        // q value 0 at cnt, the order bits all set (all values equal) in row cnt (< States)
+        aq_we = 1'b1;
+        aq_waddr = QAW'(cnt_q);
+        aq_wdata = '0;
+        sq_we = 1'b1;
+        sq_waddr = QAW'(cnt_q);
+        sq_wdata = '0;
+        ao_we = c_row_q;
+        ao_waddr = StW'(cnt_q);
+        ao_wdata = '1;
+        so_we = c_row_q;
+        so_waddr = StW'(cnt_q);
+        so_wdata = '1;
       end
       StIdle: begin
-        if (copy_pend_q) begin
-          // First step of the episode copy requested by the previous decide.
+        // The reads an accepted operation needs are issued whether or not one is (a read has no
+        // effect but the RAM's output, which nothing reads in the next cycle unless that
+        // operation started): the read enables and the addresses do not wait for the
+        // arbitration (fmax). The order bits: of s' for an update (the winner a*, the work
+        // table), else of the decision's state; the shadow q values from address 0 (a copy's
+        // first read).
+        ao_re = 1'b1;
+        ao_raddr = (!Shadow && upd_valid_i) ? upd_next_state_i : dec_state_i;
+        so_re = Shadow;
+        so_raddr = (copy_pend_q || mgt_valid_i) ? '0 : upd_next_state_i;
+        sq_re = Shadow;
+        sq_raddr = '0;
+        if (copy_pend_q || (acc_mgt && mgt_op_i == OpCopy)) begin
+          // The episode copy: requested by the previous decide, or a management COPY (nothing
+          // to copy without a shadow table: done at the next edge).
           copy_pend_d = 1'b0;
-          sq_re = 1'b1;
-          sq_raddr = '0;
-          so_re = 1'b1;
-          so_raddr = '0;
-          cnt_d = '0;
-          st_d = StCopy;
+          if (Shadow) begin
+            cnt_d = '0;
+            st_d = StCopy;
+          end
         end else if (acc_mgt) begin
           rb_row = mgt_state_i;
           u_s_d = mgt_state_i;
           u_a_d = mgt_action_i;
           unique case (mgt_op_i)
-            OpCopy: begin
-              if (Shadow) begin
-                sq_re = 1'b1;
-                sq_raddr = '0;
-                so_re = 1'b1;
-                so_raddr = '0;
-                cnt_d = '0;
-                st_d = StCopy;
-              end
-            end
             OpWrite: begin
               acc_ld = 1'b1;
               wboth_d = 1'b1;
@@ -363,7 +355,7 @@ module qrl_core #(
             default: seed_clr = 1'b1;  // OpSeed
           endcase
         end else if (acc_upd && !upd_rwd_ready_i) begin
-          // the reward is from the reward unit's warm-up (qrl_unit.sv): dropped, 1 cycle
+          // the reward is from the reward unit's warm-up: dropped, 1 cycle
           upd_done_d = 1'b1;
         end else if (acc_upd) begin
           rb_row = upd_state_i;
@@ -373,15 +365,8 @@ module qrl_core #(
           acc_ld = 1'b1;
           wboth_d = 1'b0;
           mask_d = upd_next_max_i ? upd_mask_n : upd_next_hot;
-          if (Shadow) begin
-            so_re = 1'b1;
-          end else begin
-            ao_re = 1'b1;
-            ao_raddr = upd_next_state_i;
-          end
           st_d = StUpdRdQ;
         end else if (acc_dec) begin
-          ao_re = 1'b1;
           mask_d = dec_mask_n;
           if (ep_end) copy_pend_d = 1'b1;  // this decision closes the episode
         end
@@ -400,7 +385,7 @@ module qrl_core #(
       end
       StUpdD: begin
         d_ld = 1'b1;  // Q(s, a) is in the read-data register, Q(s', a*) on the RAM's output
-        acc_clr = 1'b1;
+        acc_init = 1'b1;  // the rounding half
         cnt_d = '0;
         st_d = StUpdAcc;
       end
@@ -412,7 +397,7 @@ module qrl_core #(
           sq_re = Shadow;
           aq_re = !Shadow;
         end
-        if (cnt_q[StepW-1:0] == LastStep) begin
+        if (step_last) begin
           st_d = StUpdFin;
           col_zero = 1'b1;
         end
@@ -493,14 +478,14 @@ module qrl_core #(
           so_re = 1'b1;
           so_raddr = StW'(cnt_inc);
         end
-        cnt_d = cnt_inc;
-        if (c_last_q) begin
-          st_d = StIdle;
-          cnt_d = '0;
-        end
       end
       default: st_d = StIdle;
     endcase
+    // the clear and the copy sweep cnt over the q values, then return to idle
+    if (st_q == StClear || st_q == StCopy) begin
+      cnt_d = c_last_q ? '0 : cnt_inc;
+      if (c_last_q) st_d = StIdle;
+    end
   end
 
   qrl_qaddr #(
@@ -522,47 +507,53 @@ module qrl_core #(
     .loop_next_i(cnt_inc[ActW:0]),
     .win_idx_i (win_idx),
     .a_d_i     (u_a_d),
-    .cnt_d_i   (cnt_d),
+    .sweep_i   ((st_q == StClear || st_q == StCopy) && !c_last_q),
+    .cnt_inc_i (cnt_inc),
     .addr_o    (q_addr),
     .row_q_o   (c_row_q),
     .nrow_q_o  (c_nrow_q),
     .last_q_o  (c_last_q)
   );
 
+  // The next cycle's adder phase (qrl_qadd), = {st_d == StIdle, StUpdD, StUpdAcc, StUpdFin,
+  // StLoopRd, StLoop}: every state that uses the adder is entered by a fixed transition, so all
+  // but the first are decoded from st_q and the counter (fmax: not behind the arbitration that
+  // st_d waits for); the step index likewise.
+  logic [5:0] ph_next;
+  assign ph_next = {st_d == StIdle, st_q == StUpdRdN,
+                    st_q == StUpdD || (st_q == StUpdAcc && !step_last),
+                    st_q == StUpdAcc && step_last, st_q == StUpdFin || st_q == StWrRd,
+                    st_q == StLoopRd || (st_q == StLoop && !loop_last)};
+  // a named signal, not an unsized '0 in the port list: Yosys 0.23 re-derives a module that
+  // connects an unsized literal to a port, and the renamed top breaks `synth -top qrl_core`
+  logic [StepW-1:0] step_next;
+  assign step_next = (st_q == StUpdAcc) ? cnt_inc[StepW-1:0] : StepW'(0);
   logic [QW-1:0] in_val;
   assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_reward_i;
 
   qrl_qadd #(
-    .QW    (QW),
-    .KF    (KF),
-    .Alpha (Alpha),
-    .Gamma (Gamma),
     .Shadow(Shadow),
-    .NSteps(NSteps),
     .StepW (StepW)
   ) u_qadd (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .step_next_i(cnt_d[StepW-1:0]),
-    .ph_load_i  (st_d == StIdle),
-    .ph_d_i     (st_d == StUpdD),
-    .ph_acc_i   (st_d == StUpdAcc),
-    .ph_fin_i   (st_d == StUpdFin),
-    .ph_sat_i   (st_d == StLoopRd),
-    .ph_loop_i  (st_d == StLoop),
-    .acc_ld_i   (acc_ld),
-    .acc_clr_i  (acc_clr),
-    .d_ld_i     (d_ld),
-    .in_val_i   (in_val),
-    .j_above_a_i(j_above_a),
-    .wq_rdata_i (wq_rdata),
-    .aq_rdata_i (aq_rdata),
-    .acc_o      (acc_val),
-    .o_bit_q_o  (o_bit_q),
-    .ao_bit_q_o (ao_bit_q),
-    .o_hi_q_o   (o_hi_q),
-    .ao_hi_q_o  (ao_hi_q)
+    .clk_i,
+    .rst_ni,
+    .step_next_i  (step_next),
+    .ph_i         (ph_next),
+    .acc_ld_i     (acc_ld),
+    .init_i       (acc_init),
+    .d_ld_i       (d_ld),
+    .in_val_i     (in_val),
+    .j_above_a_i  (j_above_a),
+    .j_above_a_d_i(j_above_a_d),
+    .wq_rdata_i   (wq_rdata),
+    .aq_rdata_i   (aq_rdata),
+    .acc_o        (acc_val),
+    .ord_q_o      (ord_q)
   );
+
+  assign upd_done_o = upd_done_q;
+  assign mgt_rsp_valid_o = m1_valid_q;
+  assign mgt_value_o = m_sh_q ? sq_rdata : aq_rdata;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -577,6 +568,7 @@ module qrl_core #(
       m_sh_q <= 1'b0;
       upd_done_q <= 1'b0;
       j_above_a <= 1'b0;
+      jc_q <= '0;
     end else begin
       st_q <= st_d;
       cnt_q <= cnt_d;
@@ -589,11 +581,9 @@ module qrl_core #(
       m_sh_q <= m_sh_d;
       upd_done_q <= upd_done_d;
       j_above_a <= j_above_a_d;
+      jc_q <= jc;
     end
   end
 
-  assign upd_done_o = upd_done_q;
-  assign mgt_rsp_valid_o = m1_valid_q;
-  assign mgt_value_o = m_sh_q ? sq_rdata : aq_rdata;
   assign idle_o = (st_q == StIdle) && !copy_pend_q && !d1_valid && !m1_valid_q;
 endmodule

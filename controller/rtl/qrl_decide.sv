@@ -1,59 +1,61 @@
-// The ε-greedy decision of qrl_core: the LFSR, the ε schedule, the exploration rank (qrl_pick)
-// and index (qrl_kth), the random tie-break among the maximum set (qrl_tie), and the response
-// registers. The maximum set comes from the order bits of the active table (qrl_winner, here);
-// the winner's argmax is also the core's update a* (win_idx_o, of the work table's order bits
-// when use_work_i).
-//   accept edge X (acc_i): LFSR draw (the word is the register's value in the accept cycle, the
-//   C++ model's draw() order), ε test, exploration rank k, ranks of the mask, the tie-break's
-//   products (w[15:0] * n) >> 16 for every n;
-//   edge X+1: the explored action (the k-th allowed index, the ranks formed from the registered
-//   mask in this cycle) and the explore flag into the response registers; for the exploiting one
-//   the maximum set, its popcount and the products (qrl_tie), whose k and member of rank k are
-//   found after the edge: rsp_action_o is a mux behind registers, not a register. The latency
-//   stays 2 edges. rsp_action_o and rsp_explored_o are valid with rsp_valid_o only (the
-//   pipeline's registers load at every edge, no enables).
-// dec_cnt counts down the decisions left at eps_hi: loaded with cfg_eps_n_i at eps_load_i (the
-// core's reset clear and SEED; no comparator with the configuration).
-// Episodes (Shadow): every cfg_episode_len_i-th decision (0: never) closes the episode (ep_end_o
+// The ε-greedy decision of qrl_core: the LFSR, the ε schedule, the episode count, the maximum
+// set (qrl_winner) and the random pick among a set (docs/rl.md "ε-greedy decision"). Three
+// steps, one decision per cycle, latency 2:
+//   accept edge E0 (acc_i): the order-bit RAM is read (qrl_core), the mask registered (mask_q_i);
+//   second cycle (busy_o): the LFSR word w is the register's value; ε test on w[31:16]; the set
+//     the action is drawn from: the allowed actions when exploring, else the maximum set of the
+//     order bits under the mask; its popcount n; the top bits of w[15:0] * o for every odd
+//     o <= Actions (qrl_kprod). Edge E1 registers them, advances the LFSR by its 32-step leap
+//     and counts the decision down from the ε-high budget;
+//   after E1 (the response cycle): k = (w[15:0] * n) >> 16 selected from the registered bits by
+//     n, and the member of the set whose rank is k (qrl_kth): rsp_action_o is logic behind
+//     registers, valid with rsp_valid_o only (the registers load at every edge, no enables).
+// One rank formula for both branches: exploring, the set is the allowed actions; exploiting, the
+// maximum set (ties broken uniformly at random, a strict maximum always wins).
+// dec_cnt counts down the decisions left at eps_hi: loaded with cfg_i.eps_n at eps_load_i (the
+// core's reset clear and SEED; a load wins over the count of a decision in its second cycle, as
+// the C++ model's seed() after decide()).
+// Episodes (Shadow): every cfg_i.episode_len-th decision (0: never) closes the episode (ep_end_o
 // with its accept; the core then copies the shadow table); ep_clr_i (a management COPY or SEED)
 // restarts the count.
 module qrl_decide #(
   parameter int unsigned Actions = 4,
-  parameter bit Shadow = 1'b0,
-  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
-  parameter int unsigned PairW = (Actions > 1) ? Actions * (Actions - 1) / 2 : 1
+  parameter bit Shadow = 1'b0
 ) (
-  input  logic               clk_i,
-  input  logic               rst_ni,
-  input  logic [       15:0] cfg_eps_hi_i,
-  input  logic [       15:0] cfg_eps_lo_i,
-  input  logic [       23:0] cfg_eps_n_i,
-  input  logic [       15:0] cfg_episode_len_i,
-  input  logic               ep_clr_i,
-  output logic               ep_end_o,
-  input  logic               acc_i,        // a decide is accepted
-  input  logic               eps_load_i,   // reload the ε counter
-  input  logic               seed_i,       // SEED: load the LFSR
-  input  logic [       31:0] seed_val_i,
-  input  logic [Actions-1:0] mask_i,       // the request's mask (empty = all allowed)
-  output logic [Actions-1:0] mask_n_o,     // the same, normalised
-  input  logic [Actions-1:0] mask_q_i,     // the core's registered mask (second cycle)
-  input  logic [2*PairW-1:0] order_i,      // the active table's order bits (second cycle)
-  input  logic [2*PairW-1:0] work_order_i, // the work table's (the update's a*)
-  input  logic               use_work_i,   // the winner of work_order_i (update), not order_i
-  output logic [   ActW-1:0] win_idx_o,    // the winner's argmax under mask_q_i
-  output logic               busy_o,       // in the second cycle
-  output logic               rsp_valid_o,
-  output logic [   ActW-1:0] rsp_action_o,
-  output logic               rsp_explored_o
+  input  logic                                  clk_i,
+  input  logic                                  rst_ni,
+  input  qrl_pkg::eps_cfg_t                     cfg_i,
+  input  logic                                  ep_clr_i,
+  output logic                                  ep_end_o,
+  input  logic                                  acc_i,       // a decide is accepted
+  input  logic                                  eps_load_i,  // reload the ε counter
+  input  logic                                  seed_i,      // SEED: load the LFSR
+  input  logic [                          31:0] seed_val_i,
+  input  logic [                   Actions-1:0] mask_i,      // the request's (empty = all)
+  output logic [                   Actions-1:0] mask_n_o,    // the same, normalised
+  input  logic [                   Actions-1:0] mask_q_i,    // the core's registered mask
+  // the active table's order bits (second cycle), the work table's (the update's a*)
+  input  logic [2*qrl_pkg::pair_w(Actions)-1:0] order_i,
+  input  logic [2*qrl_pkg::pair_w(Actions)-1:0] work_order_i,
+  input  logic                                  use_work_i,  // the winner of work_order_i
+  output logic [   qrl_pkg::idx_w(Actions)-1:0] win_idx_o,   // argmax under mask_q_i
+  output logic                                  busy_o,      // in the second cycle
+  output logic                                  rsp_valid_o,
+  output logic [   qrl_pkg::idx_w(Actions)-1:0] rsp_action_o,
+  output logic                                  rsp_explored_o
 );
+  localparam int unsigned ActW = qrl_pkg::idx_w(Actions);
+  localparam int unsigned PairW = qrl_pkg::pair_w(Actions);
+  localparam int unsigned CntW = $clog2(Actions + 1);
+  localparam int unsigned KbW = qrl_pkg::kp_width(Actions);
+
   logic [23:0] dec_cnt_q;
-  logic [31:0] lfsr_word;
-  logic d1_valid_q, explore_q, eps_high, explore_d;
-  logic [ActW-1:0] k_q, k_d, kth_idx, kth_q, tie_idx;
-  logic [Actions*ActW-1:0] kn;
-  logic [$clog2(Actions + 1)-1:0] kth_cnt;  // the mask's popcount: qrl_pick has its own
-  logic [Actions-1:0] max_i;  // the maximum set (second cycle)
+  logic [31:0] w;
+  logic d1_q, eps_high, explore;  // eps_high: dec_cnt_q != 0, registered (fmax)
+  logic [Actions-1:0] max_set, set, set_q;
+  logic [CntW-1:0] cnt_max, cnt_mask, cnt, cnt_q;
+  logic [KbW-1:0] kb, kb_q;
+  logic [ActW-1:0] k;
 
   qrl_winner #(
     .Actions(Actions),
@@ -62,88 +64,95 @@ module qrl_decide #(
   ) u_winner (
     .order_i(use_work_i ? work_order_i : order_i),
     .mask_i (mask_q_i),
-    .max_o  (max_i),
+    .max_o  (max_set),
     .idx_o  (win_idx_o)
   );
 
   qrl_lfsr u_lfsr (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
-    .en_i      (acc_i),
+    .en_i      (d1_q),
     .load_i    (seed_i),
     .load_val_i(seed_val_i),
-    .word_o    (lfsr_word)
+    .word_o    (w)
   );
 
+  // second cycle: ε test, the set, its popcount, the products' bits
   assign mask_n_o = (mask_i == '0) ? {Actions{1'b1}} : mask_i;
-  assign eps_high = (dec_cnt_q != '0);
-  assign explore_d = lfsr_word[31:16] < (eps_high ? cfg_eps_hi_i : cfg_eps_lo_i);
-
-  qrl_pick #(
-    .Actions(Actions),
-    .ActW   (ActW)
-  ) u_pick (
-    .mask_i(mask_i),
-    .rnd_i (lfsr_word[15:0]),
-    .k_o   (k_d),
-    .kn_o  (kn)
+  assign explore = w[31:16] < (eps_high ? cfg_i.eps_hi : cfg_i.eps_lo);
+  // both popcounts in parallel, selected by the ε test at the end (fmax: the 16-bit compare is
+  // not in front of the popcount)
+  qrl_popcnt #(
+    .N(Actions),
+    .W(CntW)
+  ) u_cnt_max (
+    .v_i  (max_set),
+    .cnt_o(cnt_max)
   );
-
-  qrl_tie #(
-    .Actions(Actions),
-    .ActW   (ActW)
-  ) u_tie (
-    .clk_i (clk_i),
-    .rst_ni(rst_ni),
-    .kn_i  (kn),
-    .set_i (max_i),
-    .idx_o (tie_idx)
+  qrl_popcnt #(
+    .N(Actions),
+    .W(CntW)
+  ) u_cnt_mask (
+    .v_i  (mask_q_i),
+    .cnt_o(cnt_mask)
   );
+  assign set = explore ? mask_q_i : max_set;
+  assign cnt = explore ? cnt_mask : cnt_max;
 
-  qrl_kth #(
+  qrl_kprod #(
     .Actions(Actions),
-    .ActW   (ActW)
-  ) u_kth (
-    .mask_i  (mask_n_o),
-    .mask_q_i(mask_q_i),
-    .k_i     (k_q),
-    .idx_o   (kth_idx),
-    .cnt_o   (kth_cnt)
+    .KbW    (KbW)
+  ) u_kprod (
+    .rnd_i(w[15:0]),
+    .kb_i (kb_q),
+    .cnt_i(cnt_q),
+    .kb_o (kb),
+    .k_o  (k)
   );
-  logic unused_kth_cnt;
-  assign unused_kth_cnt = ^kth_cnt;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       dec_cnt_q <= '0;
-      d1_valid_q <= 1'b0;
-      explore_q <= 1'b0;
-      k_q <= '0;
+      eps_high <= 1'b0;
+      d1_q <= 1'b0;
       rsp_valid_o <= 1'b0;
       rsp_explored_o <= 1'b0;
-      kth_q <= '0;
+      set_q <= '0;
+      cnt_q <= '0;
+      kb_q <= '0;
     end else begin
       if (eps_load_i) begin
-        dec_cnt_q <= cfg_eps_n_i;
-      end else if (acc_i && eps_high) begin
+        dec_cnt_q <= cfg_i.eps_n;
+        eps_high <= (cfg_i.eps_n != '0);
+      end else if (d1_q && eps_high) begin
         dec_cnt_q <= dec_cnt_q - 24'h1;
+        eps_high <= (dec_cnt_q != 24'h1);
       end
-      d1_valid_q <= acc_i;
-      // no enables (area): each is read only in the cycle after its load edge (the second
-      // cycle, the response cycle); the response's action and flag are valid with rsp_valid_o
-      explore_q <= explore_d;
-      k_q <= k_d;
-      rsp_valid_o <= d1_valid_q;
-      rsp_explored_o <= explore_q;
-      kth_q <= kth_idx;
+      d1_q <= acc_i;
+      rsp_valid_o <= d1_q;
+      // no enables (area): read only in the response cycle after their load edge
+      rsp_explored_o <= explore;
+      set_q <= set;
+      cnt_q <= cnt;
+      kb_q <= kb;
     end
   end
+
+  // response cycle: the member of set_q whose rank is k
+  qrl_kth #(
+    .Actions(Actions),
+    .ActW   (ActW)
+  ) u_kth (
+    .mask_q_i(set_q),
+    .k_i     (k),
+    .idx_o   (rsp_action_o)
+  );
 
   if (Shadow) begin : g_episode
     logic [15:0] ep_cnt_q;
     logic ep_on;
-    assign ep_on = (cfg_episode_len_i != 16'h0);
-    assign ep_end_o = acc_i && ep_on && (ep_cnt_q + 16'h1 == cfg_episode_len_i);
+    assign ep_on = (cfg_i.episode_len != 16'h0);
+    assign ep_end_o = acc_i && ep_on && (ep_cnt_q + 16'h1 == cfg_i.episode_len);
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         ep_cnt_q <= '0;
@@ -156,9 +165,8 @@ module qrl_decide #(
   end else begin : g_no_episode
     assign ep_end_o = 1'b0;
     logic unused_ep;
-    assign unused_ep = ^{cfg_episode_len_i, ep_clr_i};
+    assign unused_ep = ^{cfg_i.episode_len, ep_clr_i};
   end
 
-  assign busy_o = d1_valid_q;
-  assign rsp_action_o = rsp_explored_o ? kth_q : tie_idx;
+  assign busy_o = d1_q;
 endmodule

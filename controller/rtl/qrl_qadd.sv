@@ -1,115 +1,93 @@
 // The serial update datapath of qrl_core: one adder, acc + (+-Q | d | 0) + carry-in, for every
 // step of the update and the compare loop, the accumulator, d = r - Q(s, a), the step sequence of
-// the shift-and-add (a constant table, its entry registered), the saturation, and the q values'
-// read-data registers. The core's FSM drives it with its next phase (one flag per state that
-// uses it, from the next state; registered here, so no state decode is in front of the adder).
-//   ph_d   (StUpdD)  : r - Q(s, a)           -> d     ph_fin (StUpdFin) : acc + Q(s, a) -> acc
-//   ph_acc (StUpdAcc): acc + {Q' | d | 0}    -> acc (>>> 1 at a position's last step)
-//   ph_sat (StLoopRd): acc saturated to QW bits (off the adder's path)
-//   ph_loop (StLoop) : q_new - Q(s, j) (- 1) -> sign = the order bit of the pair's low half
-//                      (registered); its high half = the complement, or 1 on equal values (an
-//                      equality test of the two registers beside the adder)
-//   ph_load (StIdle) : acc <= in_val_i (the reward, or a management write's value)
-// acc = floor((Alpha 2^KF (r - q) + Alpha Gamma Q' + 2^(2KF-1)) / 2^2KF): one bit position of the
-// two constants per step (LSB first, shifting right); docs/rl.md "Fixed point".
+// the shift-and-add (qrl_pkg StepSeq, registered), the saturation, and the q values'
+// read-data registers. The core's FSM drives it with its next phase (ph_i, one flag per state
+// that uses the adder, from the next state; registered here, so no state decode is in front of
+// the adder):
+//   ph_i[PhD]   (StUpdD)  : r - Q(s, a) -> d; acc <= the rounding half (init_i)
+//   ph_i[PhAcc] (StUpdAcc): acc + {Q' | -Q' | d | 0} >>> the step's shift -> acc
+//   ph_i[PhFin] (StUpdFin): acc + Q(s, a) -> acc
+//   ph_i[PhSat] (StLoopRd): acc saturated to QW bits (off the adder's path)
+//   ph_i[PhLoop] (StLoop) : q_new - Q(s, j) (- 1) -> sign = the order bit of the pair's low half
+//                           (registered); its high half = the complement, or 1 on equal values
+//                           (an equality test of the two registers beside the adder)
+//   ph_i[PhLoad] (StIdle) : acc <= in_val_i (the reward, or a management write's value)
+// acc = floor((CD d + CN Q' + 2^(2KF-1)) / 2^2KF), CD's binary digits and CN's NAF digits least
+// significant first (docs/rl.md "Fixed point"); |acc| stays below 2^18 (checked over the
+// extreme operands). A step's shift is applied at the adder's next use (acc_q holds the sum,
+// shift_q the pending shift: the shift mux is in front of the adder, beside the operand select,
+// not behind it), and the adder's controls are registered from the next cycle's phase and step
+// (fmax: registers -> one select level -> the carry chain -> the accumulator's input select).
 module qrl_qadd #(
-  parameter int unsigned QW = 16,
-  parameter int unsigned KF = 8,
-  parameter int unsigned Alpha = 77,
-  parameter int unsigned Gamma = 205,
   parameter bit Shadow = 1'b0,
-  parameter int unsigned NSteps = 19,  // qrl_core's n_steps()
-  parameter int unsigned StepW = (NSteps > 1) ? $clog2(NSteps) : 1
+  parameter int unsigned StepW = 4
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
-  input  logic [StepW-1:0] step_next_i,  // the step counter's next value
-  input  logic             ph_load_i,  // next-cycle phases (registered here)
-  input  logic             ph_d_i,
-  input  logic             ph_acc_i,
-  input  logic             ph_fin_i,
-  input  logic             ph_sat_i,
-  input  logic             ph_loop_i,
-  input  logic             acc_ld_i,
-  input  logic             acc_clr_i,
-  input  logic             d_ld_i,
-  input  logic [   QW-1:0] in_val_i,
-  input  logic             j_above_a_i,  // the loop's column is above a (ties: a wins)
-  input  logic [   QW-1:0] wq_rdata_i,   // the work table's RAM output
-  input  logic [   QW-1:0] aq_rdata_i,   // the active table's (Shadow: management writes)
-  output logic [   QW-1:0] acc_o,
-  output logic             o_bit_q_o,    // the work table's order bit, registered
-  output logic             ao_bit_q_o,   // the active table's
-  output logic             o_hi_q_o,     // the pair's other bit (work table), registered
-  output logic             ao_hi_q_o     // the active table's
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic [      StepW-1:0] step_next_i,  // the step counter's next value
+  input  logic [            5:0] ph_i,         // the next cycle's phase, one-hot (or none)
+  input  logic                   acc_ld_i,
+  input  logic                   init_i,       // acc <= the rounding half (with d_ld_i)
+  input  logic                   d_ld_i,
+  input  logic [qrl_pkg::QW-1:0] in_val_i,
+  input  logic                   j_above_a_i,  // the loop's column is above a (ties: a wins)
+  input  logic                   j_above_a_d_i,  // its next value
+  input  logic [qrl_pkg::QW-1:0] wq_rdata_i,   // the work table's RAM output
+  input  logic [qrl_pkg::QW-1:0] aq_rdata_i,   // the active table's (Shadow: management writes)
+  output logic [qrl_pkg::QW-1:0] acc_o,
+  // registered order bits of the pair compared: {active high, active low, work high, work low}
+  output logic [            3:0] ord_q_o
 );
-  localparam int unsigned CD = Alpha << KF;  // coefficient of d = r - q
-  localparam int unsigned CN = Alpha * Gamma;  // coefficient of Q'
+  localparam int unsigned QW = qrl_pkg::QW;
+  localparam int unsigned NSteps = qrl_pkg::NSteps;
   localparam int unsigned AW = QW + 3;  // accumulator (bound checked in docs/rl.md)
   localparam int unsigned DW = QW + 1;  // d = r - q
   localparam logic signed [AW-1:0] QMax = AW'((1 << (QW - 1)) - 1);
   localparam logic signed [AW-1:0] QMin = -AW'(1 << (QW - 1));
+  localparam int PhLoad = 5, PhD = 4, PhAcc = 3, PhFin = 2, PhSat = 1, PhLoop = 0;
 
-  // {carry-in, shift, operand (0 none, 1 Q', 2 d)} of step k: for each bit position p = 0 ..
-  // 2KF-1 of the constants, one step per set bit (d first, then Q'), or one empty step; the last
-  // step of a position shifts right, the last one of all adds the rounding half as a carry-in.
-  function automatic logic [3:0] step_info(int unsigned k);
-    int unsigned n, t;
-    logic [3:0] r;
-    logic last_pos;
-    n = 0;
-    r = 4'b0;
-    for (int unsigned p = 0; p < 2 * KF; p++) begin
-      t = ((CD >> p) & 1) + ((CN >> p) & 1);
-      last_pos = (p == 2 * KF - 1);
-      if (t == 0) begin
-        if (n == k) r = {last_pos, 1'b1, 2'd0};
-        n = n + 1;
-      end else begin
-        if (((CD >> p) & 1) != 0) begin
-          if (n == k) r = {last_pos && (t == 1), t == 1, 2'd2};
-          n = n + 1;
-        end
-        if (((CN >> p) & 1) != 0) begin
-          if (n == k) r = {last_pos, 1'b1, 2'd1};
-          n = n + 1;
-        end
-      end
-    end
-    step_info = r;
-  endfunction
-
-  logic signed [AW-1:0] acc_q, acc_d, add_y, add_sum, sat_acc, act_sum, wq_ext;
+  logic signed [AW-1:0] acc_q, acc_d, acc_in, add_y, add_sum, sat_acc, wq_ext;
   logic signed [DW-1:0] d_q;
-  logic [3:0] step_q, step_d;
-  logic step_cin, step_shift;
-  logic [1:0] step_op;
-  logic add_cin, y_w, y_inv, y_d, o_bit, ao_bit, o_hi, ao_hi;
+  logic [3:0] step_d;  // the next step's {kind: 0 none, 1 Q', 2 d, 3 -Q'; shift}
+  logic [1:0] kind_n, shift_q, pend_q, pend_d;
+  logic o_bit, o_hi, ao_bit, ao_hi;
+  // the adder's controls for this cycle (registered): operand Q' (or Q(s, x)) / inverted / d,
+  // carry-in
+  logic y_w_q, y_inv_q, y_d_q, cin_q, y_w_d, y_inv_d, y_d_d, cin_d;
   logic [QW-1:0] wq_q;  // the work table's read-data register, loaded every cycle
-  logic ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q;  // the current phase
+  logic [5:0] ph_q;  // the current phase
 
+  // The step's controls are registered: decoded from the next value of the step counter.
   logic [4*NSteps-1:0] step_rom;
   for (genvar k = 0; k < NSteps; k++) begin : g_step
-    localparam logic [3:0] Info = step_info(k);
+    localparam logic [3:0] Info = qrl_pkg::StepSeq[4*k+:4];
     assign step_rom[4*k+:4] = Info;
   end
-  // The step's controls are registered: decoded from the next value of the step counter.
   always_comb begin
     step_d = '0;
     for (int unsigned k = 0; k < NSteps; k++) begin
       if (step_next_i == StepW'(k)) step_d = step_rom[4*k+:4];
     end
   end
-  assign {step_cin, step_shift, step_op} = step_q;
+  assign kind_n = step_d[3:2];
+  always_comb begin
+    y_w_d = ph_i[PhD] || ph_i[PhFin] || ph_i[PhLoop] || (ph_i[PhAcc] && kind_n[0]);
+    y_inv_d = ph_i[PhD] || ph_i[PhLoop] || (ph_i[PhAcc] && kind_n == 2'd3);
+    y_d_d = ph_i[PhAcc] && (kind_n == 2'd2);
+    cin_d = ph_i[PhD] || (ph_i[PhAcc] && kind_n == 2'd3) || (ph_i[PhLoop] && j_above_a_d_i);
+  end
   assign wq_ext = AW'($signed(wq_q));
 
+  // the accumulator with the pending shift of the last step (none after any other load)
   always_comb begin
-    y_w = ph_d_q || ph_fin_q || ph_loop_q || (ph_acc_q && step_op == 2'd1);
-    y_inv = ph_d_q || ph_loop_q;
-    y_d = ph_acc_q && (step_op == 2'd2);
-    add_cin = ph_d_q || (ph_acc_q && step_cin) || (ph_loop_q && j_above_a_i);
-    add_y = ((wq_ext ^ {AW{y_inv}}) & {AW{y_w}}) | (AW'(d_q) & {AW{y_d}});
-    add_sum = acc_q + add_y + AW'(add_cin);
+    unique case (pend_q)
+      2'd0: acc_in = acc_q;
+      2'd1: acc_in = acc_q >>> 1;
+      2'd2: acc_in = acc_q >>> 2;
+      default: acc_in = acc_q >>> 3;
+    endcase
+    add_y = ((wq_ext ^ {AW{y_inv_q}}) & {AW{y_w_q}}) | (AW'(d_q) & {AW{y_d_q}});
+    add_sum = acc_in + add_y + AW'(cin_q);
   end
   // acc saturated to QW bits: the bits above the sign must all equal it
   always_comb begin
@@ -127,7 +105,7 @@ module qrl_qadd #(
 
   // Management write on a unit with a shadow table: the active table's row has its own values.
   if (Shadow) begin : g_act_cmp
-    logic signed [AW-1:0] aq_ext;
+    logic signed [AW-1:0] aq_ext, act_sum;
     logic [QW-1:0] aq_q;  // the active table's read-data register
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -141,48 +119,47 @@ module qrl_qadd #(
     assign ao_bit = act_sum[AW-1] ^ j_above_a_i;
     assign ao_hi = ~ao_bit | (acc_q[QW-1:0] == aq_q);
   end else begin : g_no_act_cmp
-    assign act_sum = '0;
     assign ao_bit = o_bit;
     assign ao_hi = o_hi;
     logic unused_act;
-    assign unused_act = ^{act_sum, aq_rdata_i};
+    assign unused_act = ^aq_rdata_i;
   end
 
-  // acc's next value: an input, 0, acc saturated, or the adder's (shifted) result.
+  // acc's next value: an input, the rounding half, acc saturated, or the adder's result (a step's
+  // shift pending with it)
   always_comb begin
-    if (ph_load_q) begin
+    pend_d = pend_q;
+    if (ph_q[PhLoad]) begin
       acc_d = AW'($signed(in_val_i));
-    end else if (acc_clr_i) begin
-      acc_d = '0;
-    end else if (ph_sat_q) begin
+    end else if (init_i) begin
+      acc_d = AW'(qrl_pkg::AccInit);
+    end else if (ph_q[PhSat]) begin
       acc_d = sat_acc;
     end else begin
-      acc_d = (ph_acc_q && step_shift) ? (add_sum >>> 1) : add_sum;
+      acc_d = add_sum;
     end
+    if (acc_ld_i || init_i) pend_d = ph_q[PhAcc] ? shift_q : 2'd0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       acc_q <= '0;
       d_q <= '0;
-      step_q <= '0;
+      shift_q <= '0;
+      pend_q <= '0;
+      {y_w_q, y_inv_q, y_d_q, cin_q} <= '0;
       wq_q <= '0;
-      o_bit_q_o <= 1'b0;
-      ao_bit_q_o <= 1'b0;
-      o_hi_q_o <= 1'b0;
-      ao_hi_q_o <= 1'b0;
-      {ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q} <= '0;
+      ord_q_o <= '0;
+      ph_q <= '0;
     end else begin
-      if (acc_ld_i || acc_clr_i) acc_q <= acc_d;
+      if (acc_ld_i || init_i) acc_q <= acc_d;
       if (d_ld_i) d_q <= DW'(add_sum);
-      step_q <= step_d;
+      shift_q <= step_d[1:0];
+      pend_q <= pend_d;
+      {y_w_q, y_inv_q, y_d_q, cin_q} <= {y_w_d, y_inv_d, y_d_d, cin_d};
       wq_q <= wq_rdata_i;
-      o_bit_q_o <= o_bit;
-      ao_bit_q_o <= ao_bit;
-      o_hi_q_o <= o_hi;
-      ao_hi_q_o <= ao_hi;
-      {ph_load_q, ph_d_q, ph_acc_q, ph_fin_q, ph_sat_q, ph_loop_q} <=
-          {ph_load_i, ph_d_i, ph_acc_i, ph_fin_i, ph_sat_i, ph_loop_i};
+      ord_q_o <= {ao_hi, ao_bit, o_hi, o_bit};
+      ph_q <= ph_i;
     end
   end
 

@@ -10,8 +10,8 @@
 //   (from the counter register, not the FSM's next count; a at the loop's last cycle, the
 //   write of Q(s, a)), else a.
 //   row_q_o = cnt < States (an order-bit row), nrow_q_o = cnt < States - 1 (the copy reads the
-//   next one), last_q_o = cnt = States * Actions - 1 (the last q value): registered from cnt_d_i
-//   (fmax: no wide comparator in front of the RAMs' write enables).
+//   next one), last_q_o = cnt = States * Actions - 1 (the last q value): registered from the
+//   sweep's next address (fmax: no wide comparator in front of the RAMs' write enables).
 module qrl_qaddr #(
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
@@ -31,7 +31,8 @@ module qrl_qaddr #(
   input  logic [  ActW:0] loop_next_i,  // the loop's counter + 1
   input  logic [ActW-1:0] win_idx_i,
   input  logic [ActW-1:0] a_d_i,       // a (the update's or the write's action), next value
-  input  logic [CntW-1:0] cnt_d_i,     // the core's counter, next value
+  input  logic            sweep_i,     // the next cycle continues the clear or the copy
+  input  logic [CntW-1:0] cnt_inc_i,   // the core's counter + 1 (its value then)
   output logic [ QAW-1:0] addr_o,
   output logic            row_q_o,
   output logic            nrow_q_o,
@@ -67,9 +68,11 @@ module qrl_qaddr #(
     end else begin
       rb_q <= rb_d;
       a_col_q <= a_col_d;
-      row_q_o <= cnt_d_i < StatesC;
-      nrow_q_o <= cnt_d_i < StatesC - 1'b1;
-      last_q_o <= cnt_d_i == QDepthC - 1'b1;
+      // a sweep's next address cnt + 1, else 0 (a sweep starts there; the flags matter only in
+      // sweeps): no arbitration in front of the comparators
+      row_q_o <= !sweep_i || (cnt_inc_i < StatesC);
+      nrow_q_o <= sweep_i ? (cnt_inc_i < StatesC - 1'b1) : (States > 1);
+      last_q_o <= sweep_i ? (cnt_inc_i == QDepthC - 1'b1) : (QDepth == 1);
     end
   end
 

@@ -11,14 +11,13 @@ module qrl_ram_1r1w #(
   parameter int unsigned Lanes = 1,
   parameter int unsigned AddrW = (Depth > 1) ? $clog2(Depth) : 1
 ) (
-  input  logic             clk_i,
-  input  logic             re_i,
-  input  logic [AddrW-1:0] raddr_i,
+  input  logic clk_i,
+  // read port: enable, address; the data registered
+  input  logic re_i, input logic [AddrW-1:0] raddr_i,
   output logic [Width-1:0] rdata_o,
-  input  logic             we_i,
-  input  logic [Lanes-1:0] wmask_i,
-  input  logic [AddrW-1:0] waddr_i,
-  input  logic [Width-1:0] wdata_i
+  // write port: enable, lane mask, address, data
+  input  logic we_i, input logic [Lanes-1:0] wmask_i,
+  input  logic [AddrW-1:0] waddr_i, input logic [Width-1:0] wdata_i
 );
   localparam int unsigned LaneW = Width / Lanes;
 
@@ -27,6 +26,19 @@ module qrl_ram_1r1w #(
   // the two addresses and a register on the read data, which were on fsp's and gc's worst path)
   (* no_rw_check *) logic [Width-1:0] mem_q[Depth];
 
+`ifdef VERILATOR
+  // The co-simulation's model of the masked write: one word operation per write (Verilator turns
+  // the lane loop below into a delayed assignment per lane, the largest part of a 9-action unit's
+  // clock edge). The same function as the loop: lane l's bits written where wmask_i[l] is set.
+  logic [Width-1:0] bit_mask;
+  for (genvar l = 0; l < Lanes; l++) begin : g_bit_mask
+    assign bit_mask[l*LaneW+:LaneW] = {LaneW{wmask_i[l]}};
+  end
+  always_ff @(posedge clk_i) begin
+    if (we_i) mem_q[waddr_i] <= (mem_q[waddr_i] & ~bit_mask) | (wdata_i & bit_mask);
+  end
+`else
+  // synthesis: the lane loop, which Yosys maps onto the RAM's bit-write mask (SB_RAM40_4K MASK)
   always_ff @(posedge clk_i) begin
     if (we_i) begin
       for (int unsigned l = 0; l < Lanes; l++) begin
@@ -34,6 +46,7 @@ module qrl_ram_1r1w #(
       end
     end
   end
+`endif
 
   always_ff @(posedge clk_i) begin
     if (re_i) begin

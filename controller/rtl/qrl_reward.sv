@@ -26,24 +26,15 @@
 // ops(C) = max(1, popcount(C)). Aging (T >= AgeLimit at the scan): the counts are halved as the
 // scan writes them, then a second pass sums them into T (Bins cycles).
 module qrl_reward #(
-  parameter int unsigned InW = 32,
-  parameter int unsigned SubBits = 3,
-  parameter int unsigned Period = 1024,
-  parameter int unsigned P0 = 70,
-  parameter int unsigned P1 = 90,
-  parameter int unsigned P2 = 99,
-  parameter int unsigned AgeLimit = 32768,
-  parameter int unsigned QW = 16,
-  parameter int unsigned Bins = (InW - SubBits + 1) << SubBits,
-  parameter int unsigned BinW = $clog2(Bins + 1),
-  parameter int unsigned EW = $clog2(InW)
+  parameter int unsigned QW = qrl_pkg::QW,
+  parameter int unsigned BinW = qrl_pkg::BinW
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic [4*QW-1:0] cfg_values_i,  // {v3, v2, v1, v0}
   input  logic            rwd_valid_i,
   output logic            rwd_ready_o,
-  input  logic [ InW-1:0] rwd_sample_i,
+  input  logic [qrl_pkg::InW-1:0] rwd_sample_i,
   output logic            rwd_rsp_valid_o,
   // with the response: the class came from a scan (0 in the warm-up, the first Period samples,
   // whose class is always 0)
@@ -52,6 +43,15 @@ module qrl_reward #(
   output logic [BinW-1:0] rwd_bin_o,
   output logic            idle_o
 );
+  localparam int unsigned InW = qrl_pkg::InW;
+  localparam int unsigned SubBits = qrl_pkg::SubBits;
+  localparam int unsigned Bins = qrl_pkg::Bins;
+  localparam int unsigned EW = $clog2(InW);
+  localparam int unsigned Period = qrl_pkg::Period;
+  localparam int unsigned P0 = qrl_pkg::P0;
+  localparam int unsigned P1 = qrl_pkg::P1;
+  localparam int unsigned P2 = qrl_pkg::P2;
+  localparam int unsigned AgeLimit = qrl_pkg::AgeLimit;
   localparam int unsigned CW = 16;  // count width (a count and T are < AgeLimit + Period)
   localparam int unsigned RW = CW + 3;  // RAM word: {nz, class, count}
   // |S| <= 100 * T, T < AgeLimit + Period
@@ -102,11 +102,24 @@ module qrl_reward #(
     end
     op_info = r;
   endfunction
-  logic [32*5-1:0] op_rom;
+  // The ROM is indexed by the sequence and the low KW bits of the operation index (no sequence
+  // has more than 2^KW operations; fmax: 2 + KW inputs per ROM bit, one LUT level at KW = 2).
+  function automatic int unsigned max_ops();
+    int unsigned m, n;
+    m = 1;
+    for (int unsigned q = 0; q < 4; q++) begin
+      n = 0;
+      for (int unsigned b = 0; b < 7; b++) n = n + ((seq_const(q) >> b) & 1);
+      if (n > m) m = n;
+    end
+    max_ops = m;
+  endfunction
+  localparam int unsigned KW = (max_ops() > 1) ? $clog2(max_ops()) : 1;
+  logic [4*(1<<KW)*5-1:0] op_rom;
   for (genvar s = 0; s < 4; s++) begin : g_seq
-    for (genvar k = 0; k < 8; k++) begin : g_k
+    for (genvar k = 0; k < (1 << KW); k++) begin : g_k
       localparam logic [4:0] Info = op_info(s, k);
-      assign op_rom[(s*8+k)*5+:5] = Info;
+      assign op_rom[(s*(1<<KW)+k)*5+:5] = Info;
     end
   end
 
@@ -215,17 +228,24 @@ module qrl_reward #(
   // SW - 1), the sum bit entering S at the top; after SW cycles S is aligned again (its sign
   // is the scan's test).
   logic [4:0] j;
-  logic [2:0] k, p;
+  logic [KW-1:0] k;
+  logic [2:0] p;
   logic [4:0] op;  // {operand on, last, shift} of operation k of the sequence
   logic [5:0] xi;  // j - p
   logic ser_sub, x_bit, b_in, ci, sum_bit, j_last;
   assign j = since_q[4:0];
-  assign k = since_q[7:5];
+  assign k = since_q[5+:KW];
   assign op = op_rom[{seq_q, k}*5+:5];
   assign j_last = (j == 5'(SW - 1));
+  // The aging pass adds each halved count once (shift 0): with 100 - P2 = 1 that is sequence 1's
+  // one operation, so the pass runs with seq = 1 and the operand's shift and sign come from the
+  // sequence alone (fmax: no state decode in front of the serial adder).
+  localparam bit AgeIsSeq1 = (CInit == 1);
+  logic age_st;
+  assign age_st = !AgeIsSeq1 && (st_q == StAge);
   always_comb begin
-    p = (st_q == StAge) ? 3'd0 : op[2:0];
-    ser_sub = (st_q != StAge) && (seq_q == 2'd0);
+    p = age_st ? 3'd0 : op[2:0];
+    ser_sub = !age_st && (seq_q == 2'd0);
     xi = {1'b0, j} - {3'b0, p};
     x_bit = !xi[5] && !xi[4] && cnt[xi[3:0]] && (!AnyZero || (st_q == StAge) || op[4]);
     b_in = x_bit ^ ser_sub;
@@ -269,7 +289,7 @@ module qrl_reward #(
       end
       StIdle: begin
         if (rwd_valid_i) begin
-          b_d = bin;  // registered: the RAM address is a register (fmax)
+          // b_d = bin: the last select of b_q's input, below (fmax)
           since_d = (since_q == PeriodM1) ? '0 : since_q + 1'b1;  // wrapped: a scan follows
           st_d = StRd;
         end
@@ -367,6 +387,7 @@ module qrl_reward #(
           raddr = LastBin;
           b_d = LastBin;
           s_d = '0;
+          seq_d = 2'd1;  // C = 100 - P2 = 1 (AgeIsSeq1): add the count once
           st_d = StAge;
         end
       end else begin
@@ -393,7 +414,9 @@ module qrl_reward #(
       scanned_q <= 1'b0;
     end else begin
       st_q <= st_d;
-      b_q <= b_d;
+      // the sample's bin (registered: the RAM address is a register), else b_d; the bin's path
+      // through the normalising shifter passes one select only (fmax)
+      b_q <= (st_q == StIdle && rwd_valid_i) ? bin : b_d;
       s_q <= s_d;
       c_q <= c_d;
       since_q <= since_d;

@@ -1,7 +1,6 @@
 // Order bits of a q-table row, and the greedy choices of a decision from them.
 //
-// Order bits: for every pair of actions i < j two bits, at p = i * Actions - i * (i + 1) / 2 +
-// (j - i - 1):
+// Order bits: for every pair of actions i < j two bits, at p = qrl_pkg::pair_idx(Actions, i, j):
 //   bit p         (the low half) set when Q(s, i) >= Q(s, j)
 //   bit PairW + p (the high half) set when Q(s, j) >= Q(s, i)
 // i.e. ge(i, j) for every ordered pair; both set = equal values. A row's order bits stay next
@@ -11,42 +10,42 @@
 //
 // This module, for a mask_i that is not empty:
 //   max_o: the maximum set, bit i = i allowed and ge(i, j) for every other allowed j (the
-//          exploiting decision picks one of its members at random: qrl_tie);
-//   idx_o: its lowest member (the allowed action that wins against every other allowed one,
-//          the lower index winning ties: the low half suffices), the a* of a next_max update.
+//          exploiting decision picks one of its members at random: qrl_decide);
+//   idx_o: its lowest member (the masked argmax, the lower index winning ties), the a* of a
+//          next_max update.
+// Each action's ge(i, j) bits are gathered by constant indices (a generate loop: plain gates in
+// synthesis, word operations in the Verilated model).
 module qrl_winner #(
   parameter int unsigned Actions = 4,
-  parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
-  parameter int unsigned PairW = (Actions > 1) ? Actions * (Actions - 1) / 2 : 1
+  parameter int unsigned ActW = qrl_pkg::idx_w(Actions),
+  parameter int unsigned PairW = qrl_pkg::pair_w(Actions)
 ) (
   input  logic [2*PairW-1:0] order_i,
   input  logic [Actions-1:0] mask_i,
   output logic [Actions-1:0] max_o,
   output logic [   ActW-1:0] idx_o
 );
-  logic [PairW-1:0] lo, hi;
-  assign lo = order_i[PairW-1:0];
-  assign hi = order_i[2*PairW-1:PairW];
-  logic [Actions-1:0] win;
-  always_comb begin
-    for (int unsigned i = 0; i < Actions; i++) begin
-      win[i] = mask_i[i];
-      max_o[i] = mask_i[i];
-      for (int unsigned j = 0; j < Actions; j++) begin
-        if (j < i) begin
-          // pair (j, i): lo = Q(j) >= Q(i), hi = Q(i) >= Q(j)
-          win[i] = win[i] & (~mask_i[j] | ~lo[j*Actions-j*(j+1)/2+(i-j-1)]);
-          max_o[i] = max_o[i] & (~mask_i[j] | hi[j*Actions-j*(j+1)/2+(i-j-1)]);
-        end else if (j > i) begin
-          // pair (i, j): lo = Q(i) >= Q(j)
-          win[i] = win[i] & (~mask_i[j] | lo[i*Actions-i*(i+1)/2+(j-i-1)]);
-          max_o[i] = max_o[i] & (~mask_i[j] | lo[i*Actions-i*(i+1)/2+(j-i-1)]);
-        end
+  for (genvar i = 0; i < Actions; i++) begin : g_act
+    logic [Actions-1:0] ge;  // ge(i, j) for every j (ge(i, i) = 1)
+    for (genvar j = 0; j < Actions; j++) begin : g_j
+      if (j < i) begin : g_lo
+        // pair (j, i): its high half is Q(i) >= Q(j)
+        assign ge[j] = order_i[PairW+qrl_pkg::pair_idx(Actions, j, i)];
+      end else if (j > i) begin : g_hi
+        // pair (i, j): its low half is Q(i) >= Q(j)
+        assign ge[j] = order_i[qrl_pkg::pair_idx(Actions, i, j)];
+      end else begin : g_self
+        assign ge[j] = 1'b1;
       end
     end
-    idx_o = '0;
-    for (int unsigned i = 0; i < Actions; i++) begin
-      idx_o = idx_o | (win[i] ? ActW'(i) : '0);
-    end
+    assign max_o[i] = mask_i[i] && ((ge | ~mask_i) == '1);
   end
+
+  // the lowest member: no member below it (a prefix OR, not max & -max: no carry chain)
+  logic [Actions-1:0] low;
+  assign low[0] = max_o[0];
+  for (genvar i = 1; i < Actions; i++) begin : g_low
+    assign low[i] = max_o[i] && (max_o[i-1:0] == '0);
+  end
+  assign idx_o = ActW'(qrl_pkg::onehot_idx(16'(low)));
 endmodule

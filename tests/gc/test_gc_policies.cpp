@@ -365,8 +365,8 @@ TEST(RlGc, RewardOfRequestKUpdatesTheEntryOfRequestKMinus1) {
   EXPECT_EQ(rl.updates(), 1u);
   EXPECT_EQ(cpp->core().q(8, a1), 77);
   EXPECT_TRUE(all_zero_but(8, a1));
-  // + decide (2), reward (4), update (7 + 19 shift-and-add steps + 8 order-bit compares)
-  EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 6u + 6u + 34u);
+  // + decide (2), reward (4), update (7 + 10 shift-and-add steps + 8 order-bit compares)
+  EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 6u + 6u + 25u);
 }
 
 // The warm-up: before the reward unit's first threshold scan every sample earns 1.0 whatever

@@ -155,7 +155,6 @@ TEST(RlCosim, Gc68x8) {
 TEST(RlCosim, Slc1296x9) {
   equivalence(unit("slc", 500, 0), 30000, 4);
 }
-
 // Random tie-break (docs/rl.md "Exploitation and ties") on every unit size: an untrained
 // agent (all-zero table, eps = 0) decides the same action sequence on the RTL as in C++, and
 // its histogram is flat; then rows with few distinct values (many ties, strict maxima, masks)
@@ -263,7 +262,7 @@ TEST(RlCosim, CyclesPerOperation) {
   const Decision d = rtl->decide(3, kAllActions);
   EXPECT_EQ(d.cycles, 2u);
   UpdateOp op;
-  EXPECT_EQ(rtl->update(op), 7u + 19u + 4u);  // 19 shift-and-add steps, 4 order-bit compares
+  EXPECT_EQ(rtl->update(op), 7u + 10u + 4u);  // 10 shift-and-add steps, 4 order-bit compares
   EXPECT_EQ(rtl->end_episode(), 128u * 4u + 1u);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(rtl->decide(0, kAllActions).cycles, 2u);
   EXPECT_EQ(rtl->decide(0, kAllActions).cycles, 2u);  // 4th decision of the episode

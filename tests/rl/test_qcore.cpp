@@ -37,12 +37,16 @@ TEST(RlFixed, Constants) {
 
 // Read-disturb paper, Fig. 8: Q(2,2) = (1-0.3)*2 + 0.3*(0.5 + 0.8*2) = 2.03.
 // Fixed point: acc = 179*512*256 + 77*128*256 + (77*205)*512 = 34066944; /65536 = 519.82 -> 520
-// The serial update's cycles (qrl_core.sv): 77 * 2^8 and 77 * 205 = 15 785 have 4 + 9 set bits
-// over the 16 bit positions, 3 positions have two (8, 10, 11) and 4 none: 19 steps; + 7 + actions.
+// The serial update's cycles (qrl_pkg.sv step_info): 77 * 2^8 has 4 set bits (8, 10, 11, 14),
+// 77 * 205 = 15 785 = 2^14 - 2^9 - 2^7 + 2^5 + 2^3 + 2^0 6 non-adjacent-form digits; the largest
+// gap between digits is 3 positions (0 -> 3, 11 -> 14): 10 steps, no empty one; + 7 + actions.
 TEST(RlQCore, SerialUpdateCycles) {
-  EXPECT_EQ(QCore::update_steps(77, 205, 8), 19u);
-  EXPECT_EQ(QCore(cfg(80, 9)).update_cycles(), 35u);
-  EXPECT_EQ(QCore(cfg(128, 4)).update_cycles(), 30u);
+  EXPECT_EQ(QCore::update_steps(77, 205, 8), 10u);
+  EXPECT_EQ(QCore(cfg(80, 9)).update_cycles(), 26u);
+  EXPECT_EQ(QCore(cfg(128, 4)).update_cycles(), 21u);
+  // gaps above the 3-position shift: alpha = gamma = 1/256, digits at 0 (1 * 1) and 8 (1 * 2^8),
+  // gaps 8 (to the next digit, to 16): each digit's step and 2 empty ones = 6
+  EXPECT_EQ(QCore::update_steps(1, 1, 8), 6u);
   EXPECT_EQ(QCore(cfg(80, 9)).write_row_cycles(), 9u * 13u);
   EXPECT_EQ(QCore(cfg(80, 9)).read_row_cycles(), 27u);
 }

@@ -82,10 +82,10 @@ TEST(RlTlm, RtlBackendChargesCycles) {
   sc_time end;
   uint64_t cycles = 0;
   run_with("rtl", &a, &end, &cycles);
-  // 200 x (decide 2 + update 35 + reward 4) = 8200 cycles, no scan (fewer than 1024 samples);
-  // update = 7 + 19 shift-and-add steps + 9 order-bit compares.
-  EXPECT_EQ(cycles, 8200u);
-  EXPECT_EQ(end, sc_time(20500, SC_NS));  // 8200 x 2.5 ns
+  // 200 x (decide 2 + update 26 + reward 4) = 6400 cycles, no scan (fewer than 1024 samples);
+  // update = 7 + 10 shift-and-add steps + 9 order-bit compares.
+  EXPECT_EQ(cycles, 6400u);
+  EXPECT_EQ(end, sc_time(16000, SC_NS));  // 6400 x 2.5 ns
   // The C++ model gives the same decisions and the same time (computed outside SystemC).
   auto cpp = make_cpp_backend(rr_unit());
   for (int i = 0; i < 200; ++i) {
@@ -108,8 +108,8 @@ TEST(RlTlm, CppBackendChargesCycles) {
   sc_time end;
   uint64_t cycles = 0;
   run_with("cpp", &a, &end, &cycles);
-  EXPECT_EQ(cycles, 8200u);
-  EXPECT_EQ(end, sc_time(20500, SC_NS));  // 8000 x 2.5 ns
+  EXPECT_EQ(cycles, 6400u);
+  EXPECT_EQ(end, sc_time(16000, SC_NS));  // 6400 x 2.5 ns
 }
 
 TEST(RlTlm, RejectsMalformedPayload) {

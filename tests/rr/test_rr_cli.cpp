@@ -168,7 +168,9 @@ TEST(RrCli, RtlAgentMatchesCpp) {
 
 // rd.rs_scope device is ws+rs as it was before the key existed: these figures of this test's
 // run were measured with the binary of commit 2c7c739 (the branch point of wsrs-die), the same
-// command without the --set.
+// command without the --set; then the update's shift-and-add went from 19 to 10 steps (9 cycles
+// less per update: unit_cycles 130627 -> 127990 over 293 updates, the read mean in its 5th
+// significant digit; every count unchanged).
 TEST(RrCli, DeviceScopeReproducesTheResultBeforeTheScope) {
   const json r = run("ws+rs", "--set rd.rs_scope=device");
   const json& rd = r["read_disturb"];
@@ -176,12 +178,12 @@ TEST(RrCli, DeviceScopeReproducesTheResultBeforeTheScope) {
   EXPECT_EQ(rd["rl"]["decisions"].get<uint64_t>(), 303u);
   EXPECT_EQ(rd["rl"]["updates"].get<uint64_t>(), 293u);
   EXPECT_EQ(rd["rl"]["explorations"].get<uint64_t>(), 235u);
-  EXPECT_EQ(rd["rl"]["unit_cycles"].get<uint64_t>(), 130627u);
+  EXPECT_EQ(rd["rl"]["unit_cycles"].get<uint64_t>(), 127990u);
   EXPECT_EQ(rd["rl"]["actions_chosen"], json::parse("[67, 75, 58, 100, 0, 2, 1, 0, 0]"));
   EXPECT_EQ(rd["refresh"]["partial_moves"].get<uint64_t>(), 1033u);
   EXPECT_EQ(rd["refresh"]["partial_erases"].get<uint64_t>(), 3u);
   EXPECT_EQ(rd["refresh"]["full"].get<uint64_t>(), 0u);
-  EXPECT_EQ(r["latency_us"]["read"]["mean"].get<double>(), 2430.3884824126612);
+  EXPECT_EQ(r["latency_us"]["read"]["mean"].get<double>(), 2430.3824011884117);
   EXPECT_EQ(r["latency_us"]["read"]["p99_99"].get<double>(), 70866.960383);
 }
 

@@ -240,8 +240,8 @@ TEST(SlcRl, HandWorkedQUpdates) {
   EXPECT_EQ(row[5], -50);
   EXPECT_DOUBLE_EQ(r.cost_average().average(), (900.0 + 1400.0 + 900.0) / 3);
 
-  // Cycles: 3 decisions x 2 + 2 updates x (7 + 19 + 9) (the two row reads above: 9 x 3 each).
-  EXPECT_EQ(r.take_cycles(), 3u * 2 + 2u * 35 + 2u * 27);
+  // Cycles: 3 decisions x 2 + 2 updates x (7 + 10 + 9) (the two row reads above: 9 x 3 each).
+  EXPECT_EQ(r.take_cycles(), 3u * 2 + 2u * 26 + 2u * 27);
   EXPECT_EQ(r.take_cycles(), 0u);
   const nlohmann::json j = r.stats();
   EXPECT_EQ(j["decisions"], 3);

@@ -1,14 +1,16 @@
-// Place-and-route harness of an RL decision unit (qrl_unit), for the fmax figure of
-// `ssdtlm hwcost` only. Never part of the co-simulation and NOT counted in any reported area:
-// the area figures (logic_kge, core_kge, reward_kge, iCE40 LUT4/FF/BRAM) come from the bare
-// qrl_unit flows; only ice40.fmax_mhz and ice40.device come from this harness.
+// Place-and-route harness of an RL decision unit (qrl_core and, with HasReward, qrl_reward),
+// for the fmax figure of `ssdtlm hwcost` only. Never part of the co-simulation and NOT counted
+// in any reported area: the area figures (logic_kge, core_kge, reward_kge, iCE40 LUT4/FF/BRAM)
+// come from the bare qrl_core and qrl_reward flows; only ice40.fmax_mhz and ice40.device come
+// from this harness.
 //
 // The unit has several hundred ports (a whole q-table row in and out), far more than a package
 // has pins. The harness turns them into internal registers so that placement succeeds and the
 // unit's paths are timed register to register, as they would be inside a controller:
 //   - every unit input is a bit of one shift register fed from the single pin sin_i (one new bit
 //     per clock), so all inputs are registered and independent, none constant;
-//   - every unit output is registered, then XOR-folded into OutPins pins.
+//   - every unit output is registered, then XOR-folded into OutPins pins (without a reward unit
+//     its outputs are constants: the XOR fold drops them).
 // Both registers carry (* keep *) so that Yosys removes none of the unit's logic.
 module qrl_harness #(
   parameter int unsigned States = 128,
@@ -22,13 +24,11 @@ module qrl_harness #(
   input  logic               sin_i,
   output logic [OutPins-1:0] fold_o
 );
-  localparam int unsigned QW = 16;
-  localparam int unsigned InW = 32;
-  localparam int unsigned SubBits = 3;
-  localparam int unsigned StW = (States > 1) ? $clog2(States) : 1;
-  localparam int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1;
-  localparam int unsigned Bins = (InW - SubBits + 1) << SubBits;
-  localparam int unsigned BinW = $clog2(Bins + 1);
+  localparam int unsigned QW = qrl_pkg::QW;
+  localparam int unsigned InW = qrl_pkg::InW;
+  localparam int unsigned StW = qrl_pkg::idx_w(States);
+  localparam int unsigned ActW = qrl_pkg::idx_w(Actions);
+  localparam int unsigned BinW = qrl_pkg::BinW;
   // Sum of the unit's input widths (clock and reset excepted) and of its output widths.
   localparam int unsigned InBits = 16 + 16 + 24 + 16 + 4 * QW  // cfg
                                  + 1 + StW + Actions  // dec
@@ -85,19 +85,18 @@ module qrl_harness #(
   logic [  QW-1:0] rwd_value;
   logic [BinW-1:0] rwd_bin;
 
-  qrl_unit #(
-    .States   (States),
-    .Actions  (Actions),
-    .Shadow   (Shadow),
-    .HasReward(HasReward)
-  ) u_unit (
+  logic core_idle, rwd_idle;
+  qrl_core #(
+    .States (States),
+    .Actions(Actions),
+    .Shadow (Shadow)
+  ) u_core (
     .clk_i,
     .rst_ni,
     .cfg_eps_hi_i     (cfg_eps_hi),
     .cfg_eps_lo_i     (cfg_eps_lo),
     .cfg_eps_n_i      (cfg_eps_n),
     .cfg_episode_len_i(cfg_episode_len),
-    .cfg_values_i     (cfg_values),
     .dec_valid_i      (dec_valid),
     .dec_ready_o      (dec_ready),
     .dec_state_i      (dec_state),
@@ -126,15 +125,19 @@ module qrl_harness #(
     .mgt_seed_i       (mgt_seed),
     .mgt_rsp_valid_o  (mgt_rsp_valid),
     .mgt_value_o      (mgt_value_out),
-    .rwd_valid_i      (rwd_valid),
-    .rwd_ready_o      (rwd_ready),
-    .rwd_sample_i     (rwd_sample),
-    .rwd_rsp_valid_o  (rwd_rsp_valid),
-    .rwd_value_o      (rwd_value),
-    .rwd_bin_o        (rwd_bin),
-    .rwd_scanned_o    (rwd_scanned),
-    .idle_o           (idle)
+    .idle_o           (core_idle)
   );
+  if (HasReward) begin : g_reward
+    qrl_reward u_reward (.clk_i, .rst_ni, .cfg_values_i(cfg_values), .rwd_valid_i(rwd_valid),
+        .rwd_ready_o(rwd_ready), .rwd_sample_i(rwd_sample), .rwd_rsp_valid_o(rwd_rsp_valid),
+        .rwd_scanned_o(rwd_scanned), .rwd_value_o(rwd_value), .rwd_bin_o(rwd_bin),
+        .idle_o(rwd_idle));
+  end else begin : g_no_reward
+    assign {rwd_ready, rwd_rsp_valid, rwd_scanned, rwd_value, rwd_bin, rwd_idle} = '0;
+    logic unused_rwd;
+    assign unused_rwd = ^{cfg_values, rwd_valid, rwd_sample};
+  end
+  assign idle = core_idle && rwd_idle;
 
   assign out_d = {dec_ready, dec_rsp_valid, dec_action, dec_explored,
                   upd_ready, upd_done,

@@ -131,6 +131,7 @@ class WsRsRefresh final : public WsRefresh {
   uint32_t credit();
   void count_update(int32_t reward, bool reward_ready);
   void execute(uint32_t action);  // runs a decided action
+  Tick decided(uint32_t action, bool explored, uint64_t cycles, bool& prev_big);
 
   const SsdConfig& cfg_;
   std::unique_ptr<rl::Backend> backend_;

@@ -251,17 +251,10 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
     count_update(last_reward_, last_reward_ready_);
   }
   const uint32_t a = d.action;
-  prev_big_ = a >= 4 || kMoves[a] >= 4;
   have_prev_ = true;
   s_prev_ = s;
   a_prev_ = a;
-  ++rl_actions_[a];
-  effort_.decided(d.explored);
-  // The decision unit's time (cycles x controller clock) delays the partial-refresh step, as the
-  // GC RL policy's steps (gc_schedule) and the FSP unit's programs are delayed.
-  last_decision_cycles_ = cycles;
-  const Tick delay = static_cast<Tick>(cycles) * cfg_.ctrl_cycle;
-  decision_delay_total_ += delay;
+  const Tick delay = decided(a, d.explored, cycles, prev_big_);
   if (delay == 0) {
     in_step_ = true;  // a step that ends at once does not decide again from inside this one
     execute(a);
@@ -270,6 +263,20 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   }
   pending_.push_back(static_cast<uint8_t>(a));
   J.timer(J.now() + delay);
+}
+
+// A decision's bookkeeping (device or die scope): the action histogram, the training effort,
+// whether the action was a large one (the next state's "previous action" bit), and the decision
+// unit's time (cycles x controller clock), which delays the partial-refresh step as the GC RL
+// policy's steps (gc_schedule) and the FSP unit's programs are delayed.
+Tick WsRsRefresh::decided(uint32_t a, bool explored, uint64_t cycles, bool& prev_big) {
+  prev_big = a >= 4 || kMoves[a] >= 4;
+  ++rl_actions_[a];
+  effort_.decided(explored);
+  last_decision_cycles_ = cycles;
+  const Tick delay = static_cast<Tick>(cycles) * cfg_.ctrl_cycle;
+  decision_delay_total_ += delay;
+  return delay;
 }
 
 void WsRsRefresh::on_timer() {
@@ -380,12 +387,7 @@ void WsRsRefresh::die_step(uint32_t d) {
   D.awaiting = true;
   ++D.epoch;
   const uint32_t a = dec.action;
-  D.prev_big = a >= 4 || kMoves[a] >= 4;
-  ++rl_actions_[a];
-  effort_.decided(dec.explored);
-  last_decision_cycles_ = cycles;
-  const Tick delay = static_cast<Tick>(cycles) * cfg_.ctrl_cycle;
-  decision_delay_total_ += delay;
+  const Tick delay = decided(a, dec.explored, cycles, D.prev_big);
   if (delay == 0) {
     in_step_ = true;
     execute_die(d, a);

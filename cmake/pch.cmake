@@ -2,21 +2,12 @@
 # controller/config.h or controller/stats.h), GoogleTest and the common standard headers, parsed
 # once per build instead of once per file. Two headers are built: one for the libraries and the
 # ssdtlm command, one (with gtest) for the test executables; every other target reuses them
-# (REUSE_FROM: the flags are the project's global ones). The Verilated models keep Verilator's own
+# (REUSE_FROM: the flags are the project's global ones;
+# in the sanitizer build, cmake/targets.cmake instruments the libraries' header with the libraries). The Verilated models keep Verilator's own
 # flags and no PCH; the fuzz targets (clang, their own flags) too. -DSSDTLM_PCH=OFF turns it off,
 # e.g. to check that every file includes what it uses.
 set(_ssdtlm_pch_std <string> <vector> <memory> <functional> <unordered_map> <map> <algorithm>
                     <sstream> <cstdint>)
-
-function(_ssdtlm_targets_below dir out)
-  get_property(_t DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
-  get_property(_subs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
-  foreach(_s IN LISTS _subs)
-    _ssdtlm_targets_below(${_s} _more)
-    list(APPEND _t ${_more})
-  endforeach()
-  set(${out} ${_t} PARENT_SCOPE)
-endfunction()
 
 function(ssdtlm_apply_pch)
   add_library(ssdtlm_pch_lib OBJECT ${PROJECT_SOURCE_DIR}/cmake/pch_anchor.cpp)
@@ -28,7 +19,7 @@ function(ssdtlm_apply_pch)
     target_precompile_headers(ssdtlm_pch_test PRIVATE <gtest/gtest.h> <nlohmann/json.hpp>
                               ${_ssdtlm_pch_std})
   endif()
-  _ssdtlm_targets_below(${PROJECT_SOURCE_DIR} _all)
+  ssdtlm_targets_below(${PROJECT_SOURCE_DIR} _all)
   foreach(_t IN LISTS _all)
     get_target_property(_type ${_t} TYPE)
     if(NOT _type MATCHES "^(STATIC_LIBRARY|EXECUTABLE|OBJECT_LIBRARY)$" OR _t MATCHES

@@ -28,6 +28,7 @@ case "$mode" in
   sanitize)
     # Debug (assertions on) at -O1, the sanitizers' recommended level, without debug info (CI has
     # a 30-minute budget): a report names functions and offsets; rebuild with -g to get lines.
+    # The model's code is instrumented, the test drivers are not (cmake/targets.cmake).
     cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1" \
       -DCMAKE_C_FLAGS_DEBUG="-O1" -DSSDTLM_SANITIZE=ON >/dev/null
     ninja -C build-asan

@@ -8,6 +8,18 @@ set(QRL_UNITS
   "slc 1296 9 0 0"
 )
 
+# qrl_unit_row(ROW NAME PARAMS): a QRL_UNITS entry's name and the core's Verilator parameters
+# (-GStates=.. -GActions=.. -GShadow=1'b.).
+function(qrl_unit_row row name_out params_out)
+  string(REPLACE " " ";" row "${row}")
+  list(GET row 0 name)
+  list(GET row 1 states)
+  list(GET row 2 actions)
+  list(GET row 3 shadow)
+  set(${name_out} ${name} PARENT_SCOPE)
+  set(${params_out} -GStates=${states} -GActions=${actions} "-GShadow=1'b${shadow}" PARENT_SCOPE)
+endfunction()
+
 # qrl_sources(OUT): the absolute paths listed in qrl.f (comments and blank lines skipped), and
 # the files above as configure dependencies.
 set(QRL_RTL_DIR ${CMAKE_CURRENT_LIST_DIR})

@@ -107,6 +107,16 @@ def blocks_of(r):
             * n["blocks_per_plane"])
 
 
+def left_out(L, why, cells):
+    """A note under a table: the cells {(cache MiB, grouper): [workload, ...]} left out of its
+    means, and why."""
+    cells = {k: v for k, v in cells.items() if v}
+    if cells:
+        L.append(why + ": " + "; ".join(f"{g} at {c} MiB: {', '.join(v)}"
+                                        for (c, g), v in sorted(cells.items())) + ".")
+        L.append("")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("source", help="sweep store (.sqlite) or run.sh output directory")
@@ -253,13 +263,8 @@ def main():
                     row.append("n/a (no erases)")
             L.append(f"| {w} | " + " | ".join(row) + " |")
         L.append("")
-    flagged = {k: v for k, v in untrained_cells.items() if v}
-    if flagged:
-        L.append("Left out of the means, flagged † (the RL grouper made no update: its choices are "
-                 "exploration and the initial table's tie-break): " + "; ".join(
-                     f"{g} at {c} MiB: {', '.join(v)}" for (c, g), v in sorted(flagged.items()))
-                 + ".")
-        L.append("")
+    left_out(L, "Left out of the means, flagged † (the RL grouper made no update: its choices are "
+             "exploration and the initial table's tie-break)", untrained_cells)
     L.append("## Training effort and operating point")
     L.append("")
     L.append("| workload | cache MiB | RL episodes / decisions / updates | busiest die (max over "
@@ -279,13 +284,8 @@ def main():
             sat = [g for g, r in cell if r.get("operating_point", {}).get("saturated")]
             L.append(f"| {w} | {c} | {eff} | {100 * die:.1f}% | {', '.join(sat) or 'none'} |")
     L.append("")
-    excluded = {k: v for k, v in only_grouper.items() if v}
-    if excluded:
-        L.append("Left out of the means (the grouper erased, Baseline did not, so the grouper's "
-                 "lifetime is below Baseline's by an unbounded factor): " + "; ".join(
-                     f"{g} at {c} MiB: {', '.join(v)}" for (c, g), v in sorted(excluded.items()))
-                 + ".")
-        L.append("")
+    left_out(L, "Left out of the means (the grouper erased, Baseline did not, so the grouper's "
+             "lifetime is below Baseline's by an unbounded factor)", only_grouper)
     walls = [w for w in walls if w]
     if walls:
         L.append(f"Run wall time: {len(walls)} runs, mean {sum(walls) / len(walls):.1f} s, "

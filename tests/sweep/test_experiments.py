@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 
+import pytest
+
 from conftest import PY, ROOT
 
 EXP = os.path.join(ROOT, "experiments")
@@ -61,22 +63,24 @@ def run(lat_w99, lat_rmean, erases=10, share=0.25, lsb=100, trained=True, episod
             "operating_point": {"saturated": False, "die_utilisation": {"max": 0.1}}}
 
 
-def test_gc_verdict_needs_a_lower_tail_and_erases_within_ten_percent():
-    met, _ = acc.verdict_gc({"lazy": run(100, 1, erases=100), "rl-aggr": run(90, 1, erases=110)})
-    assert met
-    met, _ = acc.verdict_gc({"lazy": run(100, 1, erases=100), "rl-aggr": run(90, 1, erases=111)})
-    assert not met
-    met, _ = acc.verdict_gc({"lazy": run(100, 1, erases=100), "rl-aggr": run(100, 1, erases=100)})
-    assert not met
+# (verdict, old name, new name, old run, new run that meets it, two that do not)
+VERDICT_CASES = {
+    "gc: a lower tail and erases within ten percent":
+        (acc.verdict_gc, "lazy", "rl-aggr", run(100, 1, erases=100),
+         [run(90, 1, erases=110)], [run(90, 1, erases=111), run(100, 1, erases=100)]),
+    "fsp: one and a half times the share and a lower read mean":
+        (acc.verdict_fsp, "baseline", "rl", run(1, 100, share=0.25),
+         [run(1, 99, share=0.375)], [run(1, 99, share=0.37), run(1, 100, share=0.5)]),
+}
 
 
-def test_fsp_verdict_needs_one_and_a_half_times_the_share_and_a_lower_read_mean():
-    met, _ = acc.verdict_fsp({"baseline": run(1, 100, share=0.25), "rl": run(1, 99, share=0.375)})
-    assert met
-    met, _ = acc.verdict_fsp({"baseline": run(1, 100, share=0.25), "rl": run(1, 99, share=0.37)})
-    assert not met
-    met, _ = acc.verdict_fsp({"baseline": run(1, 100, share=0.25), "rl": run(1, 100, share=0.5)})
-    assert not met
+@pytest.mark.parametrize("case", sorted(VERDICT_CASES))
+def test_verdict_thresholds(case):
+    verdict, old, new, base, meets, fails = VERDICT_CASES[case]
+    for r in meets:
+        assert verdict({old: base, new: r})[0]
+    for r in fails:
+        assert not verdict({old: base, new: r})[0]
 
 
 def test_untrained_and_under_trained_runs_are_named():

@@ -62,7 +62,8 @@ module qrl_core #(
   input  logic [    Actions-1:0] upd_next_mask_i,
   input  logic                   upd_rwd_ready_i,  // 0: drop the update (warm-up)
   output logic                   upd_done_o,
-  // management: 0 COPY shadow->active, 1 WRITE Q(s, a) (both tables), 2 READ Q(s, a), 3 SEED
+  // management: 0 COPY shadow->active, 1 WRITE Q(s, a) (both tables; whole rows in action
+  // order, see ord_q), 2 READ Q(s, a), 3 SEED
   input  logic                   mgt_valid_i,
   output logic                   mgt_ready_o,
   input  logic [            1:0] mgt_op_i,
@@ -85,8 +86,11 @@ module qrl_core #(
   localparam int unsigned QDepth = States * Actions;
   localparam int unsigned QAW = qrl_pkg::idx_w(QDepth);
   localparam int unsigned NSteps = qrl_pkg::NSteps;  // the update's shift-and-add steps
+  // The counter: the clear's and the copy's sweep (cnt + 1 up to QDepth), s' of an update, the
+  // step index, the compare loop (its low ActW + 1 bits). No spare bit (branch hw8: one bit less).
   localparam int unsigned CntA = ($clog2(QDepth + 1) > StW) ? $clog2(QDepth + 1) : StW;
-  localparam int unsigned CntW = ((CntA > $clog2(NSteps + 1)) ? CntA : $clog2(NSteps + 1)) + 1;
+  localparam int unsigned CntB = (CntA > $clog2(NSteps + 1)) ? CntA : $clog2(NSteps + 1);
+  localparam int unsigned CntW = (CntB > ActW + 1) ? CntB : ActW + 1;
   // the step index is below 2^StepW during the shift-and-add (only its low bits are decoded)
   localparam int unsigned StepW = (NSteps > 1) ? $clog2(NSteps) : 1;
   localparam logic [StepW-1:0] LastStep = StepW'(NSteps - 1);
@@ -188,10 +192,17 @@ module qrl_core #(
   // j > a: the pair is (a, j) and a wins on ties (q_new >= Q(s, j), carry-in 1); j < a: the pair
   // is (j, a) and j wins on ties (Q(s, j) >= q_new, i.e. q_new - Q(s, j) - 1 < 0). j_above_a is a
   // flag set in the loop once j has passed a (no comparator in front of the adder).
-  // ord_q: the pair's two bits from qrl_qadd, registered, {active high, low, work high, low}
-  // (high: Q(s, j) >= q_new for j > a, q_new >= Q(s, j) for j < a).
+  // ord_q: the pair's two bits from qrl_qadd, registered, {high, low} (high: Q(s, j) >= q_new
+  // for j > a, q_new >= Q(s, j) for j < a), compared with the work table's row. A management
+  // write on a unit with a shadow table writes them into both tables (branch hw8: one comparator,
+  // not one per table). Management writes come as whole rows, actions 0 .. Actions - 1 in order
+  // (the backend's write_row, the only writer): the bits of a pair (i, j), i < j, are written
+  // last by the write of j, which compares with Q(s, i) already written with the same value in
+  // both tables, so after the row both tables' order bits are those of their own (equal) values.
+  // A single value written into a shadow unit's row whose two tables differ would leave the
+  // active table's bits of that action computed against the shadow row's values.
   logic j_above_a, j_above_a_d;
-  logic [3:0] ord_q;
+  logic [1:0] ord_q;
   // in the loop (cnt = c): the column compared (c - 2); its order bit is written a cycle later
   // (the write mask is registered)
   logic [ActW-1:0] jc;
@@ -212,9 +223,11 @@ module qrl_core #(
   logic [Actions-1:0] a_hot, j_hot;
   logic [PairW-1:0] pair_mask;
   logic [OrdW-1:0] o_wmask;
+  logic o_sweep;  // the clear and the copy write whole rows: every a_hot and j_hot bit set
+  assign o_sweep = (st_q == StClear || st_q == StCopy);
   for (genvar i = 0; i < Actions; i++) begin : g_hot
-    assign a_hot[i] = (u_a_q == ActW'(i));
-    assign j_hot[i] = (jc_q == ActW'(i));
+    assign a_hot[i] = (u_a_q == ActW'(i)) || o_sweep;
+    assign j_hot[i] = (jc_q == ActW'(i)) || o_sweep;
     for (genvar j = i + 1; j < Actions; j++) begin : g_pair
       assign pair_mask[qrl_pkg::pair_idx(Actions, i, j)] = (a_hot[i] & j_hot[j]) |
                                                          (a_hot[j] & j_hot[i]);
@@ -223,7 +236,7 @@ module qrl_core #(
   if (Actions < 2) begin : g_no_pair
     assign pair_mask = '0;
   end
-  assign o_wmask = (st_q == StClear || st_q == StCopy) ? '1 : {pair_mask, pair_mask};
+  assign o_wmask = {pair_mask, pair_mask};
 
   // a* = active table, s* = shadow table; q = q values, o = order bits
   qrl_ram_1r1w #(.Depth(QDepth), .Width(QW)) u_aq (.clk_i, .re_i(aq_re), .raddr_i(aq_raddr),
@@ -266,7 +279,9 @@ module qrl_core #(
     cnt_d = cnt_q;
     copy_pend_d = copy_pend_q;
     seed_clr = 1'b0;
-    mask_d = mask_q;
+    // the mask is read only in the cycle after the accept (the decision's second cycle, the
+    // update's a* in StUpdRdQ): loaded at every edge, no enable (branch hw8)
+    mask_d = dec_mask_n;
     u_s_d = u_s_q;
     u_a_d = u_a_q;
     acc_ld = 1'b0;
@@ -293,7 +308,7 @@ module qrl_core #(
     ao_raddr = dec_state_i;
     ao_we = 1'b0;
     ao_waddr = u_s_q;
-    ao_wdata = {{PairW{ord_q[3]}}, {PairW{ord_q[2]}}};
+    ao_wdata = {{PairW{ord_q[1]}}, {PairW{ord_q[0]}}};
     so_re = 1'b0;
     so_raddr = upd_next_state_i;
     so_we = 1'b0;
@@ -367,7 +382,6 @@ module qrl_core #(
           mask_d = upd_next_max_i ? upd_mask_n : upd_next_hot;
           st_d = StUpdRdQ;
         end else if (acc_dec) begin
-          mask_d = dec_mask_n;
           if (ep_end) copy_pend_d = 1'b1;  // this decision closes the episode
         end
       end
@@ -411,7 +425,7 @@ module qrl_core #(
       end
       StWrRd: begin
         sq_re = Shadow;
-        aq_re = 1'b1;
+        aq_re = !Shadow;
         st_d = StLoopRd;
         col_one = 1'b1;
       end
@@ -419,7 +433,7 @@ module qrl_core #(
         acc_ld = 1'b1;  // saturated (a management write's value is in range already)
         if (Actions > 1) begin
           sq_re = Shadow;
-          aq_re = !Shadow || wboth_q;
+          aq_re = !Shadow;
         end
         cnt_d = CntW'(2);
         st_d = StLoop;
@@ -436,7 +450,7 @@ module qrl_core #(
         end
         if (cl < (ActW + 1)'(Actions)) begin
           sq_re = Shadow;
-          aq_re = !Shadow || wboth_q;
+          aq_re = !Shadow;
         end
         j_above_a_d = j_above_a || (jc == u_a_q);
         cnt_d = cnt_inc;
@@ -532,8 +546,7 @@ module qrl_core #(
   assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_reward_i;
 
   qrl_qadd #(
-    .Shadow(Shadow),
-    .StepW (StepW)
+    .StepW(StepW)
   ) u_qadd (
     .clk_i,
     .rst_ni,
@@ -546,7 +559,6 @@ module qrl_core #(
     .j_above_a_i  (j_above_a),
     .j_above_a_d_i(j_above_a_d),
     .wq_rdata_i   (wq_rdata),
-    .aq_rdata_i   (aq_rdata),
     .acc_o        (acc_val),
     .ord_q_o      (ord_q)
   );

@@ -2,9 +2,11 @@
 // (right-shifting form, feedback mask 32'h80200003), advanced 32 steps per draw (leap-forward).
 // Bit-exact twin of controller/rl/lfsr.h. word_o is the current word; en_i consumes it.
 //
-// The 32-step leap is one matrix: each output bit the XOR of the state bits its row of the 32-step
-// matrix selects (computed at elaboration), a shallow XOR tree instead of 32 chained steps or four
-// chained 8-step leaps, which synthesis kept 9-10 LUT levels deep (fmax).
+// The 32-step leap is two chained 16-step matrices: each output bit of a half the XOR of the state
+// bits its row of the 16-step matrix selects (computed at elaboration; rows of 1-12 bits, 180
+// two-input XORs before sharing against 473 for one 32-step matrix with rows of up to 21 bits).
+// Branch hw7 had one 32-step matrix (fmax: four chained 8-step leaps were kept 9-10 LUT levels
+// deep by synthesis); branch hw8 takes two halves for area, ~2 LUT levels each.
 module qrl_lfsr (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -15,7 +17,7 @@ module qrl_lfsr (
 );
   localparam logic [31:0] Feedback = 32'h80200003;
   localparam logic [31:0] DefaultSeed = 32'h00000001;
-  localparam int unsigned Block = 32;
+  localparam int unsigned Block = 16;  // steps per matrix; two per draw
 
   // The rows of the Block-step matrix: bit i of row j set when state bit i feeds bit j.
   function automatic logic [32*32-1:0] rows();
@@ -45,7 +47,7 @@ module qrl_lfsr (
     end else if (load_i) begin
       lfsr_q <= (load_val_i == 32'h0) ? DefaultSeed : load_val_i;
     end else if (en_i) begin
-      lfsr_q <= leap_block(lfsr_q);
+      lfsr_q <= leap_block(leap_block(lfsr_q));
     end
   end
 

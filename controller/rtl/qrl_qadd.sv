@@ -19,7 +19,6 @@
 // not behind it), and the adder's controls are registered from the next cycle's phase and step
 // (fmax: registers -> one select level -> the carry chain -> the accumulator's input select).
 module qrl_qadd #(
-  parameter bit Shadow = 1'b0,
   parameter int unsigned StepW = 4
 ) (
   input  logic                   clk_i,
@@ -33,10 +32,10 @@ module qrl_qadd #(
   input  logic                   j_above_a_i,  // the loop's column is above a (ties: a wins)
   input  logic                   j_above_a_d_i,  // its next value
   input  logic [qrl_pkg::QW-1:0] wq_rdata_i,   // the work table's RAM output
-  input  logic [qrl_pkg::QW-1:0] aq_rdata_i,   // the active table's (Shadow: management writes)
   output logic [qrl_pkg::QW-1:0] acc_o,
-  // registered order bits of the pair compared: {active high, active low, work high, work low}
-  output logic [            3:0] ord_q_o
+  // registered order bits of the pair compared: {high, low} (both tables' on a management write
+  // of a shadow unit: qrl_core.sv)
+  output logic [            1:0] ord_q_o
 );
   localparam int unsigned QW = qrl_pkg::QW;
   localparam int unsigned NSteps = qrl_pkg::NSteps;
@@ -50,7 +49,7 @@ module qrl_qadd #(
   logic signed [DW-1:0] d_q;
   logic [3:0] step_d;  // the next step's {kind: 0 none, 1 Q', 2 d, 3 -Q'; shift}
   logic [1:0] kind_n, shift_q, pend_q, pend_d;
-  logic o_bit, o_hi, ao_bit, ao_hi;
+  logic o_bit, o_hi;
   // the adder's controls for this cycle (registered): operand Q' (or Q(s, x)) / inverted / d,
   // carry-in
   logic y_w_q, y_inv_q, y_d_q, cin_q, y_w_d, y_inv_d, y_d_d, cin_d;
@@ -103,28 +102,6 @@ module qrl_qadd #(
   // the new value, saturated to QW bits, and wq_q Q(s, j).
   assign o_hi = ~o_bit | (acc_q[QW-1:0] == wq_q);
 
-  // Management write on a unit with a shadow table: the active table's row has its own values.
-  if (Shadow) begin : g_act_cmp
-    logic signed [AW-1:0] aq_ext, act_sum;
-    logic [QW-1:0] aq_q;  // the active table's read-data register
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        aq_q <= '0;
-      end else begin
-        aq_q <= aq_rdata_i;
-      end
-    end
-    assign aq_ext = AW'($signed(aq_q));
-    assign act_sum = acc_q + ~aq_ext + AW'(j_above_a_i);
-    assign ao_bit = act_sum[AW-1] ^ j_above_a_i;
-    assign ao_hi = ~ao_bit | (acc_q[QW-1:0] == aq_q);
-  end else begin : g_no_act_cmp
-    assign ao_bit = o_bit;
-    assign ao_hi = o_hi;
-    logic unused_act;
-    assign unused_act = ^aq_rdata_i;
-  end
-
   // acc's next value: an input, the rounding half, acc saturated, or the adder's result (a step's
   // shift pending with it)
   always_comb begin
@@ -158,7 +135,7 @@ module qrl_qadd #(
       pend_q <= pend_d;
       {y_w_q, y_inv_q, y_d_q, cin_q} <= {y_w_d, y_inv_d, y_d_d, cin_d};
       wq_q <= wq_rdata_i;
-      ord_q_o <= {ao_hi, ao_bit, o_hi, o_bit};
+      ord_q_o <= {o_hi, o_bit};
       ph_q <= ph_i;
     end
   end

@@ -440,33 +440,56 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
   std::vector<uint32_t> pos(uint64_t(planes) * ppb);  // per plane: shuffle of the open block
   std::vector<uint32_t> used(planes, 0);              // blocks taken per plane
   std::vector<uint32_t> fill_in(planes, 0);           // valid pages of the plane's open cold block
-  auto take_block = [&](uint32_t p) {
+  auto take_block = [&](uint32_t p, bool whole = false) {  // whole: every page written next
     PlaneState& ps = planes_[p];
     const uint64_t b = uint64_t(p) * bpp + ps.free_ring[(ps.free_head + used[p]) % bpp];
     ++used[p];
     BlockInfo& bi = blocks_[b];
     bi.state = BlockState::Full;
     bi.write_ptr = ppb;
-    p2l_of(b, true);
+    if (!whole) {
+      p2l_of(b, true);
+    } else if (!p2l_[b]) {  // no kNoLpn fill: the caller writes every entry
+      if (!p2l_pool_.empty()) {
+        p2l_[b] = std::move(p2l_pool_.back());
+        p2l_pool_.pop_back();
+      } else {
+        p2l_[b].reset(new uint32_t[ppb]);
+      }
+    }
     return b;
   };
-  // Cold: whole blocks in LBA order, the k-th cold lpn on plane k mod planes.
+  // Cold: whole blocks in LBA order, the k-th cold lpn on plane k mod planes. Built a stripe at a
+  // time (planes * ppb cold lpns: one block per plane), block by block, so that each block's
+  // reverse map is written in order and once (the same layout as lpn by lpn, and faster).
   std::vector<int64_t> open(planes, -1);
-  for (uint64_t w = 0, p = 0; w * 64 < n; ++w) {  // p: the plane of the next cold lpn
-    for (uint64_t m = laid_word(w) & ~hot_word(w); m; m &= m - 1) {
-      const uint64_t l = w * 64 + static_cast<uint64_t>(__builtin_ctzll(m));
-      if (open[p] < 0 || fill_in[p] == ppb) {
-        open[p] = static_cast<int64_t>(take_block(p));
-        fill_in[p] = 0;
+  const uint64_t stripe = uint64_t(planes) * ppb;
+  std::vector<uint32_t> buf;
+  buf.reserve(stripe);
+  auto place_stripe = [&] {
+    for (uint32_t p = 0; p < planes && p < buf.size(); ++p) {
+      const uint32_t count = static_cast<uint32_t>((buf.size() - p + planes - 1) / planes);
+      const uint64_t b = take_block(p, count == ppb);
+      uint32_t* rev = p2l_[b].get();
+      const Ppn base = geo_.ppn_of(b, 0);
+      for (uint32_t j = 0; j < count; ++j) {
+        const uint32_t l = buf[p + uint64_t(j) * planes];
+        rev[j] = l;
+        l2p_.at(l) = base + j;
       }
-      const uint64_t b = static_cast<uint64_t>(open[p]);
-      p2l_[b][fill_in[p]] = static_cast<Lpn>(l);
-      l2p_.at(static_cast<uint32_t>(l)) = geo_.ppn_of(b, fill_in[p]);
-      ++fill_in[p];
-      ++blocks_[b].valid;
-      if (++p == planes) p = 0;
+      open[p] = static_cast<int64_t>(b);
+      fill_in[p] = count;
+      blocks_[b].valid += count;
+    }
+    buf.clear();
+  };
+  for (uint64_t w = 0; w * 64 < n; ++w) {
+    for (uint64_t m = laid_word(w) & ~hot_word(w); m; m &= m - 1) {
+      buf.push_back(static_cast<uint32_t>(w * 64 + static_cast<uint64_t>(__builtin_ctzll(m))));
+      if (buf.size() == stripe) place_stripe();
     }
   }
+  place_stripe();
   // Hot: first into the free pages of the last cold block, then the steady-state blocks.
   uint64_t lpn = c;
   std::vector<uint32_t> next_hot_block(planes, 0);

@@ -29,13 +29,13 @@
 #include <random>
 #include <sstream>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "controller/rl/backend.h"
 #include "controller/rl/units.h"
 #include "testbench/commands.h"
+#include "testbench/nextpnr_log.h"
 #ifdef SSDTLM_HAVE_RTL
 #include "controller/rl/rtl_backend.h"
 #endif
@@ -200,9 +200,8 @@ double kge(double ge) {
   return std::round(ge / 10.0) / 100.0;
 }
 
-// fmax from nextpnr: the --report JSON ("fmax": {clock: {"achieved": MHz}}), else the last
-// "Max frequency for clock 'NAME': F MHz" line of the log (nextpnr prints it after placement
-// and again after routing; the last is the routed figure).
+// fmax from nextpnr: the --report JSON ("fmax": {clock: {"achieved": MHz}}), else the log
+// (testbench/nextpnr_log.h).
 double nextpnr_fmax(const fs::path& report, const fs::path& log, json* crit) {
   double best = -1;
   std::ifstream rf(report);
@@ -235,21 +234,7 @@ double nextpnr_fmax(const fs::path& report, const fs::path& log, json* crit) {
   }
   if (best > 0) return best;
   std::ifstream f(log);
-  std::string line;
-  // "Max frequency for clock 'NAME': 85.67 MHz (PASS at 12.00 MHz)": the last such line is the
-  // final timing report. (No std::regex: it costs more compile time than the rest of this file.)
-  const std::string key = "Max frequency for clock '";
-  while (std::getline(f, line)) {
-    const auto at = line.find(key);
-    if (at == std::string::npos) continue;
-    const auto q = line.find("': ", at + key.size());
-    if (q == std::string::npos) continue;
-    const char* num = line.c_str() + q + 3;
-    char* end = nullptr;
-    const double v = std::strtod(num, &end);
-    if (end != num && std::string_view(end).substr(0, 4) == " MHz") best = v;
-  }
-  return best;
+  return nextpnr_log_fmax(f);
 }
 
 struct UnitResult {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "testbench/nextpnr_log.h"
 #include "tests/common/cli.h"
 
 namespace {
@@ -47,6 +48,22 @@ bool on_path(const std::string& exe) {
 }
 
 // ---- hwcost: fmax for every unit
+
+// hwcost's fallback when nextpnr's --report JSON is missing: the last "Max frequency" line of
+// the log (lines as nextpnr-ice40 0.4 prints them: the placed estimate, then the routed figure).
+TEST(NextpnrLog, LastMaxFrequencyLineIsTheRoutedFmax) {
+  std::istringstream log(
+      "Info: Annotating ports with timing budgets for target frequency 80.00 MHz\n"
+      "Info: Max frequency for clock 'clk_i$SB_IO_IN_$glb_clk': 79.14 MHz (FAIL at 80.00 MHz)\n"
+      "Info: Routing..\n"
+      "Info: Max frequency for clock 'clk_i$SB_IO_IN_$glb_clk': 92.20 MHz (PASS at 80.00 MHz)\n"
+      "Info: Max delay posedge clk_i$SB_IO_IN_$glb_clk -> <async>: 3.21 ns\n");
+  EXPECT_DOUBLE_EQ(ssdtlm::tb::nextpnr_log_fmax(log), 92.20);
+  std::istringstream none("Info: Program finished normally.\n");
+  EXPECT_EQ(ssdtlm::tb::nextpnr_log_fmax(none), -1);
+  std::istringstream cut("Info: Max frequency for clock 'clk': \nInfo: Max frequency for clock\n");
+  EXPECT_EQ(ssdtlm::tb::nextpnr_log_fmax(cut), -1);
+}
 
 TEST(HwcostFmax, EveryUnitHasNumericFmax) {
   if (!on_path("nextpnr-ice40")) {

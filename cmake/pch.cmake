@@ -2,10 +2,10 @@
 # controller/config.h or controller/stats.h), GoogleTest and the common standard headers, parsed
 # once per build instead of once per file. Two headers are built: one for the libraries and the
 # ssdtlm command, one (with gtest) for the test executables; every other target reuses them
-# (REUSE_FROM: the flags are the project's global ones;
-# in the sanitizer build, cmake/targets.cmake instruments the libraries' header with the libraries). The Verilated models keep Verilator's own
-# flags and no PCH; the fuzz targets (clang, their own flags) too. -DSSDTLM_PCH=OFF turns it off,
-# e.g. to check that every file includes what it uses.
+# (REUSE_FROM: the flags are the project's global ones; in the sanitizer build,
+# cmake/targets.cmake instruments the libraries' header with the libraries). The Verilated models
+# keep Verilator's own flags and no PCH; the fuzz targets (clang, their own flags) too.
+# -DSSDTLM_PCH=OFF turns it off, e.g. to check that every file includes what it uses.
 set(_ssdtlm_pch_std <string> <vector> <memory> <functional> <unordered_map> <map> <algorithm>
                     <sstream> <cstdint>)
 

@@ -26,7 +26,7 @@ Ftl::Ftl(const nand::Geometry& geo, uint64_t logical_pages, uint32_t gc_free_blo
   total_free_ = geo_.blocks();
 }
 
-uint32_t* Ftl::p2l_of(uint64_t b, bool create) {
+uint32_t* Ftl::p2l_of(uint64_t b, bool create, bool fill) {
   auto& slot = p2l_[b];
   if (!slot && create) {
     if (!p2l_pool_.empty()) {
@@ -35,7 +35,7 @@ uint32_t* Ftl::p2l_of(uint64_t b, bool create) {
     } else {
       slot.reset(new uint32_t[geo_.pages_per_block]);
     }
-    std::fill(slot.get(), slot.get() + geo_.pages_per_block, kNoLpn);
+    if (fill) std::fill(slot.get(), slot.get() + geo_.pages_per_block, kNoLpn);
   }
   return slot.get();
 }
@@ -447,16 +447,7 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
     BlockInfo& bi = blocks_[b];
     bi.state = BlockState::Full;
     bi.write_ptr = ppb;
-    if (!whole) {
-      p2l_of(b, true);
-    } else if (!p2l_[b]) {  // no kNoLpn fill: the caller writes every entry
-      if (!p2l_pool_.empty()) {
-        p2l_[b] = std::move(p2l_pool_.back());
-        p2l_pool_.pop_back();
-      } else {
-        p2l_[b].reset(new uint32_t[ppb]);
-      }
-    }
+    p2l_of(b, true, !whole);  // a whole block needs no kNoLpn fill
     return b;
   };
   // Cold: whole blocks in LBA order, the k-th cold lpn on plane k mod planes. Built a stripe at a

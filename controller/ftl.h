@@ -242,7 +242,9 @@ class Ftl final : public BlockWear {
   void bucket_remove(uint64_t b);
   void maybe_close(uint64_t b);  // full and nothing in flight -> victim candidate
   void invalidate(Ppn ppn);
-  uint32_t* p2l_of(uint64_t b, bool create);
+  // The block's reverse map; create: allocate it if missing, filled with kNoLpn unless !fill
+  // (the caller then writes every entry).
+  uint32_t* p2l_of(uint64_t b, bool create, bool fill = true);
   void gc_instant(uint32_t plane);  // precondition-time GC without timing
 
   nand::Geometry geo_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <numeric>
+#include <utility>
 
 #include "controller/steady_state.h"
 
@@ -26,7 +27,7 @@ Ftl::Ftl(const nand::Geometry& geo, uint64_t logical_pages, uint32_t gc_free_blo
   total_free_ = geo_.blocks();
 }
 
-uint32_t* Ftl::p2l_of(uint64_t b, bool create, bool fill) {
+uint32_t* Ftl::p2l_of(uint64_t b, bool create, bool fill) const {
   auto& slot = p2l_[b];
   if (!slot && create) {
     if (!p2l_pool_.empty()) {
@@ -41,13 +42,78 @@ uint32_t* Ftl::p2l_of(uint64_t b, bool create, bool fill) {
 }
 
 Lpn Ftl::reverse(Ppn ppn) const {
-  const auto& s = p2l_[geo_.block_of(ppn)];
+  const uint32_t* s = p2l_read(geo_.block_of(ppn));
   return s ? s[geo_.page_of(ppn)] : kNoLpn;
 }
 
 bool Ftl::is_valid(Ppn ppn) const {
   Lpn l = reverse(ppn);
-  return l != kNoLpn && l2p_.get(l) == ppn;
+  return l != kNoLpn && lookup(l) == ppn;
+}
+
+// Where the cold lpn of rank r was laid out (ColdLayout in ftl.h).
+static Ppn cold_location(const nand::Geometry& geo, uint64_t stripe,
+                         const std::vector<uint32_t>& blocks, uint64_t r) {
+  const uint32_t planes = geo.planes();
+  const uint64_t s = r / stripe, q = r - s * stripe;
+  return geo.ppn_of(blocks[s * planes + q % planes], static_cast<uint32_t>(q / planes));
+}
+
+// The word holding the cold lpn of rank r (the last word with rank[w] <= r; rank.size() - 1 when
+// r is the total).
+static size_t word_of_rank(const std::vector<uint32_t>& rank, uint64_t r) {
+  return static_cast<size_t>(std::upper_bound(rank.begin(), rank.end(), static_cast<uint32_t>(r)) -
+                             rank.begin() - 1);
+}
+
+Ppn Ftl::cold_ppn(Lpn lpn) const {
+  const ColdLayout& c = *cold_;
+  const uint64_t w = lpn / 64;
+  if (w >= c.bits.size()) return kNoPpn;
+  const uint64_t m = c.bits[w], bit = uint64_t(1) << (lpn % 64);
+  if (!(m & bit)) return kNoPpn;
+  const uint64_t r = c.rank[w] + static_cast<uint64_t>(__builtin_popcountll(m & (bit - 1)));
+  // A stored cold lpn (the partial stripe) has its chunk written: r < implicit here.
+  return r < c.implicit ? cold_location(geo_, c.stripe, c.blocks, r) : kNoPpn;
+}
+
+void Ftl::write_out_cold_chunk(Lpn lpn) {
+  constexpr uint32_t kChunk = PagedArray<Ppn>::kChunk;
+  const uint32_t first = lpn & ~(kChunk - 1);
+  Ppn* out = &l2p_.at(first);  // the new chunk, kNoPpn everywhere
+  const ColdLayout& c = *cold_;
+  const uint64_t end = std::min<uint64_t>(c.bits.size(), (uint64_t(first) + kChunk) / 64);
+  for (uint64_t w = first / 64; w < end; ++w) {
+    uint64_t r = c.rank[w];
+    for (uint64_t m = c.bits[w]; m; m &= m - 1, ++r) {
+      if (r >= c.implicit) return;
+      out[w * 64 + static_cast<uint64_t>(__builtin_ctzll(m)) - first] =
+          cold_location(geo_, c.stripe, c.blocks, r);
+    }
+  }
+}
+
+const uint32_t* Ftl::p2l_read(uint64_t b) const {
+  if (const uint32_t* s = p2l_[b].get()) return s;
+  if (!cold_ || cold_->stripe_of[b] == ColdLayout::kNone) return nullptr;
+  // An implicit cold block: page j holds the cold lpn of rank base + j * planes.
+  const ColdLayout& c = *cold_;
+  const uint32_t planes = geo_.planes(), ppb = geo_.pages_per_block;
+  uint64_t target = uint64_t(c.stripe_of[b]) * c.stripe + geo_.plane_of_block(b);
+  uint32_t* rev = p2l_of(b, true, false);
+  size_t w = word_of_rank(c.rank, target);
+  uint64_t cur = c.rank[w], m = c.bits[w];  // cur: rank of m's lowest set bit
+  for (uint32_t j = 0; j < ppb; ++j, target += planes) {
+    for (uint64_t pc; cur + (pc = static_cast<uint64_t>(__builtin_popcountll(m))) <= target;) {
+      cur += pc;
+      m = c.bits[++w];
+    }
+    for (uint64_t k = target - cur; k; --k) m &= m - 1;
+    rev[j] = static_cast<uint32_t>(w * 64 + static_cast<uint64_t>(__builtin_ctzll(m)));
+    m &= m - 1;
+    cur = target + 1;
+  }
+  return rev;
 }
 
 void Ftl::invalidate(Ppn ppn) {
@@ -67,7 +133,7 @@ void Ftl::commit(Ppn ppn, Lpn lpn) {
   assert(bi.inflight > 0);
   --bi.inflight;
   if (lpn != kNoLpn) {
-    Ppn& slot = l2p_.at(lpn);
+    Ppn& slot = l2p_at(lpn);
     if (slot != kNoPpn) invalidate(slot);
     slot = ppn;
     p2l_of(b, true)[geo_.page_of(ppn)] = lpn;
@@ -78,7 +144,7 @@ void Ftl::commit(Ppn ppn, Lpn lpn) {
 }
 
 void Ftl::unmap(Lpn lpn) {
-  Ppn& slot = l2p_.at(lpn);
+  Ppn& slot = l2p_at(lpn);
   if (slot == kNoPpn) return;
   invalidate(slot);
   slot = kNoPpn;
@@ -255,7 +321,7 @@ void Ftl::release_victim(uint64_t b) {
 }
 
 uint32_t Ftl::collect_valid(uint64_t b, uint32_t from, uint32_t max, std::vector<Ppn>& out) const {
-  const auto& s = p2l_[b];
+  const uint32_t* s = p2l_read(b);
   if (!s) return geo_.pages_per_block;
   const uint32_t end = blocks_[b].write_ptr;
   uint32_t p = from;
@@ -263,7 +329,7 @@ uint32_t Ftl::collect_valid(uint64_t b, uint32_t from, uint32_t max, std::vector
     Lpn l = s[p];
     if (l == kNoLpn) continue;
     Ppn ppn = geo_.ppn_of(b, p);
-    if (l2p_.get(l) == ppn) {
+    if (lookup(l) == ppn) {
       out.push_back(ppn);
       --max;
     }
@@ -276,6 +342,7 @@ void Ftl::erase(uint64_t b) {
   assert(bi.valid == 0 && bi.inflight == 0);
   if (bi.in_bucket) bucket_remove(b);
   if (p2l_[b]) p2l_pool_.push_back(std::move(p2l_[b]));
+  if (cold_) cold_->stripe_of[b] = ColdLayout::kNone;
   bi.write_ptr = 0;
   bi.read_count = 0;
   ++bi.erase_count;
@@ -407,11 +474,19 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
   // planes. Hot lpns are taken in a scattered order: (a * i + c) mod n, a coprime with n.
   std::vector<uint64_t> cold(planes, 0), hotn(planes, 0);
   uint64_t ncold = 0, nhot = 0;
-  for (uint64_t w = 0; w * 64 < n; ++w) {
+  auto layout = std::make_unique<ColdLayout>();
+  ColdLayout& cl = *layout;
+  const uint64_t words = (n + 63) / 64;
+  cl.bits.resize(words);
+  cl.rank.resize(words + 1);
+  for (uint64_t w = 0; w < words; ++w) {
     const uint64_t m = laid_word(w), h = hot_word(w);
     nhot += static_cast<uint64_t>(__builtin_popcountll(m & h));
+    cl.rank[w] = static_cast<uint32_t>(ncold);
+    cl.bits[w] = m & ~h;
     ncold += static_cast<uint64_t>(__builtin_popcountll(m & ~h));
   }
+  cl.rank[words] = static_cast<uint32_t>(ncold);
   for (uint32_t p = 0; p < planes; ++p) {
     cold[p] = ncold / planes + (p < ncold % planes);
     hotn[p] = nhot / planes + (p < nhot % planes);
@@ -440,21 +515,38 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
   std::vector<uint32_t> pos(uint64_t(planes) * ppb);  // per plane: shuffle of the open block
   std::vector<uint32_t> used(planes, 0);              // blocks taken per plane
   std::vector<uint32_t> fill_in(planes, 0);           // valid pages of the plane's open cold block
-  auto take_block = [&](uint32_t p, bool whole = false) {  // whole: every page written next
+  // whole: every page written next; implicit: none (a block of the cold layout's whole stripes)
+  auto take_block = [&](uint32_t p, bool whole = false, bool implicit = false) {
     PlaneState& ps = planes_[p];
     const uint64_t b = uint64_t(p) * bpp + ps.free_ring[(ps.free_head + used[p]) % bpp];
     ++used[p];
     BlockInfo& bi = blocks_[b];
     bi.state = BlockState::Full;
     bi.write_ptr = ppb;
-    p2l_of(b, true, !whole);  // a whole block needs no kNoLpn fill
+    if (!implicit) p2l_of(b, true, !whole);  // a whole block needs no kNoLpn fill
     return b;
   };
-  // Cold: whole blocks in LBA order, the k-th cold lpn on plane k mod planes. Built a stripe at a
-  // time (planes * ppb cold lpns: one block per plane), block by block, so that each block's
-  // reverse map is written in order and once (the same layout as lpn by lpn, and faster).
+  // Cold: whole blocks in LBA order, the k-th cold lpn on plane k mod planes, a stripe (planes *
+  // ppb cold lpns: one block per plane) at a time. The whole stripes stay implicit (ColdLayout:
+  // no map entry or reverse map written); the last, partial one is stored, block by block, so
+  // that each block's reverse map is written in order and once.
   std::vector<int64_t> open(planes, -1);
   const uint64_t stripe = uint64_t(planes) * ppb;
+  const uint64_t full_stripes = ncold / stripe;
+  cl.stripe = stripe;
+  cl.implicit = full_stripes * stripe;
+  cl.blocks.resize(full_stripes * planes);
+  cl.stripe_of.assign(blocks_.size(), ColdLayout::kNone);
+  for (uint64_t s = 0; s < full_stripes; ++s)
+    for (uint32_t p = 0; p < planes; ++p) {
+      const uint64_t b = take_block(p, true, true);
+      cl.blocks[s * planes + p] = static_cast<uint32_t>(b);
+      cl.stripe_of[b] = static_cast<uint32_t>(s);
+      blocks_[b].valid += ppb;
+      open[p] = static_cast<int64_t>(b);
+      fill_in[p] = ppb;
+    }
+  if (full_stripes > 0) cold_ = std::move(layout);
   std::vector<uint32_t> buf;
   buf.reserve(stripe);
   auto place_stripe = [&] {
@@ -466,7 +558,7 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
       for (uint32_t j = 0; j < count; ++j) {
         const uint32_t l = buf[p + uint64_t(j) * planes];
         rev[j] = l;
-        l2p_.at(l) = base + j;
+        l2p_at(l) = base + j;
       }
       open[p] = static_cast<int64_t>(b);
       fill_in[p] = count;
@@ -474,21 +566,25 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
     }
     buf.clear();
   };
-  for (uint64_t w = 0; w * 64 < n; ++w) {
-    for (uint64_t m = laid_word(w) & ~hot_word(w); m; m &= m - 1) {
-      buf.push_back(static_cast<uint32_t>(w * 64 + static_cast<uint64_t>(__builtin_ctzll(m))));
-      if (buf.size() == stripe) place_stripe();
-    }
+  {
+    // The cold lpns from rank cl.implicit on (the partial stripe).
+    size_t w = word_of_rank(cl.rank, cl.implicit);
+    uint64_t m = w < words ? cl.bits[w] : 0;
+    for (uint64_t k = cl.implicit - cl.rank[w]; k; --k) m &= m - 1;
+    for (; w < words; m = ++w < words ? cl.bits[w] : 0)
+      for (; m; m &= m - 1)
+        buf.push_back(static_cast<uint32_t>(w * 64 + static_cast<uint64_t>(__builtin_ctzll(m))));
+    assert(buf.size() < stripe);
   }
   place_stripe();
+  if (!cold_) layout.reset();
   // Hot: first into the free pages of the last cold block, then the steady-state blocks.
   uint64_t lpn = c;
   std::vector<uint32_t> next_hot_block(planes, 0);
   std::vector<uint32_t> left_in_block(planes, 0);
   std::vector<int64_t> hot_open(planes, -1);
   uint32_t next_p = 0;  // the plane of the next hot lpn
-  for (uint64_t i = 0; i < n; ++i, lpn = lpn + a >= n ? lpn + a - n : lpn + a) {
-    if (!laid(lpn) || !is_hot(lpn)) continue;
+  auto place_hot = [&](uint64_t lpn) {
     const uint32_t p = next_p;
     if (++next_p == planes) next_p = 0;
     uint64_t b;
@@ -513,8 +609,33 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
       --left_in_block[p];
     }
     p2l_[b][page] = static_cast<Lpn>(lpn);
-    l2p_.at(static_cast<uint32_t>(lpn)) = geo_.ppn_of(b, page);
+    l2p_at(static_cast<uint32_t>(lpn)) = geo_.ppn_of(b, page);
     ++blocks_[b].valid;
+  };
+  if (nhot < n / 8) {
+    // Few hot lpns: in the same order, sorted by their index i in the sequence (a * i + c) mod n,
+    // i = (lpn - c) * a^-1 mod n, instead of a walk over all n.
+    int64_t t = 0, nt = 1, r = static_cast<int64_t>(n), nr = static_cast<int64_t>(a % n);
+    while (nr) {
+      const int64_t q = r / nr;
+      t = std::exchange(nt, t - q * nt);
+      r = std::exchange(nr, r - q * nr);
+    }
+    const uint64_t inv = static_cast<uint64_t>(t < 0 ? t + static_cast<int64_t>(n) : t);
+    std::vector<std::pair<uint64_t, uint32_t>> order;
+    order.reserve(nhot);
+    for (uint64_t w = 0; w < words; ++w)
+      for (uint64_t m = laid_word(w) & hot_word(w); m; m &= m - 1) {
+        const uint64_t l = w * 64 + static_cast<uint64_t>(__builtin_ctzll(m));
+        const uint64_t d = l >= c ? l - c : l + n - c;
+        order.emplace_back(static_cast<uint64_t>((unsigned __int128)d * inv % n),
+                           static_cast<uint32_t>(l));
+      }
+    std::sort(order.begin(), order.end());
+    for (const auto& o : order) place_hot(o.second);
+  } else {
+    for (uint64_t i = 0; i < n; ++i, lpn = lpn + a >= n ? lpn + a - n : lpn + a)
+      if (laid(lpn) && is_hot(lpn)) place_hot(lpn);
   }
   uint64_t hot_cap = 0, hot_valid = 0;
   for (uint32_t p = 0; p < planes; ++p) {
@@ -547,6 +668,9 @@ uint64_t Ftl::state_bytes() const {
   for (const auto& s : p2l_)
     if (s) p2l += geo_.pages_per_block * sizeof(uint32_t);
   p2l += p2l_pool_.size() * geo_.pages_per_block * sizeof(uint32_t);
+  if (cold_)
+    p2l += cold_->bits.size() * 8 + cold_->rank.size() * 4 +
+           (cold_->blocks.size() + cold_->stripe_of.size()) * 4;
   return l2p_.bytes() + p2l + blocks_.size() * (sizeof(BlockInfo) + sizeof(void*)) +
          planes_.size() * (geo_.blocks_per_plane * 4 + (geo_.pages_per_block + 1) * 4);
 }

@@ -4,8 +4,9 @@
 //
 // Memory grows with what is written, not with the drive's capacity: the L2P map is paged
 // (chunks allocated on first touch) and a block's reverse map exists only while it holds data.
-// Fully preconditioned, the state costs 4 B per logical page + 4 B per physical page + a fixed
-// per-block record.
+// Fully preconditioned by writes (fill()), the state costs 4 B per logical page + 4 B per
+// physical page + a fixed per-block record. The steady-state layout keeps its cold data implicit
+// (ColdLayout below): about 0.2 B per cold page until the replay touches it.
 #pragma once
 
 #include <sys/mman.h>
@@ -47,6 +48,8 @@ class PagedArray {
     const T* c = chunks_[i >> kShift];
     return c ? c[i & (kChunk - 1)] : fill_;
   }
+  // The chunk holding element i, null while it has not been written.
+  const T* chunk(uint32_t i) const { return chunks_[i >> kShift]; }
   T& at(uint32_t i) {
     T*& c = chunks_[i >> kShift];
     if (!c) {
@@ -135,7 +138,10 @@ class Ftl final : public BlockWear {
   uint64_t logical_pages() const { return logical_pages_; }
 
   // --- mapping ---
-  Ppn lookup(Lpn lpn) const { return l2p_.get(lpn); }
+  Ppn lookup(Lpn lpn) const {
+    if (const Ppn* c = l2p_.chunk(lpn)) return c[lpn & (PagedArray<Ppn>::kChunk - 1)];
+    return cold_ ? cold_ppn(lpn) : kNoPpn;
+  }
   // A hint: lpn's mapping will be looked up or changed soon (the map spans the footprint and
   // misses the CPU caches; a prefetch lets several misses overlap, or overlap other work).
   void prefetch(Lpn lpn) const { l2p_.prefetch(lpn); }
@@ -244,16 +250,45 @@ class Ftl final : public BlockWear {
   void invalidate(Ppn ppn);
   // The block's reverse map; create: allocate it if missing, filled with kNoLpn unless !fill
   // (the caller then writes every entry).
-  uint32_t* p2l_of(uint64_t b, bool create, bool fill = true);
+  uint32_t* p2l_of(uint64_t b, bool create, bool fill = true) const;
   void gc_instant(uint32_t plane);  // precondition-time GC without timing
+  // The implicit cold data (below): an lpn's original location, the L2P chunk written out before
+  // its first change, a block's reverse map written out before its first read.
+  Ppn cold_ppn(Lpn lpn) const;
+  Ppn& l2p_at(Lpn lpn) {
+    if (cold_ && !l2p_.chunk(lpn)) write_out_cold_chunk(lpn);
+    return l2p_.at(lpn);
+  }
+  void write_out_cold_chunk(Lpn lpn);
+  const uint32_t* p2l_read(uint64_t b) const;  // null: the block holds no data
 
   nand::Geometry geo_;
   uint64_t logical_pages_;
   uint32_t gc_threshold_blocks_;
   PagedArray<Ppn> l2p_;
   std::vector<BlockInfo> blocks_;
-  std::vector<std::unique_ptr<uint32_t[]>> p2l_;  // per block, allocated while it holds data
-  std::vector<std::unique_ptr<uint32_t[]>> p2l_pool_;
+  // Per block, allocated while it holds data (mutable: written out on first read of an implicit
+  // cold block).
+  mutable std::vector<std::unique_ptr<uint32_t[]>> p2l_;
+  mutable std::vector<std::unique_ptr<uint32_t[]>> p2l_pool_;
+  // The steady-state layout's cold data, kept implicit (precondition_steady): the cold lpns, in
+  // LBA order, fill whole stripes (one block per plane, planes * pages_per_block lpns); the k-th
+  // cold lpn of a stripe is page k / planes of its block on plane k % planes. Its map entries and
+  // reverse maps are functions of the lpn's rank among the cold lpns, computed from a bitmap
+  // with per-word ranks instead of stored: 1 TiB of cold data costs about 20 MB instead of
+  // 1 GB, and the set-up writes no map. An L2P chunk is written out (with these values) before
+  // an entry of it changes, a block's reverse map before it is first read; erasing a block ends
+  // its implicit state. Only whole stripes are implicit; the last, partial one is stored.
+  struct ColdLayout {
+    std::vector<uint64_t> bits;       // bit l % 64 of word l / 64: lpn l is cold
+    std::vector<uint32_t> rank;       // cold lpns below word w (bits.size() + 1 entries)
+    uint64_t implicit = 0;            // ranks below this lie in implicit blocks
+    uint64_t stripe = 0;              // planes * pages_per_block
+    std::vector<uint32_t> blocks;     // block of stripe s on plane p: blocks[s * planes + p]
+    std::vector<uint32_t> stripe_of;  // per block: its stripe, or kNone (not implicit)
+    static constexpr uint32_t kNone = ~0u;
+  };
+  std::unique_ptr<ColdLayout> cold_;
   std::vector<PlaneState> planes_;
   uint32_t plane_cursor_ = 0;
   uint64_t total_free_ = 0;

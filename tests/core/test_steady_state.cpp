@@ -134,6 +134,72 @@ TEST(SteadyState, ColdPagesFillWholeBlocksAndHotPagesCarryTheStaleData) {
   EXPECT_NEAR(f.block(v).valid, u * 32, 2.0);
 }
 
+// The cold data's whole stripes stay implicit (Ftl::ColdLayout): their map entries and reverse
+// maps are computed, written out on first change or read. By hand on geo(): 4 planes x 32 pages
+// = stripes of 128 cold lpns; cold lpn of rank r lies on plane r % 4, page (r % 128) / 4 of its
+// stripe's block. With every 10th lpn hot, cold rank r is lpn r + r / 9 (9 cold lpns per 10).
+TEST(SteadyState, ImplicitColdStripesBehaveLikeStoredOnes) {
+  Ftl f(geo(), 4 * 64 * 32 * 85 / 100, 6);
+  const uint64_t n = f.logical_pages();
+  PagedArray<uint64_t> hot((n + 63) / 64, 0);
+  for (uint64_t l = 0; l < n; l += 10) hot.at(uint32_t(l / 64)) |= 1ull << (l % 64);
+  std::mt19937_64 rng(3);
+  f.precondition_steady(n, 6, rng, &hot);
+  // Nothing of the cold data was stored: the map's chunk of lpns [0, 65536) holds only the hot
+  // lpns' entries (this drive has fewer lpns than a chunk, so it is written out: check values).
+  const auto& g = f.geo();
+  for (uint64_t r : {0ull, 1ull, 5ull, 127ull, 128ull, 1000ull}) {
+    const Lpn l = static_cast<Lpn>(r + r / 9 + 1);  // lpn 0 is hot: cold ranks start at lpn 1
+    const Ppn p = f.lookup(l);
+    ASSERT_NE(p, kNoPpn);
+    EXPECT_EQ(g.page_of(p), (r % 128) / 4) << r;
+    EXPECT_EQ(g.plane_of_block(g.block_of(p)), r % 4) << r;
+    EXPECT_EQ(f.reverse(p), l);
+  }
+  check_consistent(f, n);
+  // Overwrite every cold lpn of one implicit block, then collect and erase it like GC.
+  const Ppn first = f.lookup(1);
+  const uint64_t b = g.block_of(first);
+  ASSERT_EQ(f.block(b).valid, 32u);
+  std::vector<Ppn> before;
+  EXPECT_EQ(f.collect_valid(b, 0, 32, before), g.pages_per_block);
+  ASSERT_EQ(before.size(), 32u);
+  const uint32_t plane = g.plane_of_block(b);
+  for (Ppn old : before) {
+    const Lpn l = f.reverse(old);
+    const Ppn dst = f.allocate(plane, 1);
+    ASSERT_NE(dst, kNoPpn);
+    f.commit(dst, l);
+    EXPECT_EQ(f.lookup(l), dst);
+    EXPECT_FALSE(f.is_valid(old));
+  }
+  EXPECT_EQ(f.block(b).valid, 0u);
+  std::vector<Ppn> after;
+  f.collect_valid(b, 0, 32, after);
+  EXPECT_TRUE(after.empty());
+  ASSERT_TRUE(f.take_block(b));
+  f.erase(b);
+  EXPECT_EQ(f.reverse(first), kNoLpn);  // an erased block is no longer implicit
+}
+
+// A drive larger than one map chunk: the cold data costs about 0.2 B per page, not 8.
+TEST(SteadyState, ImplicitColdDataCostsLittleMemory) {
+  Geometry g = geo();
+  g.blocks_per_plane = 1024;  // 4 x 1024 x 32 = 131072 pages, two map chunks
+  Ftl f(g, 4 * 1024 * 32 * 85 / 100, 6);
+  const uint64_t n = f.logical_pages();
+  PagedArray<uint64_t> hot((n + 63) / 64, 0);
+  for (uint64_t l = 70000; l < 70100; ++l) hot.at(uint32_t(l / 64)) |= 1ull << (l % 64);
+  std::mt19937_64 rng(5);
+  f.precondition_steady(n, 6, rng, &hot);
+  // One map chunk written out (the hot lpns'), the other implicit; a few reverse maps stored.
+  const uint64_t implicit = f.state_bytes();
+  EXPECT_LT(implicit, 65536 * 4 + uint64_t(g.blocks()) * 64 + 64 * 1024);
+  // Reading every page's reverse map writes them all out: 4 B per page more.
+  check_consistent(f, n);
+  EXPECT_GE(f.state_bytes(), implicit + (n - 200) * 4);
+}
+
 TEST(SteadyState, ThresholdOutOfReachLeavesWhatFits) {
   // 3% over-provisioning and a 10-block threshold: the data needs 63 of 64 blocks... per plane
   // 62.1 blocks of data, so only 1 block can stay free.

@@ -56,11 +56,11 @@ out, name, r = sys.argv[1], sys.argv[2], int(sys.argv[3])
 js = [json.load(open(f"{out}/{name}.{i}.json"))["sim"] for i in range(1, r + 1)]
 print(st.median(j["requests_per_wall_s"] for j in js), st.median(j["events_per_request"] for j in js),
       st.median(j["setup_wall_s"] for j in js), js[0]["state_bytes_per_physical_page"],
-      st.median(j["peak_rss_mib"] for j in js))
+      st.median(j["peak_rss_mib"] for j in js), js[0].get("kernel_activations_per_request", 0))
 PY
 }
-printf '%-22s %10s %6s %6s %7s %6s %6s | %10s %6s %7s %6s | %6s %6s\n' workload "new req/s" ev/req \
-  "limit" "setup s" "B/page" "RSS" "old req/s" ev/req "setup s" "RSS" "speed" "setup"
+printf '%-22s %10s %6s %6s %6s %7s %6s %6s | %10s %6s %7s %6s | %6s %6s\n' workload "new req/s" ev/req \
+  act/rq "limit" "setup s" "B/page" "RSS" "old req/s" ev/req "setup s" "RSS" "speed" "setup"
 cases=("mixed-fresh|--trace $WL --cache-mb 8"
        "mixed-aged|--trace $WL --cache-mb 8 --precondition 1.0 --precondition-random 0.15")
 for t in "$ROOT"/traces/data/*.gz "$ROOT"/traces/data/*.zst; do
@@ -69,15 +69,16 @@ done
 for c in "${cases[@]}"; do
   name=${c%%|*}; args=${c#*|}
   # shellcheck disable=SC2086
-  read -r nr ne ns nb nm < <(run "new-$name" "$NEW" $args)
+  read -r nr ne ns nb nm na < <(run "new-$name" "$NEW" $args)
   # shellcheck disable=SC2086
-  read -r orr oe os _ om < <(run "old-$name" "$OLD" $args)
-  python3 - "$name" "$nr" "$ne" "$ns" "$nb" "$nm" "$orr" "$oe" "$os" "$om" "$KRATE" <<'PY'
+  read -r orr oe os _ om _ < <(run "old-$name" "$OLD" $args)
+  python3 - "$name" "$nr" "$ne" "$na" "$ns" "$nb" "$nm" "$orr" "$oe" "$os" "$om" "$KRATE" <<'PY'
 import sys
-n, nr, ne, ns, nb, nm, orr, oe, os_, om, k = sys.argv[1], *map(float, sys.argv[2:])
-print(f"{n:22s} {nr:10.0f} {ne:6.2f} {nr*ne/k:6.3f} {ns:7.2f} {nb:6.2f} {nm:6.0f} | {orr:10.0f} "
+n, nr, ne, na, ns, nb, nm, orr, oe, os_, om, k = sys.argv[1], *map(float, sys.argv[2:])
+print(f"{n:22s} {nr:10.0f} {ne:6.2f} {na:6.2f} {nr*ne/k:6.3f} {ns:7.2f} {nb:6.2f} {nm:6.0f} | {orr:10.0f} "
       f"{oe:6.2f} {os_:7.2f} {om:6.0f} | {nr/orr:6.3f} {os_/ns if ns else 0:6.3f}")
 PY
 done
-echo "limit = req/s x events/req / kernel activations/s; B/page = controller state bytes per physical"
+echo "limit = req/s x events/req / kernel activations/s; act/rq = kernel activations of the modules per"
+echo "request (sim.kernel_activations_per_request of the new build); B/page = controller state bytes per physical"
 echo "page; RSS = peak MiB; speed = new/old req/s; setup = old/new set-up time (medians of $R)"

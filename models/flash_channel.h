@@ -49,6 +49,7 @@ class FlashChannel : public sc_core::sc_module {
   Tick host_wait_sum() const { return host_wait_sum_; }
   Tick host_service_sum() const { return host_service_sum_; }
   uint64_t events() const { return events_; }
+  uint64_t activations() const { return q_.runs(); }  // of its SC_METHOD
 
  private:
   enum class Phase : uint8_t { Idle, CmdOrIn, Array, Out };

@@ -23,4 +23,10 @@ uint64_t Ssd::events() const {
   return e;
 }
 
+uint64_t Ssd::activations() const {
+  uint64_t a = host.activations() + ctrl.activations();
+  for (const auto& c : channels) a += c->activations();
+  return a;
+}
+
 }  // namespace ssdtlm::models

@@ -24,6 +24,8 @@ class Ssd : public sc_core::sc_module {
   std::vector<std::unique_ptr<FlashChannel>> channels;
 
   uint64_t events() const;  // timed events processed by all modules
+  // Kernel activations of the modules' SC_METHODs (each drains the events due at its time).
+  uint64_t activations() const;
 };
 
 }  // namespace ssdtlm::models

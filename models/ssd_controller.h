@@ -29,6 +29,7 @@ class SsdController : public sc_core::sc_module, public CoreEnv {
 
   Core& core() { return *core_; }
   uint64_t events() const { return events_; }
+  uint64_t activations() const { return q_.runs(); }  // of its SC_METHOD
 
   // CoreEnv
   Tick now() const override { return now_ps(); }

@@ -42,6 +42,7 @@ class TimedQueue {
   // f itself), then re-arms the event for the next one. Returns the number of items handled.
   template <typename F>
   uint64_t run(F&& f) {
+    ++runs_;
     const Tick now = now_ps();
     draining_ = true;
     armed_ = kNever;
@@ -62,6 +63,8 @@ class TimedQueue {
 
   bool empty() const { return heap_.empty(); }
   size_t size() const { return heap_.size(); }
+  // Calls of run(): the module's kernel activations (its SC_METHOD drains the queue once each).
+  uint64_t runs() const { return runs_; }
 
  private:
   static constexpr Tick kNever = ~Tick(0);
@@ -74,6 +77,7 @@ class TimedQueue {
   sc_core::sc_event& ev_;
   std::priority_queue<Node, std::vector<Node>, std::greater<Node>> heap_;
   uint64_t seq_ = 0;
+  uint64_t runs_ = 0;
   Tick armed_ = kNever;
   bool draining_ = false;
 };

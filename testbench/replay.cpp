@@ -580,6 +580,7 @@ json run_replay(const RunOptions& opt) {
   const ReadDisturb* rd = core.read_disturb();
   if (rd) r["read_disturb"] = rd_result_json(*rd, c, ssd.host.read_latency(), opt.rr_rewards_csv);
   const uint64_t events = ssd.events();
+  const uint64_t activations = ssd.activations();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   r["sim"] = {{"wall_s", wall},
@@ -588,6 +589,8 @@ json run_replay(const RunOptions& opt) {
               {"setup_wall_s", pre_s},
               {"events", events},
               {"events_per_request", nreq ? double(events) / nreq : 0.0},
+              {"kernel_activations", activations},
+              {"kernel_activations_per_request", nreq ? double(activations) / nreq : 0.0},
               {"requests_per_wall_s", sim_wall > 0 ? nreq / sim_wall : 0.0},
               {"peak_rss_mib", peak_rss_mib()},
               {"state_bytes", core.state_bytes()},

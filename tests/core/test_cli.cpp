@@ -63,6 +63,13 @@ TEST_P(BundledTrace, ReplaysWithIntegrityAndNoMismatch) {
   EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), j["trace"]["requests"].get<uint64_t>());
   EXPECT_EQ(j["host"]["requests"].get<uint64_t>(),
             j["host"]["reads"].get<uint64_t>() + j["host"]["writes"].get<uint64_t>());
+  // Every request takes at least one kernel activation (its arrival); an activation drains one or
+  // more events.
+  const auto acts = j["sim"]["kernel_activations"].get<uint64_t>();
+  EXPECT_GE(acts, j["host"]["requests"].get<uint64_t>());
+  EXPECT_LE(acts, j["sim"]["events"].get<uint64_t>());
+  EXPECT_DOUBLE_EQ(j["sim"]["kernel_activations_per_request"].get<double>(),
+                   double(acts) / j["host"]["requests"].get<uint64_t>());
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, BundledTrace,

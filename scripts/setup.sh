@@ -12,6 +12,7 @@ PKGS=(
   nextpnr-ice40            # 0.4: place and route, fmax of the RL units (ssdtlm hwcost)
   fpga-icestorm            # iCE40 chip database and icetime (static timing of a routed unit)
   gtkwave                  # viewer for the RL unit waveforms (ssdtlm run --rl-vcd)
+  valgrind                 # instruction counts of the replay (bench/bench_instr.sh)
   nlohmann-json3-dev       # JSON configs and results
   libcli11-dev             # command-line parsing
   zlib1g-dev libbz2-dev libzstd-dev   # transparent .gz/.bz2/.zst traces

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Instructions of the replay, this build against a reference binary, counted by callgrind (a
+# benchmark, not a test). Wall-clock rates on a shared machine move by 20 % within the hour;
+# instruction counts do not, so a change of a few percent shows here and nowhere else.
+# Only the replay is counted (callgrind collects inside sc_core::sc_simcontext::simulate: no
+# set-up, no trace scan), split by object: libsystemc (the kernel) against the rest (the model).
+# The kernel probe (bench_kernel) is counted the same way, for the kernel's cost per activation.
+#   bench/bench_instr.sh OLD_BINARY [NEW_BINARY=build/ssdtlm]
+# Env: N (requests of the mixed workload of bench_replay.sh, default 200000; callgrind runs the
+#      replay about 50x slower than natively), OUT (default bench/out/instr).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OLD=${1:?usage: bench/bench_instr.sh OLD_BINARY [NEW_BINARY]}
+NEW=${2:-$ROOT/build/ssdtlm}
+N=${N:-200000}
+OUT=${OUT:-$ROOT/bench/out/instr}
+command -v valgrind >/dev/null || { echo "bench_instr: valgrind missing (scripts/setup.sh)" >&2; exit 1; }
+for b in "$OLD" "$NEW"; do [[ -x "$b" ]] || { echo "bench_instr: $b is not an executable" >&2; exit 1; }; done
+mkdir -p "$OUT"
+
+WL="$OUT/mixed-$N.csv.gz"
+[[ -f "$WL" ]] || "$NEW" gen --requests "$N" --seed 7 --read-ratio 0.35 --size 8192 \
+  --footprint-gib 16 --zipf 0.9 --iops 50000 --out "$WL" --quiet
+KPROBE="$OUT/bench_kernel"
+${CXX:-g++} -std=c++17 -O2 "$ROOT/bench/bench_kernel.cpp" -lsystemc -o "$KPROBE"
+
+count() {  # out-file command... -> callgrind profile of the simulation only
+  local f=$1; shift
+  valgrind --tool=callgrind --callgrind-out-file="$f" \
+    --toggle-collect='sc_core::sc_simcontext::simulate(*' "$@" >/dev/null 2>"$f.log"
+}
+# Split a profile: instructions in libsystemc and elsewhere.
+split() {
+  callgrind_annotate --threshold=100 --inclusive=no "$1" 2>/dev/null | python3 -c '
+import re, sys
+k = m = 0
+for line in sys.stdin:
+    r = re.match(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(\S.*)", line)
+    if not r or "PROGRAM TOTALS" in r.group(2):
+        continue
+    n = int(r.group(1).replace(",", ""))
+    if "libsystemc" in r.group(2):
+        k += n
+    else:
+        m += n
+print(k, m)'
+}
+
+echo "== replay instructions (callgrind): $(basename "$NEW") vs $OLD, N=$N, $(date -u +%F)"
+SC_COPYRIGHT_MESSAGE=DISABLE count "$OUT/probe.cg" "$KPROBE" 10 2000000 ns
+read -r pk pm < <(split "$OUT/probe.cg")
+echo "kernel probe (10 SC_METHODs, periods 1..10 ns): $(( pk / 2000000 )) kernel instructions per activation"
+printf '%-12s %-4s %8s %8s %8s %7s %7s %7s %6s\n' workload bin total kernel model ev/req "k/ev" "m/ev" ilimit
+for c in "fresh|--cache-mb 8" "aged|--cache-mb 8 --precondition 1.0 --precondition-random 0.15"; do
+  name=${c%%|*}; args=${c#*|}
+  for v in old new; do
+    bin=$OLD; [[ $v == new ]] && bin=$NEW
+    # shellcheck disable=SC2086
+    count "$OUT/$name-$v.cg" "$bin" run --trace "$WL" $args --quiet --no-progress \
+      --out "$OUT/$name-$v.json"
+    read -r k m < <(split "$OUT/$name-$v.cg")
+    python3 - "$name" "$v" "$k" "$m" "$N" "$OUT/$name-$v.json" "$pk" <<'PY'
+import json, sys
+name, v, k, m, n, f, pk = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6]), sys.argv[6], int(sys.argv[7])
+ev = json.load(open(f))["sim"]["events_per_request"]
+print(f"{name:12s} {v:4s} {(k + m) / n:8.0f} {k / n:8.0f} {m / n:8.0f} {ev:7.2f} {k / n / ev:7.0f} "
+      f"{m / n / ev:7.0f} {pk / 2e6 * ev / ((k + m) / n):6.3f}")
+PY
+  done
+done
+echo "per request (replay only): total, SystemC kernel, model; k/ev, m/ev: per event; ilimit: the"
+echo "kernel-limit ratio in instructions (the probe's kernel instructions per activation x events per"
+echo "request / the replay's instructions per request)"

@@ -440,6 +440,8 @@ uint64_t Ftl::precondition_steady(uint64_t n, uint32_t target_free, std::mt19937
                                   const PagedArray<uint64_t>* hot,
                                   const PagedArray<uint64_t>* extra, uint32_t min_gain,
                                   uint32_t min_free) {
+  // A fresh Ftl: the implicit cold layout is only right for map chunks written after it exists.
+  assert(mapped_ == 0 && !cold_);
   n = std::min<uint64_t>(n, logical_pages_);
   auto bit = [](const PagedArray<uint64_t>* m, uint64_t l) {
     return (m->get(uint32_t(l / 64)) >> (l % 64) & 1) != 0;

@@ -145,8 +145,8 @@ TEST(SteadyState, ImplicitColdStripesBehaveLikeStoredOnes) {
   for (uint64_t l = 0; l < n; l += 10) hot.at(uint32_t(l / 64)) |= 1ull << (l % 64);
   std::mt19937_64 rng(3);
   f.precondition_steady(n, 6, rng, &hot);
-  // Nothing of the cold data was stored: the map's chunk of lpns [0, 65536) holds only the hot
-  // lpns' entries (this drive has fewer lpns than a chunk, so it is written out: check values).
+  // This drive has fewer lpns than one map chunk, and the hot lpns' entries wrote that chunk out:
+  // the cold entries in it are the computed locations, checked here against the hand-worked ones.
   const auto& g = f.geo();
   for (uint64_t r : {0ull, 1ull, 5ull, 127ull, 128ull, 1000ull}) {
     const Lpn l = static_cast<Lpn>(r + r / 9 + 1);  // lpn 0 is hot: cold ranks start at lpn 1

@@ -22,13 +22,17 @@ NEW="$BUILD/ssdtlm"
 [[ -x "$NEW" ]] || { echo "bench_speed: $NEW not built" >&2; exit 1; }
 
 # The reference binary: a worktree of REF built beside (ccache makes rebuilds cheap).
+# The same build type as BUILD (its CMake cache; the project's default otherwise), so the ratios
+# compare code, not optimisation levels.
+BTYPE=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$BUILD/CMakeCache.txt" 2>/dev/null || true)
+BTYPE=${BTYPE:-RelWithDebInfo}
 REFHASH=$(git -C "$ROOT" rev-parse --short "$REF")
-REFDIR="$OUT/ref-$REFHASH"
+REFDIR="$OUT/ref-$REFHASH-$BTYPE"
 if [[ ! -x "$REFDIR/build/ssdtlm" ]]; then
   rm -rf "$REFDIR"
   git -C "$ROOT" worktree add --detach -f "$REFDIR" "$REF" >/dev/null
   launcher=$(command -v ccache >/dev/null && echo "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache" || true)
-  cmake -S "$REFDIR" -B "$REFDIR/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  cmake -S "$REFDIR" -B "$REFDIR/build" -G Ninja -DCMAKE_BUILD_TYPE="$BTYPE" \
     -DSSDTLM_TESTS=OFF $launcher >/dev/null
   ninja -C "$REFDIR/build" ssdtlm >/dev/null
 fi
@@ -44,7 +48,7 @@ WL="$OUT/mixed-$N.csv.gz"
 [[ -f "$WL" ]] || "$NEW" gen --requests "$N" --seed 7 --read-ratio 0.35 --size 8192 \
   --footprint-gib 16 --zipf 0.9 --iops 50000 --out "$WL" --quiet
 
-echo "== replay speed: $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet || echo '+dirty') vs $REF ($REFHASH), $(date -u +%F), $(nproc) cores"
+echo "== replay speed: $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet || echo '+dirty') vs $REF ($REFHASH), both $BTYPE, $(date -u +%F), $(nproc) cores"
 echo "SystemC kernel probe (10 SC_METHODs, timed re-notification): $KRATE activations/s (periods 1..10 ns,"
 echo "  2.9 activations per time step; the limit below); $KRATE_D with distinct periods (1.0 per step)"
 echo "mixed workload: N=$N requests; bundled traces: --loop ${LOOP:-1}; R=$R interleaved runs"

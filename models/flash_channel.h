@@ -49,12 +49,7 @@ class FlashChannel : public sc_core::sc_module {
   Tick host_wait_sum() const { return host_wait_sum_; }
   Tick host_service_sum() const { return host_service_sum_; }
   uint64_t events() const { return events_; }
-  uint64_t activations() const { return q_.runs(); }  // drains of its queue
-  // Drained by the drive's one scheduler instead of its own SC_METHOD (models/timed_queue.h).
-  void attach(QueueScheduler& s) {
-    q_.attach(
-        s, [](void* m) { static_cast<FlashChannel*>(m)->process(); }, this);
-  }
+  uint64_t activations() const { return q_.runs(); }  // of its SC_METHOD
 
  private:
   enum class Phase : uint8_t { Idle, CmdOrIn, Array, Out };

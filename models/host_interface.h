@@ -65,12 +65,7 @@ class HostInterface : public sc_core::sc_module {
   uint64_t outstanding() const { return outstanding_; }
   Tick last_completion() const { return last_done_; }
   uint64_t events() const { return events_; }
-  uint64_t activations() const { return q_.runs(); }  // drains of its queue
-  // Drained by the drive's one scheduler instead of its own SC_METHOD (models/timed_queue.h).
-  void attach(QueueScheduler& s) {
-    q_.attach(
-        s, [](void* m) { static_cast<HostInterface*>(m)->process(); }, this);
-  }
+  uint64_t activations() const { return q_.runs(); }  // of its SC_METHOD
   void set_expected_requests(uint64_t n) { opt_.expected_requests = n; }
   // Before the simulation starts: see HostOptions::warmup_*.
   void set_warmup(uint64_t requests, uint32_t qd, Tick gap) {

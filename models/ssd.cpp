@@ -5,19 +5,15 @@ namespace ssdtlm::models {
 Ssd::Ssd(sc_core::sc_module_name name, const SsdConfig& cfg, traces::TraceSource& src,
          const HostOptions& hopt, bool integrity)
     : sc_module(name),
-      sched("sched"),
       host("host", cfg, src, hopt),
       ctrl("ctrl", cfg, integrity),
       dram("dram", cfg) {
-  host.attach(sched);
-  ctrl.attach(sched);
   host.isock.bind(ctrl.host_tsock);
   ctrl.dram_isock.bind(dram.tsock);
   for (uint32_t c = 0; c < cfg.geo.channels; ++c) {
     std::string n = "channel_" + std::to_string(c);
     channels.push_back(std::make_unique<FlashChannel>(n.c_str(), cfg, c));
     ctrl.flash_isock[c]->bind(channels.back()->tsock);
-    channels.back()->attach(sched);
   }
 }
 
@@ -28,7 +24,9 @@ uint64_t Ssd::events() const {
 }
 
 uint64_t Ssd::activations() const {
-  return sched.runs();
+  uint64_t a = host.activations() + ctrl.activations();
+  for (const auto& c : channels) a += c->activations();
+  return a;
 }
 
 }  // namespace ssdtlm::models

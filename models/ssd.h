@@ -18,14 +18,13 @@ class Ssd : public sc_core::sc_module {
   Ssd(sc_core::sc_module_name name, const SsdConfig& cfg, traces::TraceSource& src,
       const HostOptions& hopt, bool integrity);
 
-  QueueScheduler sched;  // drains every module's event queue (one SC_METHOD for the drive)
   HostInterface host;
   SsdController ctrl;
   Dram dram;
   std::vector<std::unique_ptr<FlashChannel>> channels;
 
   uint64_t events() const;  // timed events processed by all modules
-  // Kernel activations: of the scheduler's SC_METHOD, one per time step with due events.
+  // Kernel activations of the modules' SC_METHODs (each drains the events due at its time).
   uint64_t activations() const;
 };
 

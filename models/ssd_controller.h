@@ -29,12 +29,7 @@ class SsdController : public sc_core::sc_module, public CoreEnv {
 
   Core& core() { return *core_; }
   uint64_t events() const { return events_; }
-  uint64_t activations() const { return q_.runs(); }  // drains of its queue
-  // Drained by the drive's one scheduler instead of its own SC_METHOD (models/timed_queue.h).
-  void attach(QueueScheduler& s) {
-    q_.attach(
-        s, [](void* m) { static_cast<SsdController*>(m)->process(); }, this);
-  }
+  uint64_t activations() const { return q_.runs(); }  // of its SC_METHOD
 
   // CoreEnv
   Tick now() const override { return now_ps(); }

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Replay speed against a reference revision, both built and run in this one run (a benchmark, not
-# a test): the SystemC kernel's own dispatch rate, then for each workload and each binary (runs
-# interleaved, median of R) requests per wall-second, kernel events per request, the share of the
-# kernel limit (req/s x events/req / kernel activations/s) and set-up time, and new/old ratios.
+# a test): for each workload, R repeats of (SystemC kernel probe, new binary, old binary; the
+# binaries' order alternating), and the medians: requests per wall-second, kernel events per
+# request, the kernel's dispatch rate, the share of the kernel limit (req/s x events/req / kernel
+# activations/s), set-up time, and new/old ratios.
 #   bench/bench_speed.sh [REF_REV=HEAD~1] [BUILD_DIR=build]
 # Env: N (requests of the generated mixed workload, default 1000000), R (repeats, default 3),
 #      OUT (default bench/out/speed), LOOP (--loop of the bundled traces, default 1: most hold
-#      1k-10k records, replayed in milliseconds, so their ratios are noise unless looped).
+#      1k-10k records, replayed in milliseconds, so their ratios are noise unless looped),
+#      KN (activations of each probe run, default 10000000).
 # Workloads: the mixed workload of bench_replay.sh (65% writes, 8 KiB, Zipf 0.9 over 16 GiB,
 # ~50k IOPS offered) on qlc-fsp fresh and aged (--precondition 1.0 --precondition-random 0.15),
 # and the bundled real traces folded onto qlc-fsp.
@@ -49,15 +51,13 @@ WL="$OUT/mixed-$N.csv.gz"
   --footprint-gib 16 --zipf 0.9 --iops 50000 --out "$WL" --quiet
 
 echo "== replay speed: $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet || echo '+dirty') vs $REF ($REFHASH), both $BTYPE, $(date -u +%F), $(nproc) cores"
-echo "SystemC kernel probe (10 SC_METHODs, timed re-notification): $KRATE activations/s (periods 1..10 ns,"
-echo "  2.9 activations per time step; the limit below); $KRATE_D with distinct periods (1.0 per step)"
-echo "mixed workload: N=$N requests; bundled traces: --loop ${LOOP:-1}; R=$R interleaved runs"
-run() {  # name binary args... -> prints median req/s, ev/req, setup s
-  local name=$1 bin=$2; shift 2
-  for i in $(seq "$R"); do
-    "$bin" run "$@" --quiet --no-progress --out "$OUT/$name.$i.json"
-  done
-  python3 - "$OUT" "$name" "$R" <<'PY'
+echo "SystemC kernel probe (10 SC_METHODs, timed re-notification): $KRATE activations/s at the start (periods"
+echo "  1..10 ns, 2.9 activations per time step; repeated beside each workload for its limit below);"
+echo "  $KRATE_D with distinct periods (1.0 per step)"
+echo "mixed workload: N=$N requests; bundled traces: --loop ${LOOP:-1}; R=$R repeats of (probe, new, old),"
+echo "  the binaries' order alternating"
+stats() {  # name -> median req/s, ev/req, setup s; B/page, RSS, activations/request
+  python3 - "$OUT" "$1" "$R" <<'PY'
 import json, sys, statistics as st
 out, name, r = sys.argv[1], sys.argv[2], int(sys.argv[3])
 js = [json.load(open(f"{out}/{name}.{i}.json"))["sim"] for i in range(1, r + 1)]
@@ -66,26 +66,41 @@ print(st.median(j["requests_per_wall_s"] for j in js), st.median(j["events_per_r
       st.median(j["peak_rss_mib"] for j in js), js[0].get("kernel_activations_per_request", 0))
 PY
 }
-printf '%-22s %10s %6s %6s %6s %7s %6s %6s | %10s %6s %7s %6s | %6s %6s\n' workload "new req/s" ev/req \
-  act/rq "limit" "setup s" "B/page" "RSS" "old req/s" ev/req "setup s" "RSS" "speed" "setup"
+printf '%-22s %10s %6s %6s %9s %6s %7s %6s %6s | %10s %6s %7s %6s | %6s %6s\n' workload "new req/s" \
+  ev/req act/rq "kernel/s" "limit" "setup s" "B/page" "RSS" "old req/s" ev/req "setup s" "RSS" "speed" \
+  "setup"
 cases=("mixed-fresh|--trace $WL --cache-mb 8"
        "mixed-aged|--trace $WL --cache-mb 8 --precondition 1.0 --precondition-random 0.15")
 for t in "$ROOT"/traces/data/*.gz "$ROOT"/traces/data/*.zst; do
   cases+=("$(basename "$t" | cut -d. -f1)|--trace $t --fold modulo --loop ${LOOP:-1}")
 done
+# Each repeat runs the kernel probe, then both binaries (alternating which goes first), so the
+# limit of a workload uses the probe rates measured beside its own replays (this machine's speed
+# drifts by 20-30 % within the hour; a single probe at the start can sit in another phase).
 for c in "${cases[@]}"; do
   name=${c%%|*}; args=${c#*|}
-  # shellcheck disable=SC2086
-  read -r nr ne ns nb nm na < <(run "new-$name" "$NEW" $args)
-  # shellcheck disable=SC2086
-  read -r orr oe os _ om _ < <(run "old-$name" "$OLD" $args)
-  python3 - "$name" "$nr" "$ne" "$na" "$ns" "$nb" "$nm" "$orr" "$oe" "$os" "$om" "$KRATE" <<'PY'
+  : > "$OUT/probe-$name.txt"
+  for i in $(seq "$R"); do
+    SC_COPYRIGHT_MESSAGE=DISABLE "$KPROBE" 10 "${KN:-10000000}" ns | awk '{print $6}' \
+      >> "$OUT/probe-$name.txt"
+    order=("new $NEW" "old $OLD")
+    (( i % 2 == 0 )) && order=("old $OLD" "new $NEW")
+    for o in "${order[@]}"; do
+      # shellcheck disable=SC2086
+      ${o#* } run $args --quiet --no-progress --out "$OUT/${o%% *}-$name.$i.json"
+    done
+  done
+  read -r nr ne ns nb nm na < <(stats "new-$name")
+  read -r orr oe os _ om _ < <(stats "old-$name")
+  k=$(sort -g "$OUT/probe-$name.txt" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}')
+  python3 - "$name" "$nr" "$ne" "$na" "$k" "$ns" "$nb" "$nm" "$orr" "$oe" "$os" "$om" <<'PY'
 import sys
-n, nr, ne, na, ns, nb, nm, orr, oe, os_, om, k = sys.argv[1], *map(float, sys.argv[2:])
-print(f"{n:22s} {nr:10.0f} {ne:6.2f} {na:6.2f} {nr*ne/k:6.3f} {ns:7.2f} {nb:6.2f} {nm:6.0f} | {orr:10.0f} "
-      f"{oe:6.2f} {os_:7.2f} {om:6.0f} | {nr/orr:6.3f} {os_/ns if ns else 0:6.3f}")
+n, nr, ne, na, k, ns, nb, nm, orr, oe, os_, om = sys.argv[1], *map(float, sys.argv[2:])
+print(f"{n:22s} {nr:10.0f} {ne:6.2f} {na:6.2f} {k:9.0f} {nr*ne/k:6.3f} {ns:7.2f} {nb:6.2f} {nm:6.0f} | "
+      f"{orr:10.0f} {oe:6.2f} {os_:7.2f} {om:6.0f} | {nr/orr:6.3f} {os_/ns if ns else 0:6.3f}")
 PY
 done
-echo "limit = req/s x events/req / kernel activations/s; act/rq = kernel activations of the modules per"
+echo "kernel/s = the probe's activations/s, median of the $R probes beside the workload's replays;"
+echo "limit = req/s x events/req / kernel/s; act/rq = kernel activations of the modules per"
 echo "request (sim.kernel_activations_per_request of the new build); B/page = controller state bytes per physical"
 echo "page; RSS = peak MiB; speed = new/old req/s; setup = old/new set-up time (medians of $R)"

@@ -92,10 +92,11 @@ for c in "${cases[@]}"; do
   done
   read -r nr ne ns nb nm na < <(stats "new-$name")
   read -r orr oe os _ om _ < <(stats "old-$name")
-  k=$(sort -g "$OUT/probe-$name.txt" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}')
-  python3 - "$name" "$nr" "$ne" "$na" "$k" "$ns" "$nb" "$nm" "$orr" "$oe" "$os" "$om" <<'PY'
-import sys
-n, nr, ne, na, k, ns, nb, nm, orr, oe, os_, om = sys.argv[1], *map(float, sys.argv[2:])
+  python3 - "$OUT/probe-$name.txt" "$name" "$nr" "$ne" "$na" "$ns" "$nb" "$nm" "$orr" "$oe" "$os" \
+    "$om" <<'PY'
+import statistics as st, sys
+k = st.median(float(v) for v in open(sys.argv[1]).read().split())
+n, nr, ne, na, ns, nb, nm, orr, oe, os_, om = sys.argv[2], *map(float, sys.argv[3:])
 print(f"{n:22s} {nr:10.0f} {ne:6.2f} {na:6.2f} {k:9.0f} {nr*ne/k:6.3f} {ns:7.2f} {nb:6.2f} {nm:6.0f} | "
       f"{orr:10.0f} {oe:6.2f} {os_:7.2f} {om:6.0f} | {nr/orr:6.3f} {os_/ns if ns else 0:6.3f}")
 PY

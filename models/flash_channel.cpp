@@ -41,7 +41,10 @@ void FlashChannel::reset_measurement() {
     busy_[d] = 0;
     if (dies_[d].phase != Phase::Idle) dies_[d].since = now;  // the running op counts from now
   }
+  // Bus phases count when they start: those reserved to start from now on.
   bus_busy_total_ = 0;
+  for (const Die& die : dies_)
+    if (die.phase != Phase::Idle && die.bus_start >= now) bus_busy_total_ += die.bus_dur;
   ops_done_ = 0;
   wait_sum_ = service_sum_ = 0;
   host_ops_ = 0;
@@ -51,7 +54,7 @@ void FlashChannel::reset_measurement() {
 void FlashChannel::process() {
   events_ += q_.run([this](const Ev& e) {
     if (e.kind == 0)
-      on_bus_done(e.die);
+      complete(e.die);  // a read's data-out has ended
     else
       on_array_done(e.die);
   });
@@ -131,33 +134,23 @@ Tick FlashChannel::array_time(const Die& die) const {
   return t;
 }
 
+// The bus is granted in request order, each phase when every earlier one has ended, so the grant
+// is known when the phase is requested: the phase is reserved then (no event at its end), and
+// the event is the one at the end of what follows it: the array operation after a command or
+// data-in phase, the completion after a read's data-out.
 void FlashChannel::request_bus(uint32_t d) {
-  if (!bus_busy_)
-    grant_bus(d);
-  else
-    bus_wait_.push_back(d);
-}
-
-void FlashChannel::grant_bus(uint32_t d) {
-  bus_busy_ = true;
-  const Tick dur = bus_time(dies_[d]);
-  bus_busy_total_ += dur;
-  q_.schedule(now_ps() + dur, Ev{d, 0});
-}
-
-void FlashChannel::on_bus_done(uint32_t d) {
-  bus_busy_ = false;
   Die& die = dies_[d];
+  const Tick start = std::max(now_ps(), bus_free_);
+  const Tick dur = bus_time(die);
+  bus_free_ = start + dur;
+  bus_busy_total_ += dur;
+  die.bus_start = start;
+  die.bus_dur = dur;
   if (die.phase == Phase::CmdOrIn) {
-    die.phase = Phase::Array;
-    q_.schedule(now_ps() + array_time(die), Ev{d, 1});
+    die.phase = Phase::Array;  // from the end of the bus phase on
+    q_.schedule(bus_free_ + array_time(die), Ev{d, 1});
   } else {
-    complete(d);
-  }
-  if (!bus_busy_ && !bus_wait_.empty()) {
-    uint32_t next = bus_wait_.front();
-    bus_wait_.pop_front();
-    grant_bus(next);
+    q_.schedule(bus_free_, Ev{d, 0});
   }
 }
 

@@ -67,10 +67,11 @@ class FlashChannel : public sc_core::sc_module {
     Phase phase = Phase::Idle;
     bool completing = false;
     Tick since = 0;
+    Tick bus_start = 0, bus_dur = 0;  // its last bus phase (reserved at request_bus)
   };
   struct Ev {
     uint32_t die;
-    uint8_t kind;  // 0 bus phase done, 1 array done
+    uint8_t kind;  // 0 data-out done (the op's completion), 1 array done
   };
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
@@ -78,8 +79,6 @@ class FlashChannel : public sc_core::sc_module {
   void process();
   void dispatch(uint32_t d);
   void request_bus(uint32_t d);
-  void grant_bus(uint32_t d);
-  void on_bus_done(uint32_t d);
   void on_array_done(uint32_t d);
   void complete(uint32_t d);
   Tick bus_time(const Die& die) const;
@@ -88,8 +87,7 @@ class FlashChannel : public sc_core::sc_module {
   const SsdConfig& cfg_;
   const uint32_t index_;
   std::vector<Die> dies_;
-  std::deque<uint32_t> bus_wait_;
-  bool bus_busy_ = false;
+  Tick bus_free_ = 0;  // the end of the last reserved bus phase
   uint64_t ops_done_ = 0;
   Tick wait_sum_ = 0, service_sum_ = 0;
   uint64_t host_ops_ = 0;

@@ -86,6 +86,23 @@ TEST(Timing, TwoReadsOnDiesSharingAChannelSerialiseOnlyTheirBusTransfers) {
   EXPECT_EQ(b.drv.done[&c], Tick(70 + 90000 + 10240 + 10240) * kNs);
 }
 
+TEST(Timing, TheBusIsGrantedInRequestOrderEvenToADiesNextOperation) {
+  ChannelBench b;
+  FlashOp a = make_op(b.cfg, FlashKind::Read, 0, 0, 0, 1);   // die 0, LSB
+  FlashOp a2 = make_op(b.cfg, FlashKind::Read, 0, 0, 4, 1);  // die 0 again, LSB: waits for a
+  FlashOp c = make_op(b.cfg, FlashKind::Read, 1, 0, 0, 1);   // die 1, LSB
+  b.drv.plan.push_back({0, &a});
+  b.drv.plan.push_back({1000 * kNs, &a2});
+  b.drv.plan.push_back({95000 * kNs, &c});  // during a's data-out [90070, 100310]
+  b.run();
+  EXPECT_EQ(b.drv.done[&a], Tick(100310) * kNs);
+  // c asked for the bus at 95,000, before a2 (dispatched at a's completion, 100,310): c's cmd
+  // [100310, 100380], tR to 190380, out [190380, 200620]; a2's cmd [100380, 100450], tR to
+  // 190450, out after c's: [200620, 210860].
+  EXPECT_EQ(b.drv.done[&c], Tick(100310 + 70 + 90000 + 10240) * kNs);
+  EXPECT_EQ(b.drv.done[&a2], Tick(100310 + 70 + 90000 + 10240 + 10240) * kNs);
+}
+
 TEST(Timing, ReadsOnTheSameDieSerialiseCompletely) {
   ChannelBench b;
   FlashOp a = make_op(b.cfg, FlashKind::Read, 0, 0, 0, 1);

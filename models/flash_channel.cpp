@@ -14,11 +14,11 @@ FlashChannel::FlashChannel(sc_core::sc_module_name name, const SsdConfig& cfg, u
       index_(index),
       dies_(cfg.geo.dies_per_channel()),
       busy_(cfg.geo.dies_per_channel(), 0),
-      q_(ev_) {
+      q_(ev_, ev_early_) {
   tsock.register_nb_transport_fw(this, &FlashChannel::nb_transport_fw);
   SC_HAS_PROCESS(FlashChannel);
   SC_METHOD(process);
-  sensitive << ev_;
+  sensitive << ev_ << ev_early_;
   dont_initialize();
 }
 

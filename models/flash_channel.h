@@ -94,7 +94,7 @@ class FlashChannel : public sc_core::sc_module {
   Tick host_wait_sum_ = 0, host_service_sum_ = 0;
   Tick bus_busy_total_ = 0;
   std::vector<Tick> busy_;
-  sc_core::sc_event ev_;
+  sc_core::sc_event ev_, ev_early_;  // TimedQueue's wake-ups
   TimedQueue<Ev> q_;
   uint64_t events_ = 0;
 };

@@ -16,12 +16,12 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const SsdConfig& cfg,
       capacity_(uint64_t(cfg.host_queues) * cfg.host_queue_depth),
       bytes_per_us_(static_cast<uint64_t>(std::llround(cfg.host_pcie_mb_s))),
       cmd_overhead_(static_cast<Tick>(std::llround(cfg.host_cmd_overhead_ns * 1000))),
-      q_(ev_) {
+      q_(ev_, ev_early_) {
   if (opt_.closed_loop_qd > 0 && opt_.closed_loop_qd < capacity_) capacity_ = opt_.closed_loop_qd;
   isock.register_nb_transport_bw(this, &HostInterface::nb_transport_bw);
   SC_HAS_PROCESS(HostInterface);
   SC_METHOD(process);
-  sensitive << ev_;
+  sensitive << ev_ << ev_early_;
   dont_initialize();
 }
 

@@ -143,7 +143,7 @@ class HostInterface : public sc_core::sc_module {
   int64_t shift_ps_ = 0;  // added to a measured record's trace time
   bool shift_known_ = false;
   LatencyHistogram read_, write_, all_;
-  sc_core::sc_event ev_;
+  sc_core::sc_event ev_, ev_early_;  // TimedQueue's wake-ups
   TimedQueue<Ev> q_;
   uint64_t events_ = 0;
   std::chrono::steady_clock::time_point wall_start_, wall_last_;

@@ -9,7 +9,7 @@ SsdController::SsdController(sc_core::sc_module_name name, const SsdConfig& cfg,
       host_tsock("host_tsock"),
       dram_isock("dram_isock"),
       core_(std::make_unique<Core>(cfg, *this, integrity)),
-      q_(ev_) {
+      q_(ev_, ev_early_) {
   host_tsock.register_nb_transport_fw(this, &SsdController::host_fw);
   for (uint32_t c = 0; c < cfg.geo.channels; ++c) {
     std::string n = "flash_isock_" + std::to_string(c);
@@ -21,7 +21,7 @@ SsdController::SsdController(sc_core::sc_module_name name, const SsdConfig& cfg,
   dram_gp_.set_command(tlm::TLM_WRITE_COMMAND);
   SC_HAS_PROCESS(SsdController);
   SC_METHOD(process);
-  sensitive << ev_;
+  sensitive << ev_ << ev_early_;
   dont_initialize();
 }
 

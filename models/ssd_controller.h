@@ -52,7 +52,7 @@ class SsdController : public sc_core::sc_module, public CoreEnv {
   std::unique_ptr<Core> core_;
   PayloadPool<FlashOpExt> op_pool_;
   tlm::tlm_generic_payload dram_gp_;
-  sc_core::sc_event ev_;
+  sc_core::sc_event ev_, ev_early_;  // TimedQueue's wake-ups
   TimedQueue<Timer> q_;
   uint64_t events_ = 0;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 namespace ssdtlm::models {
 
@@ -121,15 +122,47 @@ void HostInterface::start_measuring() {
   if (on_measure_start) on_measure_start(measure_start_);
 }
 
-void HostInterface::account_occupancy() {
+void HostInterface::integrate(Tick t) {
+  if (t == occ_at_) return;  // nothing to add (several changes at one time)
+  occ_area_ += double(outstanding_) * (t - occ_at_);
+  backlog_area_ += double(backlog_.size()) * (t - occ_at_);
+  occ_at_ = t;
+}
+
+// Commands completed on answer leave the device at their completion times, in time order, each
+// a change of the occupancy at its own time.
+void HostInterface::retire_due() {
   const Tick now = now_ps();
-  if (now == occ_at_) return;  // nothing to add (several changes at one time)
-  occ_area_ += double(outstanding_) * (now - occ_at_);
-  backlog_area_ += double(backlog_.size()) * (now - occ_at_);
-  occ_at_ = now;
+  while (!retire_.empty() && retire_.front() <= now) {
+    integrate(retire_.front());
+    --outstanding_;
+    std::pop_heap(retire_.begin(), retire_.end(), std::greater<Tick>());
+    retire_.pop_back();
+  }
+}
+
+void HostInterface::account_occupancy() {
+  retire_due();
+  integrate(now_ps());
+}
+
+double HostInterface::occupancy_area(Tick until) const {
+  std::vector<Tick> r(retire_);  // completed on answer, still inside the device at occ_at_
+  std::sort(r.begin(), r.end());
+  double a = occ_area_;
+  Tick at = occ_at_;
+  uint64_t n = outstanding_;
+  for (Tick t : r) {
+    if (t > until) break;
+    if (t != at) a += double(n) * (t - at);
+    at = t;
+    --n;
+  }
+  return a + double(n) * (until - at);
 }
 
 void HostInterface::try_submit() {
+  retire_due();
   while (outstanding_ < capacity_ && !backlog_.empty()) {
     HostCmd* c = backlog_.front();
     account_occupancy();
@@ -142,6 +175,11 @@ void HostInterface::try_submit() {
     h2d_free_ = start + dur;
     h2d_busy_ += dur;
     q_.schedule(h2d_free_, Ev{kDeliver, c});
+  }
+  // Commands wait for an entry: wake up when the next command completed on answer leaves.
+  if (!backlog_.empty() && !retire_.empty() && retire_.front() < retire_armed_) {
+    retire_armed_ = retire_.front();
+    q_.schedule(retire_armed_, Ev{kRetire, nullptr});
   }
 }
 
@@ -168,6 +206,10 @@ void HostInterface::process() {
       case kComplete:
         complete(e.cmd);
         break;
+      case kRetire:
+        if (retire_armed_ == now_ps()) retire_armed_ = ~Tick(0);
+        try_submit();
+        break;
     }
   });
 }
@@ -186,13 +228,29 @@ tlm::tlm_sync_enum HostInterface::nb_transport_bw(tlm::tlm_generic_payload& gp, 
     d2h_busy_ += dur;
     done = d2h_free_;
   }
+  if (complete_on_answer()) {
+    // Its completion needs no event of its own: the latency is known now, and the command
+    // leaves the device (an entry frees) at `done` (retire_).
+    record(c, done);
+    retire_.push_back(done);
+    std::push_heap(retire_.begin(), retire_.end(), std::greater<Tick>());
+    if (!backlog_.empty()) try_submit();  // arms the wake-up for the entry
+    return tlm::TLM_COMPLETED;
+  }
   q_.schedule(done, Ev{kComplete, c});
   return tlm::TLM_COMPLETED;
 }
 
-void HostInterface::complete(HostCmd* c) {
-  const Tick now = now_ps();
-  const Tick lat = now - c->arrival;
+// A completion can be taken when the device answers unless something must happen at the
+// completion time itself: the next request of a closed loop (or of the closed-loop warm-up), or
+// a time-series sample of the drive's state (on_completion).
+bool HostInterface::complete_on_answer() const {
+  return opt_.closed_loop_qd == 0 && (opt_.warmup_qd == 0 || shifted_) && !on_completion;
+}
+
+// The latency and the counters of a command completing at `done`; frees its payload and slot.
+void HostInterface::record(HostCmd* c, Tick done) {
+  const Tick lat = done - c->arrival;
   if (c->warmup) {
     ++warm_completed_;
   } else {
@@ -200,14 +258,19 @@ void HostInterface::complete(HostCmd* c) {
     all_.add(lat);
   }
   ++completed_;
-  account_occupancy();
-  --outstanding_;
-  last_done_ = now;
+  last_done_ = std::max(last_done_, done);
   static_cast<tlm::tlm_generic_payload*>(c->user)->release();
   c->user = nullptr;
   free_cmds_.push_back(c);
-  if (on_completion) on_completion(now);
   if (opt_.progress && (completed_ & 4095) == 0) progress(false);
+}
+
+void HostInterface::complete(HostCmd* c) {
+  const Tick now = now_ps();
+  account_occupancy();
+  --outstanding_;
+  record(c, now);
+  if (on_completion) on_completion(now);
   try_submit();
   if (opt_.closed_loop_qd > 0 || (opt_.warmup_qd > 0 && !shifted_)) pull();
 }

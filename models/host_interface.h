@@ -85,9 +85,7 @@ class HostInterface : public sc_core::sc_module {
   // Host-queue occupancy: time integrals (command x ps) of the commands inside the device
   // (submitted, not completed) and of those waiting for a free submission-queue entry, and
   // their peaks; capacity() = queues x depth.
-  double occupancy_area(Tick until) const {
-    return occ_area_ + double(outstanding_) * (until - occ_at_);
-  }
+  double occupancy_area(Tick until) const;
   double backlog_area(Tick until) const {
     return backlog_area_ + double(backlog_.size()) * (until - occ_at_);
   }
@@ -96,7 +94,7 @@ class HostInterface : public sc_core::sc_module {
   uint64_t capacity() const { return capacity_; }
 
  private:
-  enum Kind : uint8_t { kArrival, kDeliver, kComplete };
+  enum Kind : uint8_t { kArrival, kDeliver, kComplete, kRetire };
   struct Ev {
     Kind kind;
     HostCmd* cmd;
@@ -107,6 +105,10 @@ class HostInterface : public sc_core::sc_module {
   void enter(const traces::TraceRecord& r);
   void try_submit();
   void complete(HostCmd* c);
+  void record(HostCmd* c, Tick done);
+  bool complete_on_answer() const;
+  void retire_due();
+  void integrate(Tick t);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& delay);
   HostCmd* new_cmd();
@@ -131,6 +133,10 @@ class HostInterface : public sc_core::sc_module {
   uint64_t outstanding_ = 0, issued_ = 0, completed_ = 0, next_id_ = 0;
   Tick last_done_ = 0;
   void account_occupancy();  // before outstanding_ or backlog_ changes
+  // Commands completed when the device answered (complete_on_answer): they leave the device at
+  // their completion times, held here until then (a min-heap; retire_due() takes them out).
+  std::vector<Tick> retire_;
+  Tick retire_armed_ = ~Tick(0);  // a kRetire wake-up is pending at this time
   double occ_area_ = 0, backlog_area_ = 0;
   Tick occ_at_ = 0;
   uint64_t max_outstanding_ = 0, max_backlog_ = 0;

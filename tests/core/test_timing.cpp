@@ -181,6 +181,27 @@ TEST(Timing, HostReadOfAFlashPage) {
   EXPECT_EQ(b.ssd->ctrl.core().counters().host_reads_by_type[0], 1u);
 }
 
+TEST(Timing, ACommandWaitingForAQueueEntryEntersWhenTheCompletionFreesIt) {
+  SsdBench b;
+  b.cfg.host_queues = 1;
+  b.cfg.host_queue_depth = 1;  // one entry: the second read waits for the first's completion
+  b.cfg.finalize();
+  b.src.add(0, 0, 8192, true);
+  b.src.add(1000, 0, 8192, true);  // the same LSB page, 1 us later
+  b.build();
+  b.ssd->ctrl.core().prefill(0);
+  sc_core::sc_start();
+  // Each read alone: 1,000 + 1,100 + 100,310 + 690 ns + 2,080,244 ps (HostReadOfAFlashPage).
+  // The first completes at that time and frees the entry; the open-loop host takes a completion
+  // when the device answers and frees the entry at the completion time (no event of its own), so
+  // the second read is submitted exactly then and waits from its arrival at 1 us.
+  const Tick one = 1000 * kNs + 1100 * kNs + 100310 * kNs + 690 * kNs + 2080244;
+  EXPECT_EQ(b.ssd->host.read_latency().min(), one);
+  EXPECT_EQ(b.ssd->host.read_latency().max(), 2 * one - 1000 * kNs);
+  EXPECT_EQ(b.ssd->host.last_completion(), 2 * one);
+  EXPECT_EQ(b.ssd->host.max_backlog(), 1u);
+}
+
 TEST(Timing, SaturatedWriteThroughputMatchesTheDieBound) {
   SsdBench b;
   b.cfg.cache_mib = 2;

@@ -49,8 +49,12 @@ print(k, m)'
 echo "== replay instructions (callgrind): $(basename "$NEW") vs $OLD, N=$N, $(date -u +%F)"
 SC_COPYRIGHT_MESSAGE=DISABLE count "$OUT/probe.cg" "$KPROBE" 10 2000000 ns
 read -r pk pm < <(split "$OUT/probe.cg")
-echo "kernel probe (10 SC_METHODs, periods 1..10 ns): $(( pk / 2000000 )) kernel instructions per activation"
-printf '%-12s %-4s %8s %8s %8s %7s %7s %7s %6s\n' workload bin total kernel model ev/req "k/ev" "m/ev" ilimit
+SC_COPYRIGHT_MESSAGE=DISABLE count "$OUT/probe-d.cg" "$KPROBE" 10 2000000 distinct
+read -r pkd pmd < <(split "$OUT/probe-d.cg")
+echo "kernel probe (10 SC_METHODs): $(( pk / 2000000 )) kernel instructions per activation with periods"
+echo "  1..10 ns (2.9 activations per time step), $(( pkd / 2000000 )) with distinct periods (1.0)"
+printf '%-12s %-4s %8s %8s %8s %7s %7s %7s %6s %7s\n' workload bin total kernel model act/req "k/act" \
+  "m/act" ilimit ilim-d
 for c in "fresh|--cache-mb 8" "aged|--cache-mb 8 --precondition 1.0 --precondition-random 0.15"; do
   name=${c%%|*}; args=${c#*|}
   for v in old new; do
@@ -59,15 +63,20 @@ for c in "fresh|--cache-mb 8" "aged|--cache-mb 8 --precondition 1.0 --preconditi
     count "$OUT/$name-$v.cg" "$bin" run --trace "$WL" $args --quiet --no-progress \
       --out "$OUT/$name-$v.json"
     read -r k m < <(split "$OUT/$name-$v.cg")
-    python3 - "$name" "$v" "$k" "$m" "$N" "$OUT/$name-$v.json" "$pk" <<'PY'
+    python3 - "$name" "$v" "$k" "$m" "$N" "$OUT/$name-$v.json" "$pk" "$pkd" <<'PY'
 import json, sys
-name, v, k, m, n, f, pk = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6]), sys.argv[6], int(sys.argv[7])
-ev = json.load(open(f))["sim"]["events_per_request"]
-print(f"{name:12s} {v:4s} {(k + m) / n:8.0f} {k / n:8.0f} {m / n:8.0f} {ev:7.2f} {k / n / ev:7.0f} "
-      f"{m / n / ev:7.0f} {pk / 2e6 * ev / ((k + m) / n):6.3f}")
+name, v, k, m, n, f = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6]), sys.argv[6]
+pk, pkd = int(sys.argv[7]), int(sys.argv[8])
+sim = json.load(open(f))["sim"]
+# kernel activations per request (binaries before that key: the queue items, within 1 % of it)
+ev = sim.get("kernel_activations_per_request", sim["events_per_request"])
+t = (k + m) / n
+print(f"{name:12s} {v:4s} {t:8.0f} {k / n:8.0f} {m / n:8.0f} {ev:7.2f} {k / n / ev:7.0f} "
+      f"{m / n / ev:7.0f} {pk / 2e6 * ev / t:6.3f} {pkd / 2e6 * ev / t:7.3f}")
 PY
   done
 done
-echo "per request (replay only): total, SystemC kernel, model; k/ev, m/ev: per event; ilimit: the"
-echo "kernel-limit ratio in instructions (the probe's kernel instructions per activation x events per"
-echo "request / the replay's instructions per request)"
+echo "per request (replay only): total, SystemC kernel, model, kernel activations; k/act, m/act: per"
+echo "activation; ilimit: the kernel-limit ratio in instructions (the probe's kernel instructions per"
+echo "activation x activations per request / the replay's instructions per request); ilim-d: the same"
+echo "with the distinct-period probe"

@@ -78,10 +78,16 @@ void HostInterface::pull() {
     try_submit();
     return;
   }
-  if (src_done_) return;
+  if (fetch(now_ps())) admit_ahead();
+}
+
+// Open loop: reads the next record into next_ and its arrival time into next_t_, no earlier than
+// `floor` (the time of the previous record's arrival, when the record is read).
+bool HostInterface::fetch(Tick floor) {
+  if (src_done_) return false;
   if (!src_.next(next_)) {
     src_done_ = true;
-    return;
+    return false;
   }
   have_next_ = true;
   Tick t = next_.time_ns * nand::kPsPerNs;
@@ -92,8 +98,61 @@ void HostInterface::pull() {
     }
     t = static_cast<Tick>(static_cast<int64_t>(t) + shift_ps_);
   }
-  t = std::max<Tick>(t, now_ps());
-  q_.schedule(t, Ev{kArrival, nullptr});
+  next_t_ = std::max<Tick>(t, floor);
+  return true;
+}
+
+// Open loop: what happens at an arrival that finds a free queue entry is known before it (the
+// entry: no arrival in between, completions only free entries; its link slot: submissions go in
+// arrival order), so such an arrival needs no activation of its own. It is decided at the last
+// activation of the host before it: admitted ahead (admit), or given a kArrival event when it
+// might find the queue full, or when it starts the measurement.
+void HostInterface::admit_ahead() {
+  while (have_next_ && !arrival_armed_) {
+    if (next_t_ > q_.next_time()) return;  // the host is active before it: decided then
+    if (!can_admit_ahead()) {
+      arrival_armed_ = true;
+      q_.schedule(next_t_, Ev{kArrival, nullptr});
+      return;
+    }
+    have_next_ = false;
+    admit(next_, next_t_);
+    fetch(next_t_);
+  }
+}
+
+bool HostInterface::can_admit_ahead() {
+  if (!complete_on_answer() || !backlog_.empty()) return false;
+  if (!measuring_ && next_id_ >= opt_.warmup_requests) return false;  // starts the measurement
+  retire_due();
+  // an upper bound of the commands inside the device at its arrival
+  return outstanding_ + admit_.size() < capacity_;
+}
+
+// The arrival at t of a command admitted ahead: the same as enter() and try_submit() at t, with
+// the occupancy change applied at t by retire_due().
+void HostInterface::admit(const traces::TraceRecord& r, Tick t) {
+  HostCmd* c = new_cmd();
+  c->id = next_id_++;
+  c->arrival = t;
+  c->offset = r.offset;
+  c->size = r.size;
+  c->is_read = r.is_read;
+  c->warmup = c->id < opt_.warmup_requests;
+  c->pending = 0;
+  max_backlog_ = std::max<uint64_t>(max_backlog_, 1);  // it passes through the backlog at t
+  admit_.push_back(t);
+  send(c, t);
+}
+
+// Submission: the command crosses the host-to-device link after the commands before it.
+void HostInterface::send(HostCmd* c, Tick at) {
+  ++issued_;
+  const Tick start = std::max(at, h2d_free_);
+  const Tick dur = cmd_overhead_ + (c->is_read ? 0 : link_time(c->size));
+  h2d_free_ = start + dur;
+  h2d_busy_ += dur;
+  q_.schedule(h2d_free_, Ev{kDeliver, c});
 }
 
 void HostInterface::enter(const traces::TraceRecord& r) {
@@ -131,13 +190,26 @@ void HostInterface::integrate(Tick t) {
 
 // Commands completed on answer leave the device at their completion times, in time order, each
 // a change of the occupancy at its own time.
+// Commands admitted ahead enter the device at their arrival times, in the same order with the
+// retirements (a retirement first at one time, as a completion is taken before an arrival).
 void HostInterface::retire_due() {
   const Tick now = now_ps();
-  while (!retire_.empty() && retire_.front() <= now) {
-    integrate(retire_.front());
-    --outstanding_;
-    std::pop_heap(retire_.begin(), retire_.end(), std::greater<Tick>());
-    retire_.pop_back();
+  for (;;) {
+    const bool r = !retire_.empty() && retire_.front() <= now;
+    const bool a = !admit_.empty() && admit_.front() <= now;
+    if (r && (!a || retire_.front() <= admit_.front())) {
+      integrate(retire_.front());
+      --outstanding_;
+      std::pop_heap(retire_.begin(), retire_.end(), std::greater<Tick>());
+      retire_.pop_back();
+    } else if (a) {
+      integrate(admit_.front());
+      ++outstanding_;
+      max_outstanding_ = std::max(max_outstanding_, outstanding_);
+      admit_.pop_front();
+    } else {
+      return;
+    }
   }
 }
 
@@ -146,19 +218,45 @@ void HostInterface::account_occupancy() {
   integrate(now_ps());
 }
 
-double HostInterface::occupancy_area(Tick until) const {
-  std::vector<Tick> r(retire_);  // completed on answer, still inside the device at occ_at_
+// The occupancy integral to `until` and the peak, with the changes retire_due() has not applied
+// yet (admissions ahead, retirements) applied in its order.
+void HostInterface::settled(Tick until, double& area, uint64_t& peak) const {
+  std::vector<Tick> r(retire_);
   std::sort(r.begin(), r.end());
-  double a = occ_area_;
+  area = occ_area_;
+  peak = max_outstanding_;
   Tick at = occ_at_;
   uint64_t n = outstanding_;
-  for (Tick t : r) {
-    if (t > until) break;
-    if (t != at) a += double(n) * (t - at);
+  size_t i = 0, j = 0;
+  for (;;) {
+    const bool rr = i < r.size() && r[i] <= until;
+    const bool aa = j < admit_.size() && admit_[j] <= until;
+    const bool retire = rr && (!aa || r[i] <= admit_[j]);
+    if (!retire && !aa) break;
+    const Tick t = retire ? r[i++] : admit_[j++];
+    if (t != at) area += double(n) * (t - at);
     at = t;
-    --n;
+    if (retire) {
+      --n;
+    } else {
+      peak = std::max(peak, ++n);
+    }
   }
-  return a + double(n) * (until - at);
+  area += double(n) * (until - at);
+}
+
+double HostInterface::occupancy_area(Tick until) const {
+  double area;
+  uint64_t peak;
+  settled(until, area, peak);
+  return area;
+}
+
+uint64_t HostInterface::max_outstanding() const {
+  double area;
+  uint64_t peak;
+  settled(~Tick(0), area, peak);
+  return peak;
 }
 
 void HostInterface::try_submit() {
@@ -169,12 +267,7 @@ void HostInterface::try_submit() {
     backlog_.pop_front();
     ++outstanding_;
     max_outstanding_ = std::max(max_outstanding_, outstanding_);
-    ++issued_;
-    const Tick start = std::max(now_ps(), h2d_free_);
-    const Tick dur = cmd_overhead_ + (c->is_read ? 0 : link_time(c->size));
-    h2d_free_ = start + dur;
-    h2d_busy_ += dur;
-    q_.schedule(h2d_free_, Ev{kDeliver, c});
+    send(c, now_ps());
   }
   // Commands wait for an entry: wake up when the next command completed on answer leaves.
   if (!backlog_.empty() && !retire_.empty() && retire_.front() < retire_armed_) {
@@ -188,6 +281,7 @@ void HostInterface::process() {
     switch (e.kind) {
       case kArrival:
         have_next_ = false;
+        arrival_armed_ = false;
         enter(next_);
         try_submit();
         pull();
@@ -212,6 +306,7 @@ void HostInterface::process() {
         break;
     }
   });
+  admit_ahead();  // the next arrival, if the host is not active again before it
 }
 
 tlm::tlm_sync_enum HostInterface::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,

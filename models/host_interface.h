@@ -89,7 +89,7 @@ class HostInterface : public sc_core::sc_module {
   double backlog_area(Tick until) const {
     return backlog_area_ + double(backlog_.size()) * (until - occ_at_);
   }
-  uint64_t max_outstanding() const { return max_outstanding_; }
+  uint64_t max_outstanding() const;
   uint64_t max_backlog() const { return max_backlog_; }
   uint64_t capacity() const { return capacity_; }
 
@@ -106,9 +106,15 @@ class HostInterface : public sc_core::sc_module {
   void try_submit();
   void complete(HostCmd* c);
   void record(HostCmd* c, Tick done);
+  bool fetch(Tick floor);
+  void admit_ahead();
+  bool can_admit_ahead();
+  void admit(const traces::TraceRecord& r, Tick t);
+  void send(HostCmd* c, Tick at);
   bool complete_on_answer() const;
   void retire_due();
   void integrate(Tick t);
+  void settled(Tick until, double& area, uint64_t& peak) const;
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& delay);
   HostCmd* new_cmd();
@@ -124,6 +130,8 @@ class HostInterface : public sc_core::sc_module {
 
   traces::TraceRecord next_{};
   bool have_next_ = false;
+  Tick next_t_ = 0;             // next_'s arrival time
+  bool arrival_armed_ = false;  // a kArrival event is scheduled for next_
   bool src_done_ = false;
   std::deque<HostCmd*> backlog_;
   std::vector<std::unique_ptr<HostCmd>> cmds_;
@@ -136,6 +144,9 @@ class HostInterface : public sc_core::sc_module {
   // Commands completed when the device answered (complete_on_answer): they leave the device at
   // their completion times, held here until then (a min-heap; retire_due() takes them out).
   std::vector<Tick> retire_;
+  // Commands admitted ahead of their arrival (admit_ahead): they enter the device at these times
+  // (in order), applied by retire_due() in time order with the retirements.
+  std::deque<Tick> admit_;
   Tick retire_armed_ = ~Tick(0);  // a kRetire wake-up is pending at this time
   double occ_area_ = 0, backlog_area_ = 0;
   Tick occ_at_ = 0;

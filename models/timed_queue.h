@@ -74,6 +74,8 @@ class TimedQueue {
 
   bool empty() const { return heap_.empty(); }
   size_t size() const { return heap_.size(); }
+  // The time of the earliest item (~0 when there is none).
+  Tick next_time() const { return heap_.empty() ? kNever : heap_.top().t; }
   // Calls of run(): the module's kernel activations (its SC_METHOD drains the queue once each).
   uint64_t runs() const { return runs_; }
 

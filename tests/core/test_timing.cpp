@@ -202,6 +202,27 @@ TEST(Timing, ACommandWaitingForAQueueEntryEntersWhenTheCompletionFreesIt) {
   EXPECT_EQ(b.ssd->host.max_backlog(), 1u);
 }
 
+TEST(Timing, AnArrivalThatFindsAFreeEntryNeedsNoActivationOfItsOwn) {
+  SsdBench b;
+  b.cfg.finalize();
+  b.src.add(0, 0, 8192, true);
+  b.src.add(50000, 0, 8192, true);  // the same LSB page at 50 us, while the die reads it for A
+  b.build();
+  b.ssd->ctrl.core().prefill(0);
+  sc_core::sc_start();
+  // A: HostReadOfAFlashPage, done at 105,180,244 ps (flash 2,100..102,410 ns).
+  // B: delivered at 51,000 ns, firmware to 52,100 ns, the die busy with A until 102,410 ns: cmd
+  // [102,410, 102,480], tR to 192,480, out to 202,720 ns, DRAM 690 ns -> 203,410 ns, PCIe
+  // 2,080,244 ps: done at 205,490,244 ps, 155,490,244 ps after its arrival.
+  const Tick one = 1000 * kNs + 1100 * kNs + 100310 * kNs + 690 * kNs + 2080244;
+  EXPECT_EQ(b.ssd->host.read_latency().min(), one);
+  EXPECT_EQ(b.ssd->host.read_latency().max(), Tick(205490244) - 50000 * kNs);
+  // The host's activations: A's arrival (it starts the measurement), A's and B's deliveries.
+  // B's arrival was decided at A's delivery (the host's last activation before it), and the
+  // completions were taken when the device answered.
+  EXPECT_EQ(b.ssd->host.activations(), 3u);
+}
+
 TEST(Timing, SaturatedWriteThroughputMatchesTheDieBound) {
   SsdBench b;
   b.cfg.cache_mib = 2;

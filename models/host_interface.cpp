@@ -30,7 +30,8 @@ Tick HostInterface::link_time(uint64_t bytes) const {
   return (bytes * nand::kPsPerUs + bytes_per_us_ / 2) / bytes_per_us_;
 }
 
-HostCmd* HostInterface::new_cmd() {
+// A command for record r arriving at `arrival`, numbered in arrival order.
+HostCmd* HostInterface::new_cmd(const traces::TraceRecord& r, Tick arrival) {
   HostCmd* c;
   if (free_cmds_.empty()) {
     cmds_.push_back(std::make_unique<HostCmd>());
@@ -40,6 +41,13 @@ HostCmd* HostInterface::new_cmd() {
     c = free_cmds_.back();
     free_cmds_.pop_back();
   }
+  c->id = next_id_++;
+  c->arrival = arrival;
+  c->offset = r.offset;
+  c->size = r.size;
+  c->is_read = r.is_read;
+  c->warmup = c->id < opt_.warmup_requests;
+  c->pending = 0;
   return c;
 }
 
@@ -132,14 +140,7 @@ bool HostInterface::can_admit_ahead() {
 // The arrival at t of a command admitted ahead: the same as enter() and try_submit() at t, with
 // the occupancy change applied at t by retire_due().
 void HostInterface::admit(const traces::TraceRecord& r, Tick t) {
-  HostCmd* c = new_cmd();
-  c->id = next_id_++;
-  c->arrival = t;
-  c->offset = r.offset;
-  c->size = r.size;
-  c->is_read = r.is_read;
-  c->warmup = c->id < opt_.warmup_requests;
-  c->pending = 0;
+  HostCmd* c = new_cmd(r, t);
   max_backlog_ = std::max<uint64_t>(max_backlog_, 1);  // it passes through the backlog at t
   admit_.push_back(t);
   send(c, t);
@@ -156,14 +157,7 @@ void HostInterface::send(HostCmd* c, Tick at) {
 }
 
 void HostInterface::enter(const traces::TraceRecord& r) {
-  HostCmd* c = new_cmd();
-  c->id = next_id_++;
-  c->arrival = now_ps();
-  c->offset = r.offset;
-  c->size = r.size;
-  c->is_read = r.is_read;
-  c->warmup = c->id < opt_.warmup_requests;
-  c->pending = 0;
+  HostCmd* c = new_cmd(r, now_ps());
   if (!c->warmup && !measuring_) start_measuring();
   account_occupancy();
   backlog_.push_back(c);

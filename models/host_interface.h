@@ -117,7 +117,7 @@ class HostInterface : public sc_core::sc_module {
   void settled(Tick until, double& area, uint64_t& peak) const;
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& delay);
-  HostCmd* new_cmd();
+  HostCmd* new_cmd(const traces::TraceRecord& r, Tick arrival);
   Tick link_time(uint64_t bytes) const;
   void progress(bool final);
 

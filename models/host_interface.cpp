@@ -133,8 +133,10 @@ bool HostInterface::can_admit_ahead() {
   if (!complete_on_answer() || !backlog_.empty()) return false;
   if (!measuring_ && next_id_ >= opt_.warmup_requests) return false;  // starts the measurement
   retire_due();
-  // an upper bound of the commands inside the device at its arrival
-  return outstanding_ + admit_.size() < capacity_;
+  // an upper bound of the commands inside the device at its arrival; and at most kAheadMax
+  // admitted ahead of the host's next activation (the next is an arrival event then), which
+  // bounds the commands the controller holds before their delivery
+  return outstanding_ + admit_.size() < capacity_ && admit_.size() < kAheadMax;
 }
 
 // The arrival at t of a command admitted ahead: the same as enter() and try_submit() at t, with
@@ -146,14 +148,24 @@ void HostInterface::admit(const traces::TraceRecord& r, Tick t) {
   send(c, t);
 }
 
-// Submission: the command crosses the host-to-device link after the commands before it.
+// Submission: the command crosses the host-to-device link after the commands before it. It is
+// sent now, its delivery time (the end of its transfer) annotated as the delay of BEGIN_REQ, so
+// that the delivery needs no activation of the host (the controller takes it at that time:
+// SsdController::host_fw).
 void HostInterface::send(HostCmd* c, Tick at) {
   ++issued_;
   const Tick start = std::max(at, h2d_free_);
   const Tick dur = cmd_overhead_ + (c->is_read ? 0 : link_time(c->size));
   h2d_free_ = start + dur;
   h2d_busy_ += dur;
-  q_.schedule(h2d_free_, Ev{kDeliver, c});
+  tlm::tlm_generic_payload* gp = gp_pool_.acquire(c);
+  c->user = gp;
+  gp->set_command(c->is_read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  gp->set_address(c->offset);
+  gp->set_data_length(c->size);
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = ps(h2d_free_ - now_ps());
+  isock->nb_transport_fw(*gp, ph, delay);
 }
 
 void HostInterface::enter(const traces::TraceRecord& r) {
@@ -280,17 +292,6 @@ void HostInterface::process() {
         try_submit();
         pull();
         break;
-      case kDeliver: {
-        tlm::tlm_generic_payload* gp = gp_pool_.acquire(e.cmd);
-        e.cmd->user = gp;
-        gp->set_command(e.cmd->is_read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-        gp->set_address(e.cmd->offset);
-        gp->set_data_length(e.cmd->size);
-        tlm::tlm_phase ph = tlm::BEGIN_REQ;
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        isock->nb_transport_fw(*gp, ph, delay);
-        break;
-      }
       case kComplete:
         complete(e.cmd);
         break;

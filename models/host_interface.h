@@ -94,7 +94,8 @@ class HostInterface : public sc_core::sc_module {
   uint64_t capacity() const { return capacity_; }
 
  private:
-  enum Kind : uint8_t { kArrival, kDeliver, kComplete, kRetire };
+  enum Kind : uint8_t { kArrival, kComplete, kRetire };
+  static constexpr size_t kAheadMax = 32;  // admissions ahead of an activation (can_admit_ahead)
   struct Ev {
     Kind kind;
     HostCmd* cmd;

@@ -58,10 +58,12 @@ Tick SsdController::dram(uint64_t bytes) {
   return now_ps() + delay.value();
 }
 
+// BEGIN_REQ: the command reaches the controller after the annotated delay (the host sends it
+// when its link transfer is scheduled); the core takes it ahead when it can (on_host_cmd_at).
 tlm::tlm_sync_enum SsdController::host_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
-                                          sc_core::sc_time& /*delay*/) {
+                                          sc_core::sc_time& delay) {
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;
-  core_->on_host_cmd(PayloadPool<HostCmdExt>::of(gp));
+  core_->on_host_cmd_at(PayloadPool<HostCmdExt>::of(gp), now_ps() + delay.value());
   ph = tlm::END_REQ;
   return tlm::TLM_UPDATED;
 }

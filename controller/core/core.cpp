@@ -21,6 +21,8 @@ Core::Core(const SsdConfig& cfg, CoreEnv& env, bool integrity)
   rd_ = std::move(p.rd);
   route_ = p.route;
   gc_policy_ = gc_->policy();
+  arrival_stateless_ =
+      !buf_->watches_commands() && (!gc_policy_ || !gc_policy_->watches_arrivals()) && !rd_;
   hit_without_flash_ = buf_->hit_without_flash();
   tracks_ops_ = buf_->tracks_ops();
   counts_reads_ = map_->counts_reads();
@@ -32,14 +34,28 @@ Core::~Core() = default;
 // Host commands
 
 void Core::on_host_cmd(HostCmd* c) {
-  c->submitted = env_.now();
+  arrive(c, env_.now());
+}
+
+void Core::on_host_cmd_at(HostCmd* c, Tick at) {
+  if (at > env_.now() && !arrival_stateless_) {
+    env_.timer(at, kTimerArrive, c);
+    return;
+  }
+  arrive(c, at);
+}
+
+// The command's arrival at `at`: now, or later when arrival_stateless() (nothing below then
+// reads or changes state that the time in between could change).
+void Core::arrive(HostCmd* c, Tick at) {
+  c->submitted = at;
   const uint64_t unit_cycles = buf_->on_command(*c);  // decision units' answers, charged once
   if (gc_policy_) gc_policy_->on_request_arrival(*c);
   if (rd_) rd_->on_request_arrival(*c);
   const Tick fw =
       cfg_.ctrl_cycle *
       (cfg_.ctrl_cmd_cycles + host_cmd_pages(*c, cfg_.geo) * cfg_.ctrl_page_cycles + unit_cycles);
-  env_.timer(env_.now() + fw, kTimerCmd, c);
+  env_.timer(at + fw, kTimerCmd, c);
   buf_->after_command(*c);
   // The command's mapping entries are read when its firmware time has passed (start_cmd): fetch
   // them into the CPU caches meanwhile.
@@ -50,6 +66,9 @@ void Core::on_timer(uint32_t kind, void* ctx) {
   switch (kind) {
     case kTimerCmd:
       start_cmd(static_cast<HostCmd*>(ctx));
+      return;
+    case kTimerArrive:
+      on_host_cmd(static_cast<HostCmd*>(ctx));
       return;
     case kTimerBuffer:
       buf_->on_timer(ctx);

@@ -52,10 +52,26 @@ class Core final : private FlashPort {
   Core& operator=(const Core&) = delete;
 
   // --- from the environment ---
+  // A host command reaches the controller now.
   void on_host_cmd(HostCmd* c);
+  // A host command that will reach the controller at `at` (>= now), known now: the TLM
+  // delivery's annotated delay. Taken now when nothing about its arrival depends on the drive's
+  // state then (arrival_stateless()): its firmware timer is set for at + firmware time, and no
+  // activation marks the delivery. Otherwise a timer takes it at `at` (on_host_cmd).
+  void on_host_cmd_at(HostCmd* c, Tick at);
+  // No part watches command arrivals: the write buffer has no command hooks
+  // (WriteBuffer::watches_commands), the GC policy none (GcPolicy::watches_arrivals), and there
+  // is no read-disturb model (its policies count arrivals).
+  bool arrival_stateless() const { return arrival_stateless_; }
   void on_flash_done(FlashOp* op);
   void on_timer(uint32_t kind, void* ctx);
-  enum TimerKind : uint32_t { kTimerCmd = 1, kTimerGc = 2, kTimerBuffer = 3, kTimerRd = 4 };
+  enum TimerKind : uint32_t {
+    kTimerCmd = 1,
+    kTimerGc = 2,
+    kTimerBuffer = 3,
+    kTimerRd = 4,
+    kTimerArrive = 5
+  };
 
   // --- before the replay ---
   void precondition(const PreconditionSpec& spec);
@@ -99,6 +115,7 @@ class Core final : private FlashPort {
   void for_each_piece(const HostCmd* c, F&& f) {
     for_each_host_piece(*c, cfg_.geo, logical_pages_, ctr_.out_of_range, f);
   }
+  void arrive(HostCmd* c, Tick at);
   void start_cmd(HostCmd* c);
   void read_piece(HostCmd* c, Lpn lpn, uint32_t mask);
   void write_cmd(HostCmd* c);
@@ -138,6 +155,7 @@ class Core final : private FlashPort {
   std::unique_ptr<ReadDisturb> rd_;
   std::array<OpClient*, kOwners> route_{};
   GcPolicy* gc_policy_ = nullptr;  // the GC unit's policy (null: its own trigger)
+  bool arrival_stateless_ = false;
   bool hit_without_flash_ = false;
   bool tracks_ops_ = false;    // the write buffer follows every operation (WriteBuffer::tracks_ops)
   bool counts_reads_ = false;  // the mapping counts reads per block (Mapping::counts_reads)

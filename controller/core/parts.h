@@ -143,6 +143,10 @@ class WriteBuffer : public OpClient {
   // --- a host command arrives: extra firmware cycles (its decision units' answer) ---
   virtual uint64_t on_command(HostCmd& /*c*/) { return 0; }
   virtual void after_command(const HostCmd& /*c*/) {}
+  // True when on_command / after_command read or change state at the command's arrival: the
+  // core then takes every command at its arrival time (Core::on_host_cmd_at). A buffer that
+  // overrides either hook must return true.
+  virtual bool watches_commands() const { return false; }
 
   // --- read path ---
   // The sectors of `mask` the buffer holds (newest data not yet on flash), checked.

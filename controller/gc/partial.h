@@ -55,6 +55,7 @@ class PartialGc : public GcPolicy {
 
   void attach(GcEngine* engine) override;
   void on_request_arrival(HostCmd& cmd) override;
+  bool watches_arrivals() const override { return true; }
   void on_request_served(const HostCmd& cmd, Tick latency) override;
   void on_host_blocked() override { emergency(); }
   void on_gc_idle(uint32_t plane) override;

@@ -99,6 +99,9 @@ class GcPolicy {
   // A host request reached the controller (inter-request interval: cmd.arrival minus the
   // previous request's arrival).
   virtual void on_request_arrival(HostCmd& /*cmd*/) {}
+  // True when on_request_arrival does anything (the core then takes every command at its
+  // arrival time, Core::on_host_cmd_at). A policy that overrides it must return true.
+  virtual bool watches_arrivals() const { return false; }
   // A host request was served (partial GC runs its step after serving a request).
   virtual void on_request_served(const HostCmd& /*cmd*/, Tick /*latency*/) {}
   // Host program units wait for a free block: the policy must make GC progress now.

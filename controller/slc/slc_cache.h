@@ -70,6 +70,7 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   // --- WriteBuffer ---
   uint64_t on_command(HostCmd& c) override;
   void after_command(const HostCmd& c) override;
+  bool watches_commands() const override { return true; }
   uint32_t read_hit(Lpn lpn, uint32_t mask) override;
   bool hit_without_flash() const override { return true; }
   void on_read_hit(Lpn lpn) override;

@@ -133,10 +133,11 @@ bool HostInterface::can_admit_ahead() {
   if (!complete_on_answer() || !backlog_.empty()) return false;
   if (!measuring_ && next_id_ >= opt_.warmup_requests) return false;  // starts the measurement
   retire_due();
-  // an upper bound of the commands inside the device at its arrival; and at most kAheadMax
-  // admitted ahead of the host's next activation (the next is an arrival event then), which
-  // bounds the commands the controller holds before their delivery
-  return outstanding_ + admit_.size() < capacity_ && admit_.size() < kAheadMax;
+  // an upper bound of the commands inside the device at its arrival; and, when commands are
+  // sent ahead (no delivery events: the host may not be active again for long), at most
+  // kAheadMax admitted ahead of the host's next activation (an arrival event then), which bounds
+  // the commands the controller holds before their delivery
+  return outstanding_ + admit_.size() < capacity_ && (!send_ahead_ || admit_.size() < kAheadMax);
 }
 
 // The arrival at t of a command admitted ahead: the same as enter() and try_submit() at t, with
@@ -148,23 +149,33 @@ void HostInterface::admit(const traces::TraceRecord& r, Tick t) {
   send(c, t);
 }
 
-// Submission: the command crosses the host-to-device link after the commands before it. It is
-// sent now, its delivery time (the end of its transfer) annotated as the delay of BEGIN_REQ, so
-// that the delivery needs no activation of the host (the controller takes it at that time:
-// SsdController::host_fw).
+// Submission: the command crosses the host-to-device link after the commands before it. With
+// send_ahead() it is sent now, its delivery time (the end of its transfer) annotated as the delay
+// of BEGIN_REQ, so that the delivery needs no activation of the host (the controller takes it at
+// that time: SsdController::host_fw); otherwise it is sent at its delivery (a kDeliver event).
 void HostInterface::send(HostCmd* c, Tick at) {
   ++issued_;
   const Tick start = std::max(at, h2d_free_);
   const Tick dur = cmd_overhead_ + (c->is_read ? 0 : link_time(c->size));
   h2d_free_ = start + dur;
   h2d_busy_ += dur;
+  if (send_ahead_) {
+    deliver(c, h2d_free_);
+  } else {
+    q_.schedule(h2d_free_, Ev{kDeliver, c});
+  }
+}
+
+// BEGIN_REQ for c, delivered at `at` (now, or later when sent ahead).
+void HostInterface::deliver(HostCmd* c, Tick at) {
   tlm::tlm_generic_payload* gp = gp_pool_.acquire(c);
   c->user = gp;
   gp->set_command(c->is_read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   gp->set_address(c->offset);
   gp->set_data_length(c->size);
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = ps(h2d_free_ - now_ps());
+  const Tick now = now_ps();
+  sc_core::sc_time delay = at == now ? sc_core::SC_ZERO_TIME : ps(at - now);
   isock->nb_transport_fw(*gp, ph, delay);
 }
 
@@ -291,6 +302,9 @@ void HostInterface::process() {
         enter(next_);
         try_submit();
         pull();
+        break;
+      case kDeliver:
+        deliver(e.cmd, now_ps());
         break;
       case kComplete:
         complete(e.cmd);

@@ -92,9 +92,15 @@ class HostInterface : public sc_core::sc_module {
   uint64_t max_outstanding() const;
   uint64_t max_backlog() const { return max_backlog_; }
   uint64_t capacity() const { return capacity_; }
+  // Send each command when its link transfer is scheduled, its delivery time annotated (the
+  // default), or at its delivery from an event of the host: the choice for a controller that
+  // takes a command at its delivery time anyway (Core::arrival_stateless false), where sending
+  // ahead would move that activation into the controller and add arrival events.
+  void set_send_ahead(bool on) { send_ahead_ = on; }
+  bool send_ahead() const { return send_ahead_; }
 
  private:
-  enum Kind : uint8_t { kArrival, kComplete, kRetire };
+  enum Kind : uint8_t { kArrival, kDeliver, kComplete, kRetire };
   static constexpr size_t kAheadMax = 32;  // admissions ahead of an activation (can_admit_ahead)
   struct Ev {
     Kind kind;
@@ -112,6 +118,7 @@ class HostInterface : public sc_core::sc_module {
   bool can_admit_ahead();
   void admit(const traces::TraceRecord& r, Tick t);
   void send(HostCmd* c, Tick at);
+  void deliver(HostCmd* c, Tick at);
   bool complete_on_answer() const;
   void retire_due();
   void integrate(Tick t);
@@ -164,6 +171,7 @@ class HostInterface : public sc_core::sc_module {
   sc_core::sc_event ev_, ev_early_;  // TimedQueue's wake-ups
   TimedQueue<Ev> q_;
   uint64_t events_ = 0;
+  bool send_ahead_ = true;
   std::chrono::steady_clock::time_point wall_start_, wall_last_;
 };
 

@@ -9,6 +9,7 @@ Ssd::Ssd(sc_core::sc_module_name name, const SsdConfig& cfg, traces::TraceSource
       ctrl("ctrl", cfg, integrity),
       dram("dram", cfg) {
   host.isock.bind(ctrl.host_tsock);
+  host.set_send_ahead(ctrl.core().arrival_stateless());
   ctrl.dram_isock.bind(dram.tsock);
   for (uint32_t c = 0; c < cfg.geo.channels; ++c) {
     std::string n = "channel_" + std::to_string(c);

@@ -38,7 +38,7 @@ void Core::on_host_cmd(HostCmd* c) {
 }
 
 void Core::on_host_cmd_at(HostCmd* c, Tick at) {
-  if (at > env_.now() && !arrival_stateless_) {
+  if (!arrival_stateless_ && at > env_.now()) {
     env_.timer(at, kTimerArrive, c);
     return;
   }

@@ -226,9 +226,11 @@ TEST(Timing, AnArrivalThatFindsAFreeEntryNeedsNoActivationOfItsOwn) {
 
 namespace {
 // AnArrivalThatFindsAFreeEntryNeedsNoActivationOfItsOwn's two reads, optionally with a
-// read-disturb model (its refresh policy counts arrivals, so the controller must take each
-// command at its delivery time, with a timer of its own, instead of when the host sends it).
-void two_reads_delivered_ahead(bool rd) {
+// read-disturb model: its refresh policy counts arrivals, so the controller must take each command
+// at its delivery time. The host then sends each command at its delivery (a host event), unless
+// told to send ahead anyway (force_ahead), when the controller takes it with a timer of its own.
+// The latencies are the same to the picosecond in every case.
+void two_reads(bool rd, bool force_ahead, uint64_t host_activations, uint64_t ctrl_events) {
   SsdBench b;
   b.cfg.rd_enabled = rd;
   b.cfg.finalize();
@@ -237,21 +239,30 @@ void two_reads_delivered_ahead(bool rd) {
   b.build();
   b.ssd->ctrl.core().prefill(0);
   EXPECT_EQ(b.ssd->ctrl.core().arrival_stateless(), !rd);
+  EXPECT_EQ(b.ssd->host.send_ahead(), !rd);
+  if (force_ahead) b.ssd->host.set_send_ahead(true);
   sc_core::sc_start();
   const Tick one = 1000 * kNs + 1100 * kNs + 100310 * kNs + 690 * kNs + 2080244;
   EXPECT_EQ(b.ssd->host.read_latency().min(), one);
   EXPECT_EQ(b.ssd->host.read_latency().max(), Tick(205490244) - 50000 * kNs);
-  // the controller's timers: each command's firmware time, and with read disturb its arrival
-  EXPECT_EQ(b.ssd->ctrl.events(), rd ? 4u : 2u);
+  EXPECT_EQ(b.ssd->host.activations(), host_activations);
+  EXPECT_EQ(b.ssd->ctrl.events(), ctrl_events);
 }
 }  // namespace
 
-TEST(Timing, ACommandDeliveredAheadStartsAfterItsFirmwareTime) {
-  two_reads_delivered_ahead(false);
+TEST(Timing, ACommandSentAheadStartsAfterItsFirmwareTime) {
+  // host: A's arrival; controller: the two firmware timers
+  two_reads(false, false, 1, 2);
 }
 
-TEST(Timing, ACommandDeliveredAheadWaitsForItsDeliveryWhenThePolicyWatchesArrivals) {
-  two_reads_delivered_ahead(true);
+TEST(Timing, ACommandIsSentAtItsDeliveryWhenThePolicyWatchesArrivals) {
+  // host: A's arrival, the two deliveries; controller: the two firmware timers
+  two_reads(true, false, 3, 2);
+}
+
+TEST(Timing, ACommandSentAheadWaitsForItsDeliveryWhenThePolicyWatchesArrivals) {
+  // host: A's arrival; controller: an arrival timer and a firmware timer per command
+  two_reads(true, true, 1, 4);
 }
 
 TEST(Timing, SaturatedWriteThroughputMatchesTheDieBound) {

@@ -137,13 +137,13 @@ bool HostInterface::can_admit_ahead() {
   // kAheadMax admitted ahead of the host's next activation (an arrival event then), which bounds
   // the commands the controller holds before their delivery. Both only fall when retire_due()
   // applies the changes due by now, so it runs only when the test fails (the same answer as
-  // applying them first, with one call per admission fewer).
-  const auto room = [this] {
-    return outstanding_ + admit_.size() < capacity_ && (!send_ahead_ || admit_.size() < kAheadMax);
-  };
-  if (room()) return true;
+  // applying them first, with one call per admission fewer), or every kAheadMax admissions
+  // (which bounds the retirements and admissions it holds). Without sending ahead the host is
+  // active at every delivery, and applying them at each admission keeps the heap smallest.
+  if (send_ahead_ && outstanding_ + admit_.size() < capacity_ && admit_.size() < kAheadMax)
+    return true;
   retire_due();
-  return room();
+  return outstanding_ + admit_.size() < capacity_ && (!send_ahead_ || admit_.size() < kAheadMax);
 }
 
 // The arrival at t of a command admitted ahead: the same as enter() and try_submit() at t, with

@@ -19,6 +19,9 @@ SsdController::SsdController(sc_core::sc_module_name name, const SsdConfig& cfg,
                                                  static_cast<int>(c));
   }
   dram_gp_.set_command(tlm::TLM_WRITE_COMMAND);
+  // Commands sent ahead (a drive that takes them ahead: HostInterface::set_send_ahead) bring
+  // their firmware timers in delivery order, mostly in time order.
+  q_.use_run(core_->arrival_stateless());
   SC_HAS_PROCESS(SsdController);
   SC_METHOD(process);
   sensitive << ev_ << ev_early_;

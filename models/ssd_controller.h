@@ -53,7 +53,7 @@ class SsdController : public sc_core::sc_module, public CoreEnv {
   PayloadPool<FlashOpExt> op_pool_;
   tlm::tlm_generic_payload dram_gp_;
   sc_core::sc_event ev_, ev_early_;  // TimedQueue's wake-ups
-  TimedQueue<Timer> q_;
+  TimedQueue<Timer, true> q_;        // with a run when commands come sent ahead (constructor)
   uint64_t events_ = 0;
 };
 

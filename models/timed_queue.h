@@ -28,7 +28,12 @@ inline sc_core::sc_time ps(Tick t) {
   return sc_core::sc_time::from_value(t);
 }
 
-template <typename Item>
+// Run = true: items scheduled in time order are held in a FIFO run (O(1)) beside the heap, which
+// pays on a queue whose items mostly come at a fixed delay from their scheduling (the
+// controller's firmware timers when commands are sent ahead; see use_run). Elsewhere the merge
+// costs more than it saves (measured on bench_instr.sh's workloads), so the other queues keep
+// the heap alone.
+template <typename Item, bool Run = false>
 class TimedQueue {
  public:
   // The module's SC_METHOD is sensitive to both events. Two, not one: an item scheduled from
@@ -40,6 +45,13 @@ class TimedQueue {
   TimedQueue(sc_core::sc_event& ev, sc_core::sc_event& early) : ev_{&ev, &early} {}
 
   void schedule(Tick t, const Item& item) {
+    if constexpr (Run) {
+      if (run_on_ && (head_ == run_.size() || t >= run_.back().t)) {
+        run_.push_back(Node{t, seq_++, item});
+        if (!draining_ && t < std::min(at_[0], at_[1])) wake(t, now_ps());
+        return;
+      }
+    }
     heap_.push(Node{t, seq_++, item});
     if (!draining_ && t < std::min(at_[0], at_[1])) wake(t, now_ps());
   }
@@ -57,25 +69,42 @@ class TimedQueue {
       if (a == now) a = kNever;
     draining_ = true;
     uint64_t n = 0;
-    while (!heap_.empty() && heap_.top().t <= now) {
-      Item it = heap_.top().item;
-      heap_.pop();
-      f(it);
-      ++n;
+    if constexpr (Run) {
+      Item it;
+      while (pop_due(now, it)) {
+        f(it);
+        ++n;
+      }
+    } else {
+      while (!heap_.empty() && heap_.top().t <= now) {
+        Item it = heap_.top().item;
+        heap_.pop();
+        f(it);
+        ++n;
+      }
     }
     draining_ = false;
     assert(n > 0 && "TimedQueue: woken with nothing due");
-    if (!heap_.empty()) {
-      const Tick t = heap_.top().t;
-      if (at_[0] != t && at_[1] != t) wake(t, now);
-    }
+    const Tick t = next_time();
+    if (t != kNever && at_[0] != t && at_[1] != t) wake(t, now);
     return n;
   }
 
-  bool empty() const { return heap_.empty(); }
-  size_t size() const { return heap_.size(); }
+  // Run queues: whether to use the run (before the first schedule(); off by default).
+  void use_run(bool on) {
+    static_assert(Run, "TimedQueue<Item, true> only");
+    assert(empty());
+    run_on_ = on;
+  }
+
+  bool empty() const { return heap_.empty() && head_ == run_.size(); }
+  size_t size() const { return heap_.size() + (run_.size() - head_); }
   // The time of the earliest item (~0 when there is none).
-  Tick next_time() const { return heap_.empty() ? kNever : heap_.top().t; }
+  Tick next_time() const {
+    const Tick h = heap_.empty() ? kNever : heap_.top().t;
+    if constexpr (Run) return head_ < run_.size() ? std::min(h, run_[head_].t) : h;
+    return h;
+  }
   // Calls of run(): the module's kernel activations (its SC_METHOD drains the queue once each).
   uint64_t runs() const { return runs_; }
 
@@ -86,7 +115,27 @@ class TimedQueue {
     uint64_t seq;
     Item item;
     bool operator>(const Node& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+    bool operator<(const Node& o) const { return t != o.t ? t < o.t : seq < o.seq; }
   };
+  // Run queues: takes the earliest item (by time, then insertion order) if it is due at `now`.
+  bool pop_due(Tick now, Item& it) {
+    if (head_ < run_.size() && (heap_.empty() || run_[head_] < heap_.top())) {
+      if (run_[head_].t > now) return false;
+      it = run_[head_].item;
+      if (++head_ == run_.size()) {
+        run_.clear();  // keeps its capacity
+        head_ = 0;
+      } else if (head_ >= 256 && 2 * head_ >= run_.size()) {
+        run_.erase(run_.begin(), run_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
+      return true;
+    }
+    if (heap_.empty() || heap_.top().t > now) return false;
+    it = heap_.top().item;
+    heap_.pop();
+    return true;
+  }
   // Notifies an idle event at t; with both pending (both later than t), moves the later one.
   void wake(Tick t, Tick now) {
     const int e = at_[0] == kNever ? 0 : at_[1] == kNever ? 1 : (at_[0] > at_[1] ? 0 : 1);
@@ -96,6 +145,11 @@ class TimedQueue {
   sc_core::sc_event* ev_[2];
   Tick at_[2] = {kNever, kNever};  // the events' pending notification times
   std::priority_queue<Node, std::vector<Node>, std::greater<Node>> heap_;
+  // Run queues: items in (time, insertion) order from head_, each scheduled no earlier than the
+  // one before it (empty on the other queues).
+  std::vector<Node> run_;
+  size_t head_ = 0;
+  bool run_on_ = false;
   uint64_t seq_ = 0;
   uint64_t runs_ = 0;
   bool draining_ = false;

@@ -17,6 +17,7 @@
 
 #include "models/flash_channel.h"
 #include "models/ssd.h"
+#include "models/timed_queue.h"
 #include "tests/core/channel_driver.h"
 #include "tests/core/vector_source.h"
 
@@ -310,4 +311,54 @@ TEST(Timing, SaturatedWriteThroughputMatchesTheChannelBound) {
       b.ssd->ctrl.core().counters().host_pages_programmed * 8192.0 / end_s / 1e6;
   EXPECT_LE(flash_mb_s, bound * 1.0001);
   EXPECT_GE(flash_mb_s, bound * 0.95) << "measured " << flash_mb_s << " MB/s, bound " << bound;
+}
+
+namespace {
+// A module that drains a TimedQueue<int, true> and logs (time, item).
+struct QueueProbe : sc_core::sc_module {
+  sc_core::sc_event ev, early;
+  TimedQueue<int, true> q{ev, early};
+  std::vector<std::pair<Tick, int>> log;
+  std::vector<std::pair<Tick, int>> plan;  // scheduled at the start, in this order
+  explicit QueueProbe(sc_core::sc_module_name n, bool run) : sc_module(n) {
+    q.use_run(run);
+    SC_HAS_PROCESS(QueueProbe);
+    SC_METHOD(process);
+    sensitive << ev << early;
+    dont_initialize();
+  }
+  void start_of_simulation() override {
+    for (const auto& p : plan) q.schedule(p.first, p.second);
+  }
+  void process() {
+    q.run([this](int i) {
+      log.emplace_back(now_ps(), i);
+      if (i == 3) q.schedule(now_ps(), 7);            // due now: handled in this activation
+      if (i == 5) q.schedule(now_ps() + 5 * kNs, 8);  // into the emptied run
+    });
+  }
+};
+
+// Items come out by (time, insertion order) whether they sit in the FIFO run or the heap.
+void queue_order(bool run) {
+  QueueProbe p("probe", run);
+  // items 1..6: times 30, 10, 30, 20, 40, 10 ns (2, 4 and 6 go to the heap when the run is on)
+  const Tick t[] = {30, 10, 30, 20, 40, 10};
+  for (int i = 0; i < 6; ++i) p.plan.emplace_back(t[i] * kNs, i + 1);
+  sc_core::sc_start();
+  const std::vector<std::pair<Tick, int>> want = {{10 * kNs, 2}, {10 * kNs, 6}, {20 * kNs, 4},
+                                                  {30 * kNs, 1}, {30 * kNs, 3}, {30 * kNs, 7},
+                                                  {40 * kNs, 5}, {45 * kNs, 8}};
+  EXPECT_EQ(p.log, want);
+  EXPECT_EQ(p.q.runs(), 5u);  // one activation per distinct time
+  EXPECT_TRUE(p.q.empty());
+}
+}  // namespace
+
+TEST(Timing, TimedQueueOrdersItemsByTimeThenInsertion) {
+  queue_order(false);
+}
+
+TEST(Timing, TimedQueueWithARunOrdersItemsByTimeThenInsertion) {
+  queue_order(true);
 }

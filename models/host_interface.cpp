@@ -135,15 +135,18 @@ bool HostInterface::can_admit_ahead() {
   // An upper bound of the commands inside the device at its arrival; and, when commands are
   // sent ahead (no delivery events: the host may not be active again for long), at most
   // kAheadMax admitted ahead of the host's next activation (an arrival event then), which bounds
-  // the commands the controller holds before their delivery. Both only fall when retire_due()
-  // applies the changes due by now, so it runs only when the test fails (the same answer as
-  // applying them first, with one call per admission fewer), or every kAheadMax admissions
-  // (which bounds the retirements and admissions it holds). Without sending ahead the host is
-  // active at every delivery, and applying them at each admission keeps the heap smallest.
-  if (send_ahead_ && outstanding_ + admit_.size() < capacity_ && admit_.size() < kAheadMax)
-    return true;
+  // the commands the controller holds before their delivery.
+  const auto room = [this](bool capped) {
+    return outstanding_ + admit_.size() < capacity_ && (!capped || admit_.size() < kAheadMax);
+  };
+  // Both counts only fall when retire_due() applies the changes due by now, so when sending
+  // ahead it runs only when the capped test fails: the same answer, one call per admission
+  // fewer, and at least once every kAheadMax admissions (which bounds what it holds). Without
+  // sending ahead the host is active at every delivery, and applying them at each admission
+  // keeps the completion heap smallest.
+  if (send_ahead_ && room(true)) return true;
   retire_due();
-  return outstanding_ + admit_.size() < capacity_ && (!send_ahead_ || admit_.size() < kAheadMax);
+  return room(send_ahead_);
 }
 
 // The arrival at t of a command admitted ahead: the same as enter() and try_submit() at t, with

@@ -45,14 +45,12 @@ class TimedQueue {
   TimedQueue(sc_core::sc_event& ev, sc_core::sc_event& early) : ev_{&ev, &early} {}
 
   void schedule(Tick t, const Item& item) {
-    if constexpr (Run) {
-      if (run_on_ && (head_ == run_.size() || t >= run_.back().t)) {
-        run_.push_back(Node{t, seq_++, item});
-        if (!draining_ && t < std::min(at_[0], at_[1])) wake(t, now_ps());
-        return;
-      }
+    const Node n{t, seq_++, item};
+    if (in_run(t)) {
+      run_.push_back(n);
+    } else {
+      heap_.push(n);
     }
-    heap_.push(Node{t, seq_++, item});
     if (!draining_ && t < std::min(at_[0], at_[1])) wake(t, now_ps());
   }
 
@@ -117,6 +115,11 @@ class TimedQueue {
     bool operator>(const Node& o) const { return t != o.t ? t > o.t : seq > o.seq; }
     bool operator<(const Node& o) const { return t != o.t ? t < o.t : seq < o.seq; }
   };
+  // Run queues with the run on: an item at t keeps the run in order (appended to it).
+  bool in_run(Tick t) const {
+    if constexpr (Run) return run_on_ && (head_ == run_.size() || t >= run_.back().t);
+    return false;
+  }
   // Run queues: takes the earliest item (by time, then insertion order) if it is due at `now`.
   bool pop_due(Tick now, Item& it) {
     if (head_ < run_.size() && (heap_.empty() || run_[head_] < heap_.top())) {

@@ -362,3 +362,19 @@ TEST(Timing, TimedQueueOrdersItemsByTimeThenInsertion) {
 TEST(Timing, TimedQueueWithARunOrdersItemsByTimeThenInsertion) {
   queue_order(true);
 }
+
+TEST(Timing, TimedQueueWithARunKeepsItsOrderWhenItCompactsTheRun) {
+  // 600 items in time order all go to the run; draining them one time step at a time passes the
+  // compaction (the consumed part erased once 256 or more are consumed and they are at least
+  // half the run) while the run is not empty.
+  QueueProbe p("probe", true);
+  for (int i = 0; i < 600; ++i) p.plan.emplace_back(Tick(i + 1) * kNs, 100 + i);
+  sc_core::sc_start();
+  ASSERT_EQ(p.log.size(), 600u);
+  for (int i = 0; i < 600; ++i) {
+    EXPECT_EQ(p.log[i].first, Tick(i + 1) * kNs);
+    EXPECT_EQ(p.log[i].second, 100 + i);
+  }
+  EXPECT_EQ(p.q.runs(), 600u);
+  EXPECT_TRUE(p.q.empty());
+}

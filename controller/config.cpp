@@ -450,11 +450,17 @@ void SsdConfig::finalize() {
     if (slc_pages() == 0 || slc_pages() > geo.pages_per_block)
       throw ConfigError(where +
                         ": key 'slc.pages_per_block': must be in [1, nand.pages_per_block]");
-    if (slc_partition == "fixed" && ((slc_policy != "none" && slc_blocks_per_plane == 0) ||
-                                     slc_blocks_per_plane + 4 > geo.blocks_per_plane))
+    if (slc_partition == "fixed" && slc_policy != "none" && slc_blocks_per_plane == 0)
       throw ConfigError(where +
-                        ": key 'slc.blocks_per_plane': a fixed partition needs SLC blocks "
-                        "and at least 4 native blocks per plane");
+                        ": key 'slc.blocks_per_plane': 0 SLC blocks per plane, so slc.policy " +
+                        slc_policy +
+                        " (--slc) has no SLC region to cache in: choose a hybrid preset "
+                        "(e.g. --preset hybrid-slc-tlc) or set slc.blocks_per_plane");
+    if (slc_partition == "fixed" && slc_blocks_per_plane + 4 > geo.blocks_per_plane)
+      throw ConfigError(where +
+                        ": key 'slc.blocks_per_plane': a fixed partition needs at least 4 "
+                        "native blocks per plane (at most nand.blocks_per_plane - 4 SLC "
+                        "blocks)");
     if (geo.sectors_per_page() > 8)
       throw ConfigError(where +
                         ": key 'nand.sector_size': hybrid SLC caching supports at most 8 "

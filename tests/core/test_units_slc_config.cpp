@@ -152,7 +152,10 @@ TEST(SlcConfig, FixedPartitionWithoutSlcBlocksIsAnErrorNamingTheKey) {
   SsdConfig c;
   c.apply_file(std::string(SSDTLM_TEST_CONFIG_DIR) + "/hybrid-slc-tlc.json");
   c.set("slc.blocks_per_plane", 0, "t");
-  EXPECT_TRUE(Contains(config_error([&] { c.finalize(); }), "slc.blocks_per_plane"));
+  const std::string none = config_error([&] { c.finalize(); });
+  EXPECT_TRUE(Contains(none, "slc.blocks_per_plane"));
+  // ... and says what to do (the message of `--slc hierarchy` on a preset without SLC blocks)
+  EXPECT_TRUE(Contains(none, "choose a hybrid preset")) << none;
   // At least 4 native blocks per plane: 508 of 512 SLC blocks is the most.
   c.set("slc.blocks_per_plane", 509, "t");
   EXPECT_TRUE(Contains(config_error([&] { c.finalize(); }), "slc.blocks_per_plane"));

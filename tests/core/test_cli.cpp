@@ -1,6 +1,7 @@
 // End-to-end tests of the ssdtlm command: replays of every bundled trace with the data-integrity
 // check, an aged drive under GC and wear leveling, the result JSON's stable keys, and bad input
-// (missing file, garbage trace lines, unknown or out-of-range config keys).
+// (missing file, garbage trace lines, unknown or out-of-range config keys); the listing options,
+// gen's locality options and the trace reader's options as the command line passes them.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -501,4 +502,116 @@ TEST(Cli, TraceStatsRecordsAreTheTransformedRecords) {
   r = sh("trace-stats " + t + " --format msrc-ms --records /nonexistent/dir/records.csv");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("/nonexistent/dir/records.csv"), std::string::npos) << r.out;
+}
+
+// The listing options print their tables and exit 0 without a trace.
+TEST(Cli, ListKeysAndListPresetsPrintTheirTables) {
+  Result r = sh("run --list-keys");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("nand.channels = "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cache.size_mib = "), std::string::npos) << r.out;
+  EXPECT_GT(std::count(r.out.begin(), r.out.end(), '\n'), 50);
+  r = sh("gen --list-presets");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("bench-mixed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("websearch1"), std::string::npos) << r.out;
+}
+
+// gen's locality options reach the generator: trace-stats' int_ratio (the share of the touched
+// pages that serves 80 % of the reads) is high for uniform reads and low when a 1 % hot set takes
+// 90 % of them, or when the reads are Zipf 1.2; the writes' exponent moves the writes' footprint.
+TEST(Cli, GenLocalityOptionsReachTheGenerator) {
+  const fs::path d = tmpdir();
+  auto stats = [&](const std::string& name, const std::string& args) {
+    const std::string f = (d / (name + ".csv")).string();
+    Result g = sh("gen --quiet --requests 20000 --seed 3 --size 4096 --footprint-mib 64 --out " +
+                  f + " " + args);
+    EXPECT_EQ(g.code, 0) << g.out;
+    Result s = sh("trace-stats " + f + " --json");
+    EXPECT_EQ(s.code, 0) << s.out;
+    return json::parse(s.out);
+  };
+  const json uniform = stats("uniform", "--read-ratio 1 --zipf-read 0");
+  const json hot = stats("hot",
+                         "--read-ratio 1 --zipf-read 0 --hot-read-fraction 0.01 "
+                         "--hot-read-share 0.9");
+  const json zipf = stats("zipf", "--read-ratio 1 --zipf-read 1.2");
+  EXPECT_GT(uniform["int_ratio"].get<double>(), 0.6);
+  EXPECT_LT(hot["int_ratio"].get<double>(), 0.2);
+  EXPECT_LT(zipf["int_ratio"].get<double>(), 0.2);
+  const json wu = stats("writes-uniform", "--read-ratio 0 --zipf-write 0");
+  const json wz = stats("writes-zipf", "--read-ratio 0 --zipf-write 1.2");
+  EXPECT_GT(wu["write_footprint_4k_pages"].get<double>(),
+            2 * wz["write_footprint_4k_pages"].get<double>());
+  // --idle-dist fixed: every gap between bursts is the mean, 100 ms (idle_histogram's bin 4,
+  // 100 ms..1 s), none in 10..100 ms (bin 3); Pareto gaps (shape 1.5, at least a third of the
+  // mean) fall in bin 3 four times in five
+  auto idle = [&](const std::string& name, const std::string& dist) {
+    return stats(name,
+                 "--read-ratio 0.5 --iops 100000 --on-mean-ms 5 --idle-mean-ms 100 "
+                 "--idle-dist " +
+                     dist)["idle_histogram"];
+  };
+  const json fixed = idle("idle-fixed", "fixed"), pareto = idle("idle-pareto", "pareto");
+  EXPECT_EQ(fixed[3]["count"].get<uint64_t>(), 0u) << fixed;
+  EXPECT_GT(fixed[4]["count"].get<uint64_t>(), 10u) << fixed;
+  EXPECT_GT(pareto[3]["count"].get<uint64_t>(), 10u) << pareto;
+  Result bad = sh("gen --quiet --requests 10 --hot-read-share 2 --out " + (d / "x.csv").string());
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.out.find("hot"), std::string::npos) << bad.out;
+}
+
+// The trace options of run and trace-stats: --blkparse-event picks the blkparse action taken as
+// the arrival, --sort-window bounds how far a late record moves back (beyond it, it is clamped).
+TEST(Cli, BlkparseEventAndSortWindowReachTheReader) {
+  const std::string blk =
+      write_file("events.blkparse",
+                 "  8,0    3        1     0.000000000   697  Q   W 223490 + 8 [kjournald]\n"
+                 "  8,0    3        2     0.000002000   697  D   W 223490 + 8 [kjournald]\n"
+                 "  8,0    1        3     0.001000000  1234  Q   R 1000 + 16 [cat]\n"
+                 "  8,0    1        4     0.001500000  1234  D   R 1000 + 16 [cat]\n"
+                 "  8,0    1        5     0.002000000  1234  Q   R 3000 + 8 [cat]\n");
+  const std::string rec = (tmpdir() / "events.csv").string();
+  auto records = [&](const std::string& file, const std::string& args) {
+    Result r = sh("trace-stats " + file + " " + args + " --records " + rec);
+    EXPECT_EQ(r.code, 0) << r.out;
+    std::ifstream f(rec);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  EXPECT_EQ(records(blk, ""),
+            "time_ns,op,offset_bytes,size_bytes,device\n"
+            "0,W,114426880,4096,2048\n"
+            "1000000,R,512000,8192,2048\n"
+            "2000000,R,1536000,4096,2048\n");
+  EXPECT_EQ(records(blk, "--blkparse-event D"),
+            "time_ns,op,offset_bytes,size_bytes,device\n"
+            "0,W,114426880,4096,2048\n"
+            "1498000,R,512000,8192,2048\n");
+  // A record 2.5 ms late, three records after its place: sorted back with a window of 3 (and
+  // the default 65,536); with a window of N < 3 it moves back past N records and is clamped to
+  // the time of the record before it (times start at the first record returned).
+  const std::string late = write_file("late.trace",
+                                      "1 0 0 4096 1\n2 0 4096 4096 1\n"
+                                      "3 0 8192 4096 1\n0.5 0 12288 4096 1\n");
+  const std::string sorted = records(late, "--format msrc-ms");
+  EXPECT_EQ(sorted,
+            "time_ns,op,offset_bytes,size_bytes,device\n"
+            "0,R,12288,4096,0\n500000,R,0,4096,0\n1500000,R,4096,4096,0\n"
+            "2500000,R,8192,4096,0\n");
+  EXPECT_EQ(records(late, "--format msrc-ms --sort-window 3"), sorted);
+  EXPECT_EQ(records(late, "--format msrc-ms --sort-window 2"),
+            "time_ns,op,offset_bytes,size_bytes,device\n"
+            "0,R,0,4096,0\n0,R,12288,4096,0\n1000000,R,4096,4096,0\n2000000,R,8192,4096,0\n");
+  EXPECT_EQ(records(late, "--format msrc-ms --sort-window 1"),
+            "time_ns,op,offset_bytes,size_bytes,device\n"
+            "0,R,0,4096,0\n1000000,R,4096,4096,0\n1000000,R,12288,4096,0\n"
+            "2000000,R,8192,4096,0\n");
+  // run takes the same options: the replay of the D events has their 2 requests
+  const std::string out = (tmpdir() / "blk-run.json").string();
+  Result r = sh("run --trace " + blk + " --blkparse-event D --sort-window 4 --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json j = load(out);
+  EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 2u);
+  EXPECT_EQ(j["trace"]["skipped_events"].get<uint64_t>(), 3u);
+  EXPECT_EQ(j["trace"]["transformations"]["unsorted"]["window"].get<uint64_t>(), 4u);
 }

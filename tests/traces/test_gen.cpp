@@ -1,10 +1,12 @@
 // Generator: determinism, parameters honoured, output readable by the MSRC reader.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "tests/traces/test_util.h"
 #include "traces/gen.h"
@@ -87,6 +89,51 @@ TEST(Gen, ZipfSkewConcentratesAccesses) {
   double uniform = hot_share(0.0), skewed = hot_share(1.2);
   EXPECT_GT(uniform, 0.6);  // 80% of uniform reads need most of the touched pages
   EXPECT_LT(skewed, 0.2);   // Zipf 1.2: a small hot set serves 80% of the reads
+}
+
+// The optional hot-read set (--hot-read-fraction F --hot-read-share S): a fraction F of the
+// footprint's chunks receives a share S of the reads, uniformly, the rest of the reads following
+// the Zipf draw. With uniform reads (Zipf 0) the F chunks read most get S + (1 - S) F of them.
+TEST(Gen, HotReadSetReceivesItsShareOfTheReads) {
+  auto top_share = [](double fraction, double share) {
+    GenParams p = mixed(60000);
+    p.read_ratio = 1.0;
+    p.footprint_bytes = 64ull << 20;  // 16384 chunks of 4 KiB
+    p.zipf_read = 0;
+    p.read_size = {{4096, 1}};
+    p.align = 4096;
+    p.hot_read_fraction = fraction;
+    p.hot_read_share = share;
+    Generator g(p);
+    std::vector<uint64_t> count(p.footprint_bytes / 4096);
+    TraceRecord r;
+    uint64_t reads = 0;
+    while (g.next(r)) {
+      EXPECT_TRUE(r.is_read);
+      ++count.at(r.offset / 4096);
+      ++reads;
+    }
+    std::sort(count.begin(), count.end(), std::greater<uint64_t>());
+    const size_t hot = size_t(double(count.size()) * fraction);
+    uint64_t top = 0;
+    for (size_t i = 0; i < hot; ++i) top += count[i];
+    return double(top) / double(reads);
+  };
+  // 164 hot chunks of 16384: 0.8 + 0.2 x 0.01 = 0.802 of the reads (each hot chunk is read
+  // about 293 times, a cold one about 0.7 times, so the most-read 164 are the hot set)
+  EXPECT_NEAR(top_share(0.01, 0.8), 0.802, 0.01);
+  // a share of 0.3 on 5 % of the footprint: 0.3 + 0.7 x 0.05 = 0.335
+  EXPECT_NEAR(top_share(0.05, 0.3), 0.335, 0.02);
+  // without the set, the busiest 1 % of the chunks of a uniform draw take only a little more
+  // than 1 % of the reads (sampling noise)
+  EXPECT_LT(top_share(0.01, 0), 0.04);
+  // out of [0, 1] is refused
+  GenParams bad = mixed(10);
+  bad.hot_read_share = 1.5;
+  EXPECT_THROW(Generator{bad}, TraceError);
+  bad.hot_read_share = 0.5;
+  bad.hot_read_fraction = -0.1;
+  EXPECT_THROW(Generator{bad}, TraceError);
 }
 
 TEST(Gen, IdleGapsAppearWithOnOff) {

@@ -468,8 +468,17 @@ TEST(Cli, UnknownOptionAndPresetAreErrors) {
 
 TEST(Cli, HwcostSmokeWritesTheDocumentedJsonKeys) {
   const std::string out = (tmpdir() / "hwcost.json").string();
-  Result r = sh("hwcost --no-ice40 --units gc --json " + out);
+  // --rtl-dir, --yosys and --keep as a user passes them (their defaults elsewhere): the source
+  // tree's RTL, the Yosys on the path, the scripts and logs kept
+  const fs::path keep = tmpdir() / "hwcost-keep";
+  Result r = sh("hwcost --no-ice40 --units gc --rtl-dir " + std::string(SSDTLM_SOURCE_DIR) +
+                "/controller/rtl --yosys yosys --keep " + keep.string() + " --json " + out);
   ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(fs::is_directory(keep));
+  EXPECT_FALSE(fs::is_empty(keep));
+  Result no = sh("hwcost --no-ice40 --units gc --yosys /nonexistent/yosys");
+  EXPECT_NE(no.code, 0);
+  EXPECT_NE(no.out.find("/nonexistent/yosys"), std::string::npos) << no.out;
   json j = load(out);
   const json& u = j["units"]["gc"];
   for (const char* k : {"logic_kge", "core_kge", "reward_kge", "ffs", "ram_bits",
@@ -614,4 +623,39 @@ TEST(Cli, BlkparseEventAndSortWindowReachTheReader) {
   EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 2u);
   EXPECT_EQ(j["trace"]["skipped_events"].get<uint64_t>(), 3u);
   EXPECT_EQ(j["trace"]["transformations"]["unsorted"]["window"].get<uint64_t>(), 4u);
+}
+
+// trace-stats' statistic parameters reach the statistics: a 4 KiB page makes the 4 KiB writes
+// whole-page writes, and 64-page blocks with a 2-read floor put hm0's reads in blocks that
+// Concn R considers (with the default 768 pages and a floor of a block's pages it considers none).
+TEST(Cli, TraceStatsParametersReachTheStatistics) {
+  auto stats = [](const std::string& args) {
+    Result r = sh("trace-stats " + kData + "msrc-hm0.csv.gz --json " + args);
+    EXPECT_EQ(r.code, 0) << r.out;
+    return json::parse(r.out);
+  };
+  const json def = stats(""), set = stats(
+                                  "--page-size 4096 --pages-per-block 64 "
+                                  "--concn-min-reads 2");
+  EXPECT_EQ(set["params"]["page_size"], 4096);
+  EXPECT_EQ(set["params"]["pages_per_block"], 64);
+  EXPECT_EQ(set["params"]["concn_min_reads"], 2);
+  EXPECT_EQ(def["params"]["concn_min_reads"], 768);
+  EXPECT_LT(set["partial_page_write_ratio"].get<double>(),
+            def["partial_page_write_ratio"].get<double>());
+  EXPECT_EQ(def["concn_blocks_considered"], 0);
+  EXPECT_GT(set["concn_blocks_considered"].get<uint64_t>(), 10u);
+}
+
+// --progress prints the progress line even when stderr is not a terminal (here a pipe), which by
+// default gets none.
+TEST(Cli, ProgressLineOnlyWhenAskedForOnAPipe) {
+  const std::string out = (tmpdir() / "progress.json").string();
+  const std::string run = "run --trace " + kData + "msrc-hm0.csv.gz --quiet --out " + out;
+  Result on = sh(run + " --progress");
+  ASSERT_EQ(on.code, 0) << on.out;
+  EXPECT_NE(on.out.find("[ssdtlm] 1000/1000 requests (100%)"), std::string::npos) << on.out;
+  Result off = sh(run);
+  ASSERT_EQ(off.code, 0) << off.out;
+  EXPECT_EQ(off.out.find("[ssdtlm]"), std::string::npos) << off.out;
 }

@@ -133,6 +133,29 @@ def test_pool_sweep_store_and_skip_unchanged(tmp_path, ssdtlm_bin):
     assert len(rows(db, f"trace_path='{t}'")) == 2
 
 
+def test_worker_bin_and_no_binary_hash(tmp_path, ssdtlm_bin):
+    """--worker-bin: the runs execute that path (here a wrapper that logs its calls), the
+    workloads and the version still come from --bin; --no-binary-hash: the binary is identified
+    by its version alone (binary_sha256 NULL), so the keys differ from the hashed sweep's."""
+    log = tmp_path / "calls.log"
+    wrapper = tmp_path / "worker-ssdtlm"
+    write(wrapper, f'#!/bin/sh\necho "$1" >> "{log}"\nexec "{ssdtlm_bin}" "$@"\n')
+    wrapper.chmod(0o755)
+    spec = write(tmp_path / "w.yaml", f"name: w\nbase: {{trace: {TRACE_B}, max-requests: 300}}\n"
+                                      "grid:\n  fsp: [baseline, rl]\n")
+    db = str(tmp_path / "w.sqlite")
+    p = sweep_cmd([spec, "--db", db, "--backend", "pool", "--workers", "1", "--worker-bin",
+                   str(wrapper), "--no-binary-hash"], ssdtlm_bin)
+    assert "2 done, 0 failed" in p.stderr
+    assert log.read_text().split() == ["run", "run"]
+    rs = rows(db)
+    assert len(rs) == 2 and all(r["status"] == "ok" and r["binary_sha256"] is None for r in rs)
+    # The same spec with the hash: new keys (the identity changed), so both run again.
+    p = sweep_cmd([spec, "--db", db, "--backend", "pool", "--workers", "1"], ssdtlm_bin)
+    assert "2 runs, 0 unchanged (skipped), 2 to run" in p.stderr
+    assert sorted(len(r["binary_sha256"] or "") for r in rows(db)) == [0, 0, 64, 64]
+
+
 def test_failed_run_recorded_with_error(tmp_path, ssdtlm_bin):
     spec = write(tmp_path / "f.yaml", f"""
 name: f

@@ -508,5 +508,89 @@ TEST(PredictorGc, MovingAverageAndExponentialSmoothing) {
   EXPECT_EQ(e2.log.back().max_valid, 307u);
 }
 
+// The gc.* keys reach the policies: each threshold moved from its default (T_GC 10, T_IGC 3,
+// intensive from 1 free block, T^A_GC 100, 2 copies and 60 % invalid in the band, lazy trigger
+// 2, predictors aggressive) moves the behaviour the tests above check at the defaults.
+TEST(PartialGc, ConfigKeysMoveTheirThresholds) {
+  SsdConfig c;
+  c.apply_file(std::string(SSDTLM_TEST_CONFIG_DIR) + "/tlc-gc-512gb.json");
+  c.set("gc.t_gc", 6, "t");
+  c.set("gc.t_igc", 4, "t");
+  c.set("gc.intensive_blocks", 2, "t");
+  c.set("gc.t_gc_aggr", 40, "t");
+  c.set("gc.aggr_max_copies", 1, "t");
+  c.set("gc.victim_invalid_min", 0.5, "t");
+  c.set("gc.lazy_trigger_blocks", 4, "t");
+  c.set("gc.predictor_aggressive", false, "t");
+  c.finalize();
+  {  // rl: decisions from T_GC = 6; intensive from 2 free blocks until T_IGC = 4
+    auto p = make_gc_policy("rl", &c);
+    auto& rl = static_cast<RlGc&>(*p);
+    ScriptEngine e(1);
+    p->attach(&e);
+    Driver d;
+    e.free = {7};
+    d.serve(*p, false, 500 * kUs);
+    EXPECT_EQ(rl.decisions(), 0u);
+    e.free = {6};
+    d.serve(*p, false, 500 * kUs);
+    EXPECT_EQ(rl.decisions(), 1u);
+    EXPECT_FALSE(rl.intensive(0));
+    e.free = {2};
+    d.serve(*p, false, 500 * kUs);
+    EXPECT_TRUE(rl.intensive(0));
+    e.free = {3};  // still below T_IGC = 4
+    d.serve(*p, false, 500 * kUs);
+    EXPECT_TRUE(rl.intensive(0));
+    e.free = {4};
+    d.serve(*p, false, 500 * kUs);
+    EXPECT_FALSE(rl.intensive(0));
+  }
+  {  // rl-aggr: the band from T^A_GC = 40, at most 1 copy, victims at least 50 % invalid
+    auto p = make_gc_policy("rl-aggr", &c);
+    auto& rl = static_cast<RlGc&>(*p);
+    ScriptEngine e(1);
+    p->attach(&e);
+    Driver d;
+    e.free = {41};
+    d.serve(*p, false, 500 * kUs);
+    EXPECT_EQ(rl.decisions(), 0u);
+    e.free = {40};
+    for (int i = 0; i < 100; ++i) d.serve(*p, false, 500 * kUs);
+    EXPECT_EQ(rl.decisions(), 100u);
+    ASSERT_FALSE(e.log.empty());
+    for (const auto& s : e.log) {
+      EXPECT_LE(s.copies, 1u);
+      EXPECT_EQ(s.max_valid, 384u);  // floor(768 x (1 - 0.5))
+    }
+  }
+  {  // lazy: steps from 4 free blocks
+    auto p = make_lazy_gc(&c);
+    ScriptEngine e(1);
+    p->attach(&e);
+    Driver d;
+    e.free = {5};
+    d.serve(*p, false, 500 * kUs);
+    EXPECT_TRUE(e.log.empty());
+    e.free = {4};
+    d.serve(*p, false, 500 * kUs);
+    EXPECT_EQ(e.log.size(), 1u);
+  }
+  {  // a predictor without the aggressive triggers: nothing in the band, nothing on reads
+    auto p = make_gc_policy("exp0.3", &c);
+    ScriptEngine e(1);
+    p->attach(&e);
+    Driver d;
+    e.free = {20};
+    for (int i = 0; i < 5; ++i) d.serve(*p, false, 20000 * kUs);
+    EXPECT_TRUE(e.log.empty());
+    e.free = {6};
+    d.serve(*p, true, 20000 * kUs);
+    EXPECT_TRUE(e.log.empty());
+    d.serve(*p, false, 20000 * kUs);
+    EXPECT_EQ(e.log.size(), 1u);
+  }
+}
+
 }  // namespace
 }  // namespace ssdtlm

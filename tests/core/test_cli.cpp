@@ -344,6 +344,27 @@ TEST(Validation, MatchedDriveAtLowLoadIsServicePlusTransfer) {
   EXPECT_LT(j["operating_point"]["die_utilisation"]["max"].get<double>(), 0.1);
 }
 
+// cache.flush_high_watermark / cache.flush_low_watermark: the watermark write-back starts
+// flushing above the high fraction of dirty slots and stops at the low one, so higher marks keep
+// dirty pages longer (more write hits, fewer background flushes); low above high is refused.
+TEST(Cli, FlushWatermarksSetHowLongDirtyPagesStay) {
+  auto run = [](const std::string& name, double hi, double lo) {
+    const std::string out = (tmpdir() / (name + ".json")).string();
+    Result r = sh("run --trace " + kData + "msrc-hm0.csv.gz --cache-mb 1 --integrity --quiet " +
+                  "--set cache.flush_high_watermark=" + std::to_string(hi) +
+                  " --set cache.flush_low_watermark=" + std::to_string(lo) + " --out " + out);
+    EXPECT_EQ(r.code, 0) << r.out;
+    return load(out)["cache"];
+  };
+  const json low = run("wm-low", 0.2, 0.1), high = run("wm-high", 0.9, 0.8);
+  EXPECT_GT(high["write_hits"].get<uint64_t>(), low["write_hits"].get<uint64_t>() + 50);
+  EXPECT_LT(high["background_flushes"].get<uint64_t>(), low["background_flushes"].get<uint64_t>());
+  Result bad = sh("run --trace " + kData + "msrc-hm0.csv.gz --quiet " +
+                  "--set cache.flush_high_watermark=0.2 --set cache.flush_low_watermark=0.5");
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.out.find("cache.flush_low_watermark"), std::string::npos) << bad.out;
+}
+
 TEST(Cli, ResultJsonHasTheStableCore) {
   const std::string out = (tmpdir() / "core.json").string();
   const std::string csv = (tmpdir() / "core.csv").string();

@@ -112,6 +112,71 @@ SsdConfig rd_config(const std::string& policy, uint32_t hard, uint32_t soft,
   return c;
 }
 
+// A block-wear source with every count set by the test.
+struct FixedWear : BlockWear {
+  std::vector<uint32_t> erases, reads;
+  explicit FixedWear(uint64_t blocks) : erases(blocks, 0), reads(blocks, 0) {}
+  uint32_t erase_count(uint64_t b) const override { return erases[b]; }
+  uint32_t read_count(uint64_t b) const override { return reads[b]; }
+};
+
+// rd.initial_pe_max: each block starts at a P/E count drawn uniformly in [0, max] (seeded, so
+// the same run gives the same wear), on top of its erases; 0 is a fresh drive.
+TEST(RrModel, InitialPeMaxGivesEveryBlockASeededPriorWear) {
+  SsdConfig c = rd_config("baseline", 1000, 900);
+  const uint64_t blocks = c.geo.blocks();
+  ASSERT_GE(blocks, 100u);
+  FixedWear wear(blocks);
+  wear.erases[5] = 7;
+  const DisturbModel fresh(c, wear);
+  EXPECT_EQ(fresh.pe_of(0), 0.0);
+  EXPECT_EQ(fresh.pe_of(5), 7.0);
+  c.rd_initial_pe_max = 3000;
+  const DisturbModel aged(c, wear), again(c, wear);
+  double sum = 0, lo = 1e9, hi = 0;
+  bool same = true;
+  for (uint64_t b = 0; b < blocks; ++b) {
+    const double pe = aged.pe_of(b) - wear.erases[b];
+    sum += pe;
+    lo = std::min(lo, pe);
+    hi = std::max(hi, pe);
+    same = same && pe == again.pe_of(b) - wear.erases[b];
+  }
+  EXPECT_TRUE(same);
+  EXPECT_GE(lo, 0.0);
+  EXPECT_LE(hi, 3000.0);
+  EXPECT_GT(hi - lo, 1500.0);                        // spread, not one value
+  EXPECT_NEAR(sum / double(blocks), 1500.0, 300.0);  // uniform's mean, within sampling
+  c.seed += 1;
+  const DisturbModel other(c, wear);
+  bool differs = false;
+  for (uint64_t b = 0; b < blocks && !differs; ++b) differs = other.pe_of(b) != aged.pe_of(b);
+  EXPECT_TRUE(differs);
+}
+
+// rd.ipr_limit_factor: a block reprogrammed to MLC has factor x the hard threshold and 1/factor
+// the disturb per read.
+TEST(RrModel, IprLimitFactorScalesTheMlcBlocksLimitAndDisturb) {
+  SsdConfig c = rd_config("ipr", 1000, 900);
+  c.rd_ipr_limit_factor = 4;
+  FixedWear wear(c.geo.blocks());
+  DisturbModel m(c, wear);
+  m.set_mlc(3);
+  wear.reads[3] = 8000;
+  wear.reads[4] = 2000;
+  EXPECT_EQ(m.limit_of(3), 4000u);
+  EXPECT_EQ(m.limit_of(4), 1000u);
+  EXPECT_DOUBLE_EQ(m.rber_of(3), RberTable::rber(0, 2000));
+  EXPECT_DOUBLE_EQ(m.rber_of(4), RberTable::rber(0, 2000));
+  c.rd_ipr_limit_factor = 10;
+  DisturbModel ten(c, wear);
+  wear.reads[3] = 1000;  // reads before the reprogram no longer count
+  ten.set_mlc(3);
+  wear.reads[3] = 9000;
+  EXPECT_EQ(ten.limit_of(3), 10000u);
+  EXPECT_DOUBLE_EQ(ten.rber_of(3), RberTable::rber(0, 800));
+}
+
 class Driver {
  public:
   Driver(const SsdConfig& cfg, bool integrity = true) : cfg_(cfg), core(cfg_, env, integrity) {
@@ -455,6 +520,21 @@ TEST(RrLeveling, HotPageHopsIntoAShadowBlockNotTheActiveBlock) {
   EXPECT_EQ(ftl(d.core).block(s).read_count, 1u);
   EXPECT_EQ(ftl(d.core).block(b).read_count, 161u);  // 160 host reads + the hop's read
   EXPECT_EQ(d.core.counters().mismatches, 0u);
+}
+
+// rd.monitor_fraction: the quota of monitored blocks. With 0 no block is monitored, so the
+// 160th read (T2, the hop of the test above) moves nothing.
+TEST(RrLeveling, NoHopWithoutAMonitoringQuota) {
+  SsdConfig c = leveling_config();
+  c.rd_monitor_fraction = 0;
+  Driver d(c);
+  ReadDisturb* rd = d.core.read_disturb();
+  const uint64_t b = d.block_of(0);
+  const Lpn a = d.lpns_in(b, 1)[0];
+  d.reads(a, 170);
+  EXPECT_EQ(d.block_of(a), b);
+  EXPECT_EQ(rd->stats(0)["refresh"]["hops"], 0u);
+  EXPECT_EQ(count_ops(d.env, OpOwner::GcProgram), 0u);
 }
 
 TEST(RrLeveling, ShadowBlockAtT2MovesItsPagesToAnotherShadowBlockAndIsErased) {

@@ -369,6 +369,44 @@ TEST(RlGc, RewardOfRequestKUpdatesTheEntryOfRequestKMinus1) {
   EXPECT_EQ(rl.stats()["rl"]["unit_cycles"].get<uint64_t>(), 6u + 6u + 25u);
 }
 
+// gc.rl_split_us: the previous interval's bin of the state, (prev x 17 + cur) x 2 + action bin.
+// Requests at 500 us, then 2000 us: request 3's reward updates the entry of request 2, whose
+// previous interval (500 us) is bin 1 with the 100 us split and bin 0 with a 1000 us split.
+TEST(RlGc, SplitKeySetsThePreviousIntervalBin) {
+  auto updated_prev_bin = [](double split_us) {
+    SsdConfig c;
+    c.apply_file(std::string(SSDTLM_TEST_CONFIG_DIR) + "/tlc-gc-512gb.json");
+    c.set("gc.rl_split_us", split_us, "t");
+    c.finalize();
+    auto p = make_gc_policy("rl", &c);
+    auto& rl = static_cast<RlGc&>(*p);
+    auto* cpp = dynamic_cast<rl::CppBackend*>(&rl.backend());
+    EXPECT_NE(cpp, nullptr);
+    ScriptEngine e(1);
+    e.free = {5};
+    p->attach(&e);
+    for (int i = 0; i < 1024; ++i) cpp->reward(10'000'000'000ull);  // past the warm-up
+    Driver d;
+    d.serve(*p, false, 500 * kUs);
+    d.serve(*p, false, 2000 * kUs);  // another current bin than request 1's: S2 != S1
+    // only Q(S1, A1) is set, S1 with no previous interval (bin 0); request 3 sets Q(S2, A2)
+    std::vector<uint32_t> before;
+    for (uint32_t s = 0; s < RlGc::kStates; ++s)
+      for (uint32_t a = 0; a < RlGc::kActions; ++a)
+        if (cpp->core().q(s, a) != 0) before.push_back(s);
+    EXPECT_EQ(before.size(), 1u);
+    d.serve(*p, false, 500 * kUs);
+    int prev_bin = -1;
+    for (uint32_t s = 0; s < RlGc::kStates; ++s)
+      for (uint32_t a = 0; a < RlGc::kActions; ++a)
+        if (cpp->core().q(s, a) != 0 && std::find(before.begin(), before.end(), s) == before.end())
+          prev_bin = static_cast<int>(s / 34);
+    return prev_bin;
+  };
+  EXPECT_EQ(updated_prev_bin(100), 1);
+  EXPECT_EQ(updated_prev_bin(1000), 0);
+}
+
 // The warm-up: before the reward unit's first threshold scan every sample earns 1.0 whatever
 // its latency, so the update of request 2 is dropped (the table stays zero, 1 cycle) and counted
 // in the training section's warmup_skipped_updates, not in its updates.
@@ -510,7 +548,8 @@ TEST(PredictorGc, MovingAverageAndExponentialSmoothing) {
 
 // The gc.* keys reach the policies: each threshold moved from its default (T_GC 10, T_IGC 3,
 // intensive from 1 free block, T^A_GC 100, 2 copies and 60 % invalid in the band, lazy trigger
-// 2, predictors aggressive) moves the behaviour the tests above check at the defaults.
+// 2, predictors aggressive, a host reserve of 1 block) moves the behaviour the tests above check
+// at the defaults.
 TEST(PartialGc, ConfigKeysMoveTheirThresholds) {
   SsdConfig c;
   c.apply_file(std::string(SSDTLM_TEST_CONFIG_DIR) + "/tlc-gc-512gb.json");
@@ -575,6 +614,27 @@ TEST(PartialGc, ConfigKeysMoveTheirThresholds) {
     e.free = {4};
     d.serve(*p, false, 500 * kUs);
     EXPECT_EQ(e.log.size(), 1u);
+  }
+  {  // gc.host_reserve_blocks (set to 3 below): with the host blocked, the emergency step goes to
+     // every plane at or below the reserve (default 1: plane 1 only)
+    struct Blocked : ScriptEngine {
+      Blocked() : ScriptEngine(2) {}
+      bool host_blocked() const override { return true; }
+    };
+    for (uint32_t reserve : {1u, 3u}) {
+      SsdConfig r = c;
+      r.set("gc.host_reserve_blocks", reserve, "t");
+      r.finalize();
+      auto p = make_lazy_gc(&r);
+      EXPECT_EQ(p->host_reserve_blocks(), reserve);
+      Blocked e;
+      p->attach(&e);
+      e.free = {3, 1};
+      p->on_gc_idle(0);
+      ASSERT_EQ(e.log.size(), reserve == 1 ? 1u : 2u) << reserve;
+      EXPECT_EQ(e.log.back().plane, 1u);
+      EXPECT_EQ(e.log.front().plane, reserve == 1 ? 1u : 0u);
+    }
   }
   {  // a predictor without the aggressive triggers: nothing in the band, nothing on reads
     auto p = make_gc_policy("exp0.3", &c);

@@ -249,6 +249,9 @@ const std::vector<Param>& params() {
       num<uint32_t>(
           "ftl.wl_threshold", FIELD(wl_threshold), 0, 1e7,
           "static wear leveling when a plane's erase-count spread exceeds this (0 = off)"),
+      num<uint64_t>("fault.gc_copy", FIELD(fault_gc_copy), 0, 1e15,
+                    "fault injection for testing --integrity: from the Nth page GC moves on, every "
+                    "moved page is programmed with corrupted data (0 = off)"),
       choice("ftl.unmapped_reads", FIELD(unmapped_reads), {"prefill", "zero"},
              "reads of never-written addresses: prefill them in FTL state, or zero-fill"),
       flag("rd.enabled", FIELD(rd_enabled),

@@ -83,6 +83,10 @@ struct SsdConfig {
   double overprovisioning = 0.10;
   double gc_threshold = 0.05;  // fraction of a plane's blocks that must stay free
   bool gc_copyback = false;    // GC moves stay inside the die (no bus transfer)
+  // Fault injection, for checking the data-integrity mode (--integrity, docs/architecture.md):
+  // from the Nth page that GC moves on, every moved page is programmed with corrupted data
+  // (0 = off).
+  uint64_t fault_gc_copy = 0;
   std::string gc_policy = "greedy";
   // Partial GC policies (docs/gc.md). Free-block counts are per plane.
   uint32_t gc_t_gc = 10;        // T_GC: rl / predictors decide when free blocks <= this

@@ -299,6 +299,10 @@ json run_replay(const RunOptions& opt) {
   cfg.finalize();
   if (opt.rl_clock) opt.rl_clock(cfg.ctrl_cycle);
   check_composition(cfg, opt.preset);
+  if (cfg.fault_gc_copy && !opt.integrity)
+    throw ConfigError(
+        "fault.gc_copy without --integrity (the injected corruption is of the data versions "
+        "that only the data-integrity mode keeps)");
   if (opt.precondition < 0 || opt.precondition > 1)
     throw ConfigError("--precondition: expected a fraction in [0, 1]");
   if (opt.precondition_random < 0 || opt.precondition_random > 100)

@@ -312,9 +312,14 @@ void PageGcEngine::program(uint32_t plane, bool pad) {
   u->dst = dst;
   for (int i = 0; i < n; ++i) u->moves[i] = j.buf[i];
   if (flash_data_) {
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
+      // fault.gc_copy = N: from the Nth page moved on, every moved page is programmed with
+      // corrupted data (version kCorrupt, which no write has), as a broken copy path would
+      // write it; --integrity must report the reads of such pages.
+      const bool corrupt = cfg_.fault_gc_copy && ++moved_ >= cfg_.fault_gc_copy;
       for (uint32_t k = 0; k < spp_; ++k)
-        flash_data_->at(psn_of(dst + i, k)) = j.buf_ver[i * spp_ + k];
+        flash_data_->at(psn_of(dst + i, k)) = corrupt ? kCorrupt : j.buf_ver[i * spp_ + k];
+    }
     j.buf_ver.erase(j.buf_ver.begin(), j.buf_ver.begin() + n * spp_);
   }
   j.buf.erase(j.buf.begin(), j.buf.begin() + n);

@@ -178,6 +178,8 @@ class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
   SimCounters& ctr_;
   FlashPort& port_;
   PagedArray<uint32_t>* flash_data_;
+  uint64_t moved_ = 0;                       // pages moved so far (counted only with fault.gc_copy)
+  static constexpr uint32_t kCorrupt = ~0u;  // fault.gc_copy's data version
   const uint32_t spp_;
   const int unit_;
   std::unique_ptr<GcPolicy> owned_policy_;

@@ -729,3 +729,46 @@ TEST(Cli, IntegrityReportsCorruptedGcCopies) {
   EXPECT_NE(no.code, 0);
   EXPECT_NE(no.out.find("fault.gc_copy without --integrity"), std::string::npos) << no.out;
 }
+
+// Bad trace input never crashes: a corrupt or truncated compressed file and out-of-range trace
+// options are errors naming the file or the option.
+TEST(Cli, CorruptCompressedTracesAndBadTraceOptionsAreErrorsNamingThem) {
+  auto bytes = [](std::initializer_list<int> b) {
+    std::string s;
+    for (int x : b) s.push_back(static_cast<char>(x));
+    return s;
+  };
+  // A gzip header, then bytes that are no deflate stream.
+  const std::string corrupt = write_file(
+      "corrupt.mqsim.gz", bytes({0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x02, 0x03}) +
+                              std::string("this is not deflate data\xff\xff\xff\xff", 28));
+  // The first 19 of the 38 bytes of gzip("0 0 0 4096 1\n" x 50), and the first 30 of bzip2's.
+  const std::string gz_cut =
+      write_file("cut.mqsim.gz", bytes({0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03,
+                                        0x33, 0x50, 0x30, 0x00, 0x42, 0x13, 0x03, 0x4b, 0x33}));
+  const std::string bz_cut = write_file(
+      "cut.mqsim.bz2", bytes({0x42, 0x5a, 0x68, 0x39, 0x31, 0x41, 0x59, 0x26, 0x53, 0x59,
+                              0xdd, 0xf0, 0x7e, 0xf0, 0x00, 0x00, 0x05, 0x58, 0x00, 0x00,
+                              0x10, 0x40, 0x00, 0x65, 0x20, 0x20, 0x00, 0x31, 0x0c, 0x00}));
+  for (const auto& [file, what] : {std::pair<std::string, std::string>{corrupt, "gzip error"},
+                                   {gz_cut, "gzip data truncated"},
+                                   {bz_cut, "bzip2 data truncated"}}) {
+    Result r = sh("run --trace " + file + " --format mqsim --quiet");
+    EXPECT_NE(r.code, 0) << file;
+    EXPECT_NE(r.code, -1) << file << " (killed by a signal)";
+    EXPECT_NE(r.out.find(file), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(what), std::string::npos) << r.out;
+  }
+  const std::string t = kData + "msrc-hm0.csv.gz";
+  for (const auto& [opt, msg] :
+       {std::pair<std::string, std::string>{"--sort-window 0", "--sort-window"},
+        {"--blkparse-event QD", "--blkparse-event"},
+        {"--start -1", "--start"},
+        {"--duration -1", "--duration"},
+        {"--format nope", "--format"}}) {
+    Result r = sh("run --trace " + t + " --quiet " + opt);
+    EXPECT_NE(r.code, 0) << opt;
+    EXPECT_NE(r.code, -1) << opt;
+    EXPECT_NE(r.out.find(msg), std::string::npos) << opt << ": " << r.out;
+  }
+}

@@ -62,6 +62,10 @@ class HostInterface : public sc_core::sc_module {
   const LatencyHistogram& all_latency() const { return all_; }
   uint64_t completed() const { return completed_ - warm_completed_; }  // measured requests
   uint64_t issued() const { return issued_; }
+  // After the simulation: requests that entered the host and were never answered, and whether
+  // the trace was read to its end. Either means the drive stopped answering (a deadlock).
+  uint64_t unanswered() const { return next_id_ - completed_; }
+  bool trace_read() const { return src_done_; }
   uint64_t outstanding() const { return outstanding_; }
   Tick last_completion() const { return last_done_; }
   uint64_t events() const { return events_; }

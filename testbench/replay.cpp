@@ -602,6 +602,13 @@ json run_replay(const RunOptions& opt) {
               {"state_bytes", core.state_bytes()},
               {"state_bytes_per_physical_page", double(core.state_bytes()) / geo.pages()}};
   if (!core.idle()) r["sim"]["unfinished_work"] = true;
+  // The simulation ended (no event left) with requests never answered, or before the trace was
+  // read to its end: the drive stopped answering. run reports it and exits 4.
+  if (ssd.host.unanswered() > 0 || !ssd.host.trace_read()) {
+    r["sim"]["unanswered_requests"] = ssd.host.unanswered();
+    r["sim"]["trace_read_to_end"] = ssd.host.trace_read();
+    r["sim"]["stopped_at_s"] = sc_core::sc_time_stamp().value() / 1e12;
+  }
   return r;
 }
 

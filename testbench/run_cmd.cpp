@@ -183,6 +183,19 @@ int run_main(int argc, char** argv) {
     if (rl_trace_files && !opt.quiet)
       for (const std::string& f : rl_trace_files())
         std::printf("RL unit waveform: %s\n", f.c_str());
+    if (r["sim"].contains("unanswered_requests")) {
+      std::fprintf(
+          stderr,
+          "ssdtlm run: the drive stopped answering at %.6f s of simulated time: %llu "
+          "requests unanswered%s (a deadlock, e.g. garbage collection with no free "
+          "block to move into: ftl.overprovisioning %g against ftl.gc_threshold %g)\n",
+          r["sim"]["stopped_at_s"].get<double>(),
+          (unsigned long long)r["sim"]["unanswered_requests"].get<uint64_t>(),
+          r["sim"]["trace_read_to_end"].get<bool>() ? "" : ", the trace not read to its end",
+          r["config"]["ftl"]["overprovisioning"].get<double>(),
+          r["config"]["ftl"]["gc_threshold"].get<double>());
+      return 4;
+    }
     if (opt.integrity && r["integrity"]["mismatches"].get<uint64_t>() > 0) {
       for (const auto& e : r["integrity"]["examples"])
         std::fprintf(stderr, "ssdtlm run: integrity error: %s\n", e.get<std::string>().c_str());

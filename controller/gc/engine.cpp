@@ -276,12 +276,14 @@ void PageGcEngine::on_read_done(FlashOp* op) {
   }
   port_.read_finished(op->ppn);
   port_.free_op(op);
-  while (j.buf.size() >= static_cast<size_t>(unit_)) program(plane, false);
+  // (program() issues nothing when the plane has no free page left: the moves stay buffered)
+  while (j.buf.size() >= static_cast<size_t>(unit_) && program(plane, false)) {
+  }
   if (j.scan_done && j.reads_inflight == 0 && !j.buf.empty()) program(plane, true);
   maybe_erase(plane);
 }
 
-void PageGcEngine::program(uint32_t plane, bool pad) {
+bool PageGcEngine::program(uint32_t plane, bool pad) {
   Job& j = jobs_[plane];
   // Drop moves whose page was overwritten while buffered.
   size_t w = 0;
@@ -296,7 +298,7 @@ void PageGcEngine::program(uint32_t plane, bool pad) {
   }
   j.buf.resize(w);
   if (flash_data_) j.buf_ver.resize(w * spp_);
-  if (j.buf.empty() || (!pad && j.buf.size() < static_cast<size_t>(unit_))) return;
+  if (j.buf.empty() || (!pad && j.buf.size() < static_cast<size_t>(unit_))) return false;
   const int n = std::min<int>(unit_, static_cast<int>(j.buf.size()));
   const uint32_t free_before = ftl_.free_blocks(plane);
   const Ppn dst =
@@ -304,7 +306,7 @@ void PageGcEngine::program(uint32_t plane, bool pad) {
   if (dst == kNoPpn) {
     // No room even in the GC reserve: the plane is full of valid data (over-filled logical
     // space). Give the victim back; the policy will retry after the next erase elsewhere.
-    return;
+    return false;
   }
   Unit* u = units_.get();
   u->plane = plane;
@@ -332,6 +334,7 @@ void PageGcEngine::program(uint32_t plane, bool pad) {
   ctr_.padding_pages += unit_ - n;
   port_.submit(op);
   if (ftl_.free_blocks(plane) != free_before) free_changed(plane);
+  return true;
 }
 
 void PageGcEngine::on_program_done(FlashOp* op) {

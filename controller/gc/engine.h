@@ -167,7 +167,7 @@ class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
   void on_program_done(FlashOp* op);
   void on_erase_done(FlashOp* op);
   void continue_job(uint32_t plane);
-  void program(uint32_t plane, bool pad);
+  bool program(uint32_t plane, bool pad);  // false: nothing issued
   void maybe_erase(uint32_t plane);
   void step_ended(uint32_t plane);
   uint32_t psn_of(Ppn ppn, uint32_t sector) const { return ppn * spp_ + sector; }

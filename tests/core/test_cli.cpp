@@ -686,16 +686,24 @@ TEST(Cli, ProgressLineOnlyWhenAskedForOnAPipe) {
 // example naming the LBA, the version read and the one expected). The small drive full and
 // aged, 8,000 one-page writes (each page at most once) make GC move pages throughout; then
 // every page is read once.
-TEST(Cli, IntegrityReportsCorruptedGcCopies) {
-  const std::string cfg = write_file("small-fault.json", kSmall);
+constexpr int kSmallPages = 14745;  // the small drive's logical pages (8 KiB)
+
+// 8,000 one-page writes (each page at most once), then one read of every page (MQSim format).
+std::string writes_then_reads() {
   std::string trace;
   long long t = 0;
-  const int pages = 14745;  // the small drive's logical pages (8 KiB)
   for (int i = 0; i < 8000; ++i, t += 200000)
-    trace += std::to_string(t) + " 0 " + std::to_string(1LL * (i * 7919 % pages) * 16) + " 16 0\n";
-  for (int i = 0; i < pages; ++i, t += 100000)
+    trace +=
+        std::to_string(t) + " 0 " + std::to_string(1LL * (i * 7919 % kSmallPages) * 16) + " 16 0\n";
+  for (int i = 0; i < kSmallPages; ++i, t += 100000)
     trace += std::to_string(t) + " 0 " + std::to_string(16LL * i) + " 16 1\n";
-  const std::string tr = write_file("fault.mqsim", trace);
+  return write_file("writes-then-reads.mqsim", trace);
+}
+
+TEST(Cli, IntegrityReportsCorruptedGcCopies) {
+  const std::string cfg = write_file("small-fault.json", kSmall);
+  const int pages = kSmallPages;
+  const std::string tr = writes_then_reads();
   const std::string base = "run --trace " + tr + " --format mqsim --fold modulo --config " + cfg +
                            " --precondition 0.9 --precondition-random 1 --integrity";
   auto run = [&](const std::string& name, const std::string& extra) {
@@ -771,4 +779,33 @@ TEST(Cli, CorruptCompressedTracesAndBadTraceOptionsAreErrorsNamingThem) {
     EXPECT_NE(r.code, -1) << opt;
     EXPECT_NE(r.out.find(msg), std::string::npos) << opt << ": " << r.out;
   }
+}
+
+// A drive that stops answering is an error, not a short result: with 2 % over-provisioning on a
+// full drive GC finds no free block for its moves, the simulation runs out of events with
+// requests outstanding, and run says so and exits 4 (the result JSON has the counts). Before the
+// GC engine stopped retrying a program that had no page, this run spun forever.
+TEST(Cli, ADriveThatStopsAnsweringIsAnError) {
+  const std::string cfg = write_file("small-stuck.json", kSmall);
+  const std::string out = (tmpdir() / "stuck.json").string();
+  Result r =
+      sh("run --trace " + writes_then_reads() + " --format mqsim --fold modulo --config " + cfg +
+         " --set ftl.overprovisioning=0.02 --precondition 1.0 --precondition-random 1 "
+         "--closed-loop 64 --quiet --out " +
+         out);
+  ASSERT_EQ(r.code, 4) << r.out;
+  EXPECT_NE(r.out.find("ssdtlm run: the drive stopped answering"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ftl.overprovisioning 0.02"), std::string::npos) << r.out;
+  const json j = load(out);
+  EXPECT_GT(j["sim"]["unanswered_requests"].get<uint64_t>(), 0u);
+  EXPECT_FALSE(j["sim"]["trace_read_to_end"].get<bool>());
+  EXPECT_LT(j["host"]["requests"].get<uint64_t>(), 1000u);
+  // The same drive with the default 10 %: every request answered, no such keys.
+  Result ok =
+      sh("run --trace " + writes_then_reads() + " --format mqsim --fold modulo --config " + cfg +
+         " --precondition 1.0 --precondition-random 1 --closed-loop 64 --quiet --out " + out);
+  ASSERT_EQ(ok.code, 0) << ok.out;
+  const json k = load(out);
+  EXPECT_FALSE(k["sim"].contains("unanswered_requests"));
+  EXPECT_EQ(k["host"]["requests"].get<uint64_t>(), 8000u + kSmallPages);
 }

@@ -1,5 +1,6 @@
 #include "controller/gc/policy.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "controller/config.h"
@@ -34,7 +35,10 @@ void GreedyGc::on_host_block_opened(uint32_t plane) {
 void GreedyGc::maybe_start(uint32_t plane) {
   if (engine_->gc_active(plane)) return;
   const uint32_t free = engine_->free_blocks(plane);
-  if (free >= engine_->threshold_blocks()) {
+  // GC runs at least while host data cannot enter the plane (free <= host_reserve_blocks()): a
+  // threshold at or below the host's reserve (ftl.gc_threshold x blocks_per_plane <= 2) would
+  // leave blocked host writes waiting for a GC that never starts.
+  if (free >= std::max(engine_->threshold_blocks(), host_reserve_blocks() + 1)) {
     if (paced_) credit_[plane] = 0;
     return;
   }

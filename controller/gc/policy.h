@@ -119,7 +119,9 @@ class GcPolicy {
 
 // Page-level greedy GC: when a plane's free blocks fall below the threshold, the victim with the
 // fewest valid pages is collected whole (all moves, then the erase) as foreground work that runs
-// before any host operation queued at the die; repeated while the plane stays below threshold.
+// before any host operation queued at the die; repeated while the plane stays below threshold,
+// and in any case while it has no more free blocks than the host leaves to GC
+// (host_reserve_blocks(): a threshold at or below it would leave blocked host writes waiting).
 //
 // Paced: when the GC threshold exceeds the plane's spare blocks (ftl.gc_threshold above the
 // over-provisioning, as tlc-rr's 0.3 against 0.25: SSDsim allows it), a full drive can never

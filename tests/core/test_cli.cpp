@@ -800,6 +800,21 @@ TEST(Cli, ADriveThatStopsAnsweringIsAnError) {
   EXPECT_GT(j["sim"]["unanswered_requests"].get<uint64_t>(), 0u);
   EXPECT_FALSE(j["sim"]["trace_read_to_end"].get<bool>());
   EXPECT_LT(j["host"]["requests"].get<uint64_t>(), 1000u);
+  // Greedy GC with a threshold at the host's reserve (ftl.gc_threshold 0 or 0.02 = 1 block of
+  // 64): host writes wait for a block (write_waits) and greedy collects anyway, so every request
+  // is answered with the data intact. Before greedy ran while the host waited, this run stopped.
+  for (const char* th : {"0", "0.02"}) {
+    Result g =
+        sh("run --trace " + writes_then_reads() +
+           " --format mqsim --fold modulo --integrity --config " + cfg +
+           " --set ftl.gc_threshold=" + th +
+           " --precondition 1.0 --precondition-random 1 --closed-loop 64 --quiet --out " + out);
+    ASSERT_EQ(g.code, 0) << th << ": " << g.out;
+    const json gj = load(out);
+    EXPECT_EQ(gj["host"]["requests"].get<uint64_t>(), 8000u + kSmallPages) << th;
+    EXPECT_GT(gj["cache"]["write_waits"].get<uint64_t>(), 1000u) << th;
+    EXPECT_EQ(gj["integrity"]["mismatches"].get<uint64_t>(), 0u) << th;
+  }
   // The same drive with the default 10 %: every request answered, no such keys.
   Result ok =
       sh("run --trace " + writes_then_reads() + " --format mqsim --fold modulo --config " + cfg +

@@ -152,7 +152,11 @@ void Ftl::unmap(Lpn lpn) {
 
 bool Ftl::can_allocate(uint32_t plane, uint32_t reserve) const {
   const PlaneState& ps = planes_[plane];
-  if (ps.active >= 0 && blocks_[ps.active].write_ptr < geo_.pages_per_block) return true;
+  // An active block with room takes the write unless it was opened from the reserve (free
+  // blocks below it): that block is GC's, for the moves that free the next one. Host data in it
+  // left partial GC with no page for its moves and every plane at 0 free blocks (a deadlock).
+  if (ps.active >= 0 && blocks_[ps.active].write_ptr < geo_.pages_per_block)
+    return ps.free_count >= reserve;
   return ps.free_count > reserve;
 }
 

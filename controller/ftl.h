@@ -159,7 +159,8 @@ class Ftl final : public BlockWear {
   // active block, opening a new block from the free pool when needed. kNoPpn when the plane has
   // no free page. The pages count as in flight until commit().
   Ppn allocate(uint32_t plane, uint32_t n);
-  // True when the plane's active block has room or it has more than `reserve` free blocks.
+  // True when the plane's active block has room and it has at least `reserve` free blocks, or
+  // it has more than `reserve` free blocks.
   bool can_allocate(uint32_t plane, uint32_t reserve = 0) const;
   // Round-robin plane cursor for dynamic allocation (channel first, then chip, die, plane),
   // skipping planes that cannot allocate. Returns planes() when no plane can.

@@ -815,6 +815,19 @@ TEST(Cli, ADriveThatStopsAnsweringIsAnError) {
     EXPECT_GT(gj["cache"]["write_waits"].get<uint64_t>(), 1000u) << th;
     EXPECT_EQ(gj["integrity"]["mismatches"].get<uint64_t>(), 0u) << th;
   }
+  // The partial policies on the same full drive at the default threshold: host writes wait, GC
+  // keeps its reserve (host data no longer fill the block GC opened from it), every request is
+  // answered. Before, each of them stopped after 784-1,144 requests.
+  for (const char* gc : {"lazy", "rl", "rl-aggr", "mov10", "exp0.3"}) {
+    Result g =
+        sh("run --trace " + writes_then_reads() +
+           " --format mqsim --fold modulo --integrity --config " + cfg + " --gc " + gc +
+           " --precondition 1.0 --precondition-random 1 --closed-loop 64 --quiet --out " + out);
+    ASSERT_EQ(g.code, 0) << gc << ": " << g.out;
+    const json gj = load(out);
+    EXPECT_EQ(gj["host"]["requests"].get<uint64_t>(), 8000u + kSmallPages) << gc;
+    EXPECT_EQ(gj["integrity"]["mismatches"].get<uint64_t>(), 0u) << gc;
+  }
   // The same drive with the default 10 %: every request answered, no such keys.
   Result ok =
       sh("run --trace " + writes_then_reads() + " --format mqsim --fold modulo --config " + cfg +

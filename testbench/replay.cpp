@@ -299,6 +299,10 @@ json run_replay(const RunOptions& opt) {
   cfg.finalize();
   if (opt.rl_clock) opt.rl_clock(cfg.ctrl_cycle);
   check_composition(cfg, opt.preset);
+  if (cfg.fault_gc_copy && cfg.hybrid())
+    throw ConfigError("fault.gc_copy with " + opt.preset +
+                      " (a hybrid SSD: its GC and migrations do not go through the page-level "
+                      "GC engine whose moves the fault corrupts)");
   if (cfg.fault_gc_copy && !opt.integrity)
     throw ConfigError(
         "fault.gc_copy without --integrity (the injected corruption is of the data versions "

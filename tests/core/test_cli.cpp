@@ -736,6 +736,12 @@ TEST(Cli, IntegrityReportsCorruptedGcCopies) {
                  " --set fault.gc_copy=1 --quiet");
   EXPECT_NE(no.code, 0);
   EXPECT_NE(no.out.find("fault.gc_copy without --integrity"), std::string::npos) << no.out;
+  // On a hybrid drive the fault would do nothing: refused by name.
+  Result hy = sh("run --trace " + kData +
+                 "msrc-hm0.csv.gz --preset hybrid-slc-tlc --integrity "
+                 "--set fault.gc_copy=1 --quiet");
+  EXPECT_NE(hy.code, 0);
+  EXPECT_NE(hy.out.find("fault.gc_copy with hybrid-slc-tlc"), std::string::npos) << hy.out;
 }
 
 // Bad trace input never crashes: a corrupt or truncated compressed file and out-of-range trace

@@ -194,6 +194,15 @@ int run_main(int argc, char** argv) {
           r["sim"]["trace_read_to_end"].get<bool>() ? "" : ", the trace not read to its end",
           r["config"]["ftl"]["overprovisioning"].get<double>(),
           r["config"]["ftl"]["gc_threshold"].get<double>());
+      const uint64_t refused =
+          r.contains("gc") ? r["gc"].value("victims_refused_no_gain", uint64_t{0}) : 0;
+      if (refused > 0)
+        std::fprintf(
+            stderr,
+            "ssdtlm run: GC passed over a victim %llu times because collecting it would free "
+            "nothing (fewer invalid pages than its last program unit's padding; "
+            "gc.victims_refused_no_gain)\n",
+            (unsigned long long)refused);
       return 4;
     }
     if (opt.integrity && r["integrity"]["mismatches"].get<uint64_t>() > 0) {

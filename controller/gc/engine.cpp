@@ -46,6 +46,7 @@ void PageGcEngine::report(nlohmann::json& gc) const {
   gc["engine_copy_steps"] = copy_steps_;
   gc["engine_erase_steps"] = erase_steps_;
   gc["min_free_blocks_per_plane"] = min_free_;
+  gc["victims_refused_no_gain"] = refused_no_gain_;
 }
 
 void PageGcEngine::set_free_listener(GcJobOwner* owner) {
@@ -63,10 +64,26 @@ uint32_t PageGcEngine::pages_per_block() const {
 // ---------------------------------------------------------------------------------------------
 // What a policy asks for
 
+bool PageGcEngine::frees_space(int64_t victim) const {
+  // The victim's valid pages are programmed again in whole units, the last one padded: a victim
+  // with fewer invalid pages than the padding frees nothing (e.g. 61 of 64 pages valid with
+  // 4-page one-shot units: 16 units = 64 pages to free 64). Collecting such victims one after
+  // another never nets a free block, and at GC priority it starves the host's programs (a full
+  // small drive replayed for ever with no request answered).
+  const uint32_t valid = ftl_.block(static_cast<uint64_t>(victim)).valid;
+  const uint32_t u = static_cast<uint32_t>(unit_);
+  return (valid + u - 1) / u * u < geo_.pages_per_block;
+}
+
 bool PageGcEngine::gc_start(uint32_t plane, uint32_t copies, uint8_t prio) {
   if (jobs_[plane].active) return false;
   const int64_t v = ftl_.take_victim(plane);
   if (v < 0) return false;
+  if (!frees_space(v)) {
+    ftl_.release_victim(static_cast<uint64_t>(v));
+    ++refused_no_gain_;
+    return false;
+  }
   return begin(plane, v, copies, prio, GcCause::Gc);
 }
 
@@ -75,7 +92,9 @@ bool PageGcEngine::gc_start_partial(uint32_t plane, uint32_t copies, uint8_t pri
   if (jobs_[plane].active) return false;
   const int64_t v = ftl_.take_victim(plane);
   if (v < 0) return false;
-  if (ftl_.block(static_cast<uint64_t>(v)).valid > max_valid) {
+  const bool gain = frees_space(v);
+  if (!gain) ++refused_no_gain_;
+  if (!gain || ftl_.block(static_cast<uint64_t>(v)).valid > max_valid) {
     ftl_.release_victim(static_cast<uint64_t>(v));  // not worth collecting yet
     return false;
   }

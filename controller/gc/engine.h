@@ -166,6 +166,7 @@ class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
   void on_read_done(FlashOp* op);
   void on_program_done(FlashOp* op);
   void on_erase_done(FlashOp* op);
+  bool frees_space(int64_t victim) const;  // collecting it nets free pages after padding
   void continue_job(uint32_t plane);
   bool program(uint32_t plane, bool pad);  // false: nothing issued
   void maybe_erase(uint32_t plane);
@@ -190,6 +191,7 @@ class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
   ObjectPool<Unit> units_;
   std::vector<uint32_t> min_free_;
   uint64_t copy_steps_ = 0, erase_steps_ = 0;
+  uint64_t refused_no_gain_ = 0;  // GC victims left: collecting them frees nothing (frees_space)
 };
 
 }  // namespace ssdtlm

@@ -17,9 +17,11 @@ struct CliResult {
   std::string out;  // stdout and stderr
 };
 
-// Runs `SSDTLM_BIN args` in a shell and captures its output.
-inline CliResult run_ssdtlm(const std::string& args) {
-  std::string cmd = std::string(SSDTLM_BIN) + " " + args + " 2>&1";
+// Runs `SSDTLM_BIN args` in a shell and captures its output. timeout_s > 0: killed after that
+// many seconds (exit code 124, coreutils' timeout), for runs that used to hang.
+inline CliResult run_ssdtlm(const std::string& args, int timeout_s = 0) {
+  std::string cmd = (timeout_s > 0 ? "timeout " + std::to_string(timeout_s) + " " : std::string()) +
+                    std::string(SSDTLM_BIN) + " " + args + " 2>&1";
   CliResult r{-1, {}};
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;

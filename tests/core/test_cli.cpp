@@ -700,6 +700,36 @@ std::string writes_then_reads() {
   return write_file("writes-then-reads.mqsim", trace);
 }
 
+// A full small drive with 6 % over-provisioning and 4-page program units: every block ends up
+// with fewer invalid pages than the padding of a victim's last unit (61 of 64 valid), so
+// collecting it frees nothing. GC used to collect such victims for ever at its priority, the
+// host's programs starved behind it and the run never ended (no simulated request answered after
+// 72 host pages); now GC passes them over and the run stops with exit 4, naming them.
+TEST(Cli, GcPassesOverVictimsThatFreeNothingInsteadOfLoopingForEver) {
+  const std::string cfg = write_file("small-nogain.json", kSmall);
+  const std::string out = (tmpdir() / "nogain.json").string();
+  const std::string base = "run --trace " + writes_then_reads() +
+                           " --format mqsim --fold modulo --integrity --config " + cfg +
+                           " --precondition 1.0 --precondition-random 1 --closed-loop 64 --quiet"
+                           " --out " +
+                           out + " --set ftl.overprovisioning=";
+  Result r = ssdtlm::test::run_ssdtlm(base + "0.06", 120);
+  ASSERT_EQ(r.code, 4) << r.out;  // 124: killed by the timeout (the endless loop)
+  EXPECT_NE(r.out.find("ssdtlm run: the drive stopped answering"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gc.victims_refused_no_gain"), std::string::npos) << r.out;
+  json j = load(out);
+  EXPECT_GT(j["gc"]["victims_refused_no_gain"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["host"]["requests"].get<uint64_t>(), 1000u);  // it ran well past the old stall
+  EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
+  // With 8 % the victims keep enough invalid pages: every request answered, none passed over.
+  r = ssdtlm::test::run_ssdtlm(base + "0.08", 120);
+  ASSERT_EQ(r.code, 0) << r.out;
+  j = load(out);
+  EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 8000u + kSmallPages);
+  EXPECT_EQ(j["gc"]["victims_refused_no_gain"].get<uint64_t>(), 0u);
+  EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
+}
+
 TEST(Cli, IntegrityReportsCorruptedGcCopies) {
   const std::string cfg = write_file("small-fault.json", kSmall);
   const int pages = kSmallPages;

@@ -460,7 +460,34 @@ json run_replay(const RunOptions& opt) {
   if (!opt.out_csv.empty()) ssd.host.on_completion = [&](Tick now) { sampler.sample(now); };
 
   const auto t_sim0 = std::chrono::steady_clock::now();
-  sc_core::sc_start();
+  // The simulation runs in steps of the stall timeout, so that a drive that keeps producing
+  // events without answering (a livelock) stops like one that runs out of events (a deadlock).
+  // The kernel pauses only between time steps: the results are those of one sc_start().
+  double stalled_s = 0;
+  if (opt.stall_timeout_s <= 0) {
+    sc_core::sc_start();
+  } else {
+    const sc_core::sc_time step(opt.stall_timeout_s, sc_core::SC_SEC);
+    const Tick limit = static_cast<Tick>(opt.stall_timeout_s * 1e12);
+    auto answered = [&] { return ssd.host.completed() + ssd.host.warmup_completed(); };
+    uint64_t seen = answered();
+    Tick since = 0;  // when the host last answered a request, or had none outstanding
+    do {  // (nothing is pending before the first sc_start: elaboration schedules the methods)
+      // At least to the next event: a quiet stretch (e.g. a timer far ahead) is one step.
+      const sc_core::sc_time next = sc_core::sc_pending_activity()
+                                        ? sc_core::sc_time_to_pending_activity()
+                                        : sc_core::SC_ZERO_TIME;
+      sc_core::sc_start(next > step ? next : step, sc_core::SC_EXIT_ON_STARVATION);
+      const Tick now = static_cast<Tick>(sc_core::sc_time_stamp().value());
+      if (answered() != seen || ssd.host.unanswered() == 0) {
+        seen = answered();
+        since = now;
+      } else if (now - since >= limit) {
+        stalled_s = static_cast<double>(now - since) / 1e12;
+        break;
+      }
+    } while (sc_core::sc_pending_activity());
+  }
   const double sim_wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sim0).count();
   ssd.host.finish_progress();
@@ -612,6 +639,8 @@ json run_replay(const RunOptions& opt) {
     r["sim"]["unanswered_requests"] = ssd.host.unanswered();
     r["sim"]["trace_read_to_end"] = ssd.host.trace_read();
     r["sim"]["stopped_at_s"] = sc_core::sc_time_stamp().value() / 1e12;
+    // Stopped by --stall-timeout: simulated seconds with requests outstanding and none answered.
+    if (stalled_s > 0) r["sim"]["stalled_s"] = stalled_s;
   }
   return r;
 }

@@ -29,6 +29,10 @@ struct RunOptions {
   std::string out_json;
   std::string out_csv;
   uint32_t closed_loop = 0;
+  // --stall-timeout: the replay stops when no request was answered for this long in simulated
+  // seconds while some were outstanding (a drive that stopped answering but keeps producing
+  // events, e.g. a livelock); the host's I/O timeout (Linux NVMe: 30 s). 0: never.
+  double stall_timeout_s = 30;
   int progress = -1;            // -1 auto (stderr is a terminal), 0 off, 1 on
   bool quiet = false;           // no summary on stdout
   bool quiet_warnings = false;  // no warnings on stderr (they are recorded in the JSON anyway)

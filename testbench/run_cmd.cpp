@@ -102,6 +102,11 @@ int run_main(int argc, char** argv) {
   app.add_option("--csv", opt.out_csv, "write the time series (CSV) here");
   app.add_option("--closed-loop", opt.closed_loop,
                  "closed-loop replay: keep QD requests outstanding, ignore timestamps");
+  app.add_option("--stall-timeout", opt.stall_timeout_s,
+                 "stop with exit 4 when no request was answered for this many simulated seconds "
+                 "while some were outstanding (a livelock; the host's I/O timeout); 0: never")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_flag("--progress", progress_on, "progress line on stderr even when it is not a terminal");
   app.add_flag("--no-progress", progress_off, "no progress line");
   app.add_flag("--quiet", opt.quiet, "no summary on stdout");
@@ -184,14 +189,23 @@ int run_main(int argc, char** argv) {
       for (const std::string& f : rl_trace_files())
         std::printf("RL unit waveform: %s\n", f.c_str());
     if (r["sim"].contains("unanswered_requests")) {
+      char why[160];
+      if (r["sim"].contains("stalled_s"))
+        std::snprintf(why, sizeof why,
+                      "no request answered for %g s while some were outstanding: a livelock, "
+                      "stopped by --stall-timeout",
+                      r["sim"]["stalled_s"].get<double>());
+      else
+        std::snprintf(why, sizeof why, "%s",
+                      "the simulation ran out of events: a deadlock, e.g. garbage collection "
+                      "with no free block to move into");
       std::fprintf(
           stderr,
           "ssdtlm run: the drive stopped answering at %.6f s of simulated time: %llu "
-          "requests unanswered%s (a deadlock, e.g. garbage collection with no free "
-          "block to move into: ftl.overprovisioning %g against ftl.gc_threshold %g)\n",
+          "requests unanswered%s (%s; ftl.overprovisioning %g, ftl.gc_threshold %g)\n",
           r["sim"]["stopped_at_s"].get<double>(),
           (unsigned long long)r["sim"]["unanswered_requests"].get<uint64_t>(),
-          r["sim"]["trace_read_to_end"].get<bool>() ? "" : ", the trace not read to its end",
+          r["sim"]["trace_read_to_end"].get<bool>() ? "" : ", the trace not read to its end", why,
           r["config"]["ftl"]["overprovisioning"].get<double>(),
           r["config"]["ftl"]["gc_threshold"].get<double>());
       const uint64_t refused =

@@ -730,6 +730,34 @@ TEST(Cli, GcPassesOverVictimsThatFreeNothingInsteadOfLoopingForEver) {
   EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
 }
 
+// --stall-timeout: a drive that keeps producing events without answering stops like one that
+// runs out of events. One 8 MiB read takes ~9 ms on qlc-fsp: with a 0.1 ms timeout nothing is
+// answered in time and the run stops (exit 4, sim.stalled_s); with 0 (never) or the default 30 s
+// both requests are answered.
+TEST(Cli, StallTimeoutStopsADriveThatAnswersNothing) {
+  const std::string tr = write_file("big-read.mqsim", "0 0 0 16384 1\n1000 0 0 16 1\n");
+  const std::string out = (tmpdir() / "stall.json").string();
+  const std::string base = "run --trace " + tr + " --format mqsim --quiet --out " + out;
+  Result r = sh(base + " --stall-timeout 0.0001");
+  ASSERT_EQ(r.code, 4) << r.out;
+  EXPECT_NE(r.out.find("a livelock, stopped by --stall-timeout"), std::string::npos) << r.out;
+  json j = load(out);
+  EXPECT_GE(j["sim"]["stalled_s"].get<double>(), 0.0001);
+  EXPECT_LT(j["sim"]["stalled_s"].get<double>(), 0.0003);  // noticed within two timeouts
+  EXPECT_EQ(j["sim"]["unanswered_requests"].get<uint64_t>(), 1u);
+  for (const char* t : {" --stall-timeout 0", ""}) {
+    r = sh(base + t);
+    ASSERT_EQ(r.code, 0) << t << ": " << r.out;
+    j = load(out);
+    EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 2u) << t;
+    EXPECT_GT(j["latency_us"]["all"]["max"].get<double>(), 1000.0) << t;  // the 8 MiB read
+    EXPECT_FALSE(j["sim"].contains("stalled_s")) << t;
+  }
+  r = sh(base + " --stall-timeout -1");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("--stall-timeout"), std::string::npos) << r.out;
+}
+
 TEST(Cli, IntegrityReportsCorruptedGcCopies) {
   const std::string cfg = write_file("small-fault.json", kSmall);
   const int pages = kSmallPages;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <istream>
 #include <ostream>
 #include <stdexcept>
@@ -300,19 +299,6 @@ void QCore::load(std::istream& is) {
   active_ = a;
   // A file without a shadow table loads both tables from the active one (pre-training).
   if (cfg_.shadow) shadow_ = sh ? s : a;
-}
-
-void QCore::save_file(const std::string& path) const {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("rl: cannot write " + path);
-  save(f);
-  if (!f) throw std::runtime_error("rl: write error on " + path);
-}
-
-void QCore::load_file(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error("rl: cannot read " + path);
-  load(f);
 }
 
 }  // namespace ssdtlm::rl

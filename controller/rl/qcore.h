@@ -152,8 +152,6 @@ class QCore {
   void save(std::ostream& os) const;
   // Throws std::runtime_error on a format or dimension mismatch; loads both tables.
   void load(std::istream& is);
-  void save_file(const std::string& path) const;
-  void load_file(const std::string& path);
 
  private:
   uint32_t norm_mask(uint32_t mask) const;

@@ -54,10 +54,14 @@ void LpnCounter::grow() {
   mask_ = static_cast<uint32_t>(cap - 1);
   gen_ = 1;
   size_ = 0;
-  for (size_t i = 0; i < k.size(); ++i) {
-    add(k[i]);
-    for (uint32_t n = 1; n < c[i]; ++n) add(k[i]);
+  for (size_t i = 0; i < k.size(); ++i) {  // the keys are distinct: each takes a new slot
+    uint32_t j = mix(k[i]) & mask_;
+    while (gens_[j] == gen_) j = (j + 1) & mask_;
+    gens_[j] = gen_;
+    keys_[j] = k[i];
+    counts_[j] = c[i];
   }
+  size_ = static_cast<uint32_t>(k.size());
 }
 
 }  // namespace ssdtlm

@@ -125,6 +125,69 @@ TEST(RlTlm, RejectsMalformedPayload) {
   EXPECT_EQ(d, sc_core::SC_ZERO_TIME);
 }
 
+// Every kind of operation through the socket (seed, write and read of a row, decide, episode
+// end), on both backends side by side: the same results, and cycles x period added to the delay.
+TEST(RlTlm, EveryOperationKindThroughTheSocket) {
+  const sc_time period(2.5, SC_NS);
+  RlUnitTarget cpp("cpp_unit", make_cpp_backend(rr_unit()), period);
+  RlUnitTarget rtl("rtl_unit", backend_factory("rtl")(rr_unit()), period);
+  auto call = [&](RlUnitTarget& t, RlOp& op) {
+    tlm::tlm_generic_payload p;
+    bind_op(p, op);
+    sc_time delay(1, SC_NS);  // the charge adds to what the initiator already annotated
+    t.b_transport(p, delay);
+    EXPECT_TRUE(p.is_response_ok());
+    EXPECT_EQ(delay, sc_time(1, SC_NS) + period * static_cast<double>(op.cycles));
+    return op;
+  };
+  auto both = [&](RlOp op) {
+    RlOp a = op, b = op;
+    call(cpp, a);
+    call(rtl, b);
+    EXPECT_EQ(a.cycles, b.cycles) << int(op.kind);
+    EXPECT_EQ(a.decision.action, b.decision.action) << int(op.kind);
+    EXPECT_EQ(a.decision.explored, b.decision.explored) << int(op.kind);
+    return a;
+  };
+  RlOp seed;
+  seed.kind = RlOp::Kind::Seed;
+  seed.seed = 0xACE1u;
+  both(seed);
+  const uint32_t actions = rr_unit().core.actions;
+  std::vector<int32_t> row(actions), back_cpp(actions, -1), back_rtl(actions, -1);
+  for (uint32_t a = 0; a < actions; ++a) row[a] = static_cast<int32_t>(a * 16) - 64;
+  row[4] = 1000;  // the greedy action of state 17
+  RlOp w;
+  w.kind = RlOp::Kind::WriteRow;
+  w.state = 17;
+  w.row = row.data();
+  EXPECT_GT(both(w).cycles, 0u);
+  RlOp r;
+  r.kind = RlOp::Kind::ReadRow;
+  r.state = 17;
+  r.row = back_cpp.data();
+  call(cpp, r);
+  const uint32_t read_cycles = r.cycles;
+  r.row = back_rtl.data();
+  call(rtl, r);
+  EXPECT_EQ(r.cycles, read_cycles);
+  EXPECT_EQ(back_cpp, row);
+  EXPECT_EQ(back_rtl, row);
+  int greedy = 0;
+  for (int i = 0; i < 64; ++i) {
+    const RlOp d = both(RlOp::decide(17));
+    if (!d.decision.explored) {
+      EXPECT_EQ(d.decision.action, 4u);
+      ++greedy;
+    }
+  }
+  EXPECT_GT(greedy, 0);  // the rest explored (epsilon-greedy); every greedy one is the maximum
+  both(RlOp::end_episode());
+  EXPECT_EQ(cpp.transactions(), rtl.transactions());
+  EXPECT_EQ(cpp.transactions(), 1u + 1 + 1 + 64 + 1);
+  EXPECT_EQ(cpp.backend().cycles(), rtl.backend().cycles());
+}
+
 // libsystemc references sc_main; GoogleTest's main drives the tests (sc_start is called directly).
 int sc_main(int, char**) {
   return 0;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "controller/rr/lpn_counter.h"
 #include "controller/rr/read_disturb.h"
 #include "nand/reliability.h"
 #include "tests/common/core_parts.h"
@@ -21,6 +22,32 @@ using nand::LdpcModel;
 using nand::RberTable;
 
 // ---- model -----------------------------------------------------------------------------------
+
+// The hot-read mining's counter table grows past its expected size (from 16 slots), keeping
+// every count, and a clear after the growth empties it.
+TEST(LpnCounter, GrowsKeepingItsCountsAndClears) {
+  LpnCounter c(4);
+  const uint32_t n = 5000;  // 16 slots grow to 16384
+  for (uint32_t k = 0; k < n; ++k)
+    for (uint32_t r = 0; r <= k % 5; ++r) EXPECT_EQ(c.add(k * 2654435761u), r + 1);
+  EXPECT_EQ(c.size(), n);
+  uint64_t total = 0, seen = 0;
+  c.for_each([&](uint32_t key, uint32_t count) {
+    const uint32_t k = key * 244002641u;  // the inverse of 2654435761 mod 2^32
+    EXPECT_LT(k, n);
+    EXPECT_EQ(count, k % 5 + 1) << k;
+    total += count;
+    ++seen;
+  });
+  EXPECT_EQ(seen, n);
+  EXPECT_EQ(total, 1000u * (1 + 2 + 3 + 4 + 5));
+  EXPECT_TRUE(c.contains(7 * 2654435761u));
+  EXPECT_FALSE(c.contains(n * 2654435761u));
+  c.clear();
+  EXPECT_EQ(c.size(), 0u);
+  EXPECT_FALSE(c.contains(7 * 2654435761u));
+  EXPECT_EQ(c.add(7 * 2654435761u), 1u);
+}
 
 TEST(RrModel, Table1Points) {
   // Column k of Table 1 is the value at PE = k * 1000 (unit 1e-3).

@@ -420,6 +420,26 @@ TEST(SlcRl, SaveLoadTable) {
   EXPECT_GT(differ, 0);
   EXPECT_EQ(b.stats()["table_loaded"], true);
 
+  // Loaded into a sizer whose unit already exists (saving created it): the unit takes the table
+  // at once, and the load is not charged as controller time.
+  RlSizer f(cfg);
+  {
+    std::ostringstream os;
+    f.save_table(os);
+    EXPECT_NE(os.str(), table);  // an untrained table
+    (void)f.take_cycles();
+  }
+  {
+    std::istringstream is(table);
+    ASSERT_TRUE(f.load_table(is));
+  }
+  EXPECT_EQ(f.take_cycles(), 0u);
+  {
+    std::ostringstream os;
+    f.save_table(os);
+    EXPECT_EQ(os.str(), table);
+  }
+
   // A table of other dimensions is rejected.
   rl::UnitConfig other = RlSizer::unit_config(cfg);
   other.core.states = 80;

@@ -686,6 +686,39 @@ TEST(RrIpr, MsbPagesMoveThenEveryWordLineIsReprogrammedByAFlashProgram) {
   EXPECT_EQ(d.core.counters().mismatches, 0u);
 }
 
+// A block whose MSB pages hold no valid data has nothing to move: the job holds the engine for
+// the reprogram alone (RefreshJobs::start_job's hold), and every word line is still reprogrammed.
+TEST(RrIpr, ABlockWithNoValidMsbPageIsReprogrammedWithoutMoves) {
+  Driver d(rd_config("ipr", 40, 30));
+  ReadDisturb* rd = d.core.read_disturb();
+  const auto& g = d.cfg_.geo;
+  const uint64_t b = d.block_of(0);
+  Ftl& f = dynamic_cast<PageMapping&>(d.core.mapping()).ftl();
+  int unmapped = 0;
+  for (Lpn l : d.lpns_in(b, g.pages_per_block))
+    if (g.page_type_of(g.page_of(f.lookup(l))) == 2) {
+      f.unmap(l);  // as a trim would: the MSB pages of b become invalid
+      ++unmapped;
+    }
+  const uint32_t wordlines = g.pages_per_block / 3;
+  ASSERT_EQ(unmapped, int(wordlines));
+  d.reads(0, 40);  // the hard threshold
+  d.read(1);
+  ASSERT_TRUE(rd->is_mlc(b));
+  EXPECT_TRUE(d.env.gc_read_ppns.empty()) << "nothing to move";
+  size_t reprograms = 0;
+  for (const auto& o : d.env.ops) {
+    EXPECT_NE(o.owner, OpOwner::GcProgram);
+    if (o.owner == OpOwner::RdReprogram) ++reprograms;
+  }
+  EXPECT_EQ(reprograms, wordlines);
+  EXPECT_EQ(d.block_of(0), b);
+  EXPECT_EQ(d.core.counters().erases_rr, 0u);
+  EXPECT_EQ(rd->stats(0)["refresh"]["ipr_reprograms"], 1u);
+  EXPECT_FALSE(gc_engine(d.core).gc_active(g.plane_of_block(b))) << "the engine is free again";
+  EXPECT_EQ(d.core.counters().mismatches, 0u);
+}
+
 TEST(RrIpr, WithoutAnMlcReadTimeReadsKeepTheirPageTypeTime) {
   Driver d(rd_config("ipr", 40, 30));  // rd.mlc_read_us = 0
   d.reads(0, 40);

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -756,6 +757,20 @@ TEST(Cli, StallTimeoutStopsADriveThatAnswersNothing) {
   r = sh(base + " --stall-timeout -1");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("--stall-timeout"), std::string::npos) << r.out;
+}
+
+// sweep and report exec Python; an interpreter that cannot run is named, with the set-up hint.
+TEST(Cli, SweepAndReportNameAnInterpreterThatCannotRun) {
+  setenv("SSDTLM_PYTHON", "/nonexistent/python3", 1);
+  const Result s = sh("sweep --help"), r = sh("report --help");
+  unsetenv("SSDTLM_PYTHON");
+  EXPECT_EQ(s.code, 1) << s.out;
+  EXPECT_NE(s.out.find("ssdtlm sweep: cannot run /nonexistent/python3"), std::string::npos)
+      << s.out;
+  EXPECT_NE(s.out.find("scripts/setup.sh"), std::string::npos) << s.out;
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("ssdtlm report: cannot run /nonexistent/python3"), std::string::npos)
+      << r.out;
 }
 
 TEST(Cli, IntegrityReportsCorruptedGcCopies) {

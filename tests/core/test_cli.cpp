@@ -773,6 +773,17 @@ TEST(Cli, SweepAndReportNameAnInterpreterThatCannotRun) {
       << r.out;
 }
 
+TEST(Cli, PreconditionFractionsOutOfRangeAreErrors) {
+  const std::string tr = kData + "msrc-hm0.csv.gz --quiet";
+  Result r = sh("run --trace " + tr + " --precondition 1.5");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("--precondition: Value 1.5 not in range"), std::string::npos) << r.out;
+  r = sh("run --trace " + tr + " --precondition 0.5 --precondition-random 101");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("--precondition-random: expected a fraction in [0, 100]"), std::string::npos)
+      << r.out;
+}
+
 TEST(Cli, IntegrityReportsCorruptedGcCopies) {
   const std::string cfg = write_file("small-fault.json", kSmall);
   const int pages = kSmallPages;

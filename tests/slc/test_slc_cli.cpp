@@ -146,6 +146,24 @@ TEST(SlcCli, QTableRoundTrip) {
   r = run_ssdtlm("run --preset hybrid-slc-qlc --slc-size rl --trace " + kData +
                  "msrc-hm0.csv.gz --quiet --slc-rl-load " + tbl);
   EXPECT_EQ(r.code, 0) << r.out;
+  // A good table for a size policy without an agent, and a save without one, are errors.
+  r = run_ssdtlm("run --preset hybrid-slc-qlc --slc-size ust --trace " + kData +
+                 "msrc-hm0.csv.gz --quiet --slc-rl-load " + tbl);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("--slc-rl-load needs slc.size_policy rl"), std::string::npos) << r.out;
+  r = run_ssdtlm("run --preset hybrid-slc-qlc --slc-size ust --trace " + kData +
+                 "msrc-hm0.csv.gz --quiet --slc-rl-save " + tmp("ust.tbl"));
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("cannot save the SLC agent's q-table (needs slc.size_policy rl)"),
+            std::string::npos)
+      << r.out;
+  // An SLC series that cannot be written is named.
+  r = run_ssdtlm("run --preset hybrid-slc-qlc --trace " + kData +
+                 "msrc-hm0.csv.gz --quiet --slc-series /nonexistent-dir/slc.csv");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("/nonexistent-dir/slc.csv: cannot write the SLC time series"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(SlcCli, BadOptionsAreErrors) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -782,6 +783,35 @@ TEST(Cli, PreconditionFractionsOutOfRangeAreErrors) {
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("--precondition-random: expected a fraction in [0, 100]"), std::string::npos)
       << r.out;
+}
+
+// gen to stdout with its summary (stderr), its range errors; trace-stats' --out and --records.
+TEST(Cli, GenToStdoutAndTraceStatsOutputFiles) {
+  Result r = sh("gen --requests 3 --seed 1 --read-ratio 0 --out -");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 4) << r.out;  // 3 records + summary
+  EXPECT_NE(r.out.find(",gen,0,Write,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ssdtlm gen: 3 requests -> - in"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("read ratio 0.000"), std::string::npos) << r.out;
+  r = sh("gen --requests 3 --zipf 11 --out " + (tmpdir() / "z.csv").string());
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("--zipf: must be in 0..10"), std::string::npos) << r.out;
+  r = sh("gen --requests 3 --idle-mean-ms 5 --on-mean-ms 0 --out " + (tmpdir() / "z.csv").string());
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("--on-mean-ms: must be positive when --idle-mean-ms is set"),
+            std::string::npos)
+      << r.out;
+  const std::string tr = kData + "msrc-hm0.csv.gz";
+  const std::string js = (tmpdir() / "ts.json").string();
+  r = sh("trace-stats " + tr + " --json --out " + js);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(load(js), json::parse(r.out));  // the file holds what --json printed
+  for (const char* opt : {"--out", "--records"}) {
+    r = sh("trace-stats " + tr + " " + opt + " /nonexistent-dir/x");
+    EXPECT_EQ(r.code, 1) << opt;
+    EXPECT_NE(r.out.find("ssdtlm trace-stats: cannot write /nonexistent-dir/x"), std::string::npos)
+        << r.out;
+  }
 }
 
 TEST(Cli, IntegrityReportsCorruptedGcCopies) {

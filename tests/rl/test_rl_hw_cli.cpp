@@ -226,6 +226,39 @@ TEST(RlVcd, SeveralUnitsOneFileEach) {
   EXPECT_TRUE(f.id_of.count("dec_valid_i"));
   EXPECT_TRUE(fs::exists(tmp("multi.gc.vcd")));
 }
+
+// The read-refresh (rr) and SLC-size (slc) units trace too. rr's agent decides only once blocks
+// near their read limit ask for a refresh (none in this short replay); its reward unit samples
+// every read latency: that handshake. The slc agent decides once per epoch.
+TEST(RlVcd, TracesTheReadRefreshAndSlcUnits) {
+  const struct {
+    const char* unit;
+    std::string run;
+    const char *valid, *rsp;
+  } cases[] = {
+      {"rr",
+       "run --preset tlc-rr --rr ws+rs --trace " + kData +
+           "umass-websearch.mqsim.gz --fold modulo --max-requests 3000 ",
+       "rwd_valid_i", "rwd_rsp_valid_o"},
+      {"slc",
+       "run --preset hybrid-slc-qlc --slc-size rl --trace " + kData +
+           "msrc-windows-1006.trace.gz --fold modulo ",
+       "dec_valid_i", "dec_rsp_valid_o"},
+  };
+  for (const auto& c : cases) {
+    const fs::path w = tmp(std::string(c.unit) + ".vcd");
+    fs::remove(w);
+    const auto r = run_ssdtlm(c.run + "--quiet --no-progress --rl-backend rtl --rl-vcd " +
+                              w.string() + " --rl-vcd-units " + c.unit);
+    ASSERT_EQ(r.code, 0) << c.unit << ": " << r.out;
+    const Vcd v = read_vcd(w);
+    ASSERT_TRUE(v.error.empty()) << c.unit << ": " << v.error;
+    ASSERT_TRUE(v.id_of.count(c.valid) && v.id_of.count(c.rsp)) << c.unit;
+    EXPECT_TRUE(v.values.at(v.id_of.at(c.valid)).count("1")) << c.unit;
+    EXPECT_TRUE(v.values.at(v.id_of.at(c.rsp)).count("1")) << c.unit;
+    EXPECT_GE(v.times.size(), 3u) << c.unit;
+  }
+}
 #endif
 
 TEST(RlVcd, BadOptionsAreRefused) {

@@ -202,11 +202,15 @@ int run_main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "ssdtlm run: the drive stopped answering at %.6f s of simulated time: %llu "
-          "requests unanswered%s (%s; ftl.overprovisioning %g, ftl.gc_threshold %g)\n",
+          "requests unanswered%s (%s; ftl.overprovisioning %g of nand.blocks_per_plane %g: "
+          "%.1f spare blocks per plane; ftl.gc_threshold %g)\n",
           r["sim"]["stopped_at_s"].get<double>(),
           (unsigned long long)r["sim"]["unanswered_requests"].get<uint64_t>(),
           r["sim"]["trace_read_to_end"].get<bool>() ? "" : ", the trace not read to its end", why,
           r["config"]["ftl"]["overprovisioning"].get<double>(),
+          r["config"]["nand"]["blocks_per_plane"].get<double>(),
+          r["config"]["ftl"]["overprovisioning"].get<double>() *
+              r["config"]["nand"]["blocks_per_plane"].get<double>(),
           r["config"]["ftl"]["gc_threshold"].get<double>());
       const uint64_t refused =
           r.contains("gc") ? r["gc"].value("victims_refused_no_gain", uint64_t{0}) : 0;

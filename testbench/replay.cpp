@@ -464,6 +464,7 @@ json run_replay(const RunOptions& opt) {
   // events without answering (a livelock) stops like one that runs out of events (a deadlock).
   // The kernel pauses only between time steps: the results are those of one sc_start().
   double stalled_s = 0;
+  double background_cut_s = 0;  // background work still running this long after the last answer
   if (opt.stall_timeout_s <= 0) {
     sc_core::sc_start();
   } else {
@@ -471,7 +472,8 @@ json run_replay(const RunOptions& opt) {
     const Tick limit = static_cast<Tick>(opt.stall_timeout_s * 1e12);
     auto answered = [&] { return ssd.host.completed() + ssd.host.warmup_completed(); };
     uint64_t seen = answered();
-    Tick since = 0;  // when the host last answered a request, or had none outstanding
+    Tick since = 0;     // when the host last answered a request, or had none outstanding
+    bool done = false;  // every request answered and the trace read to its end
     do {  // (nothing is pending before the first sc_start: elaboration schedules the methods)
       // At least to the next event: a quiet stretch (e.g. a timer far ahead) is one step.
       const sc_core::sc_time next = sc_core::sc_pending_activity()
@@ -479,6 +481,18 @@ json run_replay(const RunOptions& opt) {
                                         : sc_core::SC_ZERO_TIME;
       sc_core::sc_start(next > step ? next : step, sc_core::SC_EXIT_ON_STARVATION);
       const Tick now = static_cast<Tick>(sc_core::sc_time_stamp().value());
+      // After the last answer, background work (GC, migration, refresh) that keeps producing
+      // events for a whole timeout is stopped too: the results are complete, the drive never
+      // settles (seen on a scaled-down hybrid drive with 3 spare blocks per plane).
+      if (ssd.host.trace_read() && ssd.host.unanswered() == 0) {
+        if (!done) since = now;  // (the last completion may lie ahead: answers sent in advance)
+        done = true;
+        if (now - since >= limit) {
+          background_cut_s = static_cast<double>(now - since) / 1e12;
+          break;
+        }
+        continue;
+      }
       if (answered() != seen || ssd.host.unanswered() == 0) {
         seen = answered();
         since = now;
@@ -633,6 +647,8 @@ json run_replay(const RunOptions& opt) {
               {"state_bytes", core.state_bytes()},
               {"state_bytes_per_physical_page", double(core.state_bytes()) / geo.pages()}};
   if (!core.idle()) r["sim"]["unfinished_work"] = true;
+  // Stopped by --stall-timeout after the last answer, background work still running.
+  if (background_cut_s > 0) r["sim"]["background_stopped_after_s"] = background_cut_s;
   // The simulation ended (no event left) with requests never answered, or before the trace was
   // read to its end: the drive stopped answering. run reports it and exits 4.
   if (ssd.host.unanswered() > 0 || !ssd.host.trace_read()) {

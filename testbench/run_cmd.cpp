@@ -189,11 +189,13 @@ int run_main(int argc, char** argv) {
       for (const std::string& f : rl_trace_files())
         std::printf("RL unit waveform: %s\n", f.c_str());
     if (r["sim"].contains("background_stopped_after_s") && !opt.quiet_warnings)
-      std::fprintf(stderr,
-                   "ssdtlm: warning: background work (GC, migration, refresh) was still running "
-                   "%g simulated s after the last answer and was stopped (--stall-timeout); "
-                   "every request was answered, the flash counters stop there\n",
-                   r["sim"]["background_stopped_after_s"].get<double>());
+      std::fprintf(
+          stderr,
+          "ssdtlm: warning: background work (cache flushes, GC, migration, refresh) was still "
+          "running "
+          "%g simulated s after the last answer and was stopped (--stall-timeout); "
+          "every request was answered, the flash counters stop there\n",
+          r["sim"]["background_stopped_after_s"].get<double>());
     if (r["sim"].contains("unanswered_requests")) {
       char why[160];
       if (r["sim"].contains("stalled_s"))

@@ -39,6 +39,35 @@ bool Migration::has_gc_victim(uint32_t plane) const {
   return map_.has_victim(plane, kNativeVictims, limit);
 }
 
+// Whether collecting native block v frees at least one program unit once its valid sectors are
+// packed as next_native_unit packs them: a page's sectors go whole into a unit, so a unit closes
+// early when the next page does not fit, and a victim whose invalid sectors are spread one or two
+// per page (small overwrites of large pages) can need as many units as it had. Collecting such a
+// victim frees nothing; native GC collected them one after another for ever on a full hybrid drive
+// of 48 blocks per plane (384 pages programmed per block freed). Exact, but only counted for a
+// victim whose invalid sectors do not exceed the worst packing waste.
+bool Migration::frees_a_unit(uint64_t v) const {
+  const uint32_t cap = bits_ * spp_, total = geo_.pages_per_block * spp_;
+  // Far from full, it always frees a unit: a unit wastes at most spp - 1 sectors.
+  const uint32_t worst_waste = geo_.pages_per_block / bits_ * (spp_ - 1);
+  if (map_.blk(v).valid + worst_waste + cap <= total) return true;
+  const uint32_t* m = map_.p2l(v, false);
+  if (!m) return true;
+  uint32_t units = 0, used = 0;
+  for (uint32_t pg = 0; pg < geo_.pages_per_block; ++pg) {
+    uint32_t c = 0;
+    for (uint32_t k = 0; k < spp_; ++k) c += m[pg * spp_ + k] != kNoLsn;
+    if (c == 0) continue;
+    if (used + c > cap) {
+      ++units;
+      used = 0;
+    }
+    used += c;
+  }
+  if (used > 0) ++units;
+  return (units + 1) * bits_ <= geo_.pages_per_block;
+}
+
 bool Migration::want_migration(uint32_t plane, uint8_t& kind) const {
   const SectorMap::Plane& s = map_.plane(plane);
   if (s.slc_used == 0) return false;
@@ -93,12 +122,14 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
     // A victim must free at least one program unit's worth, or GC would only churn; a policy's
     // early collection takes only victims with at most max_valid valid sectors.
     if (v >= 0 && (map_.blk(v).valid + bits_ * spp_ > geo_.pages_per_block * spp_ ||
-                   map_.blk(v).valid > max_valid)) {
+                   map_.blk(v).valid > max_valid || !frees_a_unit(static_cast<uint64_t>(v)))) {
       map_.return_victim(static_cast<uint64_t>(v));
       v = -1;
     }
   }
   if (v < 0) return false;
+    fprintf(stderr, "gcv p%u v%lld valid=%u/%u free=%u\n", plane, (long long)v, map_.blk(v).valid,
+            geo_.pages_per_block * spp_, map_.free_native(plane));
   open_job(g, v, budget);
   g.migration = migration;
   g.idle = idle;

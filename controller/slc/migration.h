@@ -126,6 +126,7 @@ class Migration {
   };
 
   bool want_migration(uint32_t plane, uint8_t& kind) const;
+  bool frees_a_unit(uint64_t v) const;  // native GC: collecting v frees a unit after packing
   bool start(uint32_t plane, bool migration, bool idle, uint32_t budget = UINT32_MAX,
              uint32_t max_valid = UINT32_MAX);
   // A fresh job on `victim`: `budget` sectors in the first step (UINT32_MAX: whole).

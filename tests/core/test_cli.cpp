@@ -828,6 +828,33 @@ TEST(Cli, GenToStdoutAndTraceStatsOutputFiles) {
   }
 }
 
+// Background work still running a --stall-timeout after the last answer is stopped: 200 writes of
+// 32 KiB are answered from the write cache within 0.3 ms; the cache's flush programs take longer.
+TEST(Cli, StallTimeoutStopsBackgroundWorkAfterTheLastAnswer) {
+  std::string trace;
+  for (int i = 0; i < 200; ++i)
+    trace += std::to_string(i * 1000) + " 0 " + std::to_string(i * 64) + " 64 0\n";
+  const std::string tr = write_file("writes.mqsim", trace);
+  const std::string out = (tmpdir() / "bg.json").string();
+  const std::string base = "run --trace " + tr + " --format mqsim --quiet --out " + out;
+  Result r = sh(base);
+  ASSERT_EQ(r.code, 0) << r.out;
+  json j = load(out);
+  EXPECT_FALSE(j["sim"].contains("background_stopped_after_s"));
+  const uint64_t programmed = j["flash"]["pages_programmed"].get<uint64_t>();
+  r = sh(base + " --stall-timeout 0.0001");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("ssdtlm: warning: background work (cache flushes, GC, migration, refresh) "
+                       "was still running"),
+            std::string::npos)
+      << r.out;
+  j = load(out);
+  EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 200u);
+  EXPECT_GE(j["sim"]["background_stopped_after_s"].get<double>(), 0.0001);
+  EXPECT_EQ(j["sim"]["unfinished_work"], true);
+  EXPECT_LT(j["flash"]["pages_programmed"].get<uint64_t>(), programmed);  // the counters stop
+}
+
 TEST(Cli, IntegrityReportsCorruptedGcCopies) {
   const std::string cfg = write_file("small-fault.json", kSmall);
   const int pages = kSmallPages;

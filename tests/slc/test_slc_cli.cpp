@@ -138,10 +138,12 @@ TEST(SlcCli, AgedDriveWithAnUnreachableGcTriggerDoesNotCompactTheRegion) {
 }
 
 // A hybrid drive cut to 48 blocks per plane (about 3 spare blocks per plane), full, with the sa
-// cache and the RL size agent: every request is answered, but background work never settles
-// after the last one (found by a random-configuration sweep: the run did not end). --stall-timeout
-// stops it a timeout after the last answer, with a warning; the results stand.
-TEST(SlcCli, BackgroundWorkThatNeverSettlesIsStopped) {
+// cache and the RL size agent. Native GC used to collect, for ever after the last request, blocks
+// whose "invalid" sectors were only the packing waste of its own earlier units (384 pages
+// programmed per block freed), so the run never ended (found by a random-configuration sweep).
+// Now it passes over victims whose packed units would fill a block (Migration::frees_a_unit):
+// the drive settles by itself.
+TEST(SlcCli, NativeGcSettlesOnAFullScaledDownDrive) {
   const std::string wl = tmp("settle.csv");
   ASSERT_EQ(ssdtlm::test::generate_once(wl,
                                         "--requests 20000 --seed 3 --read-ratio 0.4 --size "
@@ -155,18 +157,14 @@ TEST(SlcCli, BackgroundWorkThatNeverSettlesIsStopped) {
           " --preset hybrid-slc-tlc --fold modulo --integrity --quiet --no-progress --set "
           "nand.blocks_per_plane=48 --set nand.channels=2 --set nand.chips_per_channel=1 --set "
           "slc.blocks_per_plane=6 --slc sa --slc-size rl --cache-mb 0.25 --precondition 1.0 "
-          "--precondition-random 1 --closed-loop 8 --stall-timeout 30 --out " +
+          "--precondition-random 1 --closed-loop 8 --out " +
           out,
       120);
-  ASSERT_EQ(r.code, 0) << r.out;  // 124: killed by the timeout (the run that never ended)
-  EXPECT_NE(r.out.find("background work (GC, migration, refresh) was still running"),
-            std::string::npos)
-      << r.out;
+  ASSERT_EQ(r.code, 0) << r.out;  // 124: killed by the timeout (without --stall-timeout's stop)
+  EXPECT_EQ(r.out.find("background work"), std::string::npos) << r.out;
   const json j = load_json(out);
   EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 20000u);
-  EXPECT_EQ(j["sim"]["unfinished_work"], true);
-  EXPECT_GE(j["sim"]["background_stopped_after_s"].get<double>(), 30.0);
-  EXPECT_LT(j["sim"]["background_stopped_after_s"].get<double>(), 60.0);
+  EXPECT_FALSE(j["sim"].contains("background_stopped_after_s"));
   EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
 }
 

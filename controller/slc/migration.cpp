@@ -128,8 +128,6 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
     }
   }
   if (v < 0) return false;
-    fprintf(stderr, "gcv p%u v%lld valid=%u/%u free=%u\n", plane, (long long)v, map_.blk(v).valid,
-            geo_.pages_per_block * spp_, map_.free_native(plane));
   open_job(g, v, budget);
   g.migration = migration;
   g.idle = idle;

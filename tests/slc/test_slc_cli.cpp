@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "tests/common/cli.h"
@@ -162,6 +163,9 @@ TEST(SlcCli, NativeGcSettlesOnAFullScaledDownDrive) {
       120);
   ASSERT_EQ(r.code, 0) << r.out;  // 124: killed by the timeout (without --stall-timeout's stop)
   EXPECT_EQ(r.out.find("background work"), std::string::npos) << r.out;
+  // --quiet: nothing on stdout or stderr but warnings (no stray debug output).
+  std::istringstream lines(r.out);
+  for (std::string l; std::getline(lines, l);) EXPECT_EQ(l.rfind("ssdtlm: warning: ", 0), 0u) << l;
   const json j = load_json(out);
   EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 20000u);
   EXPECT_FALSE(j["sim"].contains("background_stopped_after_s"));

@@ -481,9 +481,9 @@ json run_replay(const RunOptions& opt) {
                                         : sc_core::SC_ZERO_TIME;
       sc_core::sc_start(next > step ? next : step, sc_core::SC_EXIT_ON_STARVATION);
       const Tick now = static_cast<Tick>(sc_core::sc_time_stamp().value());
-      // After the last answer, background work (GC, migration, refresh) that keeps producing
+      // After the last answer, background work (cache flushes, GC, migration, refresh) producing
       // events for a whole timeout is stopped too: the results are complete, the drive never
-      // settles (seen on a scaled-down hybrid drive with 3 spare blocks per plane).
+      // settles (a safety net; the one case seen, a scaled-down hybrid drive, is fixed).
       if (ssd.host.trace_read() && ssd.host.unanswered() == 0) {
         if (!done) since = now;  // (the last completion may lie ahead: answers sent in advance)
         done = true;

@@ -192,8 +192,7 @@ int run_main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "ssdtlm: warning: background work (cache flushes, GC, migration, refresh) was still "
-          "running "
-          "%g simulated s after the last answer and was stopped (--stall-timeout); "
+          "running %g simulated s after the last answer and was stopped (--stall-timeout); "
           "every request was answered, the flash counters stop there\n",
           r["sim"]["background_stopped_after_s"].get<double>());
     if (r["sim"].contains("unanswered_requests")) {

@@ -75,26 +75,27 @@ bool PageGcEngine::frees_space(int64_t victim) const {
   return (valid + u - 1) / u * u < geo_.pages_per_block;
 }
 
+int64_t PageGcEngine::take_victim(uint32_t plane) {
+  const int64_t v = ftl_.take_victim(plane);
+  if (v < 0 || frees_space(v)) return v;
+  ftl_.release_victim(static_cast<uint64_t>(v));
+  ++refused_no_gain_;
+  return -1;
+}
+
 bool PageGcEngine::gc_start(uint32_t plane, uint32_t copies, uint8_t prio) {
   if (jobs_[plane].active) return false;
-  const int64_t v = ftl_.take_victim(plane);
+  const int64_t v = take_victim(plane);
   if (v < 0) return false;
-  if (!frees_space(v)) {
-    ftl_.release_victim(static_cast<uint64_t>(v));
-    ++refused_no_gain_;
-    return false;
-  }
   return begin(plane, v, copies, prio, GcCause::Gc);
 }
 
 bool PageGcEngine::gc_start_partial(uint32_t plane, uint32_t copies, uint8_t prio,
                                     uint32_t max_valid) {
   if (jobs_[plane].active) return false;
-  const int64_t v = ftl_.take_victim(plane);
+  const int64_t v = take_victim(plane);
   if (v < 0) return false;
-  const bool gain = frees_space(v);
-  if (!gain) ++refused_no_gain_;
-  if (!gain || ftl_.block(static_cast<uint64_t>(v)).valid > max_valid) {
+  if (ftl_.block(static_cast<uint64_t>(v)).valid > max_valid) {
     ftl_.release_victim(static_cast<uint64_t>(v));  // not worth collecting yet
     return false;
   }

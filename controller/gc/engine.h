@@ -167,6 +167,7 @@ class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
   void on_program_done(FlashOp* op);
   void on_erase_done(FlashOp* op);
   bool frees_space(int64_t victim) const;  // collecting it nets free pages after padding
+  int64_t take_victim(uint32_t plane);     // the FTL's victim if it frees space, else -1
   void continue_job(uint32_t plane);
   bool program(uint32_t plane, bool pad);  // false: nothing issued
   void maybe_erase(uint32_t plane);

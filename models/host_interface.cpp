@@ -51,6 +51,17 @@ HostCmd* HostInterface::new_cmd(const traces::TraceRecord& r, Tick arrival) {
   return c;
 }
 
+Tick HostInterface::oldest_unanswered_arrival() const {
+  // A slot is live unless it is on the free list (record() frees it; the controller may still
+  // read the command's fields after the answer, so the slot itself is not marked).
+  std::vector<const HostCmd*> free(free_cmds_.begin(), free_cmds_.end());
+  std::sort(free.begin(), free.end());
+  Tick t = ~Tick(0);
+  for (const auto& c : cmds_)
+    if (!std::binary_search(free.begin(), free.end(), c.get())) t = std::min(t, c->arrival);
+  return t;
+}
+
 void HostInterface::start_of_simulation() {
   wall_start_ = wall_last_ = std::chrono::steady_clock::now();
   pull();

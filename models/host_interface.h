@@ -68,6 +68,10 @@ class HostInterface : public sc_core::sc_module {
   bool trace_read() const { return src_done_; }
   uint64_t outstanding() const { return outstanding_; }
   Tick last_completion() const { return last_done_; }
+  // The arrival time of the earliest request entered and not answered yet (one admitted ahead
+  // of its arrival: a time still to come), ~Tick(0) when there is none. A scan of the command
+  // slots, for the replay's stall check between kernel steps.
+  Tick oldest_unanswered_arrival() const;
   uint64_t events() const { return events_; }
   uint64_t activations() const { return q_.runs(); }  // of its SC_METHOD
   void set_expected_requests(uint64_t n) { opt_.expected_requests = n; }

@@ -470,9 +470,7 @@ json run_replay(const RunOptions& opt) {
   } else {
     const sc_core::sc_time step(opt.stall_timeout_s, sc_core::SC_SEC);
     const Tick limit = static_cast<Tick>(opt.stall_timeout_s * 1e12);
-    auto answered = [&] { return ssd.host.completed() + ssd.host.warmup_completed(); };
-    uint64_t seen = answered();
-    Tick since = 0;     // when the host last answered a request, or had none outstanding
+    Tick since = 0;     // when every request was answered and the trace read (done)
     bool done = false;  // every request answered and the trace read to its end
     do {  // (nothing is pending before the first sc_start: elaboration schedules the methods)
       // At least to the next event: a quiet stretch (e.g. a timer far ahead) is one step.
@@ -493,12 +491,18 @@ json run_replay(const RunOptions& opt) {
         }
         continue;
       }
-      if (answered() != seen || ssd.host.unanswered() == 0) {
-        seen = answered();
-        since = now;
-      } else if (now - since >= limit) {
-        stalled_s = static_cast<double>(now - since) / 1e12;
-        break;
+      // A stall: a request that has arrived is unanswered, and nothing was answered for the
+      // timeout since the later of its arrival and the last answer. Counted from the arrival,
+      // not from a step's start: a request arriving after an idle gap longer than the timeout,
+      // or admitted ahead of an arrival still to come, has not waited (an idle gap of a real
+      // trace is not a stall).
+      const Tick oldest = ssd.host.oldest_unanswered_arrival();
+      if (oldest <= now) {
+        const Tick from = std::max(oldest, ssd.host.last_completion());
+        if (now >= from && now - from >= limit) {
+          stalled_s = static_cast<double>(now - from) / 1e12;
+          break;
+        }
       }
     } while (sc_core::sc_pending_activity());
   }

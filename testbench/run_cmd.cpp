@@ -104,7 +104,7 @@ int run_main(int argc, char** argv) {
                  "closed-loop replay: keep QD requests outstanding, ignore timestamps");
   app.add_option("--stall-timeout", opt.stall_timeout_s,
                  "stop with exit 4 when no request was answered for this many simulated seconds "
-                 "while some were outstanding (a livelock); 0: never")
+                 "while one that had arrived was outstanding (a livelock); 0: never")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   app.add_flag("--progress", progress_on, "progress line on stderr even when it is not a terminal");

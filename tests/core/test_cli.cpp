@@ -774,6 +774,42 @@ TEST(Cli, StallTimeoutStopsADriveThatAnswersNothing) {
   EXPECT_NE(r.out.find("--stall-timeout"), std::string::npos) << r.out;
 }
 
+// A stall is counted from a request's arrival: an idle gap of the trace longer than the timeout
+// (a real trace's night), a request arriving late in a kernel step after an idle start of it,
+// and commands admitted ahead of arrivals still to come are not stalls.
+TEST(Cli, StallTimeoutIsNotAnIdleGap) {
+  const std::string out = (tmpdir() / "gaps.json").string();
+  // 40 reads 3 s apart with a 1 s timeout (every gap longer than the timeout).
+  std::string slow;
+  for (int i = 0; i < 40; ++i)
+    slow += std::to_string(i * 3000000000LL) + " 0 " + std::to_string(i * 64) + " 8 " +
+            (i % 2 ? "1" : "0") + "\n";
+  Result r = sh("run --trace " + write_file("slow.mqsim", slow) +
+                " --format mqsim --quiet --stall-timeout 1 --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(load(out)["host"]["requests"].get<uint64_t>(), 40u);
+  EXPECT_FALSE(load(out)["sim"].contains("stalled_s"));
+  // 300 small requests 1.1-3 ms apart (irregular) with a 1 ms timeout: each is answered well
+  // within it, wherever it falls in a kernel step.
+  std::string irregular;
+  int64_t t = 0;
+  for (int i = 0; i < 300; ++i) {
+    t += 1100000 + (i * 7919 % 1900) * 1000;  // 1.1 ms + 0..1.9 ms
+    irregular +=
+        std::to_string(t) + " 0 " + std::to_string(i * 8) + " 8 " + (i % 3 ? "1" : "0") + "\n";
+  }
+  const std::string tr = write_file("irregular.mqsim", irregular);
+  // Commands sent ahead (the default), and at their arrival (a time series is sampled).
+  for (const std::string& extra : {std::string(), " --csv " + (tmpdir() / "gaps.csv").string()}) {
+    r = sh("run --trace " + tr + " --format mqsim --quiet --stall-timeout 0.001 --out " + out +
+           extra);
+    ASSERT_EQ(r.code, 0) << extra << ": " << r.out;
+    const json j = load(out);
+    EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 300u) << extra;
+    EXPECT_LT(j["latency_us"]["all"]["max"].get<double>(), 1000.0) << extra;
+  }
+}
+
 // sweep and report exec Python; an interpreter that cannot run is named, with the set-up hint.
 TEST(Cli, SweepAndReportNameAnInterpreterThatCannotRun) {
   setenv("SSDTLM_PYTHON", "/nonexistent/python3", 1);

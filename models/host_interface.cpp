@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <string>
 
 namespace ssdtlm::models {
 
@@ -109,6 +110,22 @@ bool HostInterface::fetch(Tick floor) {
     return false;
   }
   have_next_ = true;
+  // Simulated time is picoseconds in 64 bits (SystemC's sc_time at its 1 ps resolution): 213
+  // days. A record beyond kMaxArrivalNs (200 days, leaving the drive time to answer) would wrap
+  // around: an error, not a silently shorter run.
+  // The trace ends there (the requests before it are served) and the replay reports it after the
+  // simulation (an exception would leave the kernel wrapped in SystemC's report).
+  if (next_.time_ns > kMaxArrivalNs) {
+    time_range_error_ =
+        "request " + std::to_string(next_id_ + 1) + " arrives " +
+        std::to_string(next_.time_ns / 86400000000000ull) +
+        " days after the first one (after --speed and --loop), beyond the 200 days a replay can "
+        "span (simulated time is picoseconds in 64 bits); replay a part of it with --start and "
+        "--duration, or compress it with --speed";
+    have_next_ = false;
+    src_done_ = true;
+    return false;
+  }
   Tick t = next_.time_ns * nand::kPsPerNs;
   if (shifted_) {  // the first measured record arrives at the shift point, the others after it
     if (!shift_known_) {

@@ -16,6 +16,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <vector>
@@ -66,6 +67,8 @@ class HostInterface : public sc_core::sc_module {
   // the trace was read to its end. Either means the drive stopped answering (a deadlock).
   uint64_t unanswered() const { return next_id_ - completed_; }
   bool trace_read() const { return src_done_; }
+  // Not empty when a record lay beyond the time a replay can span: the trace was cut there.
+  const std::string& time_range_error() const { return time_range_error_; }
   uint64_t outstanding() const { return outstanding_; }
   Tick last_completion() const { return last_done_; }
   // The arrival time of the earliest request entered and not answered yet (one admitted ahead
@@ -109,6 +112,7 @@ class HostInterface : public sc_core::sc_module {
 
  private:
   enum Kind : uint8_t { kArrival, kDeliver, kComplete, kRetire };
+  static constexpr uint64_t kMaxArrivalNs = 200ull * 86400 * 1000000000;  // fetch()
   static constexpr size_t kAheadMax = 32;  // admissions ahead of an activation (can_admit_ahead)
   struct Ev {
     Kind kind;
@@ -149,6 +153,7 @@ class HostInterface : public sc_core::sc_module {
   Tick next_t_ = 0;             // next_'s arrival time
   bool arrival_armed_ = false;  // a kArrival event is scheduled for next_
   bool src_done_ = false;
+  std::string time_range_error_;
   std::deque<HostCmd*> backlog_;
   std::vector<std::unique_ptr<HostCmd>> cmds_;
   std::vector<HostCmd*> free_cmds_;

@@ -509,6 +509,8 @@ json run_replay(const RunOptions& opt) {
   const double sim_wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sim0).count();
   ssd.host.finish_progress();
+  if (!ssd.host.time_range_error().empty())
+    throw traces::TraceError(opt.trace.path + ": " + ssd.host.time_range_error());
   const Tick end = ssd.host.last_completion();
   sampler.sample(end, true);
   // Measured span: from the first measured arrival (0 without a warm-up) to the last completion.

@@ -810,6 +810,33 @@ TEST(Cli, StallTimeoutIsNotAnIdleGap) {
   }
 }
 
+// Simulated time is picoseconds in 64 bits (213 days): a trace reaching beyond 200 days is an
+// error naming it (it wrapped around to a shorter run before), one within them replays whole.
+TEST(Cli, ATraceBeyondTheTimeRangeOfAReplayIsAnError) {
+  const std::string out = (tmpdir() / "range.json").string();
+  auto trace = [](int64_t days) {
+    return "0 0 0 8 0\n1000000 0 0 8 1\n" + std::to_string(days * 86400 * 1000000000LL) +
+           " 0 64 8 1\n";
+  };
+  const std::string near = write_file("near.mqsim", trace(199));
+  Result r = sh("run --trace " + near + " --format mqsim --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  json j = load(out);
+  EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 3u);
+  EXPECT_GT(j["host"]["sim_time_s"].get<double>(), 199 * 86400.0);
+  const std::string far = write_file("far.mqsim", trace(300));
+  r = sh("run --trace " + far + " --format mqsim --quiet --out " + out);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("far.mqsim: request 3 arrives 300 days after the first one"),
+            std::string::npos)
+      << r.out;
+  // The same through --speed: 1,000 s x 1/100,000 = 1,157 days.
+  r = sh("run --trace " + write_file("k.mqsim", "0 0 0 8 0\n1000000000000 0 0 8 1\n") +
+         " --format mqsim --speed 0.00001 --quiet --out " + out);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("request 2 arrives 1157 days"), std::string::npos) << r.out;
+}
+
 // sweep and report exec Python; an interpreter that cannot run is named, with the set-up hint.
 TEST(Cli, SweepAndReportNameAnInterpreterThatCannotRun) {
   setenv("SSDTLM_PYTHON", "/nonexistent/python3", 1);

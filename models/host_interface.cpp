@@ -63,6 +63,17 @@ Tick HostInterface::oldest_unanswered_arrival() const {
   return t;
 }
 
+bool HostInterface::beyond_time_range() {
+  time_range_error_ = "request " + std::to_string(next_id_ + 1) + " arrives " +
+                      std::to_string(next_.time_ns / 86400000000000ull) +
+                      " days after the first one (after --speed and --loop), beyond the 200 days "
+                      "a replay can span (simulated time is picoseconds in 64 bits); replay a "
+                      "part of it with --start and --duration, or compress it with --speed";
+  have_next_ = false;
+  src_done_ = true;
+  return false;
+}
+
 void HostInterface::start_of_simulation() {
   wall_start_ = wall_last_ = std::chrono::steady_clock::now();
   pull();
@@ -112,20 +123,9 @@ bool HostInterface::fetch(Tick floor) {
   have_next_ = true;
   // Simulated time is picoseconds in 64 bits (SystemC's sc_time at its 1 ps resolution): 213
   // days. A record beyond kMaxArrivalNs (200 days, leaving the drive time to answer) would wrap
-  // around: an error, not a silently shorter run.
-  // The trace ends there (the requests before it are served) and the replay reports it after the
-  // simulation (an exception would leave the kernel wrapped in SystemC's report).
-  if (next_.time_ns > kMaxArrivalNs) {
-    time_range_error_ =
-        "request " + std::to_string(next_id_ + 1) + " arrives " +
-        std::to_string(next_.time_ns / 86400000000000ull) +
-        " days after the first one (after --speed and --loop), beyond the 200 days a replay can "
-        "span (simulated time is picoseconds in 64 bits); replay a part of it with --start and "
-        "--duration, or compress it with --speed";
-    have_next_ = false;
-    src_done_ = true;
-    return false;
-  }
+  // around: the trace ends there (the requests before it are served) and the replay reports it
+  // as an error after the simulation.
+  if (next_.time_ns > kMaxArrivalNs) return beyond_time_range();
   Tick t = next_.time_ns * nand::kPsPerNs;
   if (shifted_) {  // the first measured record arrives at the shift point, the others after it
     if (!shift_known_) {

@@ -125,10 +125,11 @@ class HostInterface : public sc_core::sc_module {
   void try_submit();
   void complete(HostCmd* c);
   void record(HostCmd* c, Tick done);
-  bool fetch(Tick floor);
+  inline bool fetch(Tick floor);
+  [[gnu::cold, gnu::noinline]] bool beyond_time_range();  // fetch() of a record too late
   void admit_ahead();
   bool can_admit_ahead();
-  void admit(const traces::TraceRecord& r, Tick t);
+  inline void admit(const traces::TraceRecord& r, Tick t);
   void send(HostCmd* c, Tick at);
   void deliver(HostCmd* c, Tick at);
   bool complete_on_answer() const;
@@ -137,7 +138,7 @@ class HostInterface : public sc_core::sc_module {
   void settled(Tick until, double& area, uint64_t& peak) const;
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& delay);
-  HostCmd* new_cmd(const traces::TraceRecord& r, Tick arrival);
+  inline HostCmd* new_cmd(const traces::TraceRecord& r, Tick arrival);
   Tick link_time(uint64_t bytes) const;
   void progress(bool final);
 

@@ -336,13 +336,39 @@ LineStatus parse_systor(std::string_view line, RawRecord& r, LineError& e) {
   return LineStatus::kRecord;
 }
 
+// The statistics blkparse prints after the events (per CPU and in total, then throughput, event
+// count and skips; newer versions also a priority-mask banner between rules of dashes), as in
+// blkparse.c: they are part of every blkparse output, not junk (a short trace was mostly junk
+// with them, and --strict refused any blkparse output).
+bool blkparse_summary(std::string_view line) {
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+    line.remove_suffix(1);
+  auto starts = [&](std::string_view p) { return line.substr(0, p.size()) == p; };
+  auto ends = [&](std::string_view p) {
+    return line.size() >= p.size() && line.substr(line.size() - p.size()) == p;
+  };
+  if (line.size() >= 10 && line.find_first_not_of('-') == std::string_view::npos) return true;
+  if (starts("CPU") && line.size() > 3 && line[3] >= '0' && line[3] <= '9' && ends("):"))
+    return true;
+  static constexpr std::string_view kLabels[] = {
+      "Total (",           "Reads Queued:",  "Read Dispatches:", "Reads Requeued:",
+      "Reads Completed:",  "Read Merges:",   "Read depth:",      "PC Reads Queued:",
+      "PC Read Disp.:",    "PC Reads Req.:", "PC Reads Compl.:", "IO unplugs:",
+      "Throughput (R/W):", "Events (",       "Skips:",           "Using Priority mask"};
+  for (std::string_view l : kLabels)
+    if (starts(l)) return true;
+  return false;
+}
+
 LineStatus parse_blkparse(std::string_view line, const ParseContext& ctx, RawRecord& r,
                           LineError& e) {
   Fields f;
   size_t n = split_ws(line, f);
-  if (n < 7) return junk(e, "line", kFields, line.substr(0, 40));
   // dev "maj,min"
-  size_t comma = f[0].find(',');
+  size_t comma = n ? f[0].find(',') : std::string_view::npos;
+  if (comma == std::string_view::npos && blkparse_summary(line)) return LineStatus::kSkip;
+  if (n < 7) return junk(e, "line", kFields, line.substr(0, 40));
   if (comma == std::string_view::npos) return junk(e, "dev", "not major,minor", f[0]);
   uint32_t maj, mn;
   if (!parse_u32(f[0].substr(0, comma), maj) || maj > 0xffffff ||
@@ -361,6 +387,9 @@ LineStatus parse_blkparse(std::string_view line, const ParseContext& ctx, RawRec
   bool has_w = rwbs.find('W') != std::string_view::npos;
   bool discard = rwbs.find('D') != std::string_view::npos;
   if (discard || has_r == has_w) return LineStatus::kSkip;  // flush, discard, barrier: no data
+  // An event with a sector and no size (the completion of a flush: "C WS 7929752 [0]"): no data.
+  if ((n == 8 || (n == 9 && f[8].substr(0, 1) == "[")) && parse_u64(f[7], tmp))
+    return LineStatus::kSkip;
   if (n < 10) return junk(e, "line", kFields, line.substr(0, 40));
   uint64_t sector, nsec;
   if (!parse_u64(f[7], sector)) return junk(e, "sector", kNaN, f[7]);

@@ -328,6 +328,65 @@ TEST(Blkparse, QueueEventsOnly) {
   ASSERT_EQ(v.size(), 1u);
 }
 
+// blkparse ends its output with statistics (per CPU, in total, throughput, events, skips; newer
+// versions add a priority-mask banner): part of the format, not junk, also with --strict. A
+// short trace was refused as mostly junk before.
+TEST(Blkparse, ClosingStatisticsAreNotJunk) {
+  const std::string t =
+      "  8,0    1        1     0.000000000  4162  Q  WS 3417048 + 8 [jbd2/sda1-8]\n"
+      "  8,0    1        2     0.000120000     0  C  WS 3417048 + 8 [0]\n"
+      "  8,0    1        3     0.000130000     0  C  WS 3417048 [0]\n"
+      "  8,0    0        4     0.000200000  1234  A   R 2048 + 256 <- (8,1) 0\n"
+      "  8,0    0        5     0.000201000  1234  Q   R 2048 + 256 [cat]\n"
+      "  8,0    0        0     0.000600000     0  m   N cfq4162S / alloced\n"
+      "---------------------------------------------\n"
+      "Using Priority mask 0x1\n"
+      "---------------------------------------------\n"
+      "CPU0 (sda):\n"
+      " Reads Queued:           1,      128KiB\t Writes Queued:           1,        4KiB\n"
+      " Read Dispatches:        0,        0KiB\t Write Dispatches:        0,        0KiB\n"
+      " Reads Requeued:         0\t\t Writes Requeued:         0\n"
+      " Reads Completed:        0,        0KiB\t Writes Completed:        1,        4KiB\n"
+      " Read Merges:            0,        0KiB\t Write Merges:            0,        0KiB\n"
+      " Read depth:             1        \t Write depth:             1\n"
+      "  PC Reads Queued:       0,        0KiB\t PC Writes Queued:        0,        0KiB\n"
+      "  PC Read Disp.:         0,        0KiB\t PC Write Disp.:          0,        0KiB\n"
+      "  PC Reads Req.:         0\t\t PC Writes Req.:          0\n"
+      "  PC Reads Compl.:       0\t\t PC Writes Compl.:         0\n"
+      " IO unplugs:             1        \t Timer unplugs:           0\n"
+      "\n"
+      "Total (sda):\n"
+      " Reads Queued:           1,      128KiB\t Writes Queued:           1,        4KiB\n"
+      " IO unplugs:             1        \t Timer unplugs:           0\n"
+      "\n"
+      "Throughput (R/W): 0KiB/s / 0KiB/s\n"
+      "Events (sda): 6 entries\n"
+      "Skips: 0 forward (0 -   0.0%)\n";
+  for (const char* fmt : {"auto", "blkparse"}) {
+    TraceOptions o;
+    o.strict = true;
+    nlohmann::json d;
+    auto v = parse(t, fmt, &d, o);
+    EXPECT_EQ(d["format"], "blkparse") << fmt;
+    ASSERT_EQ(v.size(), 2u) << fmt;
+    EXPECT_FALSE(v[0].is_read);
+    EXPECT_TRUE(v[1].is_read);
+    EXPECT_EQ(v[1].size, 256u * 512);
+    EXPECT_EQ(d["junk_lines"], 0) << fmt;
+    EXPECT_EQ(d["skipped_events"], 4 + 3 + 12 + 3 + 3) << fmt;  // events, banner, CPU0, Total, end
+  }
+  // The completions: the flush's (no size) is not data either.
+  TraceOptions o;
+  o.strict = true;
+  o.blkparse_event = "C";
+  auto v = parse(t, "blkparse", nullptr, o);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].offset, 3417048u * 512);
+  // A line of another kind stays junk.
+  o.blkparse_event = "Q";
+  EXPECT_THROW(parse(t + "Reads and writes: 2\n", "blkparse", nullptr, o), TraceError);
+}
+
 // ---------------------------------------------------------------- sniffing
 TEST(Sniff, EachFormatIsRecognised) {
   struct Case {

@@ -25,12 +25,13 @@ const std::vector<FormatInfo>& all_formats() {
       {Format::kBlkparse, "blkparse", 1,
        "blkparse text: dev cpu seq time(s) pid action rwbs sector + nsectors [process]"},
       {Format::kMqsim, "mqsim", 1,
-       "MQSim/DiskSim ASCII: arrival(ns) device lba(512 B) size(512 B sectors) "
-       "type(1=read,0=write)"},
+       "MQSim ASCII: arrival(ns) device lba(512 B) size(512 B sectors) type(1=read,0=write)"},
       {Format::kSsdsim, "ssdsim", 1,
        "SSDsim ASCII: time(ns) device lsn(512 B) size(512 B sectors) ope(1=read,0=write)"},
       {Format::kMsrcMs, "msrc-ms", 1,
        "MSRC windows: time(ms) device offset(B) size(B) type(1=read,0=write)"},
+      {Format::kDisksim, "disksim", 1,
+       "DiskSim ASCII: time(ms) device blkno(512 B) bcount(512 B sectors) flags(bit 0: 1=read)"},
   };
   return v;
 }
@@ -213,7 +214,28 @@ LineStatus parse_msrc_ms(std::string_view line, RawRecord& r, LineError& e) {
   if (!parse_u32(f[1], r.device)) return junk(e, "device", kNaN, f[1]);
   if (!parse_u64(f[2], r.offset)) return junk(e, "offset", kNaN, f[2]);
   if (!parse_u64(f[3], r.size)) return junk(e, "size", kNaN, f[3]);
+  // Bytes of a sector device: a size in sectors (DiskSim's layout, the same line shape) is not.
+  if (r.size % 512) return junk(e, "size", "not a multiple of 512 bytes", f[3]);
   return parse_01_type(f[4], r.is_read, e, "type");
+}
+
+// DiskSim ASCII (the DiskSim manual's "ascii" input format): arrival time in ms (decimal), device
+// number, block number and block count in 512 B sectors, flags (bit 0 set: a read; other bits,
+// e.g. synchronous, ignored).
+LineStatus parse_disksim(std::string_view line, RawRecord& r, LineError& e) {
+  Fields f;
+  size_t n = split_ws(line, f);
+  if (n != 5) return junk(e, "line", kFields, line.substr(0, 40));
+  if (!parse_fixed(f[0], 6, r.time)) return junk(e, "time_ms", kNaN, f[0]);
+  if (!parse_u32(f[1], r.device)) return junk(e, "device", kNaN, f[1]);
+  uint64_t blk, cnt, flags;
+  if (!parse_u64(f[2], blk)) return junk(e, "blkno", kNaN, f[2]);
+  if (!sectors_to_bytes(blk, r.offset)) return junk(e, "blkno", "out of range", f[2]);
+  if (!parse_u64(f[3], cnt)) return junk(e, "bcount", kNaN, f[3]);
+  if (!sectors_to_bytes(cnt, r.size)) return junk(e, "bcount", "out of range", f[3]);
+  if (!parse_u64(f[4], flags)) return junk(e, "flags", kNaN, f[4]);
+  r.is_read = flags & 1;
+  return LineStatus::kRecord;
 }
 
 LineStatus parse_ascii(std::string_view line, RawRecord& r, LineError& e, const char* tname,
@@ -427,6 +449,8 @@ LineStatus parse_line(Format fmt, std::string_view line, const ParseContext& ctx
       return parse_ascii(line, rec, err, "arrival_ns", "lba", "type");
     case Format::kSsdsim:
       return parse_ascii(line, rec, err, "time_ns", "lsn", "ope");
+    case Format::kDisksim:
+      return parse_disksim(line, rec, err);
   }
   return junk(err, "line", "unknown format");
 }

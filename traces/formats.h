@@ -22,6 +22,7 @@ enum class Format {
   kBlkparse,  // blkparse default text output (one event type, Q by default)
   kMqsim,     // arrival_ns device lba(512 B) size(512 B sectors) type(1=read,0=write)
   kSsdsim,    // time_ns device lsn(512 B) size(512 B sectors) ope(1=read,0=write)
+  kDisksim,   // time_ms device blkno(512 B) bcount(512 B sectors) flags(bit 0: 1=read)
 };
 
 struct FormatInfo {

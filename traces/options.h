@@ -18,7 +18,7 @@ namespace ssdtlm::traces {
 struct TraceOptions {
   std::string path;  // set by the caller (--trace FILE for run, positional for trace-stats)
   std::string format = "auto";  // --format auto|msrc|msrc-ms|umass|fiu|alibaba|tencent|systor|
-                                //          blkparse|mqsim|ssdsim
+                                //          blkparse|mqsim|ssdsim|disksim
   bool strict = false;          // --strict: any junk line is an error (default: skipped, counted)
   std::string blkparse_event = "Q";  // --blkparse-event: blkparse action taken as the arrival
 

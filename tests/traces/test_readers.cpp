@@ -199,6 +199,37 @@ TEST(MsrcMs, MillisecondsAndBytes) {
   EXPECT_EQ(v[2].device, 2u);
 }
 
+// DiskSim ASCII: the msrc-ms line shape with sectors and flags (bit 0 = read). A sector count
+// is not a byte size of a sector device, so such a file is sniffed as disksim, not msrc-ms.
+TEST(Disksim, MillisecondsSectorsAndFlags) {
+  const std::string t =
+      "0.000000 0 303567 7 0\n26.214000 1 240840 6 1\n31.5 0 1 16 3\n40.000123 2 8 8 16\n";
+  nlohmann::json d;
+  auto v = parse(t, "auto", &d);
+  EXPECT_EQ(d["format"], "disksim");
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_EQ(v[1].time_ns, 26214000u);
+  EXPECT_EQ(v[3].time_ns, 40000123u);
+  EXPECT_EQ(v[1].offset, 240840u * 512);
+  EXPECT_EQ(v[0].size, 7u * 512);
+  EXPECT_FALSE(v[0].is_read);
+  EXPECT_TRUE(v[1].is_read);
+  EXPECT_TRUE(v[2].is_read);   // flags 3: read + another bit
+  EXPECT_FALSE(v[3].is_read);  // flags 16: a write
+  EXPECT_EQ(v[3].device, 2u);
+  // As msrc-ms, the sector counts are junk (the first line's 7 is named).
+  d = nlohmann::json();
+  std::vector<TraceRecord> m;
+  try {
+    m = parse(t, "msrc-ms", &d);
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("field 'size': not a multiple of 512 bytes: '7'"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(m.empty());
+}
+
 // ---------------------------------------------------------------- UMass / SPC
 TEST(Umass, SpcFields) {
   auto v =
@@ -402,6 +433,7 @@ TEST(Sniff, EachFormatIsRecognised) {
       {"  8,0    3        1     0.000000000   697  Q   W 223490 + 8 [kjournald]\n", "blkparse"},
       {"11413000 0 657728 16 1\n", "mqsim"},
       {"0.000 0 11562803200 4096 1\n22.810 0 2205343744 4096 1\n", "msrc-ms"},
+      {"0.000000 0 22583600 8 1\n22.810000 0 4307312 8 0\n", "disksim"},
   };
   for (const auto& c : cases) {
     nlohmann::json d;

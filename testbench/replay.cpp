@@ -511,6 +511,16 @@ json run_replay(const RunOptions& opt) {
   ssd.host.finish_progress();
   if (!ssd.host.time_range_error().empty())
     throw traces::TraceError(opt.trace.path + ": " + ssd.host.time_range_error());
+  if (ssd.host.issued() == 0 && !opt.quiet_warnings) {
+    // (e.g. a --device that is not in the trace, or a --start beyond its end: a typo otherwise
+    // gives a result of zeros without a word)
+    const json d = src->describe();
+    std::fprintf(stderr,
+                 "ssdtlm: warning: no request to replay: %s holds %llu records, none left after "
+                 "the trace options (trace.transformations in the result says what each dropped)\n",
+                 opt.trace.path.c_str(),
+                 static_cast<unsigned long long>(d.value("records_parsed", uint64_t{0})));
+  }
   const Tick end = ssd.host.last_completion();
   sampler.sample(end, true);
   // Measured span: from the first measured arrival (0 without a warm-up) to the last completion.

@@ -837,6 +837,23 @@ TEST(Cli, ATraceBeyondTheTimeRangeOfAReplayIsAnError) {
   EXPECT_NE(r.out.find("request 2 arrives 1157 days"), std::string::npos) << r.out;
 }
 
+// Trace options that drop every record (a device not in the trace, a start beyond its end) give
+// a result of zeros: said in a warning, not only in the zeros.
+TEST(Cli, ARunWithNoRequestLeftWarns) {
+  const std::string out = (tmpdir() / "none.json").string();
+  for (const char* opt : {" --device 99", " --start 100000"}) {
+    Result r = sh("run --trace " + kData + "msrc-hm0.csv.gz --quiet --out " + out + opt);
+    ASSERT_EQ(r.code, 0) << opt << ": " << r.out;
+    EXPECT_NE(r.out.find("ssdtlm: warning: no request to replay: " + kData +
+                         "msrc-hm0.csv.gz holds 1000 records, none left after the trace options"),
+              std::string::npos)
+        << opt << ": " << r.out;
+    EXPECT_EQ(load(out)["host"]["requests"].get<uint64_t>(), 0u) << opt;
+  }
+  Result r = sh("run --trace " + kData + "msrc-hm0.csv.gz --quiet --out " + out);
+  EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+}
+
 // sweep and report exec Python; an interpreter that cannot run is named, with the set-up hint.
 TEST(Cli, SweepAndReportNameAnInterpreterThatCannotRun) {
   setenv("SSDTLM_PYTHON", "/nonexistent/python3", 1);

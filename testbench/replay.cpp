@@ -511,6 +511,15 @@ json run_replay(const RunOptions& opt) {
   ssd.host.finish_progress();
   if (!ssd.host.time_range_error().empty())
     throw traces::TraceError(opt.trace.path + ": " + ssd.host.time_range_error());
+  if (!opt.trace.map_devices && !opt.quiet_warnings) {
+    const json d = src->describe();
+    if (d.value("multiple_devices", false))
+      std::fprintf(stderr,
+                   "ssdtlm: warning: %s holds requests of several devices (volumes, ASUs, LUNs) "
+                   "replayed in one address space, where their addresses overlap: --map-devices "
+                   "gives each device its own range, --device ID keeps one\n",
+                   opt.trace.path.c_str());
+  }
   if (ssd.host.issued() == 0 && !opt.quiet_warnings) {
     // (e.g. a --device that is not in the trace, or a --start beyond its end: a typo otherwise
     // gives a result of zeros without a word)

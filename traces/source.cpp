@@ -356,6 +356,12 @@ class Pipeline : public TraceSource {
       rec.size = it.size;
       rec.device = it.device;
       rec.is_read = it.is_read;
+      if (!any_device_) {
+        any_device_ = true;
+        first_device_ = rec.device;
+      } else if (rec.device != first_device_) {
+        multi_device_ = true;
+      }
       last_ = rec;
       if (rec.is_read && opt_.read_repeat > 1) {
         repeat_left_ = opt_.read_repeat - 1;
@@ -389,6 +395,7 @@ class Pipeline : public TraceSource {
     repeat_added_ = 0;
     truncated_ = false;
     dropped_device_ = out_of_order_ = clamped_ = window_dropped_ = folded_ = rejected_ = 0;
+    any_device_ = multi_device_ = false;
     reset_pass_state();
   }
 
@@ -397,6 +404,7 @@ class Pipeline : public TraceSource {
     j["path"] = name_;
     reader_->describe(j);
     j["requests"] = emitted_;
+    j["multiple_devices"] = multi_device_;
     nlohmann::json t = nlohmann::json::object();
     if (!opt_.devices.empty())
       t["device_filter"] = {{"devices", opt_.devices}, {"dropped", dropped_device_}};
@@ -636,6 +644,9 @@ class Pipeline : public TraceSource {
   bool truncated_ = false;
   uint64_t dropped_device_ = 0, out_of_order_ = 0, clamped_ = 0, window_dropped_ = 0, folded_ = 0,
            rejected_ = 0;
+  // Whether the records returned came from more than one device id (describe's multiple_devices).
+  bool any_device_ = false, multi_device_ = false;
+  uint32_t first_device_ = 0;
 };
 
 }  // namespace

@@ -119,7 +119,7 @@ TEST(Cli, SteadyPreconditionStartsAtTheGcThresholdAndBelowItWarns) {
   const std::string steady = (tmpdir() / "steady.json").string();
   Result r = sh(base + steady);
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("below the GC threshold"), std::string::npos) << r.out;
   json j = load(steady);
   EXPECT_EQ(j["precondition"]["mode"], "auto");
   EXPECT_EQ(j["precondition"]["gc_threshold_blocks"].get<uint32_t>(), 10u);
@@ -852,6 +852,27 @@ TEST(Cli, ARunWithNoRequestLeftWarns) {
   }
   Result r = sh("run --trace " + kData + "msrc-hm0.csv.gz --quiet --out " + out);
   EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+}
+
+// A trace of several devices (Financial1's ASUs) replayed in one address space overlaps their
+// addresses: a warning names --map-devices (trace.multiple_devices in the result).
+TEST(Cli, SeveralDevicesInOneAddressSpaceWarn) {
+  const std::string out = (tmpdir() / "devices.json").string();
+  const std::string base =
+      "run --trace " + kData + "umass-financial1.ssdsim.gz --quiet --out " + out;
+  Result r = sh(base);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("umass-financial1.ssdsim.gz holds requests of several devices (volumes, "
+                       "ASUs, LUNs) replayed in one address space"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(load(out)["trace"]["multiple_devices"], true);
+  for (const char* opt : {" --map-devices", " --device 0"}) {
+    r = sh(base + opt);
+    ASSERT_EQ(r.code, 0) << opt << ": " << r.out;
+    EXPECT_EQ(r.out.find("several devices"), std::string::npos) << opt << ": " << r.out;
+  }
+  EXPECT_EQ(load(out)["trace"]["multiple_devices"], false);  // one device kept
 }
 
 // sweep and report exec Python; an interpreter that cannot run is named, with the set-up hint.

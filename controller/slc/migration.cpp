@@ -118,14 +118,29 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
     v = map_.take_victim(plane, kind);
     if (v < 0) v = map_.take_victim(plane, kind == kSlcVictims ? kL1Victims : kSlcVictims);
   } else {
-    v = map_.take_victim(plane, kNativeVictims);
     // A victim must free at least one program unit's worth, or GC would only churn; a policy's
-    // early collection takes only victims with at most max_valid valid sectors.
-    if (v >= 0 && (map_.blk(v).valid + bits_ * spp_ > geo_.pages_per_block * spp_ ||
-                   map_.blk(v).valid > max_valid || !frees_a_unit(static_cast<uint64_t>(v)))) {
-      map_.return_victim(static_cast<uint64_t>(v));
+    // early collection takes only victims with at most max_valid valid sectors. Victims come in
+    // order of valid sectors, so the first to fail either count ends the search; one that would
+    // free nothing once packed (frees_a_unit) is passed over for the next few: a block with more
+    // valid sectors in fewer pages may free a unit where the emptiest does not (on a full drive
+    // of 48 blocks per plane the emptiest freed nothing on any plane while host writes waited).
+    uint64_t passed[kPackingTries];
+    uint32_t npassed = 0;
+    for (;;) {
+      v = map_.take_victim(plane, kNativeVictims);
+      if (v < 0) break;
+      const uint32_t valid = map_.blk(v).valid;
+      if (valid + bits_ * spp_ > geo_.pages_per_block * spp_ || valid > max_valid) {
+        map_.return_victim(static_cast<uint64_t>(v));
+        v = -1;
+        break;
+      }
+      if (frees_a_unit(static_cast<uint64_t>(v))) break;
+      passed[npassed++] = static_cast<uint64_t>(v);
       v = -1;
+      if (npassed == kPackingTries) break;
     }
+    for (uint32_t i = 0; i < npassed; ++i) map_.return_victim(passed[i]);
   }
   if (v < 0) return false;
   open_job(g, v, budget);

@@ -127,6 +127,7 @@ class Migration {
 
   bool want_migration(uint32_t plane, uint8_t& kind) const;
   bool frees_a_unit(uint64_t v) const;  // native GC: collecting v frees a unit after packing
+  static constexpr uint32_t kPackingTries = 16;  // victims start() looks at for one that does
   bool start(uint32_t plane, bool migration, bool idle, uint32_t budget = UINT32_MAX,
              uint32_t max_valid = UINT32_MAX);
   // A fresh job on `victim`: `budget` sectors in the first step (UINT32_MAX: whole).

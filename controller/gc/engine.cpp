@@ -281,6 +281,15 @@ void PageGcEngine::continue_job(uint32_t plane) {
       port_.submit(op);
     }
   }
+  // A partial step that finds the victim's last valid pages already read (the step before ended
+  // with its budget exactly at them) issues no read, so on_read_done's padding of the last unit
+  // never comes: pad here. Without it the buffered moves waited for ever, the victim was never
+  // erased and host writes blocked behind it (a deadlock of the partial policies on QLC).
+  if (j.scan_done && j.reads_inflight == 0 && !j.buf.empty()) {
+    while (j.buf.size() >= static_cast<size_t>(unit_) && program(plane, false)) {
+    }
+    if (!j.buf.empty()) program(plane, true);
+  }
   maybe_erase(plane);
 }
 

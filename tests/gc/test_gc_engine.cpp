@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <memory>
+#include <vector>
 
 #include "tests/common/core_parts.h"
 #include "tests/gc/sim_env.h"
@@ -71,6 +73,64 @@ TEST(GcEngine, StepsCopyThenEraseAsItsOwnStep) {
     if (l.owner == OpOwner::GcErase) erase_start = l.start;
   }
   EXPECT_GE(erase_start, last_prog);
+}
+
+// One-shot programs (units of 3 pages): a step whose budget ends exactly at the victim's last
+// valid page leaves the moves that do not fill a unit buffered, with the scan not yet at the
+// block's end. The next step finds nothing more to read; it must program those moves padded and
+// then erase the victim. It did neither: the buffered moves waited for ever, the victim was never
+// erased and host writes blocked behind it (partial policies on a QLC drive, units of 4, steps
+// of 22 copies).
+TEST(GcEngine, AStepThatFindsNothingMoreToReadPadsTheLastUnit) {
+  SsdConfig cfg = small_tlc("greedy", 0.0);
+  cfg.program_mode = "one_shot";
+  cfg.program_us = {2100};
+  cfg.finalize();
+  const auto& geo = cfg.geo;
+  // A preconditioned layout whose greedy victim on plane 0 does not fill whole units and whose
+  // last page is not valid (so that reading exactly its valid pages leaves the scan short of the
+  // block's end).
+  std::unique_ptr<SimEnv> env;
+  std::unique_ptr<Core> core;
+  uint64_t vb = 0;
+  uint32_t v = 0;
+  for (double r : {0.5, 0.3, 0.7, 1.0, 0.2, 0.9}) {
+    env = std::make_unique<SimEnv>();
+    core = std::make_unique<Core>(cfg, *env, true);
+    env->bind(core.get());
+    precondition(*core, 0.6, r, PreconditionMode::Overwrite);
+    v = UINT32_MAX;
+    for (uint64_t b = 0; b < geo.blocks(); ++b)
+      if (geo.plane_of_block(b) == 0 && ftl(*core).block(b).state == BlockState::Full &&
+          ftl(*core).block(b).valid < v) {
+        v = ftl(*core).block(b).valid;
+        vb = b;
+      }
+    std::vector<Ppn> all;
+    ftl(*core).collect_valid(vb, 0, geo.pages_per_block, all);
+    if (v > 0 && v < geo.pages_per_block && v % 3 != 0 &&
+        all.back() != geo.ppn_of(vb, geo.pages_per_block - 1))
+      break;
+    v = 0;
+  }
+  ASSERT_GT(v, 0u) << "no preconditioned layout gives such a victim";
+  PageGcEngine& gc = gc_engine(*core);
+  // Step 1 reads exactly the v valid pages (the scan stops after the last one).
+  gc.gc_schedule(0, v, kPrioNormal, UINT32_MAX, 0);
+  env->run();
+  EXPECT_EQ(gc.victim(0), static_cast<int64_t>(vb));
+  EXPECT_EQ(env->count(OpOwner::GcRead), v);
+  EXPECT_EQ(env->count(OpOwner::GcProgram), v / 3);  // whole units only so far
+  EXPECT_FALSE(gc.gc_step_busy(0));
+  // Step 2 reads nothing: it pads the last unit, and having moved nothing it is the erase step.
+  gc.gc_schedule(0, v, kPrioNormal, UINT32_MAX, 0);
+  env->run();
+  EXPECT_EQ(env->count(OpOwner::GcRead), v);
+  EXPECT_EQ(env->count(OpOwner::GcProgram), v / 3 + 1);
+  EXPECT_FALSE(gc.gc_step_busy(0));
+  EXPECT_EQ(env->count(OpOwner::GcErase), 1u);
+  EXPECT_FALSE(gc.gc_active(0));
+  EXPECT_EQ(ftl(*core).block(vb).state, BlockState::Free);
 }
 
 TEST(GcEngine, DelayedStepStartsAfterTheDecisionTime) {

@@ -31,9 +31,10 @@ struct RunOptions {
   uint32_t closed_loop = 0;
   // --stall-timeout: the replay stops when no request was answered for this long in simulated
   // seconds while one that had arrived was outstanding (a drive that stopped answering but keeps
-  // producing events, e.g. a livelock; an idle gap of the trace is not a stall). Default 600 s: far beyond a host's I/O timeout (Linux NVMe: 30 s),
-  // and beyond the longest legitimate stall seen (60-100 s: a GC storm at the start of an
-  // overwrite-preconditioned tlc-gc-512gb cut to one channel of two dies). 0: never.
+  // producing events, e.g. a livelock; an idle gap of the trace is not a stall). Default 600 s: far
+  // beyond a host's I/O timeout (Linux NVMe: 30 s), and beyond the longest legitimate stall seen
+  // (60-100 s: a GC storm at the start of an overwrite-preconditioned tlc-gc-512gb cut to one
+  // channel of two dies). 0: never.
   double stall_timeout_s = 600;
   int progress = -1;            // -1 auto (stderr is a terminal), 0 off, 1 on
   bool quiet = false;           // no summary on stdout

@@ -206,12 +206,18 @@ LineStatus parse_01_type(std::string_view s, bool& is_read, LineError& e, const 
   return LineStatus::kRecord;
 }
 
-LineStatus parse_msrc_ms(std::string_view line, RawRecord& r, LineError& e) {
-  Fields f;
-  size_t n = split_ws(line, f);
-  if (n != 5) return junk(e, "line", kFields, line.substr(0, 40));
+// The line shape msrc-ms and disksim share: five blank-separated fields, the first two the time
+// in decimal milliseconds and the device number.
+LineStatus ms_device_fields(std::string_view line, Fields& f, RawRecord& r, LineError& e) {
+  if (split_ws(line, f) != 5) return junk(e, "line", kFields, line.substr(0, 40));
   if (!parse_fixed(f[0], 6, r.time)) return junk(e, "time_ms", kNaN, f[0]);
   if (!parse_u32(f[1], r.device)) return junk(e, "device", kNaN, f[1]);
+  return LineStatus::kRecord;
+}
+
+LineStatus parse_msrc_ms(std::string_view line, RawRecord& r, LineError& e) {
+  Fields f;
+  if (ms_device_fields(line, f, r, e) != LineStatus::kRecord) return LineStatus::kJunk;
   if (!parse_u64(f[2], r.offset)) return junk(e, "offset", kNaN, f[2]);
   if (!parse_u64(f[3], r.size)) return junk(e, "size", kNaN, f[3]);
   // Bytes of a sector device: a size in sectors (DiskSim's layout, the same line shape) is not.
@@ -224,10 +230,7 @@ LineStatus parse_msrc_ms(std::string_view line, RawRecord& r, LineError& e) {
 // e.g. synchronous, ignored).
 LineStatus parse_disksim(std::string_view line, RawRecord& r, LineError& e) {
   Fields f;
-  size_t n = split_ws(line, f);
-  if (n != 5) return junk(e, "line", kFields, line.substr(0, 40));
-  if (!parse_fixed(f[0], 6, r.time)) return junk(e, "time_ms", kNaN, f[0]);
-  if (!parse_u32(f[1], r.device)) return junk(e, "device", kNaN, f[1]);
+  if (ms_device_fields(line, f, r, e) != LineStatus::kRecord) return LineStatus::kJunk;
   uint64_t blk, cnt, flags;
   if (!parse_u64(f[2], blk)) return junk(e, "blkno", kNaN, f[2]);
   if (!sectors_to_bytes(blk, r.offset)) return junk(e, "blkno", "out of range", f[2]);

@@ -24,10 +24,10 @@ void PredictorGc::observe_interval(Tick interval) {
       sum_ -= ring_[pos_];
     else
       ++n_;
-    ring_[pos_] = us;
-    sum_ += us;
+    ring_[pos_] = interval;
+    sum_ += interval;
     pos_ = (pos_ + 1) % window_;
-    pred_us_ = sum_ / n_;
+    pred_us_ = static_cast<double>(sum_) / n_ / 1e6;
   } else {
     pred_us_ = first_ ? us : alpha_ * us + (1 - alpha_) * pred_us_;
     first_ = false;

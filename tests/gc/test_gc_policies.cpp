@@ -546,6 +546,23 @@ TEST(PredictorGc, MovingAverageAndExponentialSmoothing) {
   EXPECT_EQ(e2.log.back().max_valid, 307u);
 }
 
+// The moving average is exact: once the intervals 0.1, 0.1 and 1.1 us have left the window
+// the prediction is 0, not the -2.2e-17 us a running sum of doubles left (a negative idle time
+// in the result's gc.predictor.final_prediction_us).
+TEST(PredictorGc, MovingAverageReturnsToZeroExactly) {
+  const SsdConfig c = preset("tlc-gc-512gb");
+  auto mov = make_gc_policy("mov10", &c);
+  ScriptEngine e(1);
+  e.free = {10};
+  mov->attach(&e);
+  Driver d;
+  for (Tick t : {Tick{100000}, Tick{100000}, Tick{1100000}}) d.serve(*mov, false, t);
+  EXPECT_DOUBLE_EQ(static_cast<PredictorGc&>(*mov).predicted_us(), 1.3 / 3);
+  for (int i = 0; i < 10; ++i) d.serve(*mov, false, 0);
+  EXPECT_EQ(static_cast<PredictorGc&>(*mov).predicted_us(), 0.0);
+  EXPECT_EQ(mov->stats()["predictor"]["final_prediction_us"].get<double>(), 0.0);
+}
+
 // The gc.* keys reach the policies: each threshold moved from its default (T_GC 10, T_IGC 3,
 // intensive from 1 free block, T^A_GC 100, 2 copies and 60 % invalid in the band, lazy trigger
 // 2, predictors aggressive, a host reserve of 1 block) moves the behaviour the tests above check

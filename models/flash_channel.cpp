@@ -43,12 +43,66 @@ void FlashChannel::reset_measurement() {
   }
   // Bus phases count when they start: those reserved to start from now on.
   bus_busy_total_ = 0;
-  for (const Die& die : dies_)
-    if (die.phase != Phase::Idle && die.bus_start >= now) bus_busy_total_ += die.bus_dur;
+  tail_die_.v.clear();
+  tail_bus_.v.clear();
+  for (uint32_t d = 0; d < dies_.size(); ++d) {
+    const Die& die = dies_[d];
+    if (die.phase != Phase::Idle && die.bus_start >= now) {
+      bus_busy_total_ += die.bus_dur;
+      if (tail_) keep(tail_bus_, Span{die.bus_start, die.bus_start + die.bus_dur, d});
+    }
+  }
   ops_done_ = 0;
   wait_sum_ = service_sum_ = 0;
   host_ops_ = 0;
   host_wait_sum_ = host_service_sum_ = 0;
+}
+
+void FlashChannel::keep(Spans& t, const Span& s) {
+  std::vector<Span>& v = t.v;
+  if (v.size() >= t.limit) {
+    // Spans over by the floor add nothing after any `end` asked for: dropped, so that the
+    // vectors hold the work since the host's latest completion, not all the work after the mark.
+    const Tick floor = *tail_floor_;
+    v.erase(std::remove_if(v.begin(), v.end(), [floor](const Span& x) { return x.to <= floor; }),
+            v.end());
+    t.limit = std::max<size_t>(1024, 2 * v.size());
+  }
+  v.push_back(s);
+}
+
+void FlashChannel::mark_tail(const Tick* floor) {
+  if (tail_) return;
+  tail_ = true;
+  tail_floor_ = floor;
+  // The bus phases reserved and not over yet (at most one per die): counted when reserved.
+  const Tick now = now_ps();
+  for (uint32_t d = 0; d < dies_.size(); ++d) {
+    const Die& die = dies_[d];
+    if (die.phase != Phase::Idle && die.bus_start + die.bus_dur > now)
+      keep(tail_bus_, Span{die.bus_start, die.bus_start + die.bus_dur, d});
+  }
+}
+
+namespace {
+// The part of the spans of die d (all dies: d = ~0u) after `end`.
+template <class V>
+Tick after(const V& v, Tick end, uint32_t d) {
+  Tick t = 0;
+  for (const auto& s : v)
+    if ((d == ~0u || s.die == d) && s.to > end) t += s.to - std::max(s.from, end);
+  return t;
+}
+}  // namespace
+
+Tick FlashChannel::die_busy_until(uint32_t d, Tick end) const {
+  const Tick cut = after(tail_die_.v, end, d);
+  return busy_[d] > cut ? busy_[d] - cut : 0;
+}
+
+Tick FlashChannel::bus_busy_until(Tick end) const {
+  const Tick cut = after(tail_bus_.v, end, ~0u);
+  return bus_busy_total_ > cut ? bus_busy_total_ - cut : 0;
 }
 
 void FlashChannel::process() {
@@ -144,6 +198,7 @@ void FlashChannel::request_bus(uint32_t d) {
   const Tick dur = bus_time(die);
   bus_free_ = start + dur;
   bus_busy_total_ += dur;
+  if (tail_) keep(tail_bus_, Span{start, start + dur, d});
   die.bus_start = start;
   die.bus_dur = dur;
   if (die.phase == Phase::CmdOrIn) {
@@ -169,6 +224,7 @@ void FlashChannel::complete(uint32_t d) {
   Die& die = dies_[d];
   const Tick now = now_ps();
   busy_[d] += now - die.since;
+  if (tail_) keep(tail_die_, Span{die.since, now, d});
   tlm::tlm_generic_payload* group[8];
   const int n = die.n;
   std::copy(die.group, die.group + n, group);

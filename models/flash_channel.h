@@ -37,6 +37,16 @@ class FlashChannel : public sc_core::sc_module {
   // Busy time of each die of this channel (dispatch to completion), ps.
   const std::vector<Tick>& die_busy() const { return busy_; }
   Tick bus_busy() const { return bus_busy_total_; }
+  // The same up to `end` only. The work the drive does after the last host completion (the
+  // write-back's drain, GC, migration) is not part of the measured span, so busy fractions over
+  // that span cut it off. Exact for every `end` at or after *floor: from mark_tail() on the die
+  // operations and bus phases are also kept one by one, those over by *floor dropped (floor: a
+  // time that only grows and never passes the `end` asked for later, the host's latest
+  // completion so far). The replay marks when the trace has been read to its end, before the
+  // last completion; without a mark these return the totals.
+  void mark_tail(const Tick* floor);
+  Tick die_busy_until(uint32_t d, Tick end) const;
+  Tick bus_busy_until(Tick end) const;
   // Operations completed, and their summed wait at the die (submit to dispatch) and service
   // (dispatch to completion), ps: the operating point's queueing against service.
   uint64_t ops_done() const { return ops_done_; }
@@ -94,6 +104,18 @@ class FlashChannel : public sc_core::sc_module {
   Tick host_wait_sum_ = 0, host_service_sum_ = 0;
   Tick bus_busy_total_ = 0;
   std::vector<Tick> busy_;
+  struct Span {
+    Tick from, to;
+    uint32_t die;
+  };
+  struct Spans {
+    std::vector<Span> v;
+    size_t limit = 1024;  // the size at which the spans over by the floor are dropped
+  };
+  bool tail_ = false;
+  Spans tail_die_, tail_bus_;  // after mark_tail(): die operations, bus phases
+  const Tick* tail_floor_ = nullptr;
+  void keep(Spans& t, const Span& s);
   sc_core::sc_event ev_, ev_early_;  // TimedQueue's wake-ups
   TimedQueue<Ev> q_;
   uint64_t events_ = 0;

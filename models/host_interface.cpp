@@ -63,6 +63,12 @@ Tick HostInterface::oldest_unanswered_arrival() const {
   return t;
 }
 
+void HostInterface::trace_done() {
+  if (src_done_) return;
+  src_done_ = true;
+  if (on_trace_read) on_trace_read();
+}
+
 bool HostInterface::beyond_time_range() {
   time_range_error_ = "request " + std::to_string(next_id_ + 1) + " arrives " +
                       std::to_string(next_.time_ns / 86400000000000ull) +
@@ -70,7 +76,7 @@ bool HostInterface::beyond_time_range() {
                       "a replay can span (simulated time is picoseconds in 64 bits); replay a "
                       "part of it with --start and --duration, or compress it with --speed";
   have_next_ = false;
-  src_done_ = true;
+  trace_done();
   return false;
 }
 
@@ -87,7 +93,7 @@ void HostInterface::pull() {
     traces::TraceRecord r;
     while (closed_warmup() && !src_done_ && outstanding_ + backlog_.size() < opt_.warmup_qd) {
       if (!src_.next(r)) {
-        src_done_ = true;
+        trace_done();
         break;
       }
       enter(r);
@@ -101,7 +107,7 @@ void HostInterface::pull() {
     traces::TraceRecord r;
     while (!src_done_ && outstanding_ + backlog_.size() < opt_.closed_loop_qd) {
       if (!src_.next(r)) {
-        src_done_ = true;
+        trace_done();
         break;
       }
       enter(r);
@@ -117,7 +123,7 @@ void HostInterface::pull() {
 bool HostInterface::fetch(Tick floor) {
   if (src_done_) return false;
   if (!src_.next(next_)) {
-    src_done_ = true;
+    trace_done();
     return false;
   }
   have_next_ = true;

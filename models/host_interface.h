@@ -55,6 +55,9 @@ class HostInterface : public sc_core::sc_module {
   // Called when the first measured request arrives (after the warm-up): the owner resets its
   // counters. The host's own figures (latency, PCIe, occupancy) count from then on.
   std::function<void(Tick)> on_measure_start;
+  // Called once, when the last record has been read from the trace (or the trace was cut): no
+  // request arrives after this time, so the last completion is at or after it.
+  std::function<void()> on_trace_read;
   Tick measure_start() const { return measure_start_; }
   uint64_t warmup_completed() const { return warm_completed_; }
 
@@ -71,6 +74,7 @@ class HostInterface : public sc_core::sc_module {
   const std::string& time_range_error() const { return time_range_error_; }
   uint64_t outstanding() const { return outstanding_; }
   Tick last_completion() const { return last_done_; }
+  const Tick* last_completion_so_far() const { return &last_done_; }  // grows until the end
   // The arrival time of the earliest request entered and not answered yet (one admitted ahead
   // of its arrival: a time still to come), ~Tick(0) when there is none. A scan of the command
   // slots, for the replay's stall check between kernel steps.
@@ -126,6 +130,7 @@ class HostInterface : public sc_core::sc_module {
   void complete(HostCmd* c);
   void record(HostCmd* c, Tick done);
   inline bool fetch(Tick floor);
+  void trace_done();  // src_done_ set, on_trace_read called (once)
   [[gnu::cold, gnu::noinline]] bool beyond_time_range();  // fetch() of a record too late
   void admit_ahead();
   bool can_admit_ahead();

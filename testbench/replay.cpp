@@ -123,7 +123,7 @@ json operating_point(models::Ssd& ssd, Tick end, Tick span, double die_max, doub
   uint64_t ops = 0, host_ops = 0;
   double wait = 0, service = 0, host_wait = 0, host_service = 0;
   for (const auto& ch : ssd.channels) {
-    const double f = span ? double(ch->bus_busy()) / span : 0.0;
+    const double f = span ? double(ch->bus_busy_until(end)) / span : 0.0;
     chan_max = std::max(chan_max, f);
     chan_sum += f;
     ops += ch->ops_done();
@@ -458,6 +458,12 @@ json run_replay(const RunOptions& opt) {
   // Only with a time series: without one, the host takes each completion when the device answers
   // (no event at the completion time, HostInterface::complete_on_answer).
   if (!opt.out_csv.empty()) ssd.host.on_completion = [&](Tick now) { sampler.sample(now); };
+  // The busy fractions count up to the last completion (operating_point): from the trace's end
+  // on the channels keep their work one by one so that what follows that completion (the
+  // write-back's drain, GC, migration) can be cut off.
+  ssd.host.on_trace_read = [&ssd] {
+    for (auto& ch : ssd.channels) ch->mark_tail(ssd.host.last_completion_so_far());
+  };
 
   const auto t_sim0 = std::chrono::steady_clock::now();
   // The simulation runs in steps of the stall timeout, so that a drive that keeps producing
@@ -574,13 +580,14 @@ json run_replay(const RunOptions& opt) {
   double busy_sum = 0, busy_max = 0;
   json chan_busy = json::array();
   for (const auto& ch : ssd.channels) {
-    for (Tick t : ch->die_busy()) {
+    for (uint32_t d = 0; d < ch->die_busy().size(); ++d) {
+      const Tick t = ch->die_busy_until(d, end);
       double f = span ? double(t) / span : 0;
       die_busy.push_back(f);
       busy_sum += f;
       busy_max = std::max(busy_max, f);
     }
-    chan_busy.push_back(span ? double(ch->bus_busy()) / span : 0.0);
+    chan_busy.push_back(span ? double(ch->bus_busy_until(end)) / span : 0.0);
   }
   r["flash"] = {
       {"reads_by_page_type", by_type},

@@ -305,6 +305,13 @@ void HostInterface::settled(Tick until, double& area, uint64_t& peak) const {
   area += double(n) * (until - at);
 }
 
+uint64_t HostInterface::outstanding_at(Tick t) const {
+  uint64_t n = outstanding_;
+  for (Tick a : admit_) n += a <= t ? 1 : 0;
+  for (Tick r : retire_) n -= r <= t ? 1 : 0;  // each after its admission
+  return n;
+}
+
 double HostInterface::occupancy_area(Tick until) const {
   double area;
   uint64_t peak;
@@ -381,6 +388,7 @@ tlm::tlm_sync_enum HostInterface::nb_transport_bw(tlm::tlm_generic_payload& gp, 
     record(c, done);
     retire_.push_back(done);
     std::push_heap(retire_.begin(), retire_.end(), std::greater<Tick>());
+    if (on_completion) on_completion(done);
     if (!backlog_.empty()) try_submit();  // arms the wake-up for the entry
     return tlm::TLM_COMPLETED;
   }
@@ -389,10 +397,11 @@ tlm::tlm_sync_enum HostInterface::nb_transport_bw(tlm::tlm_generic_payload& gp, 
 }
 
 // A completion can be taken when the device answers unless something must happen at the
-// completion time itself: the next request of a closed loop (or of the closed-loop warm-up), or
-// a time-series sample of the drive's state (on_completion).
+// completion time itself: the next request of a closed loop (or of the closed-loop warm-up). The
+// time series's observer (on_completion) does not need one: it is told the completion time when the
+// completion is recorded, and samples with its own process (testbench/replay.cpp).
 bool HostInterface::complete_on_answer() const {
-  return opt_.closed_loop_qd == 0 && (opt_.warmup_qd == 0 || shifted_) && !on_completion;
+  return opt_.closed_loop_qd == 0 && (opt_.warmup_qd == 0 || shifted_);
 }
 
 // The latency and the counters of a command completing at `done`; frees its payload and slot.

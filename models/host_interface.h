@@ -50,8 +50,14 @@ class HostInterface : public sc_core::sc_module {
   HostInterface(sc_core::sc_module_name name, const SsdConfig& cfg, traces::TraceSource& src,
                 const HostOptions& opt);
 
-  // Called at each completion with the current time (time-series sampling).
+  // Called when a command's completion is recorded (its latency counted, the command retired at
+  // its completion time), with that time: now, or a time still to come when the host takes
+  // completions as the device answers (complete_on_answer). For observers only (the time
+  // series): it must not act on the model, and setting it changes nothing in the replay.
   std::function<void(Tick)> on_completion;
+  // The commands inside the device at t (>= the time of the last host activation): the
+  // occupancy with the admissions and retirements due by t applied (they are applied lazily).
+  uint64_t outstanding_at(Tick t) const;
   // Called when the first measured request arrives (after the warm-up): the owner resets its
   // counters. The host's own figures (latency, PCIe, occupancy) count from then on.
   std::function<void(Tick)> on_measure_start;

@@ -29,7 +29,13 @@ double peak_rss_mib() {
   return ru.ru_maxrss / 1024.0;
 }
 
-// Writes the CSV time series: one row per sample_interval of simulated time.
+// Writes the CSV time series: a row per sample_interval of simulated time in which a request
+// completed, stamped with the interval's start. The sampler only observes: the host tells it each
+// completion when it records it (HostInterface::on_completion; when the host takes completions
+// as the device answers, that is before the completion time by the read data's transfer, a few
+// microseconds), and the first completion in an interval takes the row then. It schedules
+// nothing (an event of its own would reorder the model's events of one time in the kernel's
+// queue), so the results are the same with and without a time series.
 class Sampler {
  public:
   Sampler(const std::string& path, const SsdConfig& cfg, models::Ssd& ssd)
@@ -41,6 +47,9 @@ class Sampler {
           "cache_resident,cache_flushing,programs,gc_page_moves,erases,host_queue,"
           "free_blocks_min_plane\n";
     next_ = period_;
+    ssd_.host.on_completion = [this](Tick done) {
+      if (done >= next_) sample(done);
+    };
   }
   void sample(Tick now, bool final = false) {
     if (!f_.is_open() || (!final && now < next_)) return;
@@ -57,7 +66,7 @@ class Sampler {
        << w.count() - last_wc_ << ',' << rl / 1e6 << ',' << wl / 1e6 << ','
        << core.mapping().total_free_blocks() << ',' << core.buffer().resident() << ','
        << core.buffer().flushing() << ',' << c.programs << ',' << c.gc_page_moves << ','
-       << c.erases_gc + c.erases_wl + c.erases_rr << ',' << h.outstanding() << ','
+       << c.erases_gc + c.erases_wl + c.erases_rr << ',' << h.outstanding_at(now) << ','
        << core.mapping().min_plane_free() << '\n';
     last_rc_ = r.count();
     last_wc_ = w.count();
@@ -455,9 +464,6 @@ json run_replay(const RunOptions& opt) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pre0).count();
 
   Sampler sampler(opt.out_csv, cfg, ssd);
-  // Only with a time series: without one, the host takes each completion when the device answers
-  // (no event at the completion time, HostInterface::complete_on_answer).
-  if (!opt.out_csv.empty()) ssd.host.on_completion = [&](Tick now) { sampler.sample(now); };
   // The busy fractions count up to the last completion (operating_point): from the trace's end
   // on the channels keep their work one by one so that what follows that completion (the
   // write-back's drain, GC, migration) can be cut off.

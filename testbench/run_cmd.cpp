@@ -195,6 +195,26 @@ int run_main(int argc, char** argv) {
           "running %g simulated s after the last answer and was stopped (--stall-timeout); "
           "every request was answered, the flash counters stop there\n",
           r["sim"]["background_stopped_after_s"].get<double>());
+    // The drive's spare: where a drive that cannot finish its work usually falls short.
+    const auto spare = [&r] {
+      const double op = r["config"]["ftl"]["overprovisioning"].get<double>();
+      const double bpp = r["config"]["nand"]["blocks_per_plane"].get<double>();
+      char s[160];
+      std::snprintf(s, sizeof s,
+                    "ftl.overprovisioning %g of nand.blocks_per_plane %g: %.1f spare blocks per "
+                    "plane; ftl.gc_threshold %g",
+                    op, bpp, op * bpp, r["config"]["ftl"]["gc_threshold"].get<double>());
+      return std::string(s);
+    };
+    if (r["sim"].value("unfinished_work", false) &&
+        !r["sim"].contains("background_stopped_after_s") &&
+        !r["sim"].contains("unanswered_requests") && !opt.quiet_warnings)
+      std::fprintf(stderr,
+                   "ssdtlm: warning: every request was answered, but the drive ran out of events "
+                   "with work it could not finish (sim.unfinished_work: e.g. writes acknowledged "
+                   "and never programmed, waiting for a free block that garbage collection "
+                   "cannot make; %s)\n",
+                   spare().c_str());
     if (r["sim"].contains("unanswered_requests")) {
       char why[160];
       if (r["sim"].contains("stalled_s"))
@@ -209,16 +229,11 @@ int run_main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "ssdtlm run: the drive stopped answering at %.6f s of simulated time: %llu "
-          "requests unanswered%s (%s; ftl.overprovisioning %g of nand.blocks_per_plane %g: "
-          "%.1f spare blocks per plane; ftl.gc_threshold %g)\n",
+          "requests unanswered%s (%s; %s)\n",
           r["sim"]["stopped_at_s"].get<double>(),
           (unsigned long long)r["sim"]["unanswered_requests"].get<uint64_t>(),
           r["sim"]["trace_read_to_end"].get<bool>() ? "" : ", the trace not read to its end", why,
-          r["config"]["ftl"]["overprovisioning"].get<double>(),
-          r["config"]["nand"]["blocks_per_plane"].get<double>(),
-          r["config"]["ftl"]["overprovisioning"].get<double>() *
-              r["config"]["nand"]["blocks_per_plane"].get<double>(),
-          r["config"]["ftl"]["gc_threshold"].get<double>());
+          spare().c_str());
       const uint64_t refused =
           r.contains("gc") ? r["gc"].value("victims_refused_no_gain", uint64_t{0}) : 0;
       if (refused > 0)

@@ -176,6 +176,30 @@ TEST(SlcCli, NativeGcSettlesOnAFullScaledDownDrive) {
   EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
 }
 
+// A run that answers every request but ends with work the drive cannot finish says so (it
+// printed its summary and exited 0 without a word before; only the result's
+// sim.unfinished_work told). hybrid-slc-tlc cut to 32 blocks per plane (2.2 spare), full, every
+// write native: host units wait for a free block that GC cannot make (found by a random sweep).
+TEST(SlcCli, AnsweredRunWithWorkLeftWarns) {
+  const std::string out = tmp("left.json");
+  const auto r = run_ssdtlm(
+      "run --trace " + kData +
+      "systor17-additional.csv.gz --preset hybrid-slc-tlc --fold modulo --quiet --no-progress "
+      "--read-repeat 15 --read-repeat-mode burst --set nand.blocks_per_plane=32 --set "
+      "nand.channels=4 --set nand.chips_per_channel=2 --set slc.blocks_per_plane=2 --slc none "
+      "--cache-mb 0 --precondition 1.0 --precondition-random 1 --out " +
+      out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json j = load_json(out);
+  EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 10799u);
+  ASSERT_TRUE(j["sim"].value("unfinished_work", false)) << r.out;
+  EXPECT_NE(r.out.find("ssdtlm: warning: every request was answered, but the drive ran out of "
+                       "events with work it could not finish"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("2.2 spare blocks per plane"), std::string::npos) << r.out;
+}
+
 TEST(SlcCli, QTableRoundTrip) {
   const std::string tbl = tmp("q.tbl");
   auto r = run_ssdtlm("run --preset hybrid-slc-qlc --slc-size rl --trace " + kData +

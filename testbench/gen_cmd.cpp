@@ -20,7 +20,7 @@ int gen_main(int argc, char** argv) {
   uint32_t align = 0, device = 0;
   bool same_hot = false, list = false, quiet = false;
   app.add_option("--out", out, "output file (MSRC CSV; .gz compresses; - = stdout)");
-  app.add_option("--requests", requests, "number of requests (default 100000)");
+  auto* o_req = app.add_option("--requests", requests, "number of requests (default 100000)");
   app.add_option("--seed", seed, "random seed")->capture_default_str();
   app.add_option("--preset", preset_name, "start from a named preset (--list-presets)");
   app.add_flag("--list-presets", list, "list the presets and what they approximate");
@@ -57,6 +57,11 @@ int gen_main(int argc, char** argv) {
   if (list) {
     for (const auto& p : traces::gen_presets()) std::printf("%-12s %s\n", p.name, p.source);
     return 0;
+  }
+  if (o_req->count() > 0 && requests == 0) {
+    // (0 is the "not given" value: a given 0 wrote the default 100,000 requests)
+    std::fprintf(stderr, "ssdtlm gen: --requests: must be at least 1\n");
+    return 1;
   }
   if (out.empty()) {
     std::fprintf(stderr, "ssdtlm gen: --out FILE is required\n");

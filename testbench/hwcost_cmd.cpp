@@ -442,6 +442,17 @@ int hwcost_main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  if (!json_out.empty()) {
+    // before minutes of synthesis, not after them (the file is written at the end)
+    const bool existed = fs::exists(json_out);
+    std::ofstream probe(json_out, std::ios::app);
+    if (!probe) {
+      std::fprintf(stderr, "ssdtlm hwcost: cannot write %s\n", json_out.c_str());
+      return 1;
+    }
+    probe.close();
+    if (!existed) fs::remove(json_out);
+  }
   const auto t0 = std::chrono::steady_clock::now();
   const fs::path rtl(rtl_dir);
   std::vector<std::string> sources;

@@ -1,5 +1,6 @@
 // ssdtlm run: replay a trace on a simulated SSD.
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -105,7 +106,19 @@ int run_main(int argc, char** argv) {
   app.add_option("--stall-timeout", opt.stall_timeout_s,
                  "stop with exit 4 when no request was answered for this many simulated seconds "
                  "while one that had arrived was outstanding (a livelock); 0: never")
-      ->check(CLI::NonNegativeNumber)
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            double x = 0;
+            try {
+              size_t n = 0;
+              x = std::stod(v, &n);
+              if (n != v.size()) return "not a number: " + v;
+            } catch (const std::exception&) {
+              return "not a number: " + v;
+            }
+            return x >= 0 && std::isfinite(x) ? std::string() : "must be >= 0 seconds, not " + v;
+          },
+          "NONNEGATIVE"))
       ->capture_default_str();
   app.add_flag("--progress", progress_on, "progress line on stderr even when it is not a terminal");
   app.add_flag("--no-progress", progress_off, "no progress line");

@@ -1,6 +1,7 @@
 #include "traces/input.h"
 
 #include <bzlib.h>
+#include <sys/stat.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -44,6 +45,12 @@ class FileInput : public RawInput {
   explicit FileInput(const std::string& path) : path_(path) {
     f_ = std::fopen(path.c_str(), "rb");
     if (!f_) throw TraceError(path + ": cannot open: " + std::strerror(errno));
+    struct stat st;
+    if (::fstat(::fileno(f_), &st) == 0 && S_ISDIR(st.st_mode)) {
+      std::fclose(f_);
+      f_ = nullptr;
+      throw TraceError(path + ": is a directory, not a trace file");
+    }
   }
   ~FileInput() override {
     if (f_) std::fclose(f_);

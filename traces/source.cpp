@@ -664,9 +664,9 @@ void validate_trace_options(const TraceOptions& opt) {
   if (opt.read_repeat < 1) throw TraceError("--read-repeat: must be at least 1");
   if (opt.loop < 1) throw TraceError("--loop: must be at least 1");
   if (!(opt.start_s >= 0) || !std::isfinite(opt.start_s) || opt.start_s > 1e9)
-    throw TraceError("--start: must be >= 0 seconds");
+    throw TraceError("--start: must be a number of seconds in [0, 1e9]");
   if (!(opt.duration_s >= 0) || !std::isfinite(opt.duration_s) || opt.duration_s > 1e9)
-    throw TraceError("--duration: must be >= 0 seconds");
+    throw TraceError("--duration: must be a number of seconds in [0, 1e9]");
   if (opt.blkparse_event.size() != 1)
     throw TraceError("--blkparse-event: must be one action letter (Q, D, C, ...)");
   if (opt.sort_window < 1 || opt.sort_window > (uint64_t{1} << 28))

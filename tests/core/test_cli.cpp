@@ -532,6 +532,13 @@ TEST(Cli, HwcostSmokeWritesTheDocumentedJsonKeys) {
   Result no = sh("hwcost --no-ice40 --units gc --yosys /nonexistent/yosys");
   EXPECT_NE(no.code, 0);
   EXPECT_NE(no.out.find("/nonexistent/yosys"), std::string::npos) << no.out;
+  // An output it cannot write is refused before the synthesis (it was refused after it).
+  Result unwritable = sh("hwcost --units gc --json /nonexistent-dir/hw.json");
+  EXPECT_EQ(unwritable.code, 1) << unwritable.out;
+  EXPECT_NE(unwritable.out.find("cannot write /nonexistent-dir/hw.json"), std::string::npos)
+      << unwritable.out;
+  EXPECT_EQ(unwritable.out.find("RL decision units: hardware cost"), std::string::npos)
+      << unwritable.out;
   json j = load(out);
   const json& u = j["units"]["gc"];
   for (const char* k : {"logic_kge", "core_kge", "reward_kge", "ffs", "ram_bits",
@@ -1123,12 +1130,27 @@ TEST(Cli, CorruptCompressedTracesAndBadTraceOptionsAreErrorsNamingThem) {
         {"--blkparse-event QD", "--blkparse-event"},
         {"--start -1", "--start"},
         {"--duration -1", "--duration"},
-        {"--format nope", "--format"}}) {
+        {"--format nope", "--format"},
+        // a value too large for the trace's time base: the range, not "must be >= 0"
+        {"--start 1e30", "--start: must be a number of seconds in [0, 1e9]"},
+        // a readable range, not CLI11's "not in range 0 to 1.797...e308"
+        {"--stall-timeout -1", "must be >= 0 seconds, not -1"},
+        {"--stall-timeout x", "not a number: x"}}) {
     Result r = sh("run --trace " + t + " --quiet " + opt);
     EXPECT_NE(r.code, 0) << opt;
     EXPECT_NE(r.code, -1) << opt;
     EXPECT_NE(r.out.find(msg), std::string::npos) << opt << ": " << r.out;
+    EXPECT_EQ(r.out.find("179769"), std::string::npos) << opt << ": " << r.out;
   }
+  // A directory is no trace (it failed with a bare "read error"); a given --requests 0 is no
+  // workload (it wrote the default 100,000 requests).
+  Result r = sh("run --trace " + tmpdir().string() + " --quiet");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find(tmpdir().string() + ": is a directory, not a trace file"), std::string::npos)
+      << r.out;
+  r = sh("gen --requests 0 --out " + (tmpdir() / "zero.csv").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("--requests: must be at least 1"), std::string::npos) << r.out;
 }
 
 // A drive that stops answering is an error, not a short result: with 2 % over-provisioning on a

@@ -457,8 +457,10 @@ void SsdConfig::finalize() {
       throw ConfigError(where +
                         ": key 'slc.blocks_per_plane': 0 SLC blocks per plane, so slc.policy " +
                         slc_policy +
-                        " (--slc) has no SLC region to cache in: choose a hybrid preset "
-                        "(e.g. --preset hybrid-slc-tlc) or set slc.blocks_per_plane");
+                        " (--slc) has no SLC region to cache in with slc.partition fixed: set "
+                        "slc.blocks_per_plane, or slc.partition convertible (blocks converted "
+                        "at erase), or choose a hybrid preset with a fixed SLC region (e.g. "
+                        "--preset hybrid-slc-tlc)");
     if (slc_partition == "fixed" && slc_blocks_per_plane + 4 > geo.blocks_per_plane)
       throw ConfigError(where +
                         ": key 'slc.blocks_per_plane': a fixed partition needs at least 4 "

@@ -252,6 +252,15 @@ TEST(SlcCli, BadOptionsAreErrors) {
                  "msrc-hm0.csv.gz --quiet");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("slc.blocks_per_plane"), std::string::npos) << r.out;
+  // hybrid-slc-qlc's SLC blocks are converted at erase: a fixed partition there has no SLC
+  // region, and the message names the ways out (it told the user to choose a hybrid preset).
+  r = run_ssdtlm("run --preset hybrid-slc-qlc --slc sa --set slc.partition=fixed --trace " + kData +
+                 "msrc-hm0.csv.gz --quiet");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("has no SLC region to cache in with slc.partition fixed: set "
+                       "slc.blocks_per_plane, or slc.partition convertible"),
+            std::string::npos)
+      << r.out;
 }
 
 }  // namespace

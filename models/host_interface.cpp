@@ -399,7 +399,7 @@ tlm::tlm_sync_enum HostInterface::nb_transport_bw(tlm::tlm_generic_payload& gp, 
 // A completion can be taken when the device answers unless something must happen at the
 // completion time itself: the next request of a closed loop (or of the closed-loop warm-up). The
 // time series's observer (on_completion) does not need one: it is told the completion time when the
-// completion is recorded, and samples with its own process (testbench/replay.cpp).
+// completion is recorded and takes its sample then (testbench/replay.cpp).
 bool HostInterface::complete_on_answer() const {
   return opt_.closed_loop_qd == 0 && (opt_.warmup_qd == 0 || shifted_);
 }

@@ -470,6 +470,14 @@ void SsdConfig::finalize() {
       throw ConfigError(where +
                         ": key 'nand.sector_size': hybrid SLC caching supports at most 8 "
                         "sectors per page");
+    // Its sector map numbers sectors in 32 bits (slc/sector_map.h: Psn, kNoLsn).
+    if (geo.pages() * geo.sectors_per_page() >= 0xffffffffull)
+      throw ConfigError(where +
+                        ": key 'nand.sector_size': hybrid SLC caching numbers sectors in "
+                        "32 bits, and this drive has " +
+                        std::to_string(geo.pages() * geo.sectors_per_page()) +
+                        " physical sectors (at most 2^32-1: fewer or smaller dies, or larger "
+                        "sectors)");
   }
   bus.bytes_per_us = static_cast<uint64_t>(std::llround(channel_rate_mt_s));
   bus.cmd_addr_cycles = channel_cmd_addr_cycles;

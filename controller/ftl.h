@@ -44,13 +44,15 @@ class PagedArray {
       : fill_(fill),
         chunks_((size + kChunk - 1) / kChunk),
         huge_(chunks_.size() * kChunkBytes >= kHugeBytes) {}
-  T get(uint32_t i) const {
+  // Indices are 64-bit: sector-indexed arrays (the integrity shadow) pass 2^32 elements on
+  // drives of more than 2 TiB of 512 B sectors.
+  T get(uint64_t i) const {
     const T* c = chunks_[i >> kShift];
     return c ? c[i & (kChunk - 1)] : fill_;
   }
   // The chunk holding element i, null while it has not been written.
-  const T* chunk(uint32_t i) const { return chunks_[i >> kShift]; }
-  T& at(uint32_t i) {
+  const T* chunk(uint64_t i) const { return chunks_[i >> kShift]; }
+  T& at(uint64_t i) {
     T*& c = chunks_[i >> kShift];
     if (!c) {
       c = new_chunk();
@@ -61,7 +63,7 @@ class PagedArray {
   }
   // A hint: element i will be read soon (no effect on the contents). The empty asm keeps GCC from
   // dropping the prefetch, which it does when the address comes from a load it can see.
-  void prefetch(uint32_t i) const {
+  void prefetch(uint64_t i) const {
     if (const T* c = chunks_[i >> kShift]) {
       const T* p = c + (i & (kChunk - 1));
       __builtin_prefetch(p);

@@ -29,10 +29,10 @@ class IntegrityShadow {
   bool on() const { return on_; }
   // A new version for a host-written sector.
   uint32_t next_version() { return ++version_; }
-  uint32_t golden(uint64_t lsn) const { return golden_.get(static_cast<uint32_t>(lsn)); }
-  void set_golden(uint64_t lsn, uint32_t v) { golden_.at(static_cast<uint32_t>(lsn)) = v; }
-  uint32_t flash(uint64_t psn) const { return flash_.get(static_cast<uint32_t>(psn)); }
-  void set_flash(uint64_t psn, uint32_t v) { flash_.at(static_cast<uint32_t>(psn)) = v; }
+  uint32_t golden(uint64_t lsn) const { return golden_.get(lsn); }
+  void set_golden(uint64_t lsn, uint32_t v) { golden_.at(lsn) = v; }
+  uint32_t flash(uint64_t psn) const { return flash_.get(psn); }
+  void set_flash(uint64_t psn, uint32_t v) { flash_.at(psn) = v; }
   // The physical sectors' versions, for components that move data in bulk (null when off).
   PagedArray<uint32_t>* flash_data() { return on_ ? &flash_ : nullptr; }
 

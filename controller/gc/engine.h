@@ -172,7 +172,7 @@ class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
   bool program(uint32_t plane, bool pad);  // false: nothing issued
   void maybe_erase(uint32_t plane);
   void step_ended(uint32_t plane);
-  uint32_t psn_of(Ppn ppn, uint32_t sector) const { return ppn * spp_ + sector; }
+  uint64_t psn_of(Ppn ppn, uint32_t sector) const { return uint64_t(ppn) * spp_ + sector; }
 
   const SsdConfig& cfg_;
   const nand::Geometry& geo_;

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "controller/core/integrity.h"
 #include "controller/flat_map.h"
 #include "controller/ftl.h"
 #include "nand/geometry.h"
@@ -344,6 +345,30 @@ TEST(PagedArray, FillValueUntilWrittenAndChunkAccounting) {
   EXPECT_EQ(a.get(65536), 9u);
   // Reading through at() on an unallocated chunk yields the fill value.
   EXPECT_EQ(a.at(5), 7u);
+}
+
+// Sector-indexed arrays pass 2^32 elements on drives of more than 2 TiB of 512 B sectors (the
+// integrity shadow's physical sectors): indices are 64-bit. With 32-bit indices element 2^32 + 5
+// was element 5, and a 4 TiB drive of 512 B sectors reported thousands of false integrity
+// errors (the flash versions of high sectors written over low ones).
+TEST(PagedArray, IndicesBeyondTwoToThe32) {
+  const uint64_t big = (uint64_t{1} << 32) + 5;
+  PagedArray<uint32_t> a(big + 1, 0);  // 65,537 chunk pointers, two chunks allocated below
+  a.at(5) = 11;
+  a.at(big) = 22;
+  EXPECT_EQ(a.get(5), 11u);
+  EXPECT_EQ(a.get(big), 22u);
+  EXPECT_EQ(a.get(big - 1), 0u);
+  EXPECT_EQ(a.bytes(), 2 * 65536 * 4 + 65537 * sizeof(void*));
+  SimCounters ctr;
+  IntegrityShadow shadow(true, big + 1, big + 1, 512, ctr);
+  shadow.set_flash(5, 1);
+  shadow.set_flash(big, 2);
+  shadow.set_golden(big, 3);
+  EXPECT_EQ(shadow.flash(5), 1u);
+  EXPECT_EQ(shadow.flash(big), 2u);
+  EXPECT_EQ(shadow.golden(5), 0u);
+  EXPECT_EQ(shadow.golden(big), 3u);
 }
 
 // ---------------------------------------------------------------------------------------------

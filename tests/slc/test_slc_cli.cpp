@@ -261,6 +261,17 @@ TEST(SlcCli, BadOptionsAreErrors) {
                        "slc.blocks_per_plane, or slc.partition convertible"),
             std::string::npos)
       << r.out;
+  // Its sector map numbers sectors in 32 bits: a drive of more is refused, not aliased (a
+  // 19.5 TiB hybrid-slc-tlc ran before, its high sectors' numbers wrapped around).
+  r = run_ssdtlm(
+      "run --preset hybrid-slc-tlc --set nand.channels=64 --set "
+      "nand.chips_per_channel=8 --set nand.dies_per_chip=4 --set dram.size_mib=65536 "
+      "--trace " +
+      kData + "msrc-hm0.csv.gz --quiet");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("key 'nand.sector_size': hybrid SLC caching numbers sectors in 32 bits"),
+            std::string::npos)
+      << r.out;
 }
 
 }  // namespace

@@ -187,7 +187,6 @@ bool HostInterface::can_admit_ahead() {
 // the occupancy change applied at t by retire_due().
 void HostInterface::admit(const traces::TraceRecord& r, Tick t) {
   HostCmd* c = new_cmd(r, t);
-  max_backlog_ = std::max<uint64_t>(max_backlog_, 1);  // it passes through the backlog at t
   admit_.push_back(t);
   send(c, t);
 }
@@ -227,7 +226,6 @@ void HostInterface::enter(const traces::TraceRecord& r) {
   if (!c->warmup && !measuring_) start_measuring();
   account_occupancy();
   backlog_.push_back(c);
-  max_backlog_ = std::max<uint64_t>(max_backlog_, backlog_.size());
 }
 
 void HostInterface::start_measuring() {
@@ -336,6 +334,8 @@ void HostInterface::try_submit() {
     max_outstanding_ = std::max(max_outstanding_, outstanding_);
     send(c, now_ps());
   }
+  // The commands left waiting for an entry (one that enters at its arrival did not wait).
+  max_backlog_ = std::max<uint64_t>(max_backlog_, backlog_.size());
   // Commands wait for an entry: wake up when the next command completed on answer leaves.
   if (!backlog_.empty() && !retire_.empty() && retire_.front() < retire_armed_) {
     retire_armed_ = retire_.front();

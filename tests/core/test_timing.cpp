@@ -223,6 +223,7 @@ TEST(Timing, AnArrivalThatFindsAFreeEntryNeedsNoActivationOfItsOwn) {
   // their link transfers (the delivery time annotated), and the completions were taken when the
   // device answered.
   EXPECT_EQ(b.ssd->host.activations(), 1u);
+  EXPECT_EQ(b.ssd->host.max_backlog(), 0u);  // neither waited for a queue entry
 }
 
 namespace {
@@ -248,6 +249,7 @@ void two_reads(bool rd, bool force_ahead, uint64_t host_activations, uint64_t ct
   EXPECT_EQ(b.ssd->host.read_latency().max(), Tick(205490244) - 50000 * kNs);
   EXPECT_EQ(b.ssd->host.activations(), host_activations);
   EXPECT_EQ(b.ssd->ctrl.events(), ctrl_events);
+  EXPECT_EQ(b.ssd->host.max_backlog(), 0u);  // each entered at its arrival, waiting for nothing
 }
 }  // namespace
 

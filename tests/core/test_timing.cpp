@@ -115,6 +115,35 @@ TEST(Timing, ReadsOnTheSameDieSerialiseCompletely) {
   EXPECT_EQ(b.drv.done[&c], Tick(100310 + 70 + 180000 + 10240) * kNs);
 }
 
+// Busy times cut at an end (FlashChannel::mark_tail) when the measurement starts after the mark
+// (reset_measurement): the die operations running then count from the start, and a bus phase
+// reserved to start later (the bus busy with another die's transfer) counts whole and is cut at
+// the end like any phase reserved after the mark.
+TEST(Timing, BusyTimesCutAtAnEndCountFromTheMeasurementStart) {
+  ChannelBench b;
+  FlashOp prog = make_op(b.cfg, FlashKind::Program, 0, 0, 0, 4);  // die 0
+  FlashOp rd = make_op(b.cfg, FlashKind::Read, 1, 0, 0, 1);       // die 1, LSB
+  b.drv.plan.push_back({0, &prog});
+  b.drv.plan.push_back({1000 * kNs, &rd});
+  const Tick floor = 0;
+  sc_core::sc_start(500, sc_core::SC_NS);
+  b.ch.mark_tail(&floor);
+  // Program: cmd + data in [0, 41,030] ns, array to 1,341,030 ns. Read: dispatched at 1,000 ns,
+  // its cmd waits for the bus: [41,030, 41,100], tR to 131,100, data out [131,100, 141,340].
+  sc_core::sc_start(19500, sc_core::SC_NS);  // t = 20 us: the read's cmd is reserved for later
+  b.ch.reset_measurement();
+  sc_core::sc_start();
+  EXPECT_EQ(b.drv.done[&prog], Tick(1341030) * kNs);
+  EXPECT_EQ(b.drv.done[&rd], Tick(141340) * kNs);
+  EXPECT_EQ(b.ch.die_busy()[0], Tick(1341030 - 20000) * kNs);
+  EXPECT_EQ(b.ch.die_busy()[1], Tick(141340 - 20000) * kNs);
+  EXPECT_EQ(b.ch.bus_busy(), Tick(70 + 10240) * kNs);  // the read's cmd and data out
+  EXPECT_EQ(b.ch.die_busy_until(0, 1000000 * kNs), Tick(1000000 - 20000) * kNs);
+  EXPECT_EQ(b.ch.die_busy_until(1, 100000 * kNs), Tick(100000 - 20000) * kNs);
+  EXPECT_EQ(b.ch.bus_busy_until(41050 * kNs), Tick(20) * kNs);
+  EXPECT_EQ(b.ch.bus_busy_until(135000 * kNs), Tick(70 + 135000 - 131100) * kNs);
+}
+
 TEST(Timing, MultiPlaneProgramIsOneArrayOperation) {
   ChannelBench b;
   FlashOp p0 = make_op(b.cfg, FlashKind::Program, 0, 0, 0, 4);

@@ -88,7 +88,9 @@ void Core::timer(Tick at, PortTimer kind, uint32_t plane) {
 }
 
 void Core::start_cmd(HostCmd* c) {
-  ctr_.count_host_cmd(c->is_read, c->size);
+  // The host counters count the measured commands: a warm-up command that reaches the controller
+  // after the measurement started (it waited for a queue entry) is served, not counted.
+  if (!c->warmup) ctr_.count_host_cmd(c->is_read, c->size);
   if (!c->is_read) {
     write_cmd(c);
     return;

@@ -48,17 +48,23 @@ const char* page_type_name(CellType c, int t) {
 }
 
 std::string Geometry::validate() const {
+  const auto n = [](uint64_t v) { return std::to_string(v); };
   if (channels == 0) return "nand.channels: must be > 0";
   if (chips_per_channel == 0) return "nand.chips_per_channel: must be > 0";
   if (dies_per_chip == 0) return "nand.dies_per_chip: must be > 0";
   if (planes_per_die == 0) return "nand.planes_per_die: must be > 0";
   if (blocks_per_plane < 4) return "nand.blocks_per_plane: must be >= 4";
   if (pages_per_block == 0 || pages_per_block % bits() != 0)
-    return "nand.pages_per_block: must be a positive multiple of the bits per cell";
+    return "nand.pages_per_block: " + n(pages_per_block) +
+           " is not a positive multiple of the bits per cell (" + n(bits()) + " for nand.cell " +
+           to_string(cell) + ")";
   if (sector_size == 0 || page_size % sector_size != 0)
-    return "nand.page_size: must be a multiple of nand.sector_size";
-  if (sectors_per_page() > 32) return "nand.page_size: at most 32 sectors per page";
-  if (pages() >= 0xffffffffull) return "nand: more than 2^32-1 physical pages";
+    return "nand.page_size: " + n(page_size) + " is not a multiple of nand.sector_size " +
+           n(sector_size);
+  if (sectors_per_page() > 32)
+    return "nand.page_size: at most 32 sectors per page (" + n(page_size) + " / nand.sector_size " +
+           n(sector_size) + " = " + n(sectors_per_page()) + ")";
+  if (pages() >= 0xffffffffull) return "nand: " + n(pages()) + " physical pages, more than 2^32-1";
   return {};
 }
 

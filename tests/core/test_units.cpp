@@ -301,6 +301,23 @@ TEST(Geometry, ValidateNamesTheOffendingKey) {
     EXPECT_FALSE(e.empty()) << c.what;
     EXPECT_EQ(e.rfind(c.key, 0), 0u) << c.what << ": " << e;
   }
+  // The messages give the values.
+  {
+    Geometry g;
+    g.sector_size = 3000;
+    EXPECT_EQ(g.validate(), "nand.page_size: " + std::to_string(g.page_size) +
+                                " is not a multiple of nand.sector_size 3000");
+    g = Geometry{};
+    g.cell = CellType::TLC;
+    g.pages_per_block = 1024;
+    EXPECT_EQ(g.validate(),
+              "nand.pages_per_block: 1024 is not a positive multiple of the bits per cell (3 for "
+              "nand.cell TLC)");
+    g = Geometry{};
+    g.blocks_per_plane = 131072;
+    EXPECT_EQ(g.validate(),
+              "nand: " + std::to_string(g.pages()) + " physical pages, more than 2^32-1");
+  }
   // Edges that are valid: 4 blocks, 32 sectors per page, TLC 384 pages.
   Geometry g;
   g.blocks_per_plane = 4;

@@ -354,7 +354,15 @@ bool LineReader::fill() {
   return true;
 }
 
+// A UTF-8 byte-order mark before the first line (CSV files saved by Windows tools) is not part of
+// the line: without this, a file's first record was a junk line.
 bool LineReader::next(std::string_view& line) {
+  if (!next_raw(line)) return false;
+  if (line_no_ == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
+  return true;
+}
+
+bool LineReader::next_raw(std::string_view& line) {
   truncated_ = false;
   size_t scan = begin_;
   for (;;) {

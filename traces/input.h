@@ -47,6 +47,7 @@ class LineReader {
 
  private:
   bool fill();
+  bool next_raw(std::string_view& line);
   std::unique_ptr<ByteStream> in_;
   std::vector<char> buf_;
   size_t begin_ = 0, end_ = 0;

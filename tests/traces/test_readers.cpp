@@ -49,6 +49,37 @@ TEST(Msrc, ParsesRecordsWithRelativeNanoseconds) {
   EXPECT_EQ(d["junk_lines"], 0);
 }
 
+// A UTF-8 byte-order mark (CSV files saved by Windows tools) is not part of the first line: that
+// line was a junk line, its record lost. With --format auto too, and before a header line.
+TEST(Msrc, AByteOrderMarkIsNotPartOfTheFirstLine) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string t = bom +
+                        "128166385295514663,hm,0,Write,9056014336,2048,2833\n"
+                        "128166385295514878,hm,1,Read,11855351808,512,2617\n";
+  for (const char* format : {"msrc", "auto"}) {
+    nlohmann::json d;
+    auto v = parse(t, format, &d);
+    ASSERT_EQ(v.size(), 2u) << format;
+    EXPECT_EQ(v[0].offset, 9056014336u) << format;
+    EXPECT_EQ(d["junk_lines"], 0) << format;
+    EXPECT_EQ(d["format"], "msrc") << format;
+  }
+  nlohmann::json d;
+  auto v =
+      parse(bom + "Timestamp,Response,IOType,LUN,Offset,Size\n1490000000.5,0.1,R,0,4096,4096\n",
+            "auto", &d);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(d["format"], "systor");
+  EXPECT_EQ(d["header_lines"], 1);
+  EXPECT_EQ(d["junk_lines"], 0);
+  // Only at the start of the file: elsewhere it is part of the line.
+  v = parse("128166385295514663,hm,0,Write,4096,4096,1\n" + bom +
+                "128166385295514664,hm,0,Write,4096,4096,1\n",
+            "msrc", &d);
+  EXPECT_EQ(v.size(), 1u);
+  EXPECT_EQ(d["junk_lines"], 1);
+}
+
 TEST(Msrc, MalformedLinesAreSkippedCountedAndReported) {
   std::string t;
   for (int i = 0; i < 10; ++i) t += "1000" + std::to_string(i) + ",h,0,Read,4096,4096,1\n";

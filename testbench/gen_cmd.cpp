@@ -76,10 +76,17 @@ int gen_main(int argc, char** argv) {
     if (o_size->count()) p.read_size = p.write_size = traces::parse_size_dist(size);
     if (o_rs->count()) p.read_size = traces::parse_size_dist(read_size);
     if (o_ws->count()) p.write_size = traces::parse_size_dist(write_size);
-    if (o_fg->count()) p.footprint_bytes = uint64_t(footprint_gib * 1073741824.0);
-    if (o_fm->count()) p.footprint_bytes = uint64_t(footprint_mib * 1048576.0);
+    // A footprint in bytes that fits 63 bits (a negative, NaN or huge value converted to an
+    // integer wrapped: --footprint-gib -1 wrote offsets near 2^64).
+    const auto bytes = [](const char* opt, double v, double unit) {
+      if (!(v > 0) || !(v * unit <= 9.2e18))
+        throw traces::TraceError(std::string(opt) + ": must be a positive size of at most 8 EiB");
+      return uint64_t(v * unit);
+    };
+    if (o_fg->count()) p.footprint_bytes = bytes("--footprint-gib", footprint_gib, 1073741824.0);
+    if (o_fm->count()) p.footprint_bytes = bytes("--footprint-mib", footprint_mib, 1048576.0);
     if (o_al->count()) p.align = align;
-    p.footprint_bytes = p.footprint_bytes / p.align * p.align;
+    if (p.align > 0) p.footprint_bytes = p.footprint_bytes / p.align * p.align;  // 0: refused
     if (o_z->count()) p.zipf_read = p.zipf_write = zipf;
     if (o_zr->count()) p.zipf_read = zipf_read;
     if (o_zw->count()) p.zipf_write = zipf_write;

@@ -297,6 +297,8 @@ struct SizePicker {
 
 }  // namespace
 
+constexpr double kMaxGenTimeNs = 9e20;
+
 struct Generator::Impl {
   GenParams p;
   Rng rng;
@@ -369,6 +371,12 @@ bool Generator::next(TraceRecord& r) {
   }
   uint64_t off = chunk * g.p.align;
   if (off + size > g.p.footprint_bytes) off = (g.p.footprint_bytes - size) / g.p.align * g.p.align;
+  // The MSRC writer's timestamps (FILETIME ticks from 2007) stay within a signed 64-bit
+  // integer, which every reader takes: about 28,800 years of arrivals.
+  if (!(g.t_ns <= kMaxGenTimeNs))
+    throw TraceError("request " + std::to_string(g.emitted + 1) +
+                     " arrives beyond the timestamp range (9e20 ns): raise --iops or lower "
+                     "--idle-mean-ms");
   r.time_ns = uint64_t(g.t_ns);
   r.offset = off;
   r.size = size;
@@ -414,28 +422,42 @@ uint64_t write_msrc_csv(const GenParams& p, const std::string& path) {
   size_t devlen = size_t(dr.ptr - dev);
   TraceRecord r;
   uint64_t n = 0;
-  while (gen.next(r)) {
-    char* o = buf.data() + len;
-    o = std::to_chars(o, o + 24, base_ticks + r.time_ns / 100).ptr;
-    std::memcpy(o, ",gen,", 5);
-    o += 5;
-    std::memcpy(o, dev, devlen);
-    o += devlen;
-    if (r.is_read) {
-      std::memcpy(o, ",Read,", 6);
-      o += 6;
-    } else {
-      std::memcpy(o, ",Write,", 7);
-      o += 7;
+  // A generation error (arrivals beyond the timestamp range) or a write error leaves no partial
+  // file behind.
+  const auto discard = [&]() {
+    if (gz)
+      gzclose(gz);
+    else if (!to_stdout)
+      std::fclose(f);
+    if (!to_stdout) std::remove(path.c_str());
+  };
+  try {
+    while (gen.next(r)) {
+      char* o = buf.data() + len;
+      o = std::to_chars(o, o + 24, base_ticks + r.time_ns / 100).ptr;
+      std::memcpy(o, ",gen,", 5);
+      o += 5;
+      std::memcpy(o, dev, devlen);
+      o += devlen;
+      if (r.is_read) {
+        std::memcpy(o, ",Read,", 6);
+        o += 6;
+      } else {
+        std::memcpy(o, ",Write,", 7);
+        o += 7;
+      }
+      o = std::to_chars(o, o + 24, r.offset).ptr;
+      *o++ = ',';
+      o = std::to_chars(o, o + 24, r.size).ptr;
+      std::memcpy(o, ",0\n", 3);
+      o += 3;
+      len = size_t(o - buf.data());
+      if (len >= kBuf) flush();
+      ++n;
     }
-    o = std::to_chars(o, o + 24, r.offset).ptr;
-    *o++ = ',';
-    o = std::to_chars(o, o + 24, r.size).ptr;
-    std::memcpy(o, ",0\n", 3);
-    o += 3;
-    len = size_t(o - buf.data());
-    if (len >= kBuf) flush();
-    ++n;
+  } catch (...) {
+    discard();
+    throw;
   }
   flush();
   if (gz) {
@@ -445,7 +467,10 @@ uint64_t write_msrc_csv(const GenParams& p, const std::string& path) {
   } else {
     std::fflush(f);
   }
-  if (io_error) throw TraceError(path + ": write error");
+  if (io_error) {
+    if (!to_stdout) std::remove(path.c_str());
+    throw TraceError(path + ": write error");
+  }
   return n;
 }
 

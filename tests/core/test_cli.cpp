@@ -1049,6 +1049,24 @@ TEST(Cli, GenToStdoutAndTraceStatsOutputFiles) {
   EXPECT_NE(r.out.find("--on-mean-ms: must be positive when --idle-mean-ms is set"),
             std::string::npos)
       << r.out;
+  // --align 0 divided by zero (SIGFPE); a negative footprint wrapped to offsets near 2^64; arrival
+  // times beyond the timestamp range wrapped, and the failed run left an empty file.
+  const std::string z = (tmpdir() / "z.csv").string();
+  std::filesystem::remove(z);
+  r = sh("gen --requests 3 --align 0 --out " + z);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("--align: must be a power of two >= 512"), std::string::npos) << r.out;
+  r = sh("gen --requests 3 --footprint-gib -1 --out " + z);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("--footprint-gib: must be a positive size of at most 8 EiB"),
+            std::string::npos)
+      << r.out;
+  for (const std::string& out : {z, z + ".gz"}) {
+    r = sh("gen --requests 1000 --iops 1e-9 --out " + out);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("arrives beyond the timestamp range"), std::string::npos) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(out)) << out;
+  }
   const std::string tr = kData + "msrc-hm0.csv.gz";
   const std::string js = (tmpdir() / "ts.json").string();
   r = sh("trace-stats " + tr + " --json --out " + js);

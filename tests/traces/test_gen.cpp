@@ -188,6 +188,13 @@ TEST(Gen, BadParameters) {
   p.idle_mean_ms = 1;
   p.on_mean_ms = 1;
   EXPECT_THROW(Generator{p}, TraceError);
+  // Arrivals beyond the MSRC timestamp range (about 9e20 ns) are an error, not a wrapped time.
+  p = mixed(10);
+  p.iops = 1e-300;
+  Generator g{p};
+  TraceRecord r;
+  ASSERT_TRUE(g.next(r));  // the first arrives at 0
+  EXPECT_THROW(g.next(r), TraceError);
 }
 
 }  // namespace

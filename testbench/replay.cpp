@@ -316,9 +316,10 @@ json run_replay(const RunOptions& opt) {
     throw ConfigError(
         "fault.gc_copy without --integrity (the injected corruption is of the data versions "
         "that only the data-integrity mode keeps)");
-  if (opt.precondition < 0 || opt.precondition > 1)
+  // (written so that NaN fails: it passed CLI11's range check and these comparisons)
+  if (!(opt.precondition >= 0 && opt.precondition <= 1))
     throw ConfigError("--precondition: expected a fraction in [0, 1]");
-  if (opt.precondition_random < 0 || opt.precondition_random > 100)
+  if (!(opt.precondition_random >= 0 && opt.precondition_random <= 100))
     throw ConfigError("--precondition-random: expected a fraction in [0, 100]");
   if (opt.precondition_random > 0 && opt.precondition_mode == "fill")
     throw ConfigError(

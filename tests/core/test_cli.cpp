@@ -1031,6 +1031,15 @@ TEST(Cli, PreconditionFractionsOutOfRangeAreErrors) {
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("--precondition-random: expected a fraction in [0, 100]"), std::string::npos)
       << r.out;
+  // NaN passed both checks (the run went on without preconditioning).
+  r = sh("run --trace " + tr + " --precondition nan");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("--precondition: expected a fraction in [0, 1]"), std::string::npos)
+      << r.out;
+  r = sh("run --trace " + tr + " --precondition 0.5 --precondition-random nan");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("--precondition-random: expected a fraction in [0, 100]"), std::string::npos)
+      << r.out;
 }
 
 // gen to stdout with its summary (stderr), its range errors; trace-stats' --out and --records.

@@ -64,6 +64,10 @@ int trace_stats_main(int argc, char** argv) {
                  "--pages-per-block >= 1\n");
     return 2;
   }
+  if (!(capacity_gib >= 0 && capacity_gib * 1073741824.0 <= 9.2e18)) {  // NaN fails too
+    std::fprintf(stderr, "ssdtlm trace-stats: --capacity-gib must be in 0 .. 8 EiB (0 = none)\n");
+    return 2;
+  }
   nlohmann::json j;
   FILE* rec = nullptr;
   if (!records_path.empty()) {

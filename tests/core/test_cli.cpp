@@ -726,6 +726,12 @@ TEST(Cli, TraceStatsParametersReachTheStatistics) {
             def["partial_page_write_ratio"].get<double>());
   EXPECT_EQ(def["concn_blocks_considered"], 0);
   EXPECT_GT(set["concn_blocks_considered"].get<uint64_t>(), 10u);
+  // A capacity that is negative, NaN or beyond 8 EiB was converted to a wrapped integer.
+  for (const char* c : {"-1", "nan", "1e30"}) {
+    Result r = sh("trace-stats " + kData + "msrc-hm0.csv.gz --fold modulo --capacity-gib " + c);
+    EXPECT_EQ(r.code, 2) << c;
+    EXPECT_NE(r.out.find("--capacity-gib must be in 0 .. 8 EiB"), std::string::npos) << r.out;
+  }
 }
 
 // --progress prints the progress line even when stderr is not a terminal (here a pipe), which by

@@ -484,13 +484,23 @@ int hwcost_main(int argc, char** argv) {
     std::fprintf(stderr, "ssdtlm hwcost: --units selects nothing (fsp,gc,rr,slc)\n");
     return 2;
   }
+  if (jobs == 0) {
+    std::fprintf(stderr, "ssdtlm hwcost: --jobs: must be at least 1\n");
+    return 2;
+  }
   fs::path work;
   if (!keep.empty()) {
     work = fs::absolute(keep);
   } else {
     work = fs::temp_directory_path() / ("ssdtlm-hwcost-" + std::to_string(::getpid()));
   }
-  fs::create_directories(work);
+  std::error_code mk;
+  fs::create_directories(work, mk);
+  if (mk) {
+    std::fprintf(stderr, "ssdtlm hwcost: cannot create %s%s: %s\n", work.c_str(),
+                 keep.empty() ? "" : " (--keep)", mk.message().c_str());
+    return 1;
+  }
 
   // Tasks: (unit, flow), the slowest (place and route, iCE40, large units) first; the reward
   // unit's flows once, as unit index units.size().
@@ -668,9 +678,11 @@ int hwcost_main(int argc, char** argv) {
     }
     f << out.dump(2) << "\n";
   }
-  if (keep.empty()) {
+  if (keep.empty() && !failed) {
     std::error_code ec;
     fs::remove_all(work, ec);
+  } else if (keep.empty()) {  // the failed flows' messages point at their logs there
+    std::fprintf(stderr, "ssdtlm hwcost: scripts and logs kept in %s\n", work.c_str());
   }
   return failed ? 1 : 0;
 }

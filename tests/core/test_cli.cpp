@@ -560,6 +560,19 @@ TEST(Cli, HwcostSmokeWritesTheDocumentedJsonKeys) {
       << unwritable.out;
   EXPECT_EQ(unwritable.out.find("RL decision units: hardware cost"), std::string::npos)
       << unwritable.out;
+  // -j 0 started no worker and failed reading its empty results, a --keep directory it cannot
+  // create threw: both ended in SystemC's "uncaught exception".
+  Result j0 = sh("hwcost --no-ice40 --units gc -j 0");
+  EXPECT_EQ(j0.code, 2) << j0.out;
+  EXPECT_NE(j0.out.find("--jobs: must be at least 1"), std::string::npos) << j0.out;
+  const fs::path file = tmpdir() / "hwcost-a-file";
+  std::ofstream(file) << "x";
+  Result bad_keep = sh("hwcost --no-ice40 --units gc --keep " + (file / "sub").string());
+  EXPECT_EQ(bad_keep.code, 1) << bad_keep.out;
+  EXPECT_NE(bad_keep.out.find("cannot create " + (file / "sub").string() + " (--keep)"),
+            std::string::npos)
+      << bad_keep.out;
+  EXPECT_EQ(bad_keep.out.find("exception"), std::string::npos) << bad_keep.out;
   json j = load(out);
   const json& u = j["units"]["gc"];
   for (const char* k : {"logic_kge", "core_kge", "reward_kge", "ffs", "ram_bits",

@@ -293,3 +293,20 @@ def test_ssdtlm_sweep_and_report_dispatch(tmp_path, ssdtlm_bin):
     assert "| cache-mb=2 | ok |" in p.stdout
     p = subprocess.run([ssdtlm_bin, "sweep", "--help"], capture_output=True, text=True, env=e)
     assert p.returncode == 0 and "--scheduler" in p.stdout and "--quick" in p.stdout
+
+
+def test_a_file_that_is_not_a_store_and_bad_workers(tmp_path, ssdtlm_bin):
+    # A --db or report argument that is not a SQLite file printed a Python traceback.
+    junk = write(tmp_path / "junk.sqlite", "not a database\n" * 100)
+    spec = write(tmp_path / "x.yaml", f"name: x\nbase: {{trace: {TRACE_B}, max-requests: 200}}\n")
+    p = sweep_cmd([spec, "--db", str(junk), "--backend", "pool"], ssdtlm_bin, check=False)
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    assert f"ssdtlm sweep: {junk}: not a results store" in p.stderr, p.stderr
+    p = subprocess.run([PY, "-m", "ssdtlm_sweep", "report", str(junk)], capture_output=True, text=True,
+                       env=env(), timeout=120)
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    assert f"ssdtlm report: {junk}: not a results store" in p.stderr, p.stderr
+    # --workers 0 ran with every core, a negative count failed inside the pool.
+    for w in ("0", "-2"):
+        p = sweep_cmd([spec, "--workers", w, "--backend", "pool"], ssdtlm_bin, check=False)
+        assert p.returncode == 2 and "--workers: must be at least 1" in p.stderr, p.stderr

@@ -32,6 +32,10 @@ def main(argv=None):
                         help="identify the binary by its version only (a rebuild does not invalidate runs)")
         ap.add_argument("--dry-run", action="store_true", help="list the runs and exit")
         a = ap.parse_args(rest)
+        if a.workers is not None and a.workers < 1:
+            print("ssdtlm sweep: --workers: must be at least 1", file=sys.stderr)
+            return 2
+        import sqlite3
         from . import runner
         from .spec import SpecError
         try:
@@ -40,6 +44,9 @@ def main(argv=None):
                                 dry_run=a.dry_run, hash_binary=not a.no_binary_hash)
         except (SpecError, OSError) as e:
             print(f"ssdtlm sweep: {e}", file=sys.stderr)
+            return 1
+        except sqlite3.DatabaseError as e:  # --db names a file that is not a results store
+            print(f"ssdtlm sweep: {a.db}: not a results store ({e})", file=sys.stderr)
             return 1
     ap = argparse.ArgumentParser(prog=f"{prog} report", description=(
         "Report of a results store: Markdown on stdout and, with --html, a static HTML page with "
@@ -52,8 +59,13 @@ def main(argv=None):
     if not os.path.exists(a.db):
         print(f"ssdtlm report: {a.db}: no such file", file=sys.stderr)
         return 1
+    import sqlite3
     from . import report
-    return report.report(a.db, a.html, a.sweep)
+    try:
+        return report.report(a.db, a.html, a.sweep)
+    except sqlite3.DatabaseError as e:  # a file that is not a results store: no traceback
+        print(f"ssdtlm report: {a.db}: not a results store ({e})", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

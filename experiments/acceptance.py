@@ -449,6 +449,8 @@ def main():
         sys.exit(f"acceptance.py: --trace {a.trace}: no such file")
     if not os.access(a.bin, os.X_OK):
         sys.exit(f"acceptance.py: --bin {a.bin}: not an executable (build first)")
+    if a.workers < 1:
+        sys.exit("acceptance.py: --workers: must be at least 1")
     h = HEADLINES[a.headline]
     tname = os.path.basename(a.trace).split(".")[0]
     outdir = os.path.join(a.out, f"{a.headline}-{tname}")

@@ -153,3 +153,12 @@ def test_lifetime_leaves_untrained_rl_cells_out_of_the_means(tmp_path):
     assert "| rl | 0.500 (n=1) |" in text, text
     assert "† UNTRAINED" in text and "rl at 2 MiB: b" in text
     assert "| b | 2 | 0 / 9 / 0 UNTRAINED | 20.0% | rl |" in text
+
+
+def test_acceptance_refuses_bad_workers(ssdtlm_bin):
+    # --workers 0 ended in a ThreadPoolExecutor traceback.
+    p = subprocess.run([PY, os.path.join(EXP, "acceptance.py"), "gc", "--trace",
+                        os.path.join(ROOT, "traces", "data", "msrc-hm0.csv.gz"), "--bin", ssdtlm_bin,
+                        "--workers", "0"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    assert "acceptance.py: --workers: must be at least 1" in p.stderr, p.stderr

@@ -367,11 +367,22 @@ const Param* find_param(const std::string& key) {
 }
 
 // Flattens nested objects into dotted keys; arrays and scalars are leaves.
+// A section: a prefix of some key ("nand" of "nand.channels").
+bool is_section(const std::string& key) {
+  for (const auto& p : params())
+    if (p.key.size() > key.size() && p.key.compare(0, key.size(), key) == 0 &&
+        p.key[key.size()] == '.')
+      return true;
+  return false;
+}
+
+// The leaves of a JSON object as dotted keys. An empty object stands for itself, so that an
+// unknown section with nothing in it ({"bogus": {}}) is still an unknown key.
 void flatten(const json& j, const std::string& prefix,
              std::vector<std::pair<std::string, json>>& out) {
   for (auto it = j.begin(); it != j.end(); ++it) {
     std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
-    if (it.value().is_object())
+    if (it.value().is_object() && !it.value().empty())
       flatten(it.value(), key, out);
     else
       out.emplace_back(key, it.value());
@@ -391,6 +402,11 @@ bool file_exists(const std::string& p) {
 
 void SsdConfig::set(const std::string& key, const json& value, const std::string& source) {
   const Param* p = find_param(key);
+  if (!p && is_section(key)) {
+    if (value.is_object() && value.empty()) return;  // an empty section: nothing to set
+    throw ConfigError(source + ": key '" + key +
+                      "' is a section: expected an object of its keys, got " + value.dump());
+  }
   if (!p) throw ConfigError(source + ": unknown key '" + key + "'");
   p->set(*this, value, source);
 }
@@ -420,6 +436,8 @@ void SsdConfig::apply_file(const std::string& path) {
     for (size_t i = 0; i < text.size() && i + 1 < e.byte; ++i)
       if (text[i] == '\n') ++line;
     throw ConfigError(path + ":" + std::to_string(line) + ": JSON syntax error: " + e.what());
+  } catch (const json::exception& e) {  // e.g. a number beyond a double (1e400)
+    throw ConfigError(path + ": JSON error: " + e.what());
   }
   apply_json(j, path);
 }

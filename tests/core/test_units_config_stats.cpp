@@ -121,6 +121,23 @@ TEST(SsdConfig, UnknownKeyNamesTheKeyAndTheSource) {
   EXPECT_TRUE(Contains(m, "--set"));
   m = config_error([&] { c.apply_json(json::parse("[1, 2]"), "arr.json"); });
   EXPECT_TRUE(Contains(m, "arr.json"));
+  // An unknown section with nothing in it was accepted without a word; a known one is a no-op.
+  m = config_error([&] { c.apply_json(json::parse(R"({"bogus": {}})"), "e.json"); });
+  EXPECT_EQ(m, "e.json: unknown key 'bogus'");
+  ASSERT_NO_THROW(c.apply_json(json::parse(R"({"nand": {}, "_note": {}})"), "ok.json"));
+  // A section given a value says so (it said "unknown key 'nand'").
+  m = config_error([&] { c.apply_json(json::parse(R"({"nand": []})"), "s.json"); });
+  EXPECT_EQ(m, "s.json: key 'nand' is a section: expected an object of its keys, got []");
+}
+
+// A number beyond a double in a config file named no file (nlohmann's message alone).
+TEST(SsdConfig, NumberOverflowInAFileNamesTheFile) {
+  const std::string path = ::testing::TempDir() + "overflow.json";
+  std::ofstream(path) << R"({"nand": {"read_us": [1e400]}})";
+  SsdConfig c;
+  const std::string m = config_error([&] { c.apply_file(path); });
+  EXPECT_EQ(m.rfind(path + ": JSON error: ", 0), 0u) << m;
+  EXPECT_TRUE(Contains(m, "1e400")) << m;
 }
 
 struct BadValue {

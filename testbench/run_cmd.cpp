@@ -201,6 +201,16 @@ int run_main(int argc, char** argv) {
     if (rl_trace_files && !opt.quiet)
       for (const std::string& f : rl_trace_files())
         std::printf("RL unit waveform: %s\n", f.c_str());
+    // A waveform asked for and none written: no traced unit was in use, or none was clocked in
+    // the window (the run wrote nothing and said nothing).
+    if (vcd_opt->count() && rl_trace_files && rl_trace_files().empty() && !opt.quiet_warnings)
+      std::fprintf(
+          stderr,
+          "ssdtlm: warning: --rl-vcd %s: no waveform written: no RL unit of --rl-vcd-units "
+          "(%s) made a decision%s (units in use: --fsp rl, --gc rl|rl-aggr, --rr ws+rs, "
+          "--slc-size rl)\n",
+          rl_vcd.c_str(), vcd_units_opt->count() ? rl_vcd_units.c_str() : "all",
+          vcd_window_opt->count() ? (" in --rl-vcd-window " + rl_vcd_window).c_str() : "");
     if (r["sim"].contains("background_stopped_after_s") && !opt.quiet_warnings)
       std::fprintf(
           stderr,

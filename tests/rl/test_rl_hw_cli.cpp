@@ -288,4 +288,22 @@ TEST(RlVcd, BadOptionsAreRefused) {
   EXPECT_FALSE(fs::exists(w));
 }
 
+// A waveform of a unit the run does not use: nothing was written and nothing said. Now a warning
+// (the run itself is fine).
+TEST(RlVcd, NoWaveformOfAUnitNotInUseIsAWarning) {
+  const fs::path w = tmp("unused.vcd");
+  fs::remove(w);
+  auto r = run_ssdtlm(kFspRun + "--rl-vcd " + w.string() + " --rl-vcd-units gc");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("warning: --rl-vcd " + w.string() +
+                       ": no waveform written: no RL unit of --rl-vcd-units (gc) made a decision"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(w));
+  r = run_ssdtlm(kFspRun + "--rl-vcd " + w.string() + " --rl-vcd-units fsp");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.find("no waveform written"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(w));
+}
+
 }  // namespace

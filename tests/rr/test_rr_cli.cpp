@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "tests/common/cli.h"
@@ -101,6 +102,20 @@ TEST(RrCli, WsRsReportsTheAgentAndRewardCsv) {
   std::getline(f, head);
   EXPECT_EQ(head, "episode,mean_reward");
   EXPECT_GT(r["read_disturb"]["ws"]["windows"].get<uint64_t>(), 0u);
+}
+
+// Without a read-disturb model (no --rr) the file asked for was not written at all; now it holds
+// no episode, as with a policy other than ws+rs.
+TEST(RrCli, RewardCsvWithoutTheModelHoldsNoEpisode) {
+  const std::string csv = (dir() / "no-rr-rewards.csv").string();
+  fs::remove(csv);
+  Result r = sh("run --trace " + trace() + " --quiet --no-progress --rr-rewards " + csv);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream f(csv);
+  ASSERT_TRUE(f.good());
+  std::stringstream text;
+  text << f.rdbuf();
+  EXPECT_EQ(text.str(), "episode,mean_reward\n");
 }
 
 TEST(RrCli, ResultShowsShadowPoolReprogramsDecisionDelayAndFig12Buckets) {

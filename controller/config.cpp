@@ -366,7 +366,6 @@ const Param* find_param(const std::string& key) {
   return nullptr;
 }
 
-// Flattens nested objects into dotted keys; arrays and scalars are leaves.
 // A section: a prefix of some key ("nand" of "nand.channels").
 bool is_section(const std::string& key) {
   for (const auto& p : params())
@@ -376,8 +375,9 @@ bool is_section(const std::string& key) {
   return false;
 }
 
-// The leaves of a JSON object as dotted keys. An empty object stands for itself, so that an
-// unknown section with nothing in it ({"bogus": {}}) is still an unknown key.
+// Flattens nested objects into dotted keys; arrays and scalars are leaves. An empty object
+// stands for itself, so that an unknown section with nothing in it ({"bogus": {}}) is still an
+// unknown key.
 void flatten(const json& j, const std::string& prefix,
              std::vector<std::pair<std::string, json>>& out) {
   for (auto it = j.begin(); it != j.end(); ++it) {

@@ -372,7 +372,7 @@ bool Generator::next(TraceRecord& r) {
   uint64_t off = chunk * g.p.align;
   if (off + size > g.p.footprint_bytes) off = (g.p.footprint_bytes - size) / g.p.align * g.p.align;
   // The MSRC writer's timestamps (FILETIME ticks from 2007) stay within a signed 64-bit
-  // integer, which every reader takes: about 28,800 years of arrivals.
+  // integer, which every reader takes: about 28,500 years of arrivals.
   if (!(g.t_ns <= kMaxGenTimeNs))
     throw TraceError("request " + std::to_string(g.emitted + 1) +
                      " arrives beyond the timestamp range (9e20 ns): raise --iops or lower "

@@ -533,6 +533,11 @@ json run_replay(const RunOptions& opt) {
                    "gives each device its own range, --device ID keeps one\n",
                    opt.trace.path.c_str());
   }
+  if (opt.closed_loop > 0 && opt.trace.speed != 1.0 && !opt.quiet_warnings)
+    std::fprintf(stderr,
+                 "ssdtlm: warning: --speed %g has no effect with --closed-loop %u: a closed loop "
+                 "issues the next request when one completes, not at its arrival time\n",
+                 opt.trace.speed, opt.closed_loop);
   if (ssd.host.issued() == 0 && !opt.quiet_warnings) {
     // (e.g. a --device that is not in the trace, or a --start beyond its end: a typo otherwise
     // gives a result of zeros without a word)

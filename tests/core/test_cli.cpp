@@ -490,6 +490,12 @@ TEST(Cli, ClosedLoopAndZeroFillModes) {
   EXPECT_GT(j["unwritten_reads"]["zero_filled_reads"].get<uint64_t>(), 0u);
   EXPECT_EQ(j["unwritten_reads"]["prefilled_pages"].get<uint64_t>(), 0u);
   EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+  // --speed scales arrival times, which a closed loop does not use: it changed nothing, silently.
+  r = sh("run --trace " + kData + "msrc-hm0.csv.gz --closed-loop 4 --speed 3 --quiet");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("warning: --speed 3 has no effect with --closed-loop 4"), std::string::npos)
+      << r.out;
 }
 
 TEST(Cli, MissingTraceFileIsAnErrorNamingTheFile) {

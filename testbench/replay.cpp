@@ -674,13 +674,9 @@ json run_replay(const RunOptions& opt) {
   r["precondition"].update(pre_state);
   const ReadDisturb* rd = core.read_disturb();
   if (rd) r["read_disturb"] = rd_result_json(*rd, c, ssd.host.read_latency(), opt.rr_rewards_csv);
-  if (!rd && !opt.rr_rewards_csv.empty()) {
-    // No read-disturb model, so no agent: the file holds no episode, as with a policy other than
-    // ws+rs (and as --fsp-rewards without --fsp rl). It was not written at all.
-    std::ofstream f(opt.rr_rewards_csv);
-    if (!f) throw ConfigError(opt.rr_rewards_csv + ": cannot write the read-refresh reward CSV");
-    f << "episode,mean_reward\n";
-  }
+  // No read-disturb model, so no agent: the file holds no episode, as with a policy other than
+  // ws+rs (and as --fsp-rewards without --fsp rl). It was not written at all.
+  if (!rd && !opt.rr_rewards_csv.empty()) ReadDisturb::write_no_rewards_csv(opt.rr_rewards_csv);
   const uint64_t events = ssd.events();
   const uint64_t activations = ssd.activations();
   const double wall =

@@ -147,6 +147,10 @@ void ReadDisturb::write_rewards_csv(const std::string& path) const {
     wsrs_->write_rewards_csv(path);
     return;
   }
+  write_no_rewards_csv(path);
+}
+
+void ReadDisturb::write_no_rewards_csv(const std::string& path) {
   std::ofstream f(path);
   if (!f) throw ConfigError(path + ": cannot write the read-refresh reward CSV");
   f << "episode,mean_reward\n";

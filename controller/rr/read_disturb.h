@@ -107,6 +107,8 @@ class ReadDisturb {
 
   nlohmann::json stats(double sim_wall_s) const;
   void write_rewards_csv(const std::string& path) const;
+  // The same file with no episode: no ws+rs agent (another policy, or no read-disturb model).
+  static void write_no_rewards_csv(const std::string& path);
 
  private:
   const SsdConfig& cfg_;

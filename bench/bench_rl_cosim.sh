@@ -21,6 +21,10 @@
 #       REPS=N runs each backend N times (alternating) and reports the medians (default 1).
 #       unit_ops: operations as the FSP grouper reports them (0 for GC / read refresh, which
 #       report unit_cycles only).
+# Columns after `identical`: edges/rq = the units' clock edges (cycles) per host request;
+# ns/edge = (rtl_s - cpp_s) / unit_cycles, the RTL's wall per edge; at-2e = the ratio if every
+# operation took 2 edges (a decision's latency) at that cost, a floor for any RTL of the unit
+# (FSP cases; docs/rl.md "What issue 16's last two targets would take").
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 mode=synthetic
@@ -68,7 +72,13 @@ def walk(o, key=""):  # every RL unit's counters, where its policy reports them
             walk(v, key)
 walk(cj[0])
 req = cj[0]["host"]["requests"]
-print(f"{name:<24} {req:>9} {ops:>10} {cyc:>11} {wa:>8.3f} {wb:>8.3f} {wb / wa:>6.2f}x  {same}")
+# the RTL's cost per clock edge (its extra wall over the C++ backend's, per edge of the units), and
+# the ratio it would give if every operation took two edges at that cost (a decision's latency;
+# FSP only: the other units report no operation count)
+ns_edge = (wb - wa) / cyc * 1e9 if cyc else float("nan")
+floor2 = f"{1 + ops * 2 * ns_edge * 1e-9 / wa:>6.2f}x" if ops else f"{'-':>7}"
+print(f"{name:<24} {req:>9} {ops:>10} {cyc:>11} {wa:>8.3f} {wb:>8.3f} {wb / wa:>6.2f}x  {same!s:<9} "
+      f"{cyc / req:>7.2f} {ns_edge:>7.1f} {floor2}")
 PY
 }
 
@@ -83,8 +93,8 @@ if [ "$mode" = synthetic ]; then
     "$SSDTLM" run --trace "$WL" --cache-mb 8 --precondition 0.5 --fsp rl --rl-backend "$b" \
       --quiet --no-progress --out "$OUT/rl-cosim-$b.json"
   done
-  printf "%-24s %9s %10s %11s %8s %8s %7s  %s\n" case requests unit_ops unit_cycles cpp_s \
-    rtl_s ratio identical
+  printf "%-24s %9s %10s %11s %8s %8s %7s  %-9s %7s %7s %7s\n" case requests unit_ops unit_cycles \
+    cpp_s rtl_s ratio identical edges/rq ns/edge at-2e
   compare "synthetic-$N" "$OUT/rl-cosim-cpp.json" -- "$OUT/rl-cosim-rtl.json"
   exit 0
 fi
@@ -108,8 +118,8 @@ cases+=("rr-websearch|--trace $data/umass-websearch.mqsim.gz --preset tlc-rr --r
 --loop ${LOOPS_RR:-20} --set cache.flush_policy=\"on-demand\" --set rd.hard_threshold=5000 \
 --set rd.soft_threshold=4900")
 
-printf "%-24s %9s %10s %11s %8s %8s %7s  %s\n" case requests unit_ops unit_cycles cpp_s rtl_s \
-  ratio identical
+printf "%-24s %9s %10s %11s %8s %8s %7s  %-9s %7s %7s %7s\n" case requests unit_ops unit_cycles \
+  cpp_s rtl_s ratio identical edges/rq ns/edge at-2e
 for c in "${cases[@]}"; do
   name=${c%%|*}
   args=${c#*|}

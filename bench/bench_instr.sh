@@ -53,8 +53,8 @@ SC_COPYRIGHT_MESSAGE=DISABLE count "$OUT/probe-d.cg" "$KPROBE" 10 2000000 distin
 read -r pkd pmd < <(split "$OUT/probe-d.cg")
 echo "kernel probe (10 SC_METHODs): $(( pk / 2000000 )) kernel instructions per activation with periods"
 echo "  1..10 ns (2.9 activations per time step), $(( pkd / 2000000 )) with distinct periods (1.0)"
-printf '%-12s %-4s %8s %8s %8s %7s %7s %7s %6s %7s\n' workload bin total kernel model act/req "k/act" \
-  "m/act" ilimit ilim-d
+printf '%-12s %-4s %8s %8s %8s %7s %7s %7s %6s %7s %7s\n' workload bin total kernel model act/req \
+  "k/act" "m/act" ilimit ilim-d "m@0.5"
 for c in "fresh|--cache-mb 8" "aged|--cache-mb 8 --precondition 1.0 --precondition-random 0.15"; do
   name=${c%%|*}; args=${c#*|}
   for v in old new; do
@@ -71,12 +71,16 @@ sim = json.load(open(f))["sim"]
 # kernel activations per request (binaries before that key: the queue items, within 1 % of it)
 ev = sim.get("kernel_activations_per_request", sim["events_per_request"])
 t = (k + m) / n
+# m@0.5: the model instructions per request at which ilimit would be 0.5 with this replay's
+# kernel instructions unchanged (negative: out of reach even with no model code at all)
 print(f"{name:12s} {v:4s} {t:8.0f} {k / n:8.0f} {m / n:8.0f} {ev:7.2f} {k / n / ev:7.0f} "
-      f"{m / n / ev:7.0f} {pk / 2e6 * ev / t:6.3f} {pkd / 2e6 * ev / t:7.3f}")
+      f"{m / n / ev:7.0f} {pk / 2e6 * ev / t:6.3f} {pkd / 2e6 * ev / t:7.3f} "
+      f"{pk / 2e6 * ev / 0.5 - k / n:7.0f}")
 PY
   done
 done
 echo "per request (replay only): total, SystemC kernel, model, kernel activations; k/act, m/act: per"
 echo "activation; ilimit: the kernel-limit ratio in instructions (the probe's kernel instructions per"
 echo "activation x activations per request / the replay's instructions per request); ilim-d: the same"
-echo "with the distinct-period probe"
+echo "with the distinct-period probe; m@0.5: the model instructions per request that would give"
+echo "ilimit 0.5 with this replay's kernel instructions (issue 18's target; compare with model)"

@@ -56,19 +56,7 @@ tee -q -o $work/$name.stat stat
 EOF
   yosys -q -l "$work/$name.log" -s "$work/$name.ys" >/dev/null 2>&1 ||
     { echo "rtl_area.sh: yosys failed for $name (see $work/$name.log)" >&2; exit 1; }
-  awk '
-    BEGIN { w["$_NOT_"]=0.67; w["$_NAND_"]=1; w["$_NOR_"]=1; w["$_AND_"]=1.33; w["$_OR_"]=1.33;
-            w["$_ANDNOT_"]=1.33; w["$_ORNOT_"]=1.33; w["$_XOR_"]=2; w["$_XNOR_"]=2;
-            w["$_MUX_"]=2.33; w["$_BUF_"]=0 }
-    $1 ~ /^\$_/ && NF == 2 {
-      t=$1; n=$2
-      if (t ~ /^\$_(S?DFFE|SDFFCE|DFFSRE)_/) { g=9.0; ff+=n; ffge+=g*n }
-      else if (t ~ /^\$_(S?DFF|ALDFF)/) { g=6.67; ff+=n; ffge+=g*n }
-      else if (t in w) g=w[t]
-      else { printf "unweighted cell %s\n", t > "/dev/stderr"; g=0 }
-      ge+=g*n
-    }
-    END { printf "%.2f %.2f %d\n", ge/1000, ffge/1000, ff }' "$work/$name.stat"
+  awk -f "$here/bench/rtl_ge.awk" "$work/$name.stat"
 }
 
 # ice40 TOP NAME PARAMS -> prints "lut4 ff bram" of the part (RAM inferred)

@@ -93,20 +93,7 @@ tee -q -o $n.stat stat
 EOF
   yosys -q -l "$n.log" -s "$n.ys" >/dev/null 2>&1 ||
     { echo "rtl_area_ablation.sh: yosys failed ($n.log):" >&2; tail -5 "$n.log" >&2; exit 1; }
-  # the weights of bench/rtl_area.sh (hwcost)
-  awk '
-    BEGIN { w["$_NOT_"]=0.67; w["$_NAND_"]=1; w["$_NOR_"]=1; w["$_AND_"]=1.33; w["$_OR_"]=1.33;
-            w["$_ANDNOT_"]=1.33; w["$_ORNOT_"]=1.33; w["$_XOR_"]=2; w["$_XNOR_"]=2;
-            w["$_MUX_"]=2.33; w["$_BUF_"]=0 }
-    $1 ~ /^\$_/ && NF == 2 {
-      t=$1; n=$2
-      if (t ~ /^\$_(S?DFFE|SDFFCE|DFFSRE)_/) { g=9.0; ff+=n; ffge+=g*n }
-      else if (t ~ /^\$_(S?DFF|ALDFF)/) { g=6.67; ff+=n; ffge+=g*n }
-      else if (t in w) g=w[t]
-      else { printf "unweighted cell %s\n", t > "/dev/stderr"; g=0 }
-      ge+=g*n
-    }
-    END { printf "%.2f %.2f %d\n", ge/1000, ffge/1000, ff }' "$n.stat"
+  awk -f "$here/bench/rtl_ge.awk" "$n.stat"
 }
 
 echo "== qrl_core area ablation (kGE, flip-flops), $(date -u +%F), RTL $rtl"

@@ -32,17 +32,4 @@ opt_clean
 tee -q -o $w/m.stat stat
 EOY
 yosys -q -s "$w/m.ys" >/dev/null 2>&1 || { echo "rtl_area_modules.sh: yosys failed" >&2; exit 1; }
-awk '
-  BEGIN { w["$_NOT_"]=0.67; w["$_NAND_"]=1; w["$_NOR_"]=1; w["$_AND_"]=1.33; w["$_OR_"]=1.33;
-          w["$_ANDNOT_"]=1.33; w["$_ORNOT_"]=1.33; w["$_XOR_"]=2; w["$_XNOR_"]=2;
-          w["$_MUX_"]=2.33; w["$_BUF_"]=0
-          printf "%-14s %8s %8s %5s\n", "module", "GE", "FF GE", "FFs" }
-  function out() { if (m != "" && ge > 0) { sub(/^\$paramod\$[0-9a-f]*\\/, "", m)
-                     printf "%-14s %8.0f %8.0f %5d\n", m, ge, ffge, ff } }
-  /^=== / { out(); m=$2; ge=0; ff=0; ffge=0 }
-  $1 ~ /^\$_/ && NF == 2 { t=$1; n=$2
-    if (t ~ /^\$_(S?DFFE|SDFFCE|DFFSRE)_/) { g=9.0; ff+=n; ffge+=g*n }
-    else if (t ~ /^\$_(S?DFF|ALDFF)/) { g=6.67; ff+=n; ffge+=g*n }
-    else if (t in w) g=w[t]; else g=0
-    ge+=g*n }
-  END { out() }' "$w/m.stat"
+awk -v per_module=1 -f "$here/bench/rtl_ge.awk" "$w/m.stat"

@@ -53,8 +53,12 @@ table = {
                                  "eps_high <= (cfg_i.eps_n[11:0] != '0);"),
                                 ("dec_cnt_q - 24'h1", "dec_cnt_q - 12'h1"),
                                 ("(dec_cnt_q != 24'h1)", "(dec_cnt_q != 12'h1)")]),
-    # the registered explore flag selects the rank: k when exploring, else 0 (lowest member)
-    "tie-low": ("qrl_decide.sv", [(".k_i     (k),", ".k_i     (rsp_explored_o ? k : '0),")]),
+    # exploiting, the set is the lowest member of the maximum set (the argmax a* of the winner)
+    # and its count 1: the rank is 0, the maximum set's popcount goes
+    "tie-low": ("qrl_decide.sv", [("assign set = explore ? mask_q_i : max_set;",
+                                   "assign set = explore ? mask_q_i : (Actions'(1) << win_idx_o);"),
+                                  ("assign cnt = explore ? cnt_mask : cnt_max;",
+                                   "assign cnt = explore ? cnt_mask : CntW'(1);")]),
 }
 for e in edits:
     f, subs = table[e]

@@ -67,9 +67,9 @@ print(st.median(j["requests_per_wall_s"] for j in js), st.median(j["events_per_r
       st.median(j["peak_rss_mib"] for j in js), js[0].get("kernel_activations_per_request", 0))
 PY
 }
-printf '%-22s %10s %6s %6s %9s %6s %9s %6s %7s %6s %6s | %10s %6s %7s %6s | %6s %6s\n' workload \
+printf '%-22s %10s %6s %6s %9s %6s %9s %6s %7s %6s %6s | %10s %6s %6s %7s %6s | %6s %6s\n' workload \
   "new req/s" ev/req act/rq "kernel/s" "limit" "kern-d/s" "lim-d" "setup s" "B/page" "RSS" \
-  "old req/s" ev/req "setup s" "RSS" "speed" "setup"
+  "old req/s" ev/req "limit" "setup s" "RSS" "speed" "setup"
 cases=("mixed-fresh|--trace $WL --cache-mb 8"
        "mixed-aged|--trace $WL --cache-mb 8 --precondition 1.0 --precondition-random 0.15")
 for t in "$ROOT"/traces/data/*.gz "$ROOT"/traces/data/*.zst; do
@@ -95,22 +95,25 @@ for c in "${cases[@]}"; do
     done
   done
   read -r nr ne ns nb nm na < <(stats "new-$name")
-  read -r orr oe os _ om _ < <(stats "old-$name")
+  read -r orr oe os _ om oa < <(stats "old-$name")
   python3 - "$OUT/probe-$name.txt" "$OUT/probe-d-$name.txt" "$name" "$nr" "$ne" "$na" "$ns" "$nb" \
-    "$nm" "$orr" "$oe" "$os" "$om" <<'PY'
+    "$nm" "$orr" "$oe" "$os" "$om" "$oa" <<'PY'
 import statistics as st, sys
 k = st.median(float(v) for v in open(sys.argv[1]).read().split())
 kd = st.median(float(v) for v in open(sys.argv[2]).read().split())
-n, nr, ne, na, ns, nb, nm, orr, oe, os_, om = sys.argv[3], *map(float, sys.argv[4:])
+n, nr, ne, na, ns, nb, nm, orr, oe, os_, om, oa = sys.argv[3], *map(float, sys.argv[4:])
+# the old build's limit: its activations per request, or its events (builds before that key)
+ol = orr * (oa or oe) / k
 print(f"{n:22s} {nr:10.0f} {ne:6.2f} {na:6.2f} {k:9.0f} {nr*na/k:6.3f} {kd:9.0f} {nr*na/kd:6.3f} "
-      f"{ns:7.2f} {nb:6.2f} {nm:6.0f} | {orr:10.0f} {oe:6.2f} {os_:7.2f} {om:6.0f} | {nr/orr:6.3f} "
+      f"{ns:7.2f} {nb:6.2f} {nm:6.0f} | {orr:10.0f} {oe:6.2f} {ol:6.3f} {os_:7.2f} {om:6.0f} | {nr/orr:6.3f} "
       f"{os_/ns if ns else 0:6.3f}")
 PY
 done
 echo "kernel/s = the probe's activations/s (periods 1..10 ns, 2.9 activations per time step), median of"
 echo "the $R probes beside the workload's replays; limit = req/s x act/rq / kernel/s, the replay's rate"
 echo "as a fraction of the kernel's (act/rq = kernel activations of the modules per request,"
-echo "sim.kernel_activations_per_request of the new build; ev/req = the queue items they handle);"
+echo "sim.kernel_activations_per_request of the new build; ev/req = the queue items they handle; the"
+echo "old build's limit with its own activations per request, or its ev/req before that key existed);"
 echo "kern-d/s, lim-d: the same with the probe at distinct periods (1.0 activation per time step, as in"
 echo "the replays, whose requests arrive at distinct picoseconds); B/page = controller state bytes per physical"
 echo "page; RSS = peak MiB; speed = new/old req/s; setup = old/new set-up time (medians of $R)"

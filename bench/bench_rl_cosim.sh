@@ -23,8 +23,9 @@
 #       report unit_cycles only).
 # Columns after `identical`: edges/rq = the units' clock edges (cycles) per host request;
 # ns/edge = (rtl_s - cpp_s) / unit_cycles, the RTL's wall per edge; at-2e = the ratio if every
-# operation took 2 edges (a decision's latency) at that cost, a floor for any RTL of the unit
-# (FSP cases; docs/rl.md "What issue 16's last two targets would take").
+# operation took 2 edges (a decision's latency) at that cost: a floor for a serial co-simulation
+# of any RTL of the unit at that cost per edge (FSP cases; docs/rl.md "What issue 16's last two
+# targets would take").
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 mode=synthetic

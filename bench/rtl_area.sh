@@ -12,6 +12,7 @@
 #     -k  keep the Yosys scripts and logs in DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/bench/rtl_units.sh"
 rtl=$here/controller/rtl
 units=fsp,gc,rr,slc
 extra=""
@@ -81,13 +82,8 @@ EOF
 
 printf "%-5s %-24s %9s %9s %5s\n" unit part kGE "FF kGE" FFs
 for u in ${units//,/ }; do
-  case $u in
-    fsp) p="States=128 Actions=4 Shadow=1" ;;
-    gc) p="States=68 Actions=8 Shadow=0" ;;
-    rr) p="States=80 Actions=9 Shadow=0" ;;
-    slc) p="States=1296 Actions=9 Shadow=0" ;;
-    *) echo "rtl_area.sh: unknown unit $u (fsp, gc, rr, slc)" >&2; exit 2 ;;
-  esac
+  qrl_unit "$u" "$rtl" || exit 2
+  p=$QRL_PARAMS
   read -r kge ffk ffs < <(synth qrl_core "core_$u" "$p")
   printf "%-5s %-24s %9s %9s %5s\n" "$u" "qrl_core" "$kge" "$ffk" "$ffs"
   if [ "$ice40" = 1 ]; then

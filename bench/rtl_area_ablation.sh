@@ -23,6 +23,7 @@
 #   bench/rtl_area_ablation.sh [-u fsp,gc,rr,slc] [-r RTL_DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/bench/rtl_units.sh"
 rtl=$here/controller/rtl
 units=fsp,gc,rr,slc
 while getopts "u:r:h" o; do
@@ -103,13 +104,8 @@ EOF
 echo "== qrl_core area ablation (kGE, flip-flops), $(date -u +%F), RTL $rtl"
 printf "%-5s %-18s %8s %8s %5s\n" unit variant kGE "FF kGE" FFs
 for u in ${units//,/ }; do
-  case $u in
-    fsp) p="States=128 Actions=4 Shadow=1" ;;
-    gc) p="States=68 Actions=8 Shadow=0" ;;
-    rr) p="States=80 Actions=9 Shadow=0" ;;
-    slc) p="States=1296 Actions=9 Shadow=0" ;;
-    *) echo "rtl_area_ablation.sh: unknown unit $u (fsp, gc, rr, slc)" >&2; exit 2 ;;
-  esac
+  qrl_unit "$u" "$rtl" || exit 2
+  p=$QRL_PARAMS
   for v in "as-is|as-is||0" "leap1|leap1||0" "eps12|eps12||0" "tie-low|tie-low||0" \
     "relaxed|relaxed||0" "relaxed,no-mgt|relaxed|NoMgt=1|0" \
     "greedy|as-is|NoExplore=1 NoSched=1|1" \

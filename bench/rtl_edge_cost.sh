@@ -10,6 +10,7 @@
 #   e.g. CALLGRIND=1 bench/rtl_edge_cost.sh -u fsp -- --x-assign fast --x-initial fast
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/bench/rtl_units.sh"
 rtl=$here/controller/rtl
 unit=fsp
 ops=200000
@@ -22,13 +23,8 @@ while getopts "u:n:r:h" o; do
   esac
 done
 shift $((OPTIND - 1))
-case $unit in
-  fsp) s=128 a=4 sh=1 ;;
-  gc) s=68 a=8 sh=0 ;;
-  rr) s=80 a=9 sh=0 ;;
-  slc) s=1296 a=9 sh=0 ;;
-  *) echo "rtl_edge_cost.sh: unknown unit $unit (fsp, gc, rr, slc)" >&2; exit 2 ;;
-esac
+qrl_unit "$unit" "$rtl" || exit 2
+s=$QRL_STATES a=$QRL_ACTIONS sh=$QRL_SHADOW
 command -v verilator >/dev/null || { echo "rtl_edge_cost.sh: verilator not found" >&2; exit 1; }
 vroot=$(verilator --getenv VERILATOR_ROOT)
 work=$(mktemp -d)

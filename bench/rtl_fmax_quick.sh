@@ -10,6 +10,7 @@
 # (slc's 54 block RAMs do not fit the HX8K's 32.)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/bench/rtl_units.sh"
 rtl=$here/controller/rtl
 harness=$here/controller/rtl/harness/qrl_harness.sv
 [ $# -ge 1 ] || { sed -n '2,8p' "$0"; exit 2; }
@@ -24,13 +25,8 @@ while [ $# -gt 0 ]; do
     *) echo "rtl_fmax_quick.sh: bad argument $1" >&2; exit 2 ;;
   esac
 done
-case $unit in
-  fsp) p="States=128 Actions=4 Shadow=1" ;;
-  gc) p="States=68 Actions=8" ;;
-  rr) p="States=80 Actions=9" ;;
-  slc) p="States=1296 Actions=9 HasReward=0" ;;
-  *) echo "rtl_fmax_quick.sh: unknown unit $unit (fsp, gc, rr, slc)" >&2; exit 2 ;;
-esac
+qrl_unit "$unit" "$rtl" || exit 2
+p="$QRL_PARAMS HasReward=$QRL_HAS_REWARD"
 for t in yosys nextpnr-ice40; do
   command -v $t >/dev/null || { echo "rtl_fmax_quick.sh: $t not found" >&2; exit 1; }
 done

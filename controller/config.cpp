@@ -114,6 +114,9 @@ Param list(std::string key, Acc<std::vector<double>> acc, double lo, double hi,
     return c.expr;             \
   }
 
+constexpr const char* kEpsilonMeaning =
+    "rl control: exploration rate throughout (1: never exploits); -1: the paper's schedule";
+
 const std::vector<Param>& params() {
   static const std::vector<Param> p = {
       {"preset", "name of the preset this configuration started from",
@@ -203,6 +206,9 @@ const std::vector<Param>& params() {
       num<uint32_t>("fsp.episode_steps", FIELD(fsp_episode_steps), 16, 1 << 20,
                     "rl grouper: placed pages per episode = the read-reward window (the paper's "
                     "1000)"),
+      num<double>("fsp.rl_epsilon", FIELD(fsp_rl_epsilon), -1, 1, kEpsilonMeaning),
+      num<int32_t>("fsp.rl_fixed_action", FIELD(fsp_rl_fixed_action), -1, 3,
+                   "rl control: every page labelled with this type (0 LSB .. 3 MSB); -1: learn"),
       choice("fsp.bootstrap", FIELD(fsp_bootstrap), {"slot", "type"},
              "rl grouper: Q' from the next placed page (slot) or the next page placed with the "
              "same page type (type)"),
@@ -241,6 +247,9 @@ const std::vector<Param>& params() {
            "mov/exp predictors use the aggressive triggers (early band, read-initiated)"),
       num<double>("gc.rl_split_us", FIELD(gc_rl_split_us), 0.001, 1e9,
                   "rl: previous inter-request interval bin split, us"),
+      num<double>("gc.rl_epsilon", FIELD(gc_rl_epsilon), -1, 1, kEpsilonMeaning),
+      num<int32_t>("gc.rl_fixed_action", FIELD(gc_rl_fixed_action), -1, 7,
+                   "rl control: every decision copies this many pages (0-7); -1: learn"),
       choice("gc.rl_selection", FIELD(gc_rl_selection), {"greedy", "stochastic"},
              "rl/rl-aggr exploitation: largest Q, or an action drawn with probability "
              "proportional to Q(s,a) (GC paper footnote 2)"),
@@ -270,6 +279,10 @@ const std::vector<Param>& params() {
                   "RBER corrected at the last retry level (7); above it a read is uncorrectable"),
       num<uint32_t>("rd.initial_pe_max", FIELD(rd_initial_pe_max), 0, 1e7,
                     "model-only prior wear: each block starts at uniform [0, max] P/E cycles"),
+      num<double>("rd.rl_epsilon", FIELD(rd_rl_epsilon), -1, 1, kEpsilonMeaning),
+      num<int32_t>("rd.rl_fixed_action", FIELD(rd_rl_fixed_action), -1, 8,
+                   "ws+rs control: every decision takes this action (0-3: 1/2/4/8 moves, 4: "
+                   "erase, 5-8: erase + 1/2/4/8 moves, docs/read-disturb.md); -1: learn"),
       choice("rd.rs_trigger", FIELD(rd_rs_trigger), {"step", "request"},
              "ws+rs: decide at idle and again when a refresh step ends while idle, reward of the "
              "first request after the action (step), or once per idle transition (request)"),
@@ -396,6 +409,17 @@ nand::Tick us_to_ps(double us) {
 bool file_exists(const std::string& p) {
   struct stat st;
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// A control key of an RL unit that does not run would change nothing: refused by name.
+void check_rl_control(const std::string& unit, bool runs, const std::string& policy, double eps,
+                      int32_t fixed) {
+  if ((eps >= 0 || fixed >= 0) && !runs)
+    throw ConfigError("key '" + unit + (eps >= 0 ? ".rl_epsilon" : ".rl_fixed_action") +
+                      "' has no effect with " + policy + ": no RL unit runs there");
+  if (eps >= 0 && fixed >= 0)
+    throw ConfigError("keys '" + unit + ".rl_epsilon' and '" + unit +
+                      ".rl_fixed_action': a fixed action neither explores nor learns; set one");
 }
 
 }  // namespace
@@ -527,6 +551,12 @@ void SsdConfig::finalize() {
     throw ConfigError("rd.rs_scope die with rd.rs_trigger " + rd_rs_trigger +
                       ": a die's agent decides when the die turns idle and again when a step on "
                       "it ends (step); use rd.rs_scope device for the once-per-idle ablation");
+  check_rl_control("fsp", fsp_grouper == "rl", "fsp.grouper " + fsp_grouper, fsp_rl_epsilon,
+                   fsp_rl_fixed_action);
+  check_rl_control("gc", gc_policy == "rl" || gc_policy == "rl-aggr", "gc.policy " + gc_policy,
+                   gc_rl_epsilon, gc_rl_fixed_action);
+  check_rl_control("rd", wsrs, "rd.policy " + (rd_enabled ? rd_policy : "none"), rd_rl_epsilon,
+                   rd_rl_fixed_action);
   // DRAM must hold the data cache and the fully cached mapping table (4 bytes per logical page).
   double need_mib = cache_mib + logical_pages() * 4.0 / (1024 * 1024);
   if (need_mib > dram_size_mib)

@@ -79,6 +79,13 @@ struct SsdConfig {
   // read-reward window and the short-term bit's horizon. The exploration phase stays 4000
   // decisions.
   uint32_t fsp_episode_steps = 1000;
+  // Non-learning controls of the RL units fsp, gc and rr (docs/rl.md "Controls"; slc has
+  // slc.rl_epsilon and the static sizer): <unit>_rl_epsilon < 0 keeps the paper's schedule (0.8
+  // for the first decisions, then 0.01), else the unit explores at that rate throughout (1: it
+  // never exploits what it learns); <unit>_rl_fixed_action >= 0 puts that action in the unit's
+  // place (no learning).
+  double fsp_rl_epsilon = -1, gc_rl_epsilon = -1, rd_rl_epsilon = -1;
+  int32_t fsp_rl_fixed_action = -1, gc_rl_fixed_action = -1, rd_rl_fixed_action = -1;
 
   double overprovisioning = 0.10;
   double gc_threshold = 0.05;  // fraction of a plane's blocks that must stay free

@@ -37,6 +37,8 @@ void RlGrouper::configure(const SsdConfig& cfg) {
   hist_ = PagedArray<uint16_t>(logical_, 0);
   seed_ = static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32));
   if (seed_ == 0) seed_ = 1;
+  epsilon_ = cfg.fsp_rl_epsilon;
+  fixed_action_ = cfg.fsp_rl_fixed_action;
 }
 
 void RlGrouper::set_backend_factory(const rl::BackendFactory& f) {
@@ -45,8 +47,10 @@ void RlGrouper::set_backend_factory(const rl::BackendFactory& f) {
 }
 
 rl::Backend& RlGrouper::backend() {
-  if (!backend_)
-    backend_ = factory_ ? factory_(unit_config(seed_)) : rl::make_cpp_backend(unit_config(seed_));
+  if (!backend_) {
+    const rl::UnitConfig u = rl::with_controls(unit_config(seed_), epsilon_, fixed_action_);
+    backend_ = factory_ ? factory_(u) : rl::make_cpp_backend(u);
+  }
   return *backend_;
 }
 
@@ -93,7 +97,7 @@ int RlGrouper::select(const WriteCache& cache, int unit_pages, int32_t* out) {
       const uint32_t st = state_of(cache, s);
       const rl::Decision d = be.decide(st);
       cycles_ += d.cycles;
-      effort_.decided(d.explored);
+      effort_.decided(d.explored, st, d.action);
       ++decided_[d.action & 3];
       dc.lpn[s] = lpn;
       dc.state[s] = static_cast<uint8_t>(st);
@@ -140,7 +144,7 @@ void RlGrouper::add_step(Lpn lpn, uint32_t state, uint32_t type) {
     int32_t r = type_term(p.action, p.read);
     if (p.read && p.has_rt) r += p.rt;
     cycles_ += be.update(rl::UpdateOp::sarsa(p.state, p.action, r, nx.state, nx.action));
-    effort_.updated(r);
+    if (be.learns()) effort_.updated(r);
     reward_sum_ += r;
     ++reward_n_;
     ++placed_[p.action & 3];

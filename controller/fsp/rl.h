@@ -102,6 +102,8 @@ class RlGrouper : public FspGrouper {
   void end_episode();
 
   uint32_t seed_;
+  double epsilon_ = -1;        // fsp.rl_epsilon
+  int32_t fixed_action_ = -1;  // fsp.rl_fixed_action
   rl::BackendFactory factory_;
   std::unique_ptr<rl::Backend> backend_;
   double window_fraction_ = 0.05;
@@ -130,7 +132,7 @@ class RlGrouper : public FspGrouper {
   int64_t reward_sum_ = 0;
   uint64_t reward_n_ = 0;
   std::vector<double> episode_rewards_;
-  rl::Effort effort_;
+  rl::Effort effort_{kStates, kActions};
   uint64_t rewrite_triggers_ = 0, fills_ = 0;
   std::array<uint64_t, kActions> decided_{}, placed_read_{}, placed_{};
 };

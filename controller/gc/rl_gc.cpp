@@ -34,20 +34,26 @@ rl::UnitConfig RlGc::unit_config(uint32_t seed) {
 }
 
 RlGc::RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t seed,
-           bool stochastic)
+           bool stochastic, double epsilon, int32_t fixed_action)
     : PartialGc(p),
       aggressive_(aggressive),
       split_(static_cast<Tick>(std::llround(split_us * 1e6))),
       seed_(seed),
       stochastic_(stochastic),
+      epsilon_(epsilon),
+      fixed_action_(fixed_action),
       pick_lfsr_(~seed),
-      backend_(rl::make_cpp_backend(unit_config(seed))) {
+      backend_(rl::make_cpp_backend(controlled_config())) {
   p_.aggressive = aggressive;
   p_.reads_trigger = aggressive;
 }
 
+rl::UnitConfig RlGc::controlled_config() const {
+  return rl::with_controls(unit_config(seed_), epsilon_, fixed_action_);
+}
+
 void RlGc::set_backend_factory(const rl::BackendFactory& f) {
-  backend_ = f(unit_config(seed_));
+  backend_ = f(controlled_config());
 }
 
 uint32_t RlGc::cur_bin(Tick interval) {
@@ -108,7 +114,7 @@ PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick /*latency*/, uint32_t /*
   prev_action_ = d.action;
   visited_[s] = 1;
   ++actions_[d.action];
-  effort_.decided(d.explored);
+  effort_.decided(d.explored, s, d.action);
   unit_cycles_ += cycles - r.cycles;  // the reward's cycles were counted when it was sampled
   return Choice{d.action, cycles};
 }
@@ -144,7 +150,8 @@ std::unique_ptr<GcPolicy> make_rl_gc(bool aggressive, const SsdConfig* cfg) {
   const double split = cfg ? cfg->gc_rl_split_us : 100.0;
   const uint32_t seed = cfg ? static_cast<uint32_t>(cfg->seed ^ (cfg->seed >> 32)) : 1;
   const bool stochastic = cfg && cfg->gc_rl_selection == "stochastic";
-  return std::make_unique<RlGc>(p, aggressive, split, seed, stochastic);
+  return std::make_unique<RlGc>(p, aggressive, split, seed, stochastic,
+                                cfg ? cfg->gc_rl_epsilon : -1, cfg ? cfg->gc_rl_fixed_action : -1);
 }
 
 }  // namespace ssdtlm

@@ -43,12 +43,14 @@ class RlGc : public PartialGc {
   static constexpr uint32_t kActions = 8, kCurBins = 17, kStates = 2 * kCurBins * 2;  // 68
 
   RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t seed,
-       bool stochastic = false);
+       bool stochastic = false, double epsilon = -1, int32_t fixed_action = -1);
   const char* name() const override { return aggressive_ ? "rl-aggr" : "rl"; }
   void set_backend_factory(const rl::BackendFactory& f) override;
   void on_request_served(const HostCmd& cmd, Tick latency) override;
 
   static rl::UnitConfig unit_config(uint32_t seed);
+  // unit_config(seed) with this policy's controls (gc.rl_epsilon, gc.rl_fixed_action).
+  rl::UnitConfig controlled_config() const;
   // Current-interval bin: 0 below 100 us, 16 from 100 ms, else 1 + floor(5 log10(us / 100)).
   static uint32_t cur_bin(Tick interval);
   static uint32_t state_of(uint32_t prev_bin, uint32_t cur_bin, uint32_t action_bin) {
@@ -70,6 +72,8 @@ class RlGc : public PartialGc {
   Tick split_;
   uint32_t seed_;
   bool stochastic_;
+  double epsilon_;        // gc.rl_epsilon (< 0: the paper's schedule)
+  int32_t fixed_action_;  // gc.rl_fixed_action (< 0: learn)
   rl::Lfsr32 pick_lfsr_;
   uint64_t stochastic_picks_ = 0, stochastic_changed_ = 0;
   std::unique_ptr<rl::Backend> backend_;
@@ -79,7 +83,7 @@ class RlGc : public PartialGc {
   uint32_t prev_action_ = 0;
   bool have_prev_ = false;
   uint32_t s_prev_ = 0, a_prev_ = 0;
-  rl::Effort effort_;
+  rl::Effort effort_{kStates, kActions};
   uint64_t unit_cycles_ = 0;
   std::array<uint64_t, kActions> actions_{};
   std::array<uint8_t, kStates * kActions> updated_{};

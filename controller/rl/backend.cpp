@@ -1,5 +1,6 @@
 #include "controller/rl/backend.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -72,7 +73,59 @@ uint32_t CppBackend::seed(uint32_t s) {
   return account(core_.seed(s));
 }
 
+namespace {
+
+// The fixed-action control: the decision a unit without learning would take, at no cost.
+class FixedBackend final : public Backend {
+ public:
+  explicit FixedBackend(const UnitConfig& cfg) : cfg_(cfg) {
+    if (cfg.fixed_action < 0 || uint32_t(cfg.fixed_action) >= cfg.core.actions)
+      throw std::invalid_argument("rl: unit " + cfg.name + ": fixed action " +
+                                  std::to_string(cfg.fixed_action) + " is not one of its " +
+                                  std::to_string(cfg.core.actions) + " actions");
+  }
+  const char* kind() const override { return "fixed"; }
+  bool learns() const override { return false; }
+  const UnitConfig& config() const override { return cfg_; }
+  Decision decide(uint32_t /*state*/, uint32_t mask) override {
+    const uint32_t a = uint32_t(cfg_.fixed_action);
+    Decision d;
+    if ((mask >> a) & 1u) {
+      d.action = a;
+    } else if (cfg_.fixed_rule) {
+      d.action = cfg_.fixed_rule(a, mask);
+    } else {
+      while (d.action + 1 < cfg_.core.actions && !((mask >> d.action) & 1u)) ++d.action;
+    }
+    account(0);
+    return d;
+  }
+  uint32_t update(const UpdateOp& /*op*/) override { return 0; }
+  uint32_t end_episode() override { return 0; }
+  RewardResult reward(uint64_t /*sample*/) override {
+    RewardResult r;
+    r.ready = false;  // no reward unit: nothing is ever learnt from it
+    return r;
+  }
+  uint32_t write_row(uint32_t /*state*/, const int32_t* /*row*/) override { return 0; }
+  uint32_t read_row(uint32_t /*state*/, bool /*shadow*/, int32_t* row) override {
+    std::fill(row, row + cfg_.core.actions, 0);
+    return 0;
+  }
+  uint32_t seed(uint32_t /*s*/) override { return 0; }
+
+ private:
+  UnitConfig cfg_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_fixed_backend(const UnitConfig& cfg) {
+  return std::make_unique<FixedBackend>(cfg);
+}
+
 std::unique_ptr<Backend> make_cpp_backend(const UnitConfig& cfg) {
+  if (cfg.fixed_action >= 0) return make_fixed_backend(cfg);
   return std::make_unique<CppBackend>(cfg);
 }
 BackendFactory cpp_backend_factory() {

@@ -22,6 +22,12 @@ struct UnitConfig {
   QCoreConfig core;
   RewardConfig reward;
   bool has_reward = true;
+  // A non-learning control in place of the unit (docs/rl.md "Controls"): when >= 0, every
+  // decision is this action, mapped onto the decision's mask by fixed_rule (nullptr: the action
+  // itself where allowed, else the lowest allowed one); no table, no update, no reward unit, no
+  // cycles. Both backend factories build the same FixedBackend for it.
+  int32_t fixed_action = -1;
+  uint32_t (*fixed_rule)(uint32_t action, uint32_t mask) = nullptr;
 };
 
 class Backend {
@@ -29,6 +35,8 @@ class Backend {
   virtual ~Backend() = default;
   virtual const char* kind() const = 0;  // "cpp" or "rtl"
   virtual const UnitConfig& config() const = 0;
+  // False for the fixed-action control, which neither updates a table nor learns.
+  virtual bool learns() const { return true; }
 
   virtual Decision decide(uint32_t state, uint32_t mask = kAllActions) = 0;
   virtual uint32_t update(const UpdateOp& op) = 0;
@@ -58,6 +66,10 @@ class Backend {
 };
 
 using BackendFactory = std::function<std::unique_ptr<Backend>(const UnitConfig&)>;
+
+// The fixed-action control of `cfg` (cfg.fixed_action >= 0); make_cpp_backend and
+// make_rtl_backend return it for such a config.
+std::unique_ptr<Backend> make_fixed_backend(const UnitConfig& cfg);
 
 std::unique_ptr<Backend> make_cpp_backend(const UnitConfig& cfg);
 BackendFactory cpp_backend_factory();

@@ -1,15 +1,25 @@
 // How much an RL decision unit has learnt, reported beside every result it influences: decisions,
-// explorations, q-table updates, the signs of the rewards those updates used, episodes. A unit
-// that made no update is untrained: its choices are exploration and the initial table's
-// tie-break, not a learnt policy, and its result cells are flagged (`trained` false).
+// explorations, q-table updates, the signs of the rewards those updates used, episodes, and the
+// q-table entries its decisions visited. One training rule for every unit, scaled by the part of
+// its table it uses: a unit is trained when it made at least kUpdatesPerVisitedEntry updates per
+// (state, action) entry its decisions visited (docs/rl.md "Training effort"); below that its
+// choices are mostly exploration and the initial table's tie-break, not a learnt policy, and its
+// result cells are flagged (`trained` false).
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 namespace ssdtlm::rl {
 
 struct Effort {
+  static constexpr uint64_t kUpdatesPerVisitedEntry = 10;
+
+  Effort() = default;
+  Effort(uint32_t states, uint32_t actions)
+      : actions_(actions), visited_(static_cast<size_t>(states) * actions, 0) {}
+
   uint64_t decisions = 0, explorations = 0, updates = 0;
   uint64_t positive_rewards = 0, zero_rewards = 0, negative_rewards = 0;
   // Updates dropped because their percentile reward came before the reward unit's first
@@ -20,6 +30,15 @@ struct Effort {
     ++decisions;
     if (explored) ++explorations;
   }
+  void decided(bool explored, uint32_t state, uint32_t action) {
+    decided(explored);
+    const size_t i = static_cast<size_t>(state) * actions_ + action;
+    if (i < visited_.size() && !visited_[i]) {
+      visited_[i] = 1;
+      ++visited_entries_;
+    }
+  }
+  uint64_t visited_entries() const { return visited_entries_; }
   void updated(int32_t reward) {
     ++updates;
     ++(reward > 0 ? positive_rewards : reward < 0 ? negative_rewards : zero_rewards);
@@ -33,7 +52,9 @@ struct Effort {
       skipped();
     }
   }
-  bool trained() const { return updates > 0; }
+  bool trained() const {
+    return updates > 0 && updates >= kUpdatesPerVisitedEntry * visited_entries_;
+  }
   // The result's "training" object; `episodes`: episodes (or epochs) the unit went through.
   nlohmann::json json(uint64_t episodes) const {
     return {
@@ -43,9 +64,17 @@ struct Effort {
         {"episodes", episodes},
         {"rewards",
          {{"positive", positive_rewards}, {"zero", zero_rewards}, {"negative", negative_rewards}}},
+        {"visited_entries", visited_entries_},
+        {"updates_per_visited_entry",
+         visited_entries_ ? double(updates) / double(visited_entries_) : 0.0},
         {"trained", trained()},
         {"warmup_skipped_updates", warmup_skipped_updates}};
   }
+
+ private:
+  uint32_t actions_ = 0;
+  std::vector<uint8_t> visited_;  // one byte per q-table entry: decided at least once
+  uint64_t visited_entries_ = 0;
 };
 
 }  // namespace ssdtlm::rl

@@ -428,6 +428,7 @@ void parse_vcd_window(const std::string& w, RtlTrace& t) {
 }
 
 std::unique_ptr<Backend> make_rtl_backend(const UnitConfig& cfg, std::shared_ptr<RtlTrace> trace) {
+  if (cfg.fixed_action >= 0) return make_fixed_backend(cfg);  // a control: no unit to simulate
   cfg.core.validate();
   cfg.reward.validate();
   const std::string why = rtl_mismatch(cfg);

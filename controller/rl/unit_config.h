@@ -30,4 +30,16 @@ inline UnitConfig unit_config_for(const char* name, uint32_t seed) {
   return u;
 }
 
+// The non-learning controls of a unit (SsdConfig's <unit>_rl_epsilon, <unit>_rl_fixed_action;
+// docs/rl.md "Controls"): epsilon >= 0 replaces the paper's schedule by one rate throughout,
+// fixed_action >= 0 replaces the unit by that action.
+inline UnitConfig with_controls(UnitConfig u, double epsilon, int32_t fixed_action) {
+  if (epsilon >= 0) {
+    u.core.eps_high = epsilon;
+    u.core.eps_low = epsilon;
+  }
+  u.fixed_action = fixed_action;
+  return u;
+}
+
 }  // namespace ssdtlm::rl

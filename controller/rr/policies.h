@@ -131,7 +131,7 @@ class WsRsRefresh final : public WsRefresh {
   uint32_t credit();
   void count_update(int32_t reward, bool reward_ready);
   void execute(uint32_t action);  // runs a decided action
-  Tick decided(uint32_t action, bool explored, uint64_t cycles, bool& prev_big);
+  Tick decided(uint32_t state, uint32_t action, bool explored, uint64_t cycles, bool& prev_big);
 
   const SsdConfig& cfg_;
   std::unique_ptr<rl::Backend> backend_;
@@ -189,7 +189,7 @@ class WsRsRefresh final : public WsRefresh {
   std::vector<DiePending> die_pending_;
   uint64_t carry_cycles_ = 0;  // the served request's reward and credits, charged to a decision
   Tick carry_at_ = 0;          // taken at the same instant
-  rl::Effort effort_;
+  rl::Effort effort_{kStates, kActions};
   uint64_t rl_cycles_ = 0;
   uint64_t last_decision_cycles_ = 0;
   Tick decision_delay_total_ = 0;

@@ -22,8 +22,21 @@ static_assert(WsRsRefresh::kStates == rl::unit_size("rr").states &&
                   WsRsRefresh::kActions == rl::unit_size("rr").actions,
               "rr: state encoding and controller/rl/units.h disagree");
 
-rl::UnitConfig rr_unit_config(uint32_t seed) {
-  return rl::unit_config_for("rr", seed);
+// rd.rl_fixed_action where its action is masked: erase + k moves (5-8) is k moves while
+// nothing is erasable and the erase alone while nothing is movable; any other action is the
+// lowest allowed one (the erase while only erasing is allowed, 1 move while only moving is).
+uint32_t rr_fixed_rule(uint32_t a, uint32_t mask) {
+  if (a >= 5) return (mask & WsRsRefresh::kMoveActions) ? a - 5 : 4;
+  uint32_t b = 0;
+  while (b + 1 < WsRsRefresh::kActions && !((mask >> b) & 1u)) ++b;
+  return b;
+}
+
+rl::UnitConfig rr_unit_config(uint32_t seed, const SsdConfig& cfg) {
+  rl::UnitConfig u =
+      rl::with_controls(rl::unit_config_for("rr", seed), cfg.rd_rl_epsilon, cfg.rd_rl_fixed_action);
+  u.fixed_rule = rr_fixed_rule;
+  return u;
 }
 
 constexpr Tick kBin = 200 * nand::kPsPerUs;  // 0.2 ms
@@ -36,7 +49,7 @@ WsRsRefresh::WsRsRefresh(const SsdConfig& cfg)
       seed_(static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32)) ^ 0x52520000u),
       step_trigger_(cfg.rd_rs_trigger == "step"),
       die_scope_(cfg.rd_rs_scope == "die") {
-  backend_ = rl::make_cpp_backend(rr_unit_config(seed_));
+  backend_ = rl::make_cpp_backend(rr_unit_config(seed_, cfg_));
   if (die_scope_) {
     dies_.resize(cfg.geo.dies());
     die_planes_.resize(cfg.geo.dies());
@@ -48,7 +61,7 @@ WsRsRefresh::WsRsRefresh(const SsdConfig& cfg)
 WsRsRefresh::~WsRsRefresh() = default;
 
 void WsRsRefresh::set_backend_factory(const rl::BackendFactory& f) {
-  if (f) backend_ = f(rr_unit_config(seed_));
+  if (f) backend_ = f(rr_unit_config(seed_, cfg_));
 }
 
 uint32_t WsRsRefresh::cur_bin(Tick interval) {
@@ -254,7 +267,7 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   have_prev_ = true;
   s_prev_ = s;
   a_prev_ = a;
-  const Tick delay = decided(a, d.explored, cycles, prev_big_);
+  const Tick delay = decided(s, a, d.explored, cycles, prev_big_);
   if (delay == 0) {
     in_step_ = true;  // a step that ends at once does not decide again from inside this one
     execute(a);
@@ -269,10 +282,10 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
 // whether the action was a large one (the next state's "previous action" bit), and the decision
 // unit's time (cycles x controller clock), which delays the partial-refresh step as the GC RL
 // policy's steps (gc_schedule) and the FSP unit's programs are delayed.
-Tick WsRsRefresh::decided(uint32_t a, bool explored, uint64_t cycles, bool& prev_big) {
+Tick WsRsRefresh::decided(uint32_t s, uint32_t a, bool explored, uint64_t cycles, bool& prev_big) {
   prev_big = a >= 4 || kMoves[a] >= 4;
   ++rl_actions_[a];
-  effort_.decided(explored);
+  effort_.decided(explored, s, a);
   last_decision_cycles_ = cycles;
   const Tick delay = static_cast<Tick>(cycles) * cfg_.ctrl_cycle;
   decision_delay_total_ += delay;
@@ -387,7 +400,7 @@ void WsRsRefresh::die_step(uint32_t d) {
   D.awaiting = true;
   ++D.epoch;
   const uint32_t a = dec.action;
-  const Tick delay = decided(a, dec.explored, cycles, D.prev_big);
+  const Tick delay = decided(s, a, dec.explored, cycles, D.prev_big);
   if (delay == 0) {
     in_step_ = true;
     execute_die(d, a);

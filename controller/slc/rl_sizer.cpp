@@ -203,7 +203,7 @@ SlcTargets RlSizer::on_epoch(const EpochStats& s) {
     effort_.updated(r);
   }
   const rl::Decision d = be.decide(st);
-  effort_.decided(d.explored);
+  effort_.decided(d.explored, st, d.action);
   ++actions_[d.action % kActions];
   apply(d.action, level_, rung_);
   have_prev_ = true;

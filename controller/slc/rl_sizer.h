@@ -140,7 +140,7 @@ class RlSizer final : public SlcSizer {
   uint32_t s_prev_ = 0, a_prev_ = kNoChange;
   int32_t last_reward_ = 0;
   CostAverage avg_;
-  rl::Effort effort_;
+  rl::Effort effort_{kStates, kActions};
   uint64_t epochs_ = 0;
   uint64_t positive_ = 0, negative_ = 0;
   std::array<uint64_t, kActions> actions_{};

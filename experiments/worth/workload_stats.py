@@ -141,7 +141,8 @@ def generated_rows(binp, w, workdir, seeds):
     shown = ", ".join(f"{k} {fmt(m[k])}" for k in ("requests", "read_ratio", "mean_read_kib",
                                                        "mean_write_kib", "interarrival_ms",
                                                        "footprint_mib", "int_ratio",
-                                                       "hot_read_ratio", "concn_ratio"))
+                                                       "hot_read_ratio", "concn_ratio",
+                                                       "total_write_mib"))
     cmd_text = "ssdtlm gen --seed 1 --out W.csv " + " ".join(gen_argv(w["gen"]))
     return rows, shown, cmd_text
 

@@ -35,6 +35,7 @@ struct TraceOptions {
   std::string read_repeat_mode = "spread";  // --read-repeat-mode spread|burst: copies spread
                                             // evenly up to the next request, or all at once
   uint32_t loop = 1;          // --loop N: replay N times, each pass continuing in time
+  bool loop_remap = false;    // --loop-remap: passes after the first remap addresses (loop_remap.h)
   uint64_t max_requests = 0;  // --max-requests N (0 = all)
 };
 

@@ -10,6 +10,7 @@
 
 #include "traces/formats.h"
 #include "traces/input.h"
+#include "traces/loop_remap.h"
 #include "traces/options.h"
 
 namespace ssdtlm::traces {
@@ -310,8 +311,16 @@ class Pipeline : public TraceSource {
  public:
   Pipeline(std::function<std::unique_ptr<ByteStream>()> open, std::string name,
            const TraceOptions& opt, uint64_t capacity)
-      : open_(std::move(open)), name_(std::move(name)), opt_(opt), capacity_(capacity) {
+      : open_(std::move(open)),
+        name_(std::move(name)),
+        opt_(opt),
+        capacity_(capacity),
+        remap_(capacity) {
     validate_trace_options(opt);
+    if (opt.loop_remap && capacity == 0)
+      throw TraceError(
+          "--loop-remap: needs the device capacity (run, or trace-stats "
+          "--capacity-gib)");
     reader_ = std::make_unique<Reader>(open_(), name_, opt_);
     mode_ = opt_.unsorted == "sort" ? Mode::kSort
                                     : (opt_.unsorted == "clamp" ? Mode::kClamp : Mode::kError);
@@ -346,13 +355,14 @@ class Pipeline : public TraceSource {
         if (gap <= 0) gap = 1000000;  // 1 ms between passes of a one-request trace
         period_ = sat_add(pass_last_t_, gap);
         ++pass_;
+        remap_.start_pass(pass_);
         time_shift_ = sat_add(time_shift_, period_);
         reader_->rewind();
         reset_pass_state();
         continue;
       }
       rec.time_ns = static_cast<uint64_t>(sat_add(it.t, time_shift_));
-      rec.offset = it.offset;
+      rec.offset = opt_.loop_remap ? remap_.map(it.offset, it.size) : it.offset;
       rec.size = it.size;
       rec.device = it.device;
       rec.is_read = it.is_read;
@@ -389,6 +399,7 @@ class Pipeline : public TraceSource {
   void rewind() override {
     reader_->rewind();
     pass_ = 0;
+    remap_.start_pass(0);
     time_shift_ = 0;
     emitted_ = 0;
     repeat_left_ = 0;
@@ -430,7 +441,8 @@ class Pipeline : public TraceSource {
       t["read_repeat"] = {{"factor", opt_.read_repeat},
                           {"mode", opt_.read_repeat_mode},
                           {"added_reads", repeat_added_}};
-    if (opt_.loop > 1) t["loop"] = {{"count", opt_.loop}, {"passes_started", pass_ + 1}};
+    if (opt_.loop > 1)
+      t["loop"] = {{"count", opt_.loop}, {"passes_started", pass_ + 1}, {"remap", opt_.loop_remap}};
     if (opt_.max_requests)
       t["max_requests"] = {{"limit", opt_.max_requests}, {"truncated", truncated_}};
     j["transformations"] = t;
@@ -609,6 +621,7 @@ class Pipeline : public TraceSource {
   std::string name_;
   TraceOptions opt_;
   uint64_t capacity_;
+  LoopRemap remap_;
   std::unique_ptr<Reader> reader_;
   enum class Mode { kSort, kClamp, kError } mode_ = Mode::kSort;
   std::vector<uint32_t> device_set_;
@@ -663,6 +676,8 @@ void validate_trace_options(const TraceOptions& opt) {
     throw TraceError("--speed: must be a positive number");
   if (opt.read_repeat < 1) throw TraceError("--read-repeat: must be at least 1");
   if (opt.loop < 1) throw TraceError("--loop: must be at least 1");
+  if (opt.loop_remap && opt.loop < 2)
+    throw TraceError("--loop-remap: has no effect without --loop N (N >= 2)");
   if (!(opt.start_s >= 0) || !std::isfinite(opt.start_s) || opt.start_s > 1e9)
     throw TraceError("--start: must be a number of seconds in [0, 1e9]");
   if (!(opt.duration_s >= 0) || !std::isfinite(opt.duration_s) || opt.duration_s > 1e9)
@@ -707,6 +722,9 @@ void add_trace_options(CLI::App& app, TraceOptions& opt) {
       ->capture_default_str();
   app.add_option("--loop", opt.loop, "replay the trace N times, continuing in time")
       ->capture_default_str();
+  app.add_flag("--loop-remap", opt.loop_remap,
+               "passes after the first move addresses through their own bijection of 64 KiB "
+               "chunks (GC pressure of a long trace from a short one)");
   app.add_option("--max-requests", opt.max_requests, "stop after N requests (0 = all)")
       ->capture_default_str();
 }

@@ -1,0 +1,73 @@
+"""The worth experiment's parts (experiments/worth): the paired ratio and its interval, the
+verdict it allows, the runs each phase plans, and the option parsing of its specs."""
+import os
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "experiments", "worth"))
+import plan  # noqa: E402
+import stats  # noqa: E402
+from setups import EVAL_SEEDS, SELECTION_SEED, UNITS  # noqa: E402
+
+
+def test_paired_ratio_and_interval_by_hand():
+    # ratios 0.8 0.9 0.85 0.8 0.9: mean 0.85, sd 0.05, t(0.975, 4) = 2.776 -> +-0.0621
+    p = stats.paired([0.8, 0.9, 0.85, 0.8, 0.9], [1, 1, 1, 1, 1], -1)
+    assert p["n"] == 5
+    assert p["mean"] == pytest.approx(0.85)
+    assert p["lo"] == pytest.approx(0.85 - 2.776 * 0.05 / 5 ** 0.5)
+    assert p["hi"] == pytest.approx(0.85 + 2.776 * 0.05 / 5 ** 0.5)
+    assert stats.verdict(p) == "RL beats"  # lower is better, the whole interval below 1
+    assert stats.verdict(dict(p, sense=+1)) == "loses"  # higher is better
+    wide = stats.paired([1, 2, 3], [2, 2, 2], -1)  # ratios 0.5 1 1.5: the interval holds 1
+    assert wide["lo"] < 1 < wide["hi"]
+    assert stats.verdict(wide) == "matches"
+    assert stats.paired([1], [2], -1) is None  # one pair is no interval
+    assert stats.verdict(None) == "no data"
+    assert stats.paired([1, 2], [0, 0], -1) is None  # a zero control is no ratio
+
+
+def test_options_become_spec_keys():
+    assert plan.options("--preset qlc-fsp --cache-mb 2 --set fsp.rl_epsilon=1 --loop-remap") == {
+        "preset": "qlc-fsp", "cache-mb": "2", "fsp.rl_epsilon": "1", "loop-remap": True}
+    with pytest.raises(ValueError):
+        plan.options("qlc-fsp")
+
+
+def test_every_unit_has_its_controls():
+    for unit, u in UNITS.items():
+        sel = plan.policies(unit, "select")
+        assert sel and all(k.split(" ")[0] in ("fixed", "tuned") for k in sel)
+        chosen = {"fixed": next(iter(u["fixed"]))}
+        ev = plan.policies(unit, "eval", chosen)
+        assert {"rl", "eps1", "fixed"} <= set(ev)
+        assert set(u["comparators"]) <= set(ev)
+        assert "epsilon=1" in ev["eps1"]
+        assert set(u["quick_setups"]) <= set(u["setups"])
+    assert SELECTION_SEED not in EVAL_SEEDS and len(EVAL_SEEDS) >= 5
+
+
+def test_cells_cover_the_fixed_workload_list():
+    wl = plan.load_workloads()
+    cs, gen = plan.cells(list(UNITS), True, wl)
+    for unit, u in UNITS.items():
+        paper = wl[u["paper"]]
+        n = (len(paper["generated"]) + len(paper["real"])) * len(u["quick_setups"])
+        assert sum(1 for c in cs if c.unit == unit) == n
+        for name, w in paper["generated"].items():
+            for s in (SELECTION_SEED,) + EVAL_SEEDS:  # each seed generates its own workload
+                g = gen[f"{u['paper']}-{name}-s{s}"]
+                assert g["seed"] == s and g["requests"] == w["quick_requests"]
+    c = next(c for c in cs if c.unit == "rr")
+    e = plan.entry(c, "rl", UNITS["rr"]["rl"], 3, True)
+    assert e["seed"] == 3 and e["rr"] == "ws+rs" and e["rd.hard_threshold"] == "5000"
+    assert plan.canon(e) == plan.canon(dict(e, id="another name"))
+
+
+def test_size_mean_of_gen_specs():
+    assert plan.size_mean("8k") == 8192
+    assert plan.size_mean(4096) == 4096
+    assert plan.size_mean("4k:60,8k:40") == pytest.approx(0.6 * 4096 + 0.4 * 8192)

@@ -455,7 +455,10 @@ def controls(a, headline, opts, outdir):
                                db=os.path.join(outdir, "controls.sqlite"))
     rows, n_sel, n_ev, t1, t2 = worth.evaluate(ns, cs, {}, "-" + tname)
     md = worth.cells_md(rows).replace("# Worth experiment: every cell", "## RL against its controls")
-    return md + f"\n{n_sel} selection and {n_ev} evaluation runs, {t1 + t2:.0f} s.\n"
+    ns.hwcost = None
+    return (md + f"\n{n_sel} selection and {n_ev} evaluation runs, {t1 + t2:.0f} s.\n\n"
+            "## Worth on this trace (RL against its best control, beside its hardware cost)\n\n"
+            + worth.worth_md(rows, worth.hwcost(ns), [unit]))
 
 
 def main():

@@ -53,13 +53,16 @@ class Cell:
         return f"{self.unit}|{self.setup}|{self.workload}"
 
 
-def cells(units, quick, wl, only=None):
-    """Every cell of the experiment, and the `workloads:` section the generated traces need."""
+def cells(units, quick, wl, only=None, setups_only=None):
+    """Every cell of the experiment, and the `workloads:` section the generated traces need.
+    setups_only: setup names to run instead of the unit's default (quick_setups when quick)."""
     out, gen = [], {}
     for unit in units:
         u = UNITS[unit]
         paper = wl[u["paper"]]
         setups = u["quick_setups"] if quick else list(u["setups"])
+        if setups_only:
+            setups = [st for st in u["setups"] if st in setups_only]
         for wname, w in paper.get("generated", {}).items():
             if only and wname not in only:
                 continue
@@ -88,9 +91,9 @@ def policies(unit, phase, chosen=None):
     the comparators and the chosen fixed / tuned (chosen: {'fixed': label, 'tuned': label})."""
     u = UNITS[unit]
     if phase == "select":
-        return {**{f"fixed {k}": v for k, v in u["fixed"].items()},
+        return {**{f"fixed {k}": v for k, v in u.get("fixed", {}).items()},
                 **{f"tuned {k}": v for k, v in u.get("tuned", {}).items()}}
-    p = {"rl": u["rl"], "eps1": u["eps1"], **u["comparators"]}
+    p = {"rl": u["rl"], **({"eps1": u["eps1"]} if "eps1" in u else {}), **u["comparators"]}
     for fam in ("fixed", "tuned"):
         if chosen and chosen.get(fam):
             p[fam] = u[fam][chosen[fam]]

@@ -50,7 +50,14 @@ UNITS = {
         setups={"128Gb die": "--preset tlc-gc-128gb --set cache.size_mib=0.0078125 "
                              "--precondition 1.0 --precondition-random 0.15 --set gc.free_count=die",
                 "512Gb die": "--preset tlc-gc-512gb --set cache.size_mib=0.015625 "
-                             "--precondition 1.0 --precondition-random 0.15 --set gc.free_count=die"},
+                             "--precondition 1.0 --precondition-random 0.15 --set gc.free_count=die",
+                # robustness: the die's load, the trace's arrivals 4x and 16x faster
+                "128Gb die, speed x4": "--preset tlc-gc-128gb --set cache.size_mib=0.0078125 "
+                                       "--precondition 1.0 --precondition-random 0.15 "
+                                       "--set gc.free_count=die --speed 4",
+                "128Gb die, speed x16": "--preset tlc-gc-128gb --set cache.size_mib=0.0078125 "
+                                        "--precondition 1.0 --precondition-random 0.15 "
+                                        "--set gc.free_count=die --speed 16"},
         quick_setups=["128Gb die"],
         rl=GC_RL,
         eps1=GC_RL + " --set gc.rl_epsilon=1",
@@ -88,6 +95,8 @@ UNITS = {
         # throughput measurement (experiments/slc-rl/headroom.yaml); the cap at 0.25 or 1.0
         setups={"cap 0.25": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
                             "--set nand.blocks_per_plane=267",
+                "cap 0.5": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
+                           "--set nand.blocks_per_plane=267 --set slc.max_fraction=0.5",
                 "cap 1.0": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
                            "--set nand.blocks_per_plane=267 --set slc.max_fraction=1.0"},
         quick_setups=["cap 0.25", "cap 1.0"],
@@ -103,6 +112,21 @@ UNITS = {
         closed_loop=True,
     ),
 }
+
+# Not an RL unit: the SLC-hierarchy paper's policy against its comparators, across the DRAM
+# write-back size that decides its verdict (robustness; no epsilon, no fixed action, no training).
+HIERARCHY_BASE = ("--preset hybrid-slc-tlc --set nand.blocks_per_plane=32 "
+                  "--set slc.blocks_per_plane=8")
+UNITS["hierarchy"] = dict(
+    paper="hierarchy",
+    setups={f"write-back {w} MiB": f"{HIERARCHY_BASE} --set slc.write_back_mib={w}"
+            for w in (0, 1, 4, 16, 256)},
+    quick_setups=[f"write-back {w} MiB" for w in (0, 1, 4, 16, 256)],
+    rl="--slc hierarchy",
+    comparators={"page": "--slc page", "sa": "--slc sa", "sector": "--slc sector"},
+    metrics=[("write mean", ("latency_us", "write", "mean"), -1)],
+    training=None,
+)
 
 SELECTION_SEED = 0      # the best fixed action (and lazy's tuning) is chosen on this seed
 EVAL_SEEDS = (1, 2, 3, 4, 5)
@@ -120,9 +144,9 @@ def why_not_testable(unit, rl_runs, ref_runs):
     """The measured reason a cell cannot be judged, or None. rl_runs / ref_runs: the RL runs and
     the reference comparator's runs (first comparator) over the evaluation seeds."""
     u = UNITS[unit]
-    t = [get(j, u["training"]) for j in rl_runs]
+    t = [get(j, u["training"]) for j in rl_runs] if u["training"] else []
     untrained = [x for x in t if not x or not x.get("trained")]
-    if len(untrained) * 2 > len(t):
+    if t and len(untrained) * 2 > len(t):
         per = sorted(x.get("updates_per_visited_entry", 0) for x in t if x)
         med = per[len(per) // 2] if per else 0
         return (f"RL under-trained in {len(untrained)} of {len(t)} seeds (median {med:.1f} updates "

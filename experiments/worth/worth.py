@@ -127,8 +127,9 @@ def cells_md(rows):
             L.append("Chosen on the selection seed: " +
                      ", ".join(f"{k} = {v}" for k, v in r["chosen"].items()) + ".")
         if "rl" in r["runs"] and all(r["runs"]["rl"]):
-            L.append(f"RL training: {training_text(r['runs']['rl'], c.unit)}; operating point: "
-                     f"{op_text([j for js in r['runs'].values() for j in js if j], c.unit)}.")
+            op = op_text([j for js in r["runs"].values() for j in js if j], c.unit)
+            L.append(f"RL training: {training_text(r['runs']['rl'], c.unit)}; operating point: {op}."
+                     if u["training"] else f"Operating point: {op} (no RL unit).")
         if r["why"]:
             L.append(f"**Not testable**: {r['why']}.")
         L += ["", "| control | " + " | ".join(f"{m[0]}: RL / control | verdict" for m in u["metrics"]) + " |",
@@ -162,7 +163,7 @@ def worth_md(rows, hw, units):
          "RL / best control (median, range) | best controls | logic kGE | RAM bits |",
          "|---|---|---|---|---|---|---|---|---|---|"]
     for unit in units:
-        h = hw.get("units", {}).get(HW_NAME[unit], {})
+        h = hw.get("units", {}).get(HW_NAME.get(unit, ""), {})
         for m in UNITS[unit]["metrics"]:
             for cls in ("generated", "real"):
                 rs = [r for r in rows if r["cell"].unit == unit and r["cell"].kind == cls]
@@ -223,8 +224,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--quick", action="store_true", help="quick sizes and setups")
-    ap.add_argument("--units", default="fsp,gc,rr,slc")
+    ap.add_argument("--units", default="fsp,gc,rr,slc",
+                    help="RL units (fsp, gc, rr, slc); hierarchy: the SLC-hierarchy policy across "
+                         "the DRAM write-back size (robustness, no RL)")
     ap.add_argument("--workloads", default="", help="comma-separated workload names (default all)")
+    ap.add_argument("--setups", default="",
+                    help="comma-separated setup names (default: the units' quick or full setups; "
+                         "the robustness setups are named in experiments/worth/setups.py)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--bin", default=os.path.join(plan.ROOT, "build", "ssdtlm"))
     ap.add_argument("--out", default=os.path.join(plan.ROOT, "experiments", "results", "worth"))
@@ -240,7 +246,12 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     a.db = a.db or os.path.join(a.out, "worth.sqlite")
     only = set(w for w in a.workloads.split(",") if w)
-    cs, gen = plan.cells(units, a.quick, plan.load_workloads(), only)
+    setups = set(x for x in a.setups.split(",") if x)
+    unknown = setups - {st for u in units for st in UNITS[u]["setups"]}
+    if unknown:
+        sys.exit(f"worth.py: --setups: {', '.join(sorted(unknown))} is no setup of "
+                 f"{', '.join(units)}")
+    cs, gen = plan.cells(units, a.quick, plan.load_workloads(), only, setups)
     if not cs:
         sys.exit("worth.py: no cell: --workloads names none of workloads.yaml's workloads")
     rows, n_sel, n_ev, t1, t2 = evaluate(a, cs, gen, "-quick" if a.quick else "")

@@ -38,7 +38,11 @@ def test_options_become_spec_keys():
 
 
 def test_every_unit_has_its_controls():
+    assert plan.policies("hierarchy", "select") == {}  # no RL: its comparators only
+    assert "eps1" not in plan.policies("hierarchy", "eval")
     for unit, u in UNITS.items():
+        if not u["training"]:
+            continue
         sel = plan.policies(unit, "select")
         assert sel and all(k.split(" ")[0] in ("fixed", "tuned") for k in sel)
         chosen = {"fixed": next(iter(u["fixed"]))}

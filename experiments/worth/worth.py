@@ -3,18 +3,20 @@
 controls -- the same unit exploring at every decision (epsilon 1), the best fixed action (chosen
 on a separate seed), and the paper's own comparators -- on the workloads fixed in
 experiments/worth/workloads.yaml, over 5 seeds, with `ssdtlm sweep`; prints per cell the paired
-gain of RL over each control with its 95% interval and a verdict, and the worth table: per unit,
-RL's gain over its best control per workload class beside its hardware cost (`ssdtlm hwcost`).
+ratio RL / control with its 95% interval and a verdict, and the worth table: per unit, RL against
+its best control per workload class beside its hardware cost (`ssdtlm hwcost`). `hierarchy` is
+the SLC-hierarchy paper's policy (no RL) against its comparators across the DRAM write-back size.
 
-    experiments/worth/worth.py [--quick] [--units fsp,gc,rr,slc] [--workloads NAME,...]
-                               [--workers 2] [--bin build/ssdtlm] [--out DIR] [--hwcost JSON]
+    experiments/worth/worth.py [--quick] [--units fsp,gc,rr,slc,hierarchy] [--workloads NAME,...]
+                               [--setups NAME,...] [--workers 2] [--bin build/ssdtlm]
+                               [--out DIR] [--hwcost JSON] [--db FILE]
 
 Writes OUT/select.yaml and OUT/eval.yaml (the sweep specs), OUT/worth.sqlite (the runs),
 OUT/cells.md (every cell) and OUT/worth.md (the table); docs/experiments/worth.md explains the
-rules. A verdict "RL beats X" needs the whole interval of the gain above 0 ("loses": below 0,
-else "matches"); a cell whose RL runs are under-trained, whose runs are saturated, or whose
-reference shows no work for the unit (no GC page moves, no refresh) is "not testable" with the
-measured reason.
+rules. A verdict "RL beats X" needs the whole 95% interval of RL / X on the better side of 1
+("loses": on the worse side, else "matches"); a cell whose RL runs are under-trained, whose runs
+are saturated, or whose reference shows no work for the unit (no GC page moves, no refresh) is
+"not testable" with the measured reason.
 """
 import argparse
 import json
@@ -224,7 +226,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--quick", action="store_true", help="quick sizes and setups")
-    ap.add_argument("--units", default="fsp,gc,rr,slc",
+    ap.add_argument("--units", default="fsp,gc,rr,slc,hierarchy",
                     help="RL units (fsp, gc, rr, slc); hierarchy: the SLC-hierarchy policy across "
                          "the DRAM write-back size (robustness, no RL)")
     ap.add_argument("--workloads", default="", help="comma-separated workload names (default all)")

@@ -164,13 +164,18 @@ if ffram:
     ram["ff_synth_cells"] = sum(ff_parts[k]["cells"] - parts[k]["cells"] for k in parts)
     ram["ff_synth_leakage_uw"] = round(sum(ff_parts[k]["sta"]["leakage_uw"] -
                                            parts[k]["sta"]["leakage_uw"] for k in parts), 4)
+    # the parts with their RAMs as flip-flops, timed as a whole (the RAM's read muxes included)
+    ff_worst = max(ff_parts.items(), key=lambda kv: kv[1]["sta"]["worst_path"]["ns"])
+    ram["ff_synth_fmax_mhz"] = ff_worst[1]["sta"]["fmax_mhz"]
+    ram["ff_synth_worst_path"] = dict(ff_worst[1]["sta"]["worst_path"], part=ff_worst[0])
     ram["model_in_total"] = "flip-flop array, synthesised (-m)"
     ram_area, ram_cells = ram["ff_synth_um2"], ram["ff_synth_cells"]
     ram_leak = ram["ff_synth_leakage_uw"]
 else:
     ram["model_in_total"] = "flip-flop array, estimate (bits x (DFFPOSX1 + 2 MUX2X1))"
     ram["ff_estimate_leakage_uw"] = round(nbits * ff_leak_uw, 4)
-    ram_area, ram_cells = ram["ff_estimate_um2"], 3 * nbits
+    ram["ff_estimate_cells"] = 3 * nbits  # the model's one flip-flop and two muxes per bit
+    ram_area, ram_cells = ram["ff_estimate_um2"], ram["ff_estimate_cells"]
     ram_leak = ram["ff_estimate_leakage_uw"]
 pj = {k: part_json(v) for k, v in parts.items()}
 worst = max(pj.items(), key=lambda kv: kv[1]["worst_path"]["ns"])

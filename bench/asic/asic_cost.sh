@@ -15,7 +15,7 @@
 #     -D  timing-driven mapping: `abc -D PS -constr` (ABC buffers and sizes against PS ps)
 #         instead of the plain `abc -liberty`
 #     -m  also synthesise each part with its RAMs as flip-flop arrays (memory_map): the RAM's
-#         measured flip-flop area instead of the per-bit estimate (about a minute for fsp)
+#         measured flip-flop area instead of the per-bit estimate (fsp: 2 min; slc not tried)
 #     -k  keep the scripts, netlists, stat and timing reports in DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,7 +23,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/bench/asic/asic_lib.sh"
 rtl=$here/controller/rtl
 unit="" preset="" lib="" delay="" ffram=0 keep=""
-usage() { sed -n '2,20p' "$0"; exit 2; }
+usage() { sed -n '2,19p' "$0"; exit 2; }
 while getopts "u:c:l:r:D:mk:h" o; do
   case $o in
     u) unit=$OPTARG ;;

@@ -11,6 +11,8 @@ PKGS=(
   yosys                    # 0.23: hardware cost of the RL decision units
   nextpnr-ice40            # 0.4: place and route, fmax of the RL units (ssdtlm hwcost)
   fpga-icestorm            # iCE40 chip database and icetime (static timing of a routed unit)
+  qflow-tech-osu018        # OSU 0.18 um standard cells (Liberty): bench/asic/asic_cost.sh
+  opensta                  # static timing (sta) of the RL units' mapped netlists (bench/asic)
   gtkwave                  # viewer for the RL unit waveforms (ssdtlm run --rl-vcd)
   valgrind                 # instruction counts of the replay (bench/bench_instr.sh)
   nlohmann-json3-dev       # JSON configs and results

@@ -9,8 +9,11 @@
 // inside the place-and-route harness controller/rtl/harness/qrl_harness.sv (ports registered,
 // not pins; excluded from every area figure), synth_ice40 + nextpnr-ice40 on an HX8K;
 // (4) cycles per decision / update / reward sample measured by running the unit (Verilated RTL
-// when built with SSDTLM_RTL, else the cycle-exact C++ model). Method and table documented in
-// docs/rl.md ("Hardware cost").
+// when built with SSDTLM_RTL, else the cycle-exact C++ model); (5) the standard-cell figures of
+// bench/asic/asic_cost.sh (OSU 0.18 um cells, OpenSTA) under points.online.asic (--no-asic skips
+// them; a missing tool or library is an error). Method and table documented in docs/rl.md
+// ("Hardware cost", "Standard cells and static timing"); (4), (5), the method strings and the
+// markdown table are in testbench/hwcost_parts.cpp.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,7 +29,6 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -35,13 +37,13 @@
 #include "controller/rl/backend.h"
 #include "controller/rl/units.h"
 #include "testbench/commands.h"
+#include "testbench/hwcost_parts.h"
 #include "testbench/nextpnr_log.h"
-#ifdef SSDTLM_HAVE_RTL
-#include "controller/rl/rtl_backend.h"
-#endif
-
 #ifndef SSDTLM_RTL_DIR
 #define SSDTLM_RTL_DIR "controller/rtl"
+#endif
+#ifndef SSDTLM_ASIC_SCRIPT
+#define SSDTLM_ASIC_SCRIPT "bench/asic/asic_cost.sh"
 #endif
 
 namespace ssdtlm::tb {
@@ -354,80 +356,14 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
   if (!crit.is_null()) r["critical_path"] = crit;
 }
 
-// Cycles measured by running the unit: mean over a random operation mix.
-json measure_cycles(const UnitSpec& u, bool* used_rtl) {
-  rl::UnitConfig cfg;
-  cfg.name = u.name;
-  cfg.core.states = u.states;
-  cfg.core.actions = u.actions;
-  cfg.core.shadow = u.shadow;
-  cfg.core.episode_len = u.episode_len;
-  cfg.has_reward = u.reward;
-  std::unique_ptr<rl::Backend> b;
-  *used_rtl = false;
-#ifdef SSDTLM_HAVE_RTL
-  if (rl::rtl_mismatch(cfg).empty()) {
-    b = rl::make_rtl_backend(cfg);
-    *used_rtl = true;
-  }
-#endif
-  if (!b) b = rl::make_cpp_backend(cfg);
-  std::mt19937 rng(1);
-  const int n_dec = 4000, n_upd = 4000, n_rwd = u.reward ? 4096 : 0;
-  uint64_t cd = 0, cu = 0, cr = 0;
-  uint32_t min_d = ~0u, max_d = 0;
-  for (int i = 0; i < n_dec; ++i) {
-    const auto d = b->decide(rng() % u.states, rl::kAllActions);
-    cd += d.cycles;
-    min_d = std::min(min_d, d.cycles);
-    max_d = std::max(max_d, d.cycles);
-  }
-  for (int i = 0; i < n_upd; ++i) {
-    rl::UpdateOp op;
-    op.state = rng() % u.states;
-    op.action = rng() % u.actions;
-    op.reward = static_cast<int32_t>(rng() % 512) - 256;
-    op.next_state = rng() % u.states;
-    op.next_max = true;
-    cu += b->update(op);
-  }
-  for (int i = 0; i < n_rwd; ++i) cr += b->reward(1000 + rng() % 100000).cycles;
-  json j;
-  j["cycles_per_decision"] = static_cast<double>(cd) / n_dec;
-  j["decision_latency_cycles"] = min_d;
-  j["decision_max_cycles"] = max_d;  // an episode-closing decision (shadow copy)
-  j["cycles_per_update"] = static_cast<double>(cu) / n_upd;
-  j["cycles_per_reward"] = n_rwd ? json(static_cast<double>(cr) / n_rwd) : json(nullptr);
-  j["cycles_source"] = *used_rtl ? "rtl-cosim" : "cpp-model";
-  return j;
-}
-
-std::string find_in_path(const std::string& exe) {
-  if (exe.find('/') != std::string::npos) return fs::exists(exe) ? exe : "";
-  const char* p = std::getenv("PATH");
-  if (!p) return "";
-  std::stringstream ss(p);
-  std::string dir;
-  while (std::getline(ss, dir, ':'))
-    if (!dir.empty() && fs::exists(fs::path(dir) / exe)) return (fs::path(dir) / exe).string();
-  return "";
-}
-
-std::string fmt(const json& v, int prec = 2) {
-  if (v.is_null()) return "—";
-  if (v.is_number_integer() || v.is_number_unsigned()) return std::to_string(v.get<int64_t>());
-  char b[32];
-  std::snprintf(b, sizeof b, "%.*f", prec, v.get<double>());
-  return b;
-}
-
 }  // namespace
 
 int hwcost_main(int argc, char** argv) {
   CLI::App app{"Hardware cost of the RL decision units (Yosys, iCE40, co-simulated cycles)",
                "ssdtlm hwcost"};
   std::string json_out, rtl_dir = SSDTLM_RTL_DIR, yosys = "yosys", keep, units_opt;
-  bool no_ice40 = false;
+  std::string asic_script = SSDTLM_ASIC_SCRIPT;
+  bool no_ice40 = false, no_asic = false;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   app.add_option("--json", json_out, "write the JSON result to FILE");
   app.add_option("--rtl-dir", rtl_dir, "directory of the SystemVerilog sources")
@@ -437,6 +373,9 @@ int hwcost_main(int argc, char** argv) {
   app.add_option("--keep", keep, "keep the Yosys scripts, logs and netlists in DIR");
   app.add_option("-j,--jobs", jobs, "parallel Yosys runs")->capture_default_str();
   app.add_flag("--no-ice40", no_ice40, "skip synth_ice40 (faster smoke run)");
+  app.add_option("--asic-script", asic_script, "standard-cell flow (OSU 0.18 um, OpenSTA)")
+      ->capture_default_str();
+  app.add_flag("--no-asic", no_asic, "skip the standard-cell flow (no points.online.asic)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -476,6 +415,11 @@ int hwcost_main(int argc, char** argv) {
     return 1;
   }
   const std::string nextpnr = find_in_path("nextpnr-ice40");
+  if (!no_asic && !fs::exists(asic_script)) {
+    std::fprintf(stderr, "ssdtlm hwcost: standard-cell flow %s not found (use --asic-script)\n",
+                 asic_script.c_str());
+    return 1;
+  }
   std::vector<UnitSpec> units;
   for (const auto& u : unit_specs())
     if (units_opt.empty() || ("," + units_opt + ",").find("," + u.name + ",") != std::string::npos)
@@ -598,29 +542,7 @@ int hwcost_main(int argc, char** argv) {
 
   json out;
   out["tool"] = {{"name", "ssdtlm hwcost"}, {"version", version()}};
-  out["method"] = {
-      {"logic",
-       "Yosys synth -flatten + abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX; RAM wrapper "
-       "qrl_ram_1r1w black-boxed (its bits reported as ram_bits, never as flip-flops)"},
-      {"gate_area",
-       "NAND2-equivalents from Nangate45 X1 cell areas / NAND2_X1: NOT 0.67, NAND/NOR 1, "
-       "AND/OR/ANDNOT/ORNOT 1.33, XOR/XNOR 2, MUX 2.33, DFF with async reset 6.67, +2.33 "
-       "with enable"},
-      {"core_reward",
-       "core_kge: qrl_core (the unit's sizes), reward_kge: qrl_reward (the same for every unit "
-       "that has one), each synthesised flattened on its own; logic_kge, comb_kge and ffs are "
-       "their sums (the two modules share no signal)"},
-      {"ice40",
-       "Yosys synth_ice40 of qrl_core and of qrl_reward (RAM inferred as SB_RAM40_4K), "
-       "LUT4 / FF / BRAM summed"},
-      {"fmax",
-       nextpnr.empty()
-           ? "nextpnr-ice40 not installed: null"
-           : "unit inside controller/rtl/harness/qrl_harness.sv (inputs from a shift register, "
-             "outputs registered and XOR-folded to 8 pins; harness excluded from every area "
-             "figure), synth_ice40 + nextpnr-ice40 --hx8k --package ct256 --freq 80 --seed 1; "
-             "fmax_states < states when the q-table needs more than the HX8K's 32 block RAMs"},
-      {"q_format", "signed Q8.8 (16 bit), alpha = 77/256, gamma = 205/256"}};
+  out["method"] = hwcost_method(!nextpnr.empty(), !no_asic);
   bool failed = false;
   for (size_t i = 0; i < units.size(); ++i) {
     if (!unit_res[i].error.empty()) {
@@ -629,47 +551,32 @@ int hwcost_main(int argc, char** argv) {
       failed = true;
       continue;
     }
+    const UnitSpec& u = units[i];
+    rl::UnitConfig cfg;
+    cfg.name = u.name;
+    cfg.core.states = u.states;
+    cfg.core.actions = u.actions;
+    cfg.core.shadow = u.shadow;
+    cfg.core.episode_len = u.episode_len;
+    cfg.has_reward = u.reward;
     bool rtl_used = false;
-    json cyc = measure_cycles(units[i], &rtl_used);
+    json cyc = measure_cycles(cfg, &rtl_used);
     for (auto& [k, v] : cyc.items()) unit_res[i].j[k] = v;
-    out["units"][units[i].name] = unit_res[i].j;
+    if (!no_asic) {
+      try {
+        unit_res[i].j["points"]["online"]["asic"] =
+            asic_cost(asic_script, u.name, fs::absolute(rtl), work / u.name / "asic");
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "ssdtlm hwcost: unit %s: %s\n", u.name.c_str(), e.what());
+        failed = true;
+        continue;
+      }
+    }
+    out["units"][u.name] = unit_res[i].j;
   }
   out["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  // Markdown on stdout.
-  std::printf("## RL decision units: hardware cost\n\n");
-  std::printf(
-      "| unit | states × actions | logic kGE | comb kGE | core kGE | reward kGE | FFs | RAM bits | "
-      "iCE40 LUT4 | iCE40 FF | iCE40 BRAM | fmax MHz | cycles/decision | cycles/update | "
-      "cycles/reward |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (const auto& u : units) {
-    if (!out.contains("units") || !out["units"].contains(u.name)) continue;
-    const json& r = out["units"][u.name];
-    std::printf(
-        "| %s | %u × %u%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s | %s | %s | %s |\n",
-        u.name.c_str(), u.states, u.actions, u.shadow ? " (+shadow)" : "",
-        fmt(r["logic_kge"]).c_str(), fmt(r["comb_kge"]).c_str(), fmt(r["core_kge"]).c_str(),
-        fmt(r["reward_kge"]).c_str(), fmt(r["ffs"]).c_str(), fmt(r["ram_bits"]).c_str(),
-        fmt(r["ice40"]["lut4"]).c_str(), fmt(r["ice40"]["ff"]).c_str(),
-        fmt(r["ice40"]["bram"]).c_str(), fmt(r["ice40"]["fmax_mhz"], 1).c_str(),
-        r["ice40"]["fmax_states"].is_number() && r["ice40"]["fmax_states"] != json(u.states) ? "*"
-                                                                                             : "",
-        fmt(r["cycles_per_decision"], 3).c_str(), fmt(r["cycles_per_update"], 3).c_str(),
-        fmt(r["cycles_per_reward"], 3).c_str());
-  }
-  std::printf(
-      "\nLogic = NAND2 equivalents of the gates and flip-flops, RAMs excluded (RAM bits: "
-      "q-table(s) + order bits "
-      "+ percentile histogram). Cycles measured on the %s; decision latency 2 cycles, pipelined at "
-      "one "
-      "decision per cycle. fmax: %s (the unit inside controller/rtl/harness/qrl_harness.sv, not "
-      "counted in any area; * = q-table depth cut to the HX8K's 32 block RAMs for placement). Wall "
-      "time %.1f s.\n",
-      out["units"].empty() ? "—"
-                           : std::string(out["units"].begin()->value("cycles_source", "")).c_str(),
-      nextpnr.empty() ? "nextpnr-ice40 not installed" : "nextpnr-ice40 on an iCE40 HX8K",
-      out["wall_s"].get<double>());
+  hwcost_print_markdown(out, !nextpnr.empty());  // markdown on stdout
   if (!json_out.empty()) {
     std::ofstream f(json_out);
     if (!f) {

@@ -1,5 +1,6 @@
 // The RL units' hardware views through the CLI: `ssdtlm hwcost` gives every unit a placed-and-
-// routed fmax (nextpnr-ice40), and `ssdtlm run --rl-vcd` writes waveforms GTKWave can read.
+// routed fmax (nextpnr-ice40) and standard-cell figures (bench/asic), and `ssdtlm run --rl-vcd`
+// writes waveforms GTKWave can read.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -95,6 +96,38 @@ TEST(HwcostFmax, EveryUnitHasNumericFmax) {
     const double parts = u["core_kge"].get<double>() +
                          (u["reward_kge"].is_number() ? u["reward_kge"].get<double>() : 0.0);
     EXPECT_NEAR(parts, u["logic_kge"].get<double>(), 0.05 * u["logic_kge"].get<double>()) << name;
+  }
+}
+
+// ---- hwcost: the standard-cell flow (bench/asic/asic_cost.sh) under points.online.asic
+
+TEST(HwcostAsic, KeysAreNumbersAndFailuresAreErrors) {
+  const fs::path out = tmp("hwcost-asic.json");
+  const auto r = run_ssdtlm("hwcost --no-ice40 --units gc --json " + out.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json asic =
+      ssdtlm::test::load_json(out.string())["units"]["gc"]["points"]["online"]["asic"];
+  for (const char* k : {"area_um2", "nand2_eq", "cells", "fmax_mhz", "leakage_uw"})
+    EXPECT_TRUE(asic[k].is_number()) << k << " " << asic.dump();
+  // the RAMs (a flip-flop array) inside the unit's area, beside its logic
+  EXPECT_GT(asic["area_um2"].get<double>(), asic["logic_area_um2"].get<double>());
+  EXPECT_GT(asic["fmax_mhz"].get<double>(), 10.0);
+
+  const auto none = run_ssdtlm("hwcost --no-ice40 --units gc --asic-script /nonexistent/a.sh");
+  EXPECT_EQ(none.code, 1) << none.out;
+  EXPECT_NE(none.out.find("/nonexistent/a.sh"), std::string::npos) << none.out;
+  // a flow that fails (as asic_cost.sh does without its Liberty file or OpenSTA) fails hwcost
+  // with the flow's message; the unit gets no JSON with nulls
+  const fs::path fake = tmp("asic_fails.sh");
+  std::ofstream(fake) << "#!/bin/sh\necho 'asic: Liberty file x.lib not found' >&2\nexit 1\n";
+  fs::permissions(fake, fs::perms::owner_all);
+  const fs::path out2 = tmp("hwcost-asic-fails.json");
+  const auto bad = run_ssdtlm("hwcost --no-ice40 --units gc --asic-script " + fake.string() +
+                              " --json " + out2.string());
+  EXPECT_EQ(bad.code, 1) << bad.out;
+  EXPECT_NE(bad.out.find("Liberty file x.lib not found"), std::string::npos) << bad.out;
+  if (fs::exists(out2)) {
+    EXPECT_FALSE(ssdtlm::test::load_json(out2.string())["units"].contains("gc"));
   }
 }
 

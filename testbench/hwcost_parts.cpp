@@ -1,0 +1,208 @@
+// Parts of `ssdtlm hwcost` outside its Yosys/nextpnr flows (testbench/hwcost_parts.h).
+#include "testbench/hwcost_parts.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#ifdef SSDTLM_HAVE_RTL
+#include "controller/rl/rtl_backend.h"
+#endif
+
+namespace ssdtlm::tb {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string find_in_path(const std::string& exe) {
+  if (exe.find('/') != std::string::npos) return fs::exists(exe) ? exe : "";
+  const char* p = std::getenv("PATH");
+  if (!p) return "";
+  std::stringstream ss(p);
+  std::string dir;
+  while (std::getline(ss, dir, ':'))
+    if (!dir.empty() && fs::exists(fs::path(dir) / exe)) return (fs::path(dir) / exe).string();
+  return "";
+}
+
+json measure_cycles(const rl::UnitConfig& cfg, bool* used_rtl) {
+  std::unique_ptr<rl::Backend> b;
+  *used_rtl = false;
+#ifdef SSDTLM_HAVE_RTL
+  if (rl::rtl_mismatch(cfg).empty()) {
+    b = rl::make_rtl_backend(cfg);
+    *used_rtl = true;
+  }
+#endif
+  if (!b) b = rl::make_cpp_backend(cfg);
+  const uint32_t states = cfg.core.states, actions = cfg.core.actions;
+  std::mt19937 rng(1);
+  const int n_dec = 4000, n_upd = 4000, n_rwd = cfg.has_reward ? 4096 : 0;
+  uint64_t cd = 0, cu = 0, cr = 0;
+  uint32_t min_d = ~0u, max_d = 0;
+  for (int i = 0; i < n_dec; ++i) {
+    const auto d = b->decide(rng() % states, rl::kAllActions);
+    cd += d.cycles;
+    min_d = std::min(min_d, d.cycles);
+    max_d = std::max(max_d, d.cycles);
+  }
+  for (int i = 0; i < n_upd; ++i) {
+    rl::UpdateOp op;
+    op.state = rng() % states;
+    op.action = rng() % actions;
+    op.reward = static_cast<int32_t>(rng() % 512) - 256;
+    op.next_state = rng() % states;
+    op.next_max = true;
+    cu += b->update(op);
+  }
+  for (int i = 0; i < n_rwd; ++i) cr += b->reward(1000 + rng() % 100000).cycles;
+  json j;
+  j["cycles_per_decision"] = static_cast<double>(cd) / n_dec;
+  j["decision_latency_cycles"] = min_d;
+  j["decision_max_cycles"] = max_d;  // an episode-closing decision (shadow copy)
+  j["cycles_per_update"] = static_cast<double>(cu) / n_upd;
+  j["cycles_per_reward"] = n_rwd ? json(static_cast<double>(cr) / n_rwd) : json(nullptr);
+  j["cycles_source"] = *used_rtl ? "rtl-cosim" : "cpp-model";
+  return j;
+}
+
+namespace {
+
+std::string quote(const std::string& s) {
+  return "'" + s + "'";
+}
+
+std::string read_all(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+json asic_cost(const std::string& script, const std::string& name, const fs::path& rtl,
+               const fs::path& work) {
+  fs::create_directories(work);
+  const fs::path out = work / "asic_cost.json", err = work / "asic_cost.err";
+  const std::string cmd = quote(script) + " -u " + name + " -r " + quote(rtl.string()) + " -k " +
+                          quote(work.string()) + " >" + quote(out.string()) + " 2>" +
+                          quote(err.string());
+  const int rc = std::system(cmd.c_str());
+  if (rc != 0) {
+    std::string msg = read_all(err);
+    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+    throw std::runtime_error(script + " -u " + name + " failed" +
+                             (msg.empty() ? std::string() : ": " + msg));
+  }
+  json r;
+  try {
+    r = json::parse(read_all(out));
+  } catch (const json::exception& e) {
+    throw std::runtime_error(script + " -u " + name + ": unreadable JSON in " + out.string() +
+                             ": " + e.what());
+  }
+  json a;
+  for (const char* k :
+       {"area_um2", "nand2_eq", "cells", "fmax_mhz", "leakage_uw", "slack_ns", "clock_mhz"}) {
+    if (!r.contains(k) || !r[k].is_number())
+      throw std::runtime_error(script + " -u " + name + ": no number '" + k + "' in " +
+                               out.string());
+    a[k] = r[k];
+  }
+  a["worst_path"] = r.value("worst_path", json::object());
+  a["library"] = r.value("library", "");
+  a["ram_model"] = r["ram"].value("model_in_total", "");
+  a["logic_area_um2"] = r.value("logic_area_um2", 0.0);
+  a["sram_array_um2"] = r["ram"].value("sram_array_um2", 0.0);
+  return a;
+}
+
+json hwcost_method(bool have_nextpnr, bool asic) {
+  json m = {
+      {"logic",
+       "Yosys synth -flatten + abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX; RAM wrapper "
+       "qrl_ram_1r1w black-boxed (its bits reported as ram_bits, never as flip-flops)"},
+      {"gate_area",
+       "NAND2-equivalents from Nangate45 X1 cell areas / NAND2_X1: NOT 0.67, NAND/NOR 1, "
+       "AND/OR/ANDNOT/ORNOT 1.33, XOR/XNOR 2, MUX 2.33, DFF with async reset 6.67, +2.33 "
+       "with enable"},
+      {"core_reward",
+       "core_kge: qrl_core (the unit's sizes), reward_kge: qrl_reward (the same for every unit "
+       "that has one), each synthesised flattened on its own; logic_kge, comb_kge and ffs are "
+       "their sums (the two modules share no signal)"},
+      {"ice40",
+       "Yosys synth_ice40 of qrl_core and of qrl_reward (RAM inferred as SB_RAM40_4K), "
+       "LUT4 / FF / BRAM summed"},
+      {"fmax",
+       !have_nextpnr
+           ? "nextpnr-ice40 not installed: null"
+           : "unit inside controller/rtl/harness/qrl_harness.sv (inputs from a shift register, "
+             "outputs registered and XOR-folded to 8 pins; harness excluded from every area "
+             "figure), synth_ice40 + nextpnr-ice40 --hx8k --package ct256 --freq 80 --seed 1; "
+             "fmax_states < states when the q-table needs more than the HX8K's 32 block RAMs"},
+      {"q_format", "signed Q8.8 (16 bit), alpha = 77/256, gamma = 205/256"}};
+  if (asic)
+    m["asic"] =
+        "bench/asic/asic_cost.sh: qrl_core and qrl_reward mapped by Yosys dfflibmap/abc -liberty "
+        "onto the OSU 0.18 um cells (qflow-tech-osu018), RAM black-boxed; OpenSTA at the "
+        "library's corner and the preset's controller clock (fmax = 1000 / worst path incl. "
+        "setup); area_um2, cells and leakage_uw include the RAMs as a flip-flop array (bits x "
+        "(DFFPOSX1 + 2 MUX2X1), an upper bound); nand2_eq = area_um2 / NAND2X1";
+  return m;
+}
+
+namespace {
+
+std::string fmt(const json& v, int prec = 2) {
+  if (v.is_null()) return "—";
+  if (v.is_number_integer() || v.is_number_unsigned()) return std::to_string(v.get<int64_t>());
+  char b[32];
+  std::snprintf(b, sizeof b, "%.*f", prec, v.get<double>());
+  return b;
+}
+
+}  // namespace
+
+void hwcost_print_markdown(const json& out, bool have_nextpnr) {
+  std::printf("## RL decision units: hardware cost\n\n");
+  std::printf(
+      "| unit | states × actions | logic kGE | comb kGE | core kGE | reward kGE | FFs | RAM bits | "
+      "iCE40 LUT4 | iCE40 FF | iCE40 BRAM | fmax MHz | 0.18 µm logic µm² | 0.18 µm fmax MHz | "
+      "cycles/decision | cycles/update | cycles/reward |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  const json units = out.value("units", json::object());
+  for (const auto& [name, r] : units.items()) {
+    const json asic = r.contains("points") ? r["points"]["online"]["asic"] : json::object();
+    const bool cut =
+        r["ice40"]["fmax_states"].is_number() && r["ice40"]["fmax_states"] != r["states"];
+    std::printf(
+        "| %s | %s × %s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s | %s | %s | %s | %s "
+        "| %s |\n",
+        name.c_str(), fmt(r["states"]).c_str(), fmt(r["actions"]).c_str(),
+        r.value("shadow", false) ? " (+shadow)" : "", fmt(r["logic_kge"]).c_str(),
+        fmt(r["comb_kge"]).c_str(), fmt(r["core_kge"]).c_str(), fmt(r["reward_kge"]).c_str(),
+        fmt(r["ffs"]).c_str(), fmt(r["ram_bits"]).c_str(), fmt(r["ice40"]["lut4"]).c_str(),
+        fmt(r["ice40"]["ff"]).c_str(), fmt(r["ice40"]["bram"]).c_str(),
+        fmt(r["ice40"]["fmax_mhz"], 1).c_str(), cut ? "*" : "",
+        fmt(asic.value("logic_area_um2", json()), 0).c_str(),
+        fmt(asic.value("fmax_mhz", json()), 1).c_str(), fmt(r["cycles_per_decision"], 3).c_str(),
+        fmt(r["cycles_per_update"], 3).c_str(), fmt(r["cycles_per_reward"], 3).c_str());
+  }
+  std::printf(
+      "\nLogic = NAND2 equivalents of the gates and flip-flops, RAMs excluded (RAM bits: "
+      "q-table(s) + order bits + percentile histogram). Cycles measured on the %s; decision "
+      "latency 2 cycles, pipelined at one decision per cycle. fmax: %s (the unit inside "
+      "controller/rtl/harness/qrl_harness.sv, not counted in any area; * = q-table depth cut to "
+      "the HX8K's 32 block RAMs for placement). 0.18 µm: OSU cells and OpenSTA "
+      "(bench/asic/asic_cost.sh; the unit's logic, RAMs apart). Wall time %.1f s.\n",
+      units.empty() ? "—" : std::string(units.begin()->value("cycles_source", "")).c_str(),
+      have_nextpnr ? "nextpnr-ice40 on an iCE40 HX8K" : "nextpnr-ice40 not installed",
+      out.value("wall_s", 0.0));
+}
+
+}  // namespace ssdtlm::tb

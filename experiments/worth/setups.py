@@ -142,9 +142,23 @@ def get(j, path):
 
 def why_not_testable(unit, rl_runs, ref_runs):
     """The measured reason a cell cannot be judged, or None. rl_runs / ref_runs: the RL runs and
-    the reference comparator's runs (first comparator) over the evaluation seeds."""
+    the reference comparator's runs (first comparator) over the evaluation seeds. The unit's work
+    is checked first (no GC or no refresh leaves nothing to learn), then training, then the
+    operating point."""
     u = UNITS[unit]
+    ref = ref_runs[0]
+    if unit == "gc":
+        f = ref["flash"]
+        if f["erases"]["gc"] == 0:
+            return "no GC ran under lazy: the writes did not exhaust the free pool"
+        moves = f["gc_page_moves"] / max(1, f.get("host_pages_programmed", 0))
+        if moves < 0.01:
+            return f"GC moves {moves:.3f} pages per host page under lazy: erase-only, nothing to spread"
+    if unit == "rr" and ref["read_disturb"]["refresh"]["full"] == 0:
+        return "no block reached the refresh threshold under Baseline: nothing to schedule"
     t = [get(j, u["training"]) for j in rl_runs] if u["training"] else []
+    if t and all(x and x.get("decisions", 0) == 0 for x in t):
+        return "the unit made no decision in any seed: the trace gave it nothing to decide"
     untrained = [x for x in t if not x or not x.get("trained")]
     if t and len(untrained) * 2 > len(t):
         per = sorted(x.get("updates_per_visited_entry", 0) for x in t if x)
@@ -155,13 +169,4 @@ def why_not_testable(unit, rl_runs, ref_runs):
         sat = [j for j in ref_runs + rl_runs if j["operating_point"]["saturated"]]
         if sat:
             return f"saturated ({len(sat)} of the RL and reference runs; docs/results.md operating_point)"
-    ref = ref_runs[0]
-    if unit == "gc":
-        moves = ref["flash"]["gc_page_moves"] / max(1, ref["flash"].get("host_pages_programmed", 0))
-        if moves < 0.01:
-            return f"GC moves {moves:.3f} pages per host page under lazy: erase-only, nothing to spread"
-    if unit == "rr":
-        full = ref["read_disturb"]["refresh"]["full"]
-        if full == 0:
-            return "no block reached the refresh threshold under Baseline: nothing to schedule"
     return None

@@ -75,3 +75,23 @@ def test_size_mean_of_gen_specs():
     assert plan.size_mean("8k") == 8192
     assert plan.size_mean(4096) == 4096
     assert plan.size_mean("4k:60,8k:40") == pytest.approx(0.6 * 4096 + 0.4 * 8192)
+
+
+def _run(trained=True, decisions=100, saturated=False, gc_erases=10, moves=50, host=1000, full=3):
+    t = {"decisions": decisions, "trained": trained, "updates_per_visited_entry": 12.0 if trained else 2.0}
+    return {"operating_point": {"saturated": saturated},
+            "flash": {"erases": {"gc": gc_erases}, "gc_page_moves": moves, "host_pages_programmed": host},
+            "gc": {"rl": {"training": t}}, "read_disturb": {"rl": {"training": t}, "refresh": {"full": full}}}
+
+
+def test_not_testable_names_the_measured_reason():
+    from setups import why_not_testable
+    ok = [_run()] * 5
+    assert why_not_testable("gc", ok, ok) is None
+    assert "no GC ran" in why_not_testable("gc", ok, [_run(gc_erases=0)] * 5)
+    assert "erase-only" in why_not_testable("gc", ok, [_run(moves=1)] * 5)
+    assert "no block reached" in why_not_testable("rr", ok, [_run(full=0)] * 5)
+    assert "no decision" in why_not_testable("gc", [_run(decisions=0, trained=False)] * 5, ok)
+    assert "under-trained in 3 of 5" in why_not_testable("gc", [_run(trained=False)] * 3 + ok[:2], ok)
+    assert why_not_testable("gc", [_run(trained=False)] * 2 + ok[:3], ok) is None  # a majority trained
+    assert "saturated" in why_not_testable("gc", ok, [_run(saturated=True)] + ok[:4])

@@ -16,6 +16,7 @@
 #include "testbench/commands.h"
 #include "testbench/rd_result.h"
 #include "testbench/warmup.h"
+#include "traces/drops.h"
 #include "traces/recorded.h"
 
 namespace ssdtlm::tb {
@@ -524,6 +525,7 @@ json run_replay(const RunOptions& opt) {
   ssd.host.finish_progress();
   if (!ssd.host.time_range_error().empty())
     throw traces::TraceError(opt.trace.path + ": " + ssd.host.time_range_error());
+  if (!opt.quiet_warnings) std::fputs(traces::drop_warning(src->describe()).c_str(), stderr);
   if (!opt.trace.map_devices && !opt.quiet_warnings) {
     const json d = src->describe();
     if (d.value("multiple_devices", false))
@@ -736,6 +738,7 @@ std::string summary_text(const json& r) {
                   (unsigned long long)l["count"].get<uint64_t>());
     os << buf;
   }
+  os << traces::drop_summary(r["trace"]);
   const auto& f = r["flash"];
   os << "flash reads by page type:";
   nand::CellType cell = nand::CellType::QLC;

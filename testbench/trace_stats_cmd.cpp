@@ -6,6 +6,7 @@
 #include <string>
 
 #include "testbench/commands.h"
+#include "traces/drops.h"
 #include "traces/options.h"
 #include "traces/stats.h"
 
@@ -92,6 +93,7 @@ int trace_stats_main(int argc, char** argv) {
     nlohmann::json d = src->describe();
     j["junk_lines"] = d["junk_lines"];
     j["trace"] = d;
+    std::fputs(traces::drop_warning(d).c_str(), stderr);
   } catch (const traces::TraceError& e) {
     if (rec) std::fclose(rec);
     std::fprintf(stderr, "ssdtlm trace-stats: %s\n", e.what());

@@ -34,6 +34,7 @@
 
 #include "controller/rl/backend.h"
 #include "controller/rl/units.h"
+#include "testbench/cli_util.h"
 #include "testbench/commands.h"
 #include "testbench/nextpnr_log.h"
 #ifdef SSDTLM_HAVE_RTL
@@ -437,11 +438,7 @@ int hwcost_main(int argc, char** argv) {
   app.add_option("--keep", keep, "keep the Yosys scripts, logs and netlists in DIR");
   app.add_option("-j,--jobs", jobs, "parallel Yosys runs")->capture_default_str();
   app.add_flag("--no-ice40", no_ice40, "skip synth_ice40 (faster smoke run)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
   if (!json_out.empty()) {
     // before minutes of synthesis, not after them (the file is written at the end)
     const bool existed = fs::exists(json_out);

@@ -656,15 +656,17 @@ json run_replay(const RunOptions& opt) {
   rctx.replay_wall_s = sim_wall;
   rctx.erase_base = &erase_base;
   core.report(r, rctx);
+  // Files that cannot be written are said after the summary (run_main), not instead of it.
+  std::vector<std::string> write_errors;
   if (!opt.slc_series_csv.empty() && !core.buffer().write_series_csv(opt.slc_series_csv))
-    throw ConfigError(opt.slc_series_csv + ": cannot write the SLC time series");
+    write_errors.push_back(opt.slc_series_csv + ": cannot write the SLC time series");
   if (!opt.slc_rl_save.empty()) {
     std::ofstream f(opt.slc_rl_save, std::ios::binary);
     if (!f || !sizer->save_table(f))
-      throw ConfigError(opt.slc_rl_save +
-                        ": cannot save the SLC agent's q-table (needs "
-                        "slc.size_policy rl)");
+      write_errors.push_back(opt.slc_rl_save +
+                             ": cannot save the SLC agent's q-table (needs slc.size_policy rl)");
   }
+  if (!write_errors.empty()) r["write_errors"] = write_errors;
   if (!opt.fsp_rewards_csv.empty()) core.buffer().write_fsp_rewards_csv(opt.fsp_rewards_csv);
   r["unwritten_reads"] = {{"mode", cfg.unmapped_reads},
                           {"prefilled_pages", c.prefilled_pages},

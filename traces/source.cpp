@@ -390,6 +390,15 @@ class Pipeline : public TraceSource {
         continue;
       }
       rec.time_ns = static_cast<uint64_t>(sat_add(it.t, time_shift_));
+      if (opt_.max_time_ns && rec.time_ns > opt_.max_time_ns)
+        throw TraceError(name_ + ": request " + std::to_string(emitted_ + 1) + " arrives " +
+                         std::to_string(rec.time_ns / 86400000000000ull) +
+                         " days after the first one (line " + std::to_string(it.line) +
+                         ", after --speed and --loop), beyond the " +
+                         std::to_string(opt_.max_time_ns / 86400000000000ull) +
+                         " days a replay can span (simulated time is picoseconds in 64 bits); "
+                         "replay a part of it with --start and --duration, or compress it with "
+                         "--speed");
       rec.offset = it.offset;
       rec.size = it.size;
       rec.device = it.device;

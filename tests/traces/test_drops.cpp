@@ -163,5 +163,21 @@ TEST(TraceDrops, ALoopBeyondTheReplayTimeRangeIsRefusedAfterThePass) {
   EXPECT_EQ(error_of(t, "mqsim", o), "(no error)");
 }
 
+// A record beyond the time a replay can span (after --speed) is refused when read, naming its line
+// (run sets max_time_ns; the replay found it only when it reached the record).
+TEST(TraceDrops, ARecordBeyondTheReplayTimeRangeIsRefusedWhenRead) {
+  TraceOptions o;
+  o.max_time_ns = kMaxReplayNs;
+  o.speed = 0.00001;  // 1,000 s -> 1,157 days
+  const std::string t = "0 0 8 8 0\n1000 0 8 8 0\n1000000000000 0 16 8 1\n";
+  EXPECT_NE(error_of(t, "mqsim", o)
+                .find("t.txt: request 3 arrives 1157 days after the first one (line 3, after "
+                      "--speed and --loop), beyond the 200 days a replay can span"),
+            std::string::npos)
+      << error_of(t, "mqsim", o);
+  o.max_time_ns = 0;  // (trace-stats: no limit)
+  EXPECT_EQ(error_of(t, "mqsim", o), "(no error)");
+}
+
 }  // namespace
 }  // namespace ssdtlm::traces

@@ -14,6 +14,7 @@
 #include "controller/steady_state.h"
 #include "models/ssd.h"
 #include "testbench/commands.h"
+#include "testbench/prepass.h"
 #include "testbench/rd_result.h"
 #include "testbench/warmup.h"
 #include "traces/drops.h"
@@ -384,6 +385,8 @@ json run_replay(const RunOptions& opt) {
                         "saved by --slc-rl-save");
   }
 
+  // The passes over the trace before the replay, with a progress line when they take a while.
+  PrepassProgress pre_trace(trace, hopt.progress), pre_replay(replay_src, hopt.progress);
   const auto t_pre0 = std::chrono::steady_clock::now();
   uint64_t requests = 0;
   const PreconditionMode pmode = opt.precondition_mode == "fill" ? PreconditionMode::Fill
@@ -405,18 +408,18 @@ json run_replay(const RunOptions& opt) {
     // auto with random overwrites: they fall on the pages the trace writes (its steady state,
     // reached by timing-free greedy GC); overwrite: on any filled page.
     if (pmode == PreconditionMode::Auto && opt.precondition_random > 0 && opt.precondition > 0) {
-      scan = std::make_unique<TraceScan>(scan_trace(trace, cfg));
+      scan = std::make_unique<TraceScan>(scan_trace(pre_trace, cfg));
       spec.hot = &scan->written;
     }
     core.precondition(spec);
-    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg, false);
+    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(pre_replay, core, cfg, false);
   } else {
     const bool steady = pmode == PreconditionMode::Steady ||
                         (pmode == PreconditionMode::Auto && opt.precondition_random > 0);
     if (steady) {
       // The steady state of this trace's writes: the pages it writes are the hot set; the pages
       // it reads before writing them are laid out with the rest (no prefill pass).
-      scan = std::make_unique<TraceScan>(scan_trace(trace, cfg));  // the trace, not the warm-up
+      scan = std::make_unique<TraceScan>(scan_trace(pre_trace, cfg));  // the trace, not the warm-up
       spec.mode = PreconditionMode::Steady;
       spec.hot = &scan->written;
       spec.read_first = &scan->read_first;
@@ -426,7 +429,7 @@ json run_replay(const RunOptions& opt) {
       core.precondition(spec);
       // Pages the warm-up writes are not prefilled: the warm-up places them.
       if (cfg.unmapped_reads == "prefill")
-        requests = prefill_unwritten(replay_src, core, cfg, true);
+        requests = prefill_unwritten(pre_replay, core, cfg, true);
     }
   }
   scan.reset();
@@ -452,11 +455,13 @@ json run_replay(const RunOptions& opt) {
   } else if (opt.measure_last_pass) {
     if (requests == 0) {  // no pre-pass ran: count the records
       traces::TraceRecord rec;
-      while (replay_src.next(rec)) ++requests;
+      while (pre_replay.next(rec)) ++requests;
       replay_src.rewind();
     }
     ssd.host.set_warmup(requests - requests / opt.trace.loop, 0, 0);
   }
+  pre_trace.finish();
+  pre_replay.finish();
   ssd.host.on_measure_start = [&](Tick) {
     core.reset_measurement();
     for (auto& ch : ssd.channels) ch->reset_measurement();

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "testbench/prepass.h"
 #include "tests/common/cli.h"
 
 namespace fs = std::filesystem;
@@ -225,4 +226,37 @@ TEST(CliInput, UsageErrorsExitTwoAndNameTheOption) {
   EXPECT_TRUE(has(r, "ssdtlm trace-stats: FILE is required")) << r.out;
   r = sh("gen --requests 10 --out " + (dir() / "g.csv").string() + " --zipff 1");
   EXPECT_TRUE(has(r, "did you mean --zipf?")) << r.out;
+}
+
+// A pre-pass over the trace (prefill of unwritten pages, steady-state scan) printed nothing for
+// as long as it took, even with --progress: past its threshold it says how far it is.
+TEST(CliInput, APrepassShowsItsProgress) {
+  struct Counter : ssdtlm::traces::TraceSource {
+    uint64_t left = 10000;
+    bool next(ssdtlm::traces::TraceRecord& r) override {
+      r = {};
+      return left-- > 0;
+    }
+    void rewind() override {}
+    json describe() const override { return json::object(); }
+  } src;
+  testing::internal::CaptureStderr();
+  {
+    ssdtlm::tb::PrepassProgress p(src, true, 0.0);
+    ssdtlm::traces::TraceRecord r;
+    while (p.next(r)) {
+    }
+  }
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("\r[ssdtlm] pre-pass: 4096 records read  wall "), std::string::npos) << err;
+  EXPECT_EQ(err.back(), '\n');
+  src.left = 10000;
+  testing::internal::CaptureStderr();
+  {
+    ssdtlm::tb::PrepassProgress p(src, false, 0.0);  // progress off: silent
+    ssdtlm::traces::TraceRecord r;
+    while (p.next(r)) {
+    }
+  }
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
 }

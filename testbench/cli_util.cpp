@@ -123,6 +123,11 @@ std::string usage_message(const CLI::App& app, const std::string& m) {
                                                      : m.substr(m.find(',', to)));
     }
   }
+  // "--out: 1 required TEXT missing"
+  const size_t colon = m.find(": ");
+  if (starts_with(m, "-") && colon != std::string::npos && m.size() > 8 &&
+      m.compare(m.size() - 8, 8, " missing") == 0 && m.find(" required ") != std::string::npos)
+    return m.substr(0, colon) + ": the value is missing";
   return m;  // ("--opt: ..." validation errors and "FILE is required" name it already)
 }
 

@@ -209,7 +209,7 @@ TEST(CliInput, UsageErrorsExitTwoAndNameTheOption) {
   EXPECT_TRUE(has(r, "--max-requests: 'abc' is not a valid value")) << r.out;
   r = sh("run --trace " + t + " --out");
   EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_TRUE(has(r, "--out: ")) << r.out;
+  EXPECT_TRUE(has(r, "ssdtlm run: --out: the value is missing")) << r.out;
   r = sh("run --trace " + t + " --precondition 2");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_TRUE(has(r, "--precondition")) << r.out;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "testbench/cli_util.h"
 #include "testbench/commands.h"
 #include "traces/gen.h"
 
@@ -49,11 +50,7 @@ int gen_main(int argc, char** argv) {
   auto* o_id = app.add_option("--idle-dist", idle_dist, "idle gap distribution: exp|pareto|fixed");
   auto* o_dev = app.add_option("--device", device, "DiskNumber written in the CSV");
   app.add_flag("--quiet", quiet, "no summary on stderr");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
   if (list) {
     for (const auto& p : traces::gen_presets()) std::printf("%-12s %s\n", p.name, p.source);
     return 0;
@@ -61,12 +58,13 @@ int gen_main(int argc, char** argv) {
   if (o_req->count() > 0 && requests == 0) {
     // (0 is the "not given" value: a given 0 wrote the default 100,000 requests)
     std::fprintf(stderr, "ssdtlm gen: --requests: must be at least 1\n");
-    return 1;
+    return kExitBadInput;
   }
   if (out.empty()) {
     std::fprintf(stderr, "ssdtlm gen: --out FILE is required\n");
-    return 2;
+    return kExitUsage;
   }
+  if (const int code = check_result_paths("ssdtlm gen", {{"--out", out}})) return code;
   try {
     traces::GenParams p;
     if (!preset_name.empty()) p = traces::find_gen_preset(preset_name).params;

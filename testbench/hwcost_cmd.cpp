@@ -36,6 +36,7 @@
 
 #include "controller/rl/backend.h"
 #include "controller/rl/units.h"
+#include "testbench/cli_util.h"
 #include "testbench/commands.h"
 #include "testbench/hwcost_parts.h"
 #include "testbench/nextpnr_log.h"
@@ -376,11 +377,7 @@ int hwcost_main(int argc, char** argv) {
   app.add_option("--asic-script", asic_script, "standard-cell flow (OSU 0.18 um, OpenSTA)")
       ->capture_default_str();
   app.add_flag("--no-asic", no_asic, "skip the standard-cell flow (no points.online.asic)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
   if (!json_out.empty()) {
     // before minutes of synthesis, not after them (the file is written at the end)
     const bool existed = fs::exists(json_out);

@@ -14,8 +14,10 @@
 #include "controller/steady_state.h"
 #include "models/ssd.h"
 #include "testbench/commands.h"
+#include "testbench/prepass.h"
 #include "testbench/rd_result.h"
 #include "testbench/warmup.h"
+#include "traces/drops.h"
 #include "traces/recorded.h"
 
 namespace ssdtlm::tb {
@@ -327,7 +329,9 @@ json run_replay(const RunOptions& opt) {
         "overwrites (use overwrite or steady)");
 
   const uint64_t logical_bytes = cfg.logical_pages() * cfg.geo.page_size;
-  auto src = traces::open_trace(opt.trace, logical_bytes);
+  traces::TraceOptions topt = opt.trace;
+  topt.max_time_ns = traces::kMaxReplayNs;  // (said when read, before the replay)
+  auto src = traces::open_trace(topt, logical_bytes);
   if (opt.measure_last_pass && opt.trace.loop < 2)
     throw ConfigError("--measure-last-pass: needs --loop N with N >= 2");
   if (opt.measure_last_pass && opt.warmup != "none")
@@ -381,6 +385,8 @@ json run_replay(const RunOptions& opt) {
                         "saved by --slc-rl-save");
   }
 
+  // The passes over the trace before the replay, with a progress line when they take a while.
+  PrepassProgress pre_trace(trace, hopt.progress), pre_replay(replay_src, hopt.progress);
   const auto t_pre0 = std::chrono::steady_clock::now();
   uint64_t requests = 0;
   const PreconditionMode pmode = opt.precondition_mode == "fill" ? PreconditionMode::Fill
@@ -402,18 +408,18 @@ json run_replay(const RunOptions& opt) {
     // auto with random overwrites: they fall on the pages the trace writes (its steady state,
     // reached by timing-free greedy GC); overwrite: on any filled page.
     if (pmode == PreconditionMode::Auto && opt.precondition_random > 0 && opt.precondition > 0) {
-      scan = std::make_unique<TraceScan>(scan_trace(trace, cfg));
+      scan = std::make_unique<TraceScan>(scan_trace(pre_trace, cfg));
       spec.hot = &scan->written;
     }
     core.precondition(spec);
-    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(replay_src, core, cfg, false);
+    if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(pre_replay, core, cfg, false);
   } else {
     const bool steady = pmode == PreconditionMode::Steady ||
                         (pmode == PreconditionMode::Auto && opt.precondition_random > 0);
     if (steady) {
       // The steady state of this trace's writes: the pages it writes are the hot set; the pages
       // it reads before writing them are laid out with the rest (no prefill pass).
-      scan = std::make_unique<TraceScan>(scan_trace(trace, cfg));  // the trace, not the warm-up
+      scan = std::make_unique<TraceScan>(scan_trace(pre_trace, cfg));  // the trace, not the warm-up
       spec.mode = PreconditionMode::Steady;
       spec.hot = &scan->written;
       spec.read_first = &scan->read_first;
@@ -423,7 +429,7 @@ json run_replay(const RunOptions& opt) {
       core.precondition(spec);
       // Pages the warm-up writes are not prefilled: the warm-up places them.
       if (cfg.unmapped_reads == "prefill")
-        requests = prefill_unwritten(replay_src, core, cfg, true);
+        requests = prefill_unwritten(pre_replay, core, cfg, true);
     }
   }
   scan.reset();
@@ -449,11 +455,13 @@ json run_replay(const RunOptions& opt) {
   } else if (opt.measure_last_pass) {
     if (requests == 0) {  // no pre-pass ran: count the records
       traces::TraceRecord rec;
-      while (replay_src.next(rec)) ++requests;
+      while (pre_replay.next(rec)) ++requests;
       replay_src.rewind();
     }
     ssd.host.set_warmup(requests - requests / opt.trace.loop, 0, 0);
   }
+  pre_trace.finish();
+  pre_replay.finish();
   ssd.host.on_measure_start = [&](Tick) {
     core.reset_measurement();
     for (auto& ch : ssd.channels) ch->reset_measurement();
@@ -524,6 +532,7 @@ json run_replay(const RunOptions& opt) {
   ssd.host.finish_progress();
   if (!ssd.host.time_range_error().empty())
     throw traces::TraceError(opt.trace.path + ": " + ssd.host.time_range_error());
+  if (!opt.quiet_warnings) std::fputs(traces::drop_warning(src->describe()).c_str(), stderr);
   if (!opt.trace.map_devices && !opt.quiet_warnings) {
     const json d = src->describe();
     if (d.value("multiple_devices", false))
@@ -654,15 +663,17 @@ json run_replay(const RunOptions& opt) {
   rctx.replay_wall_s = sim_wall;
   rctx.erase_base = &erase_base;
   core.report(r, rctx);
+  // Files that cannot be written are said after the summary (run_main), not instead of it.
+  std::vector<std::string> write_errors;
   if (!opt.slc_series_csv.empty() && !core.buffer().write_series_csv(opt.slc_series_csv))
-    throw ConfigError(opt.slc_series_csv + ": cannot write the SLC time series");
+    write_errors.push_back(opt.slc_series_csv + ": cannot write the SLC time series");
   if (!opt.slc_rl_save.empty()) {
     std::ofstream f(opt.slc_rl_save, std::ios::binary);
     if (!f || !sizer->save_table(f))
-      throw ConfigError(opt.slc_rl_save +
-                        ": cannot save the SLC agent's q-table (needs "
-                        "slc.size_policy rl)");
+      write_errors.push_back(opt.slc_rl_save +
+                             ": cannot save the SLC agent's q-table (needs slc.size_policy rl)");
   }
+  if (!write_errors.empty()) r["write_errors"] = write_errors;
   if (!opt.fsp_rewards_csv.empty()) core.buffer().write_fsp_rewards_csv(opt.fsp_rewards_csv);
   r["unwritten_reads"] = {{"mode", cfg.unmapped_reads},
                           {"prefilled_pages", c.prefilled_pages},
@@ -736,6 +747,7 @@ std::string summary_text(const json& r) {
                   (unsigned long long)l["count"].get<uint64_t>());
     os << buf;
   }
+  os << traces::drop_summary(r["trace"]);
   const auto& f = r["flash"];
   os << "flash reads by page type:";
   nand::CellType cell = nand::CellType::QLC;

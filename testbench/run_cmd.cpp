@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "controller/config.h"
+#include "testbench/cli_util.h"
 #include "testbench/commands.h"
 #include "testbench/replay.h"
 #include "traces/options.h"
@@ -124,11 +125,7 @@ int run_main(int argc, char** argv) {
   app.add_flag("--no-progress", progress_off, "no progress line");
   app.add_flag("--quiet", opt.quiet, "no summary on stdout");
   app.add_flag("--list-keys", list_keys, "list every configuration key with its default and exit");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
   if (list_keys) {
     std::fputs(SsdConfig::describe_keys().c_str(), stdout);
     return 0;
@@ -155,10 +152,29 @@ int run_main(int argc, char** argv) {
                  "ssdtlm run: --rl-vcd traces the Verilated units: it needs --rl-backend rtl\n");
     return 2;
   }
-  if (vcd_opt->count() && rl_vcd.empty()) {
-    std::fprintf(stderr, "ssdtlm run: --rl-vcd: empty file name\n");
+  if (vcd_opt->count() && (rl_vcd.empty() || rl_vcd == "-")) {
+    std::fprintf(stderr, "ssdtlm run: --rl-vcd: %s\n",
+                 rl_vcd.empty() ? "empty file name" : "a file name (- is not one)");
     return 2;
   }
+  // Result files: writable before the replay, "-" is standard output (then the summary goes to
+  // standard error).
+  if (const int code = check_result_paths("ssdtlm run", {{"--out", opt.out_json},
+                                                         {"--csv", opt.out_csv},
+                                                         {"--fsp-rewards", opt.fsp_rewards_csv},
+                                                         {"--rr-rewards", opt.rr_rewards_csv},
+                                                         {"--slc-series", opt.slc_series_csv},
+                                                         {"--slc-rl-save", opt.slc_rl_save},
+                                                         {"--rl-vcd", rl_vcd}}))
+    return code;
+  bool to_stdout = opt.out_json == "-";
+  for (std::string* p : {&opt.out_csv, &opt.fsp_rewards_csv, &opt.rr_rewards_csv,
+                         &opt.slc_series_csv, &opt.slc_rl_save})
+    if (*p == "-") {
+      *p = "/dev/stdout";
+      to_stdout = true;
+    }
+  FILE* summary = to_stdout ? stderr : stdout;
   if (vcd_opt->count()) {
     const std::filesystem::path dir = std::filesystem::path(rl_vcd).parent_path();
     std::error_code ec;
@@ -192,15 +208,23 @@ int run_main(int argc, char** argv) {
   }
   try {
     nlohmann::json r = run_replay(opt);
-    if (!opt.out_json.empty()) {
-      std::ofstream f(opt.out_json);
-      if (!f) throw ConfigError(opt.out_json + ": cannot write the result JSON");
-      f << r.dump(2) << '\n';
-    }
-    if (!opt.quiet) std::fputs(summary_text(r).c_str(), stdout);
+    // The summary first: a result file that cannot be written loses nothing else.
+    std::vector<std::string> write_errors = r.value("write_errors", std::vector<std::string>{});
+    r.erase("write_errors");
+    if (!opt.quiet) std::fputs(summary_text(r).c_str(), summary);
     if (rl_trace_files && !opt.quiet)
       for (const std::string& f : rl_trace_files())
-        std::printf("RL unit waveform: %s\n", f.c_str());
+        std::fprintf(summary, "RL unit waveform: %s\n", f.c_str());
+    if (opt.out_json == "-") {
+      std::printf("%s\n", r.dump(2).c_str());
+      if (std::fflush(stdout) != 0) write_errors.push_back("-: cannot write the result JSON");
+    } else if (!opt.out_json.empty()) {
+      std::ofstream f(opt.out_json);
+      f << r.dump(2) << '\n';
+      f.close();
+      if (!f) write_errors.push_back(opt.out_json + ": cannot write the result JSON");
+    }
+    for (const std::string& e : write_errors) std::fprintf(stderr, "ssdtlm run: %s\n", e.c_str());
     // A waveform asked for and none written: no traced unit was in use, or none was clocked in
     // the window (the run wrote nothing and said nothing).
     if (vcd_opt->count() && rl_trace_files && rl_trace_files().empty() && !opt.quiet_warnings)
@@ -273,6 +297,7 @@ int run_main(int argc, char** argv) {
         std::fprintf(stderr, "ssdtlm run: integrity error: %s\n", e.get<std::string>().c_str());
       return 3;
     }
+    if (!write_errors.empty()) return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ssdtlm run: %s\n", e.what());
     return 1;

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <string>
 
+#include "testbench/cli_util.h"
 #include "testbench/commands.h"
+#include "traces/drops.h"
 #include "traces/options.h"
 #include "traces/stats.h"
 
@@ -53,11 +55,7 @@ int trace_stats_main(int argc, char** argv) {
   app.add_option("--capacity-gib", capacity_gib, "device capacity for --fold (0 = none)")
       ->capture_default_str();
   traces::add_trace_options(app, topt);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
   if (sp.page_size < 4096 || sp.pages_per_block < 1) {
     std::fprintf(stderr,
                  "ssdtlm trace-stats: --page-size must be >= 4096 and "
@@ -68,6 +66,10 @@ int trace_stats_main(int argc, char** argv) {
     std::fprintf(stderr, "ssdtlm trace-stats: --capacity-gib must be in 0 .. 8 EiB (0 = none)\n");
     return 2;
   }
+  if (const int code = check_result_paths("ssdtlm trace-stats",
+                                          {{"--out", out_path}, {"--records", records_path}}))
+    return code;
+  if (records_path == "-") records_path = "/dev/stdout";
   nlohmann::json j;
   FILE* rec = nullptr;
   if (!records_path.empty()) {
@@ -92,6 +94,7 @@ int trace_stats_main(int argc, char** argv) {
     nlohmann::json d = src->describe();
     j["junk_lines"] = d["junk_lines"];
     j["trace"] = d;
+    std::fputs(traces::drop_warning(d).c_str(), stderr);
   } catch (const traces::TraceError& e) {
     if (rec) std::fclose(rec);
     std::fprintf(stderr, "ssdtlm trace-stats: %s\n", e.what());
@@ -102,14 +105,18 @@ int trace_stats_main(int argc, char** argv) {
     return 1;
   }
   if (!out_path.empty()) {
-    FILE* f = std::fopen(out_path.c_str(), "w");
+    FILE* f = out_path == "-" ? stdout : std::fopen(out_path.c_str(), "w");
     if (!f) {
       std::fprintf(stderr, "ssdtlm trace-stats: cannot write %s\n", out_path.c_str());
       return 1;
     }
     std::string s = j.dump(2) + "\n";
     std::fwrite(s.data(), 1, s.size(), f);
-    std::fclose(f);
+    if (f == stdout) return std::fflush(stdout) == 0 ? 0 : 1;  // (--out -: the JSON is the output)
+    if (std::fclose(f) != 0) {
+      std::fprintf(stderr, "ssdtlm trace-stats: cannot write %s\n", out_path.c_str());
+      return 1;
+    }
   }
   if (json) {
     std::printf("%s\n", j.dump(2).c_str());

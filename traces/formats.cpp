@@ -164,9 +164,15 @@ inline bool ieq(std::string_view a, const char* b) {
   return true;
 }
 
+constexpr const char* kNaN = "not a number";
+constexpr const char* kFields = "wrong number of fields";
+
 inline LineStatus junk(LineError& err, const char* field, const char* problem,
                        std::string_view value = {}) {
   err.field = field;
+  // A negative size or offset is said as such (a number, just not one a request can have).
+  if (problem == kNaN && value.size() > 1 && value[0] == '-' && value[1] >= '0' && value[1] <= '9')
+    problem = "negative";
   err.problem = problem;
   err.value = value;
   return LineStatus::kJunk;
@@ -176,8 +182,33 @@ inline bool sectors_to_bytes(uint64_t sectors, uint64_t& bytes) {
   return !__builtin_mul_overflow(sectors, uint64_t{512}, &bytes);
 }
 
-constexpr const char* kNaN = "not a number";
-constexpr const char* kFields = "wrong number of fields";
+// The byte offset of a 512 B sector address, in 73 bits (beyond 2^64 bytes: offset_hi != 0).
+inline void sector_offset(uint64_t sectors, RawRecord& r) {
+  r.offset = sectors << 9;
+  r.offset_hi = sectors >> 55;
+}
+
+// A decimal byte offset, in 128 bits (past 2^64: offset_hi != 0); false if not a number or past
+// 2^128.
+inline bool parse_offset(std::string_view s, RawRecord& r) {
+  if (parse_u64(s, r.offset)) {
+    r.offset_hi = 0;
+    return true;
+  }
+  if (s.empty() || s.size() > 38) return false;
+  uint64_t hi = 0, lo = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    // (hi:lo) = (hi:lo) * 10 + digit: lo * 10 by halves, carries into hi.
+    const uint64_t d = static_cast<uint64_t>(c - '0');
+    const uint64_t l0 = (lo & 0xffffffffu) * 10 + d, l1 = (lo >> 32) * 10 + (l0 >> 32);
+    hi = hi * 10 + (l1 >> 32);
+    lo = (l1 << 32) | (l0 & 0xffffffffu);
+  }
+  r.offset = lo;
+  r.offset_hi = hi;
+  return true;
+}
 
 LineStatus parse_msrc(std::string_view line, RawRecord& r, LineError& e) {
   Fields f;
@@ -191,7 +222,7 @@ LineStatus parse_msrc(std::string_view line, RawRecord& r, LineError& e) {
     r.is_read = false;
   else
     return junk(e, "Type", "not Read or Write", f[3]);
-  if (!parse_u64(f[4], r.offset)) return junk(e, "Offset", kNaN, f[4]);
+  if (!parse_offset(f[4], r)) return junk(e, "Offset", kNaN, f[4]);
   if (!parse_u64(f[5], r.size)) return junk(e, "Size", kNaN, f[5]);
   return LineStatus::kRecord;
 }
@@ -218,7 +249,7 @@ LineStatus ms_device_fields(std::string_view line, Fields& f, RawRecord& r, Line
 LineStatus parse_msrc_ms(std::string_view line, RawRecord& r, LineError& e) {
   Fields f;
   if (ms_device_fields(line, f, r, e) != LineStatus::kRecord) return LineStatus::kJunk;
-  if (!parse_u64(f[2], r.offset)) return junk(e, "offset", kNaN, f[2]);
+  if (!parse_offset(f[2], r)) return junk(e, "offset", kNaN, f[2]);
   if (!parse_u64(f[3], r.size)) return junk(e, "size", kNaN, f[3]);
   // Bytes of a sector device: a size in sectors (DiskSim's layout, the same line shape) is not.
   if (r.size % 512) return junk(e, "size", "not a multiple of 512 bytes", f[3]);
@@ -233,7 +264,7 @@ LineStatus parse_disksim(std::string_view line, RawRecord& r, LineError& e) {
   if (ms_device_fields(line, f, r, e) != LineStatus::kRecord) return LineStatus::kJunk;
   uint64_t blk, cnt, flags;
   if (!parse_u64(f[2], blk)) return junk(e, "blkno", kNaN, f[2]);
-  if (!sectors_to_bytes(blk, r.offset)) return junk(e, "blkno", "out of range", f[2]);
+  sector_offset(blk, r);
   if (!parse_u64(f[3], cnt)) return junk(e, "bcount", kNaN, f[3]);
   if (!sectors_to_bytes(cnt, r.size)) return junk(e, "bcount", "out of range", f[3]);
   if (!parse_u64(f[4], flags)) return junk(e, "flags", kNaN, f[4]);
@@ -250,7 +281,7 @@ LineStatus parse_ascii(std::string_view line, RawRecord& r, LineError& e, const 
   if (!parse_u32(f[1], r.device)) return junk(e, "device", kNaN, f[1]);
   uint64_t lba, sz;
   if (!parse_u64(f[2], lba)) return junk(e, lname, kNaN, f[2]);
-  if (!sectors_to_bytes(lba, r.offset)) return junk(e, lname, "out of range", f[2]);
+  sector_offset(lba, r);
   if (!parse_u64(f[3], sz)) return junk(e, "size", kNaN, f[3]);
   if (!sectors_to_bytes(sz, r.size)) return junk(e, "size", "out of range", f[3]);
   return parse_01_type(f[4], r.is_read, e, opname);
@@ -263,7 +294,7 @@ LineStatus parse_umass(std::string_view line, RawRecord& r, LineError& e) {
   if (!parse_u32(f[0], r.device)) return junk(e, "ASU", kNaN, f[0]);
   uint64_t lba;
   if (!parse_u64(f[1], lba)) return junk(e, "LBA", kNaN, f[1]);
-  if (!sectors_to_bytes(lba, r.offset)) return junk(e, "LBA", "out of range", f[1]);
+  sector_offset(lba, r);
   if (!parse_u64(f[2], r.size)) return junk(e, "Size", kNaN, f[2]);
   if (ieq(f[3], "r"))
     r.is_read = true;
@@ -287,7 +318,7 @@ LineStatus parse_fiu(std::string_view line, RawRecord& r, LineError& e) {
                    min_s = f[n - 2];
   uint64_t lba, nb;
   if (!parse_u64(lba_s, lba)) return junk(e, "lba", kNaN, lba_s);
-  if (!sectors_to_bytes(lba, r.offset)) return junk(e, "lba", "out of range", lba_s);
+  sector_offset(lba, r);
   if (!parse_u64(nb_s, nb)) return junk(e, "nblocks", kNaN, nb_s);
   if (!sectors_to_bytes(nb, r.size)) return junk(e, "nblocks", "out of range", nb_s);
   if (op == "R" || op == "r")
@@ -320,7 +351,7 @@ LineStatus parse_alibaba(std::string_view line, RawRecord& r, LineError& e) {
   if (!parse_u32(f[0], r.device)) return junk(e, "device_id", kNaN, f[0]);
   if (parse_rw_letter(f[1], r.is_read, e, "opcode") != LineStatus::kRecord)
     return LineStatus::kJunk;
-  if (!parse_u64(f[2], r.offset)) return junk(e, "offset", kNaN, f[2]);
+  if (!parse_offset(f[2], r)) return junk(e, "offset", kNaN, f[2]);
   if (!parse_u64(f[3], r.size)) return junk(e, "length", kNaN, f[3]);
   if (!parse_time_int(f[4], r.time)) return junk(e, "timestamp", kNaN, f[4]);
   return LineStatus::kRecord;
@@ -333,7 +364,7 @@ LineStatus parse_tencent(std::string_view line, RawRecord& r, LineError& e) {
   if (!parse_time_int(f[0], r.time)) return junk(e, "Timestamp", kNaN, f[0]);
   uint64_t off, sz;
   if (!parse_u64(f[1], off)) return junk(e, "Offset", kNaN, f[1]);
-  if (!sectors_to_bytes(off, r.offset)) return junk(e, "Offset", "out of range", f[1]);
+  sector_offset(off, r);
   if (!parse_u64(f[2], sz)) return junk(e, "Size", kNaN, f[2]);
   if (!sectors_to_bytes(sz, r.size)) return junk(e, "Size", "out of range", f[2]);
   if (f[3] == "0")
@@ -356,7 +387,7 @@ LineStatus parse_systor(std::string_view line, RawRecord& r, LineError& e) {
   if (parse_rw_letter(f[2], r.is_read, e, "IOType") != LineStatus::kRecord)
     return LineStatus::kJunk;
   if (!parse_u32(f[3], r.device)) return junk(e, "LUN", kNaN, f[3]);
-  if (!parse_u64(f[4], r.offset)) return junk(e, "Offset", kNaN, f[4]);
+  if (!parse_offset(f[4], r)) return junk(e, "Offset", kNaN, f[4]);
   if (!parse_u64(f[5], r.size)) return junk(e, "Size", kNaN, f[5]);
   return LineStatus::kRecord;
 }
@@ -420,7 +451,7 @@ LineStatus parse_blkparse(std::string_view line, const ParseContext& ctx, RawRec
   if (!parse_u64(f[7], sector)) return junk(e, "sector", kNaN, f[7]);
   if (f[8] != "+") return junk(e, "+", "missing", f[8]);
   if (!parse_u64(f[9], nsec)) return junk(e, "nsectors", kNaN, f[9]);
-  if (!sectors_to_bytes(sector, r.offset)) return junk(e, "sector", "out of range", f[7]);
+  sector_offset(sector, r);
   if (!sectors_to_bytes(nsec, r.size)) return junk(e, "nsectors", "out of range", f[9]);
   r.is_read = has_r;
   r.device = maj * 256 + mn;

@@ -39,8 +39,12 @@ bool parse_format_name(std::string_view name, Format& out);
 
 struct RawRecord {
   int64_t time = 0;     // native unit
-  uint64_t offset = 0;  // bytes
-  uint64_t size = 0;    // bytes
+  uint64_t offset = 0;  // bytes: the low 64 bits
+  // Bits 64..127 of the byte offset: non-zero for an address beyond 2^64 bytes (an LBA of 2^55
+  // sectors or more, a byte offset past 2^64). Such a record is not junk: the fold rule
+  // (--fold) refuses, drops or folds it like any address beyond the device.
+  uint64_t offset_hi = 0;
+  uint64_t size = 0;  // bytes
   uint32_t device = 0;
   bool is_read = false;
 };

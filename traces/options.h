@@ -37,6 +37,10 @@ struct TraceOptions {
   uint32_t loop = 1;          // --loop N: replay N times, each pass continuing in time
   bool loop_remap = false;    // --loop-remap: passes after the first remap addresses (loop_remap.h)
   uint64_t max_requests = 0;  // --max-requests N (0 = all)
+  // The latest arrival allowed, ns after the first request (run: kMaxReplayNs, the time a replay
+  // can span); a later one is an error naming its line when read, in the pre-pass before the
+  // replay. 0: none (trace-stats).
+  uint64_t max_time_ns = 0;
 };
 
 // Registers --format, --strict, --blkparse-event and every transformation option on `app`.

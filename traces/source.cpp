@@ -8,6 +8,7 @@
 #include <map>
 #include <queue>
 
+#include "traces/drops.h"
 #include "traces/formats.h"
 #include "traces/input.h"
 #include "traces/loop_remap.h"
@@ -39,10 +40,13 @@ constexpr size_t kSniffLines = 200;
 struct Item {
   int64_t t = 0;  // ns relative to the first record of the file (may be negative before ordering)
   uint64_t offset = 0;
+  uint64_t offset_hi = 0;  // bits 64..127 of the byte offset (RawRecord::offset_hi)
   uint32_t size = 0;
   uint32_t device = 0;
   bool is_read = false;
   uint64_t line = 0;
+  // The request ends beyond 2^64 bytes: beyond any device (the fold rule applies).
+  bool beyond_64() const { return offset_hi != 0 || offset + size < offset; }
 };
 
 std::string loc(const std::string& name, uint64_t line) {
@@ -66,6 +70,7 @@ class Reader {
 
   Format format() const { return format_; }
   bool sniffed() const { return sniffed_; }
+  const DropLog& log() const { return log_; }
   const std::string& name() const { return name_; }
 
   void rewind() {
@@ -74,6 +79,8 @@ class Reader {
     considered_ = junk_ = header_ = comment_ = skipped_ = zero_ = salvaged_ = records_ = 0;
     junk_examples_.clear();
     checked_window_ = false;
+    binary_lines_ = 0;
+    log_.clear();
   }
 
   bool next(Item& it) {
@@ -103,6 +110,7 @@ class Reader {
         size_t last = line.rfind('\0');
         line = line.substr(last + 1);
         salvaged = true;
+        ++binary_lines_;
       }
       RawRecord r;
       LineError e;
@@ -126,7 +134,10 @@ class Reader {
         continue;
       }
       if (r.size == 0) {
+        const std::string where = loc(name_, ln) + ": field 'size': zero";
+        if (strict_) throw TraceError(where + " (--strict)");
         ++zero_;
+        log_.drop("size: zero", ln, where);
         check_window();
         continue;
       }
@@ -150,19 +161,17 @@ class Reader {
         on_junk(ln, e);
         continue;
       }
-      uint64_t end;
-      if (__builtin_add_overflow(r.offset, r.size, &end)) {
-        e.field = "offset";
-        e.problem = "offset + size overflows 64 bits";
-        e.value = {};
-        on_junk(ln, e);
-        continue;
+      if (salvaged) {
+        ++salvaged_;
+        log_.alter(
+            "line: binary data (NUL bytes) before the record, cut", ln,
+            loc(name_, ln) + ": field 'line': binary data (NUL bytes) before the record, cut");
       }
-      if (salvaged) ++salvaged_;
       ++records_;
       check_window();
       it.t = ns;
       it.offset = r.offset;
+      it.offset_hi = r.offset_hi;
       it.size = static_cast<uint32_t>(r.size);
       it.device = r.device;
       it.is_read = r.is_read;
@@ -172,6 +181,7 @@ class Reader {
     // End of file: judge the whole (short) file.
     if (!checked_window_ && considered_ > 0 && junk_ * 2 > considered_) mostly_junk();
     if (records_ == 0) {
+      if (considered_ > 0 && binary_lines_ * 2 > considered_) not_text();
       std::string msg = name_ + ": no " + format_info(format_).name + " records";
       if (!junk_examples_.empty()) msg += "; first bad line: " + junk_examples_[0].second;
       throw TraceError(msg);
@@ -204,6 +214,7 @@ class Reader {
     if (strict_) throw TraceError(msg + " (--strict)");
     ++junk_;
     if (junk_examples_.size() < kJunkExamples) junk_examples_.emplace_back(ln, msg);
+    log_.drop(std::string(e.field) + ": " + e.problem, ln, msg);
     check_window();
   }
   void check_window() {
@@ -212,7 +223,13 @@ class Reader {
       if (junk_ * 2 > considered_) mostly_junk();
     }
   }
+  // A binary file (an image, an archive, a compressed format we do not read): said as such.
+  [[noreturn]] void not_text() const {
+    throw TraceError(name_ + ": a binary file, not a text trace: " + std::to_string(binary_lines_) +
+                     " of the first " + std::to_string(considered_) + " lines hold NUL bytes");
+  }
   [[noreturn]] void mostly_junk() const {
+    if (binary_lines_ * 2 > considered_) not_text();
     std::string msg = name_ + ": not a " + std::string(format_info(format_).name) +
                       " trace: " + std::to_string(junk_) + " of the first " +
                       std::to_string(considered_) + " lines are not valid records";
@@ -223,10 +240,18 @@ class Reader {
   void sniff() {
     std::vector<std::string> sample;
     std::string_view line;
+    uint64_t seen = 0, binary = 0, long_lines = 0;
     while (sample.size() < kSniffLines && lines_.next(line)) {
-      if (lines_.last_truncated()) continue;
+      ++seen;
+      if (lines_.last_truncated()) {
+        ++long_lines;
+        continue;
+      }
       size_t nul = line.rfind('\0');
-      if (nul != std::string_view::npos) line = line.substr(nul + 1);
+      if (nul != std::string_view::npos) {
+        line = line.substr(nul + 1);
+        ++binary;
+      }
       size_t b = 0;
       while (b < line.size() && (line[b] == ' ' || line[b] == '\t')) ++b;
       if (b == line.size() || line[b] == '#') continue;
@@ -234,8 +259,17 @@ class Reader {
     }
     lines_.rewind();
     std::string why;
+    const std::string not_text =
+        name_ + ": a binary file, not a text trace: " + std::to_string(binary + long_lines) +
+        " of the first " + std::to_string(seen) +
+        " lines hold NUL bytes or are longer "
+        "than 1 MiB";
+    if (sample.empty() && binary + long_lines > 0) throw TraceError(not_text);
     if (sample.empty()) throw TraceError(name_ + ": empty trace (no non-blank lines)");
-    if (!sniff_format(sample, ctx_, format_, why)) throw TraceError(name_ + ": " + why);
+    if (!sniff_format(sample, ctx_, format_, why)) {
+      if ((binary + long_lines) * 2 > seen) throw TraceError(not_text);
+      throw TraceError(name_ + ": " + why);
+    }
   }
 
   LineReader lines_;
@@ -250,7 +284,9 @@ class Reader {
   uint64_t considered_ = 0, junk_ = 0, header_ = 0, comment_ = 0, skipped_ = 0, zero_ = 0,
            salvaged_ = 0, records_ = 0;
   bool checked_window_ = false;
+  uint64_t binary_lines_ = 0;  // lines holding NUL bytes
   std::vector<std::pair<uint64_t, std::string>> junk_examples_;
+  DropLog log_;
 };
 
 struct LaterFirst {
@@ -354,6 +390,8 @@ class Pipeline : public TraceSource {
         int64_t gap = pass_count_ > 1 ? pass_last_t_ / static_cast<int64_t>(pass_count_ - 1) : 0;
         if (gap <= 0) gap = 1000000;  // 1 ms between passes of a one-request trace
         period_ = sat_add(pass_last_t_, gap);
+        if (pass_ == 0)
+          check_loop_span(opt_.loop, opt_.max_requests, pass_count_, period_, pass_last_t_);
         ++pass_;
         remap_.start_pass(pass_);
         time_shift_ = sat_add(time_shift_, period_);
@@ -362,6 +400,15 @@ class Pipeline : public TraceSource {
         continue;
       }
       rec.time_ns = static_cast<uint64_t>(sat_add(it.t, time_shift_));
+      if (opt_.max_time_ns && rec.time_ns > opt_.max_time_ns)
+        throw TraceError(name_ + ": request " + std::to_string(emitted_ + 1) + " arrives " +
+                         std::to_string(rec.time_ns / 86400000000000ull) +
+                         " days after the first one (line " + std::to_string(it.line) +
+                         ", after --speed and --loop), beyond the " +
+                         std::to_string(opt_.max_time_ns / 86400000000000ull) +
+                         " days a replay can span (simulated time is picoseconds in 64 bits); "
+                         "replay a part of it with --start and --duration, or compress it with "
+                         "--speed");
       rec.offset = opt_.loop_remap ? remap_.map(it.offset, it.size) : it.offset;
       rec.size = it.size;
       rec.device = it.device;
@@ -407,6 +454,7 @@ class Pipeline : public TraceSource {
     truncated_ = false;
     dropped_device_ = out_of_order_ = clamped_ = window_dropped_ = folded_ = rejected_ = 0;
     any_device_ = multi_device_ = false;
+    log_.clear();
     reset_pass_state();
   }
 
@@ -414,6 +462,7 @@ class Pipeline : public TraceSource {
     nlohmann::json j;
     j["path"] = name_;
     reader_->describe(j);
+    reader_->log().to_json(j, &log_);
     j["requests"] = emitted_;
     j["multiple_devices"] = multi_device_;
     nlohmann::json t = nlohmann::json::object();
@@ -519,6 +568,10 @@ class Pipeline : public TraceSource {
     if (have_last_out_ && it.t < last_out_t_) {
       it.t = last_out_t_;
       ++clamped_;
+      log_.alter("time: earlier than a record before it, clamped", it.line,
+                 loc(name_, it.line) + ": field 'time': earlier than a record before it" +
+                     (mode_ == Mode::kSort ? " by more than --sort-window records" : "") +
+                     ", clamped");
     }
     have_last_out_ = true;
     last_out_t_ = it.t;
@@ -557,39 +610,39 @@ class Pipeline : public TraceSource {
       }
       if (opt_.map_devices) {
         auto m = device_base_.find(it.device);
-        if (m != device_base_.end()) it.offset += m->second;
+        if (m != device_base_.end() && __builtin_add_overflow(it.offset, m->second, &it.offset))
+          ++it.offset_hi;
       }
-      if (capacity_ > 0 && it.offset + it.size > capacity_) {
-        if (opt_.fold == "reject") {
-          ++rejected_;
-          continue;
-        }
-        if (opt_.fold == "modulo") {
-          if (it.size > capacity_)
-            throw TraceError(loc(name_, it.line) + ": field 'size': " + std::to_string(it.size) +
-                             " bytes is larger than the device capacity");
-          it.offset %= capacity_;
-          if (it.offset + it.size > capacity_) it.offset = (capacity_ - it.size) & ~uint64_t{511};
-          ++folded_;
-        } else {
-          throw TraceError(loc(name_, it.line) + ": field 'offset': " + std::to_string(it.offset) +
-                           " + size " + std::to_string(it.size) +
-                           " is beyond the device capacity of " + std::to_string(capacity_) +
-                           " bytes (use --fold modulo|reject, --device or --map-devices)");
-        }
-      }
+      if ((it.beyond_64() || (capacity_ > 0 && it.offset + it.size > capacity_)) && !fold(it))
+        continue;
       if (!have_origin_) {
         origin_ = it.t;
         have_origin_ = true;
       }
       int64_t t = sat_sub(it.t, origin_);
-      if (opt_.speed != 1.0)
-        t = static_cast<int64_t>(std::llround(static_cast<double>(t) / opt_.speed));
+      if (opt_.speed != 1.0) {
+        const double scaled = static_cast<double>(t) / opt_.speed;  // (saturated: a time that
+        t = scaled >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(std::llround(scaled));  // far
+      }  // off is said by the replay, naming the request)
       it.t = t;
       ++pass_count_;
       pass_last_t_ = t;
       return true;
     }
+  }
+
+  // The fold rule (fold_address) for a record beyond the device. False: dropped.
+  bool fold(Item& it) {
+    const FoldResult f =
+        fold_address(opt_.fold, capacity_, loc(name_, it.line), it.offset_hi, it.offset, it.size);
+    if (f.dropped) {
+      ++rejected_;
+      log_.drop(f.reason, it.line, f.where);
+    } else {
+      ++folded_;
+      log_.alter(f.reason, it.line, f.where);
+    }
+    return !f.dropped;
   }
 
   void build_device_map() {
@@ -600,6 +653,7 @@ class Pipeline : public TraceSource {
       if (!device_set_.empty() &&
           !std::binary_search(device_set_.begin(), device_set_.end(), it.device))
         continue;
+      if (it.beyond_64()) continue;  // (beyond any device: the fold rule meets it)
       uint64_t end = it.offset + it.size;
       uint64_t& e = extent[it.device];
       if (end > e) e = end;
@@ -657,6 +711,7 @@ class Pipeline : public TraceSource {
   bool truncated_ = false;
   uint64_t dropped_device_ = 0, out_of_order_ = 0, clamped_ = 0, window_dropped_ = 0, folded_ = 0,
            rejected_ = 0;
+  DropLog log_;  // the pipeline's drops and alterations (the reader keeps its own)
   // Whether the records returned came from more than one device id (describe's multiple_devices).
   bool any_device_ = false, multi_device_ = false;
   uint32_t first_device_ = 0;

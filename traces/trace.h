@@ -23,6 +23,10 @@ struct TraceRecord {
   bool is_read = false;
 };
 
+// The latest arrival a replay can take (ns after the first request): simulated time is
+// picoseconds in 64 bits (213 days), the rest leaves the drive time to answer.
+constexpr uint64_t kMaxReplayNs = 200ull * 86400 * 1000000000;
+
 class TraceError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -103,7 +103,7 @@ TEST(Msrc, StrictMakesTheFirstBadLineAnError) {
   TraceOptions o;
   o.strict = true;
   std::string e = error_of("1,h,0,Read,0,512,1\n2,h,0,Read,0,-5,1\n", "msrc", o);
-  EXPECT_NE(e.find("t.txt:2: field 'Size': not a number: '-5'"), std::string::npos) << e;
+  EXPECT_NE(e.find("t.txt:2: field 'Size': negative: '-5'"), std::string::npos) << e;
 }
 
 TEST(Msrc, MostlyJunkFileIsAnError) {
@@ -141,14 +141,23 @@ TEST(Msrc, ZeroSizeRecordsAreSkippedAndCounted) {
   EXPECT_EQ(d["zero_size_skipped"], 1);
 }
 
-TEST(Msrc, OversizeAndOverflowAreJunk) {
+// A size of 4 GiB or more is junk; an offset + size past 2^64 bytes is an address beyond any
+// device: the fold rule (an error by default, dropped with --fold reject), as any other.
+TEST(Msrc, OversizeIsJunkAndOverflowIsBeyondTheDevice) {
   nlohmann::json d;
-  auto v = parse(
+  const std::string t =
       "1,h,0,Read,0,512,1\n2,h,0,Read,0,5000000000,1\n3,h,0,Read,18446744073709551615,512,1\n"
-      "4,h,0,Read,0,512,1\n",
-      "msrc", &d);
+      "4,h,0,Read,0,512,1\n";
+  EXPECT_NE(error_of(t, "msrc").find("t.txt:3: field 'offset': 18446744073709551615 + size 512 "
+                                     "is beyond 2^64 bytes"),
+            std::string::npos);
+  TraceOptions o;
+  o.fold = "reject";
+  auto v = parse(t, "msrc", &d, o);
   EXPECT_EQ(v.size(), 2u);
-  EXPECT_EQ(d["junk_lines"], 2);
+  EXPECT_EQ(d["junk_lines"], 1);
+  EXPECT_EQ(d["dropped"]["size: larger than 4 GiB"], 1);
+  EXPECT_EQ(d["dropped"]["offset: beyond the device (--fold reject)"], 1);
 }
 
 TEST(Msrc, TimeFarFromTheFirstRecordIsJunk) {

@@ -83,21 +83,21 @@ def test_verdict_thresholds(case):
         assert not verdict({old: base, new: r})[0]
 
 
-def test_untrained_and_under_trained_runs_are_named():
+def test_under_trained_runs_are_named_by_the_one_rule():
+    # acceptance.py reads `training.trained`, the one rule of every unit (controller/rl/effort.h:
+    # at least 10 updates per visited q-table entry), whatever the headline
     assert acc.effort(None) == ("-", True)
     t = {"decisions": 5, "explorations": 5, "updates": 0, "episodes": 0, "trained": False,
-         "rewards": {"positive": 0, "zero": 0, "negative": 0}}
+         "updates_per_visited_entry": 0.0, "rewards": {"positive": 0, "zero": 0, "negative": 0}}
     text, ok = acc.effort(t)
-    assert not ok and text.endswith("UNTRAINED")
-    t.update(updates=10, episodes=acc.MIN_EPISODES["fsp"] - 1, trained=True)
-    text, ok = acc.effort(t, "fsp")
-    assert not ok and text.endswith("UNDER-TRAINED")
-    t.update(episodes=acc.MIN_EPISODES["fsp"])
-    assert acc.effort(t, "fsp")[1]
-    t.update(episodes=0, decisions=1999)  # GC and ws+rs count decisions: 2000 needed
-    assert not acc.effort(t, "gc")[1] and not acc.effort(t, "rr")[1]
-    t.update(decisions=2000)
-    assert acc.effort(t, "gc")[1] and acc.effort(t, "rr")[1] and not acc.effort(t, "slc-rl")[1]
+    assert not ok and "UNDER-TRAINED (0.0 updates per visited entry < 10)" in text
+    t.update(updates=95, updates_per_visited_entry=9.5)
+    for h in ("fsp", "gc", "rr", "slc-rl"):
+        assert not acc.effort(t, h)[1]
+    t.update(updates=100, updates_per_visited_entry=10.0, trained=True)
+    for h in ("fsp", "gc", "rr", "slc-rl"):
+        text, ok = acc.effort(t, h)
+        assert ok and "UNDER-TRAINED" not in text
 
 
 def test_oracle_reads_any_trace_format(ssdtlm_bin, tmp_path):

@@ -19,6 +19,10 @@ WRITE_P9999 = ("write p99.99", ("latency_us", "write", "p99_99"), -1)
 SLC_TPUT = ("write MiB/s", ("slc", "write_throughput_mib_s"), +1)
 
 GC_RL = "--gc rl-aggr --set gc.rl_selection=stochastic"
+GC128 = ("--preset tlc-gc-128gb --set cache.size_mib=0.0078125 --precondition 1.0 "
+         "--precondition-random 0.15 --set gc.free_count=die")
+SLC8 = ("--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
+        "--set nand.blocks_per_plane=267")
 
 UNITS = {
     "fsp": dict(
@@ -47,17 +51,12 @@ UNITS = {
         paper="gc",
         # the GC paper's dies at full size, aged to greedy GC's steady state, one-page cache, N_free
         # per die (Algorithm 1), stochastic exploitation (footnote 2): experiments/gc/ablation.yaml
-        setups={"128Gb die": "--preset tlc-gc-128gb --set cache.size_mib=0.0078125 "
-                             "--precondition 1.0 --precondition-random 0.15 --set gc.free_count=die",
+        setups={"128Gb die": GC128,
                 "512Gb die": "--preset tlc-gc-512gb --set cache.size_mib=0.015625 "
                              "--precondition 1.0 --precondition-random 0.15 --set gc.free_count=die",
                 # robustness: the die's load, the trace's arrivals 4x and 16x faster
-                "128Gb die, speed x4": "--preset tlc-gc-128gb --set cache.size_mib=0.0078125 "
-                                       "--precondition 1.0 --precondition-random 0.15 "
-                                       "--set gc.free_count=die --speed 4",
-                "128Gb die, speed x16": "--preset tlc-gc-128gb --set cache.size_mib=0.0078125 "
-                                        "--precondition 1.0 --precondition-random 0.15 "
-                                        "--set gc.free_count=die --speed 16"},
+                "128Gb die, speed x4": GC128 + " --speed 4",
+                "128Gb die, speed x16": GC128 + " --speed 16"},
         quick_setups=["128Gb die"],
         rl=GC_RL,
         eps1=GC_RL + " --set gc.rl_epsilon=1",
@@ -93,12 +92,8 @@ UNITS = {
         paper="slc-rl",
         # the slides' drive at 1/8 scale (267 blocks), write-through, closed loop QD 16: a
         # throughput measurement (experiments/slc-rl/headroom.yaml); the cap at 0.25 or 1.0
-        setups={"cap 0.25": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
-                            "--set nand.blocks_per_plane=267",
-                "cap 0.5": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
-                           "--set nand.blocks_per_plane=267 --set slc.max_fraction=0.5",
-                "cap 1.0": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
-                           "--set nand.blocks_per_plane=267 --set slc.max_fraction=1.0"},
+        setups={f"cap {c}": SLC8 + ("" if c == "0.25" else f" --set slc.max_fraction={c}")
+                for c in ("0.25", "0.5", "1.0")},
         quick_setups=["cap 0.25", "cap 1.0"],
         rl="--slc page --slc-size rl",
         eps1="--slc page --slc-size rl --set slc.rl_epsilon=1",

@@ -5,7 +5,8 @@ the paper-vs-ours table (one seed: context), the ablation that names the mechani
 four RL headlines the verdicts: RL against every non-learning control of its unit (the unit at
 epsilon 1, the best fixed action chosen on a separate seed, the paper's own comparators) over 5
 seeds, each "RL beats", "matches" or "loses" by the 95% interval of the paired ratio, or "not
-testable on this trace" with the measured reason (experiments/worth, docs/experiments/worth.md).
+testable on this trace" with the measured reason (experiments/worth, docs/experiments/worth.md);
+for hierarchy, the policy against page, SA and Sector at DRAM write-backs of 0-256 MiB.
 
     experiments/acceptance.py HEADLINE --trace FILE [--trace-args "..."] [--run-args "..."] [--workers N]
                               [--bin PATH] [--out DIR] [--budget quick|full] [--no-ablations]
@@ -434,7 +435,7 @@ def ablation_text(headline, R, a, fold_args):
     return L
 
 
-UNIT_OF = {"fsp": "fsp", "gc": "gc", "rr": "rr", "slc-rl": "slc"}
+UNIT_OF = {"fsp": "fsp", "gc": "gc", "rr": "rr", "slc-rl": "slc", "hierarchy": "hierarchy"}
 
 
 def controls(a, headline, opts, outdir):

@@ -455,7 +455,7 @@ def controls(a, headline, opts, outdir):
     ns = types.SimpleNamespace(bin=a.bin, workers=a.workers, out=outdir, quick=False,
                                db=os.path.join(outdir, "controls.sqlite"))
     rows, n_sel, n_ev, t1, t2 = worth.evaluate(ns, cs, {}, "-" + tname)
-    md = worth.cells_md(rows).replace("# Worth experiment: every cell", "## RL against its controls")
+    md = "## RL against its controls\n" + worth.cells_md(rows).split("\n", 1)[1]
     ns.hwcost = None
     return (md + f"\n{n_sel} selection and {n_ev} evaluation runs, {t1 + t2:.0f} s.\n\n"
             "## Worth on this trace (RL against its best control, beside its hardware cost)\n\n"

@@ -12,7 +12,7 @@ the SLC-hierarchy paper's policy (no RL) against its comparators across the DRAM
                                [--out DIR] [--hwcost JSON] [--db FILE]
 
 Writes OUT/select.yaml and OUT/eval.yaml (the sweep specs), OUT/worth.sqlite (the runs),
-OUT/cells.md (every cell) and OUT/worth.md (the table); docs/experiments/worth.md explains the
+OUT/cells-UNIT.md (every cell) and OUT/worth.md (the table); docs/experiments/worth.md explains the
 rules. A verdict "RL beats X" needs the whole 95% interval of RL / X on the better side of 1
 ("loses": on the worse side, else "matches"); a cell whose RL runs are under-trained, whose runs
 are saturated, or whose reference shows no work for the unit (no GC page moves, no refresh) is
@@ -114,8 +114,14 @@ def op_text(js, unit):
     return f"die <= {100 * die:.0f}%" + (f", {sat} SATURATED" if sat else "")
 
 
+def subject_verdict(unit, p):
+    """The verdict with its subject: RL, or the paper's policy of a unit without RL."""
+    v = verdict(p)
+    return v if UNITS[unit]["training"] else v.replace("RL", unit.capitalize())
+
+
 def cells_md(rows):
-    L = ["# Worth experiment: every cell", "",
+    L = ["# Worth experiment: every cell" + (f" of {rows[0]['cell'].unit}" if rows else ""), "",
          "RL / control of each metric, seed by seed (paired), mean and 95% interval "
          f"over seeds {EVAL_SEEDS[0]}-{EVAL_SEEDS[-1]}; the fixed action (and lazy's tuning) chosen "
          f"on seed {SELECTION_SEED}.", ""]
@@ -140,7 +146,7 @@ def cells_md(rows):
             cols = []
             for m in u["metrics"]:
                 p = per[m[0]]
-                cols += [fmt(p), "not testable" if r["why"] else verdict(p)]
+                cols += [fmt(p), "not testable" if r["why"] else subject_verdict(c.unit, p)]
             L.append(f"| {lab} | " + " | ".join(cols) + " |")
         L.append("")
     return "\n".join(L) + "\n"
@@ -161,7 +167,7 @@ def best_control(r, m):
 def worth_md(rows, hw, units):
     L = ["RL / best control < 1 is better for latency, > 1 for throughput; the best control of a cell "
          "is the one with the best mean over the seeds.", "",
-         "| unit | metric | class | cells | RL beats / matches / loses its best control | not testable | "
+         "| unit | metric | class | cells | RL (hierarchy: the policy) beats / matches / loses its best control | not testable | "
          "RL / best control (median, range) | best controls | logic kGE | RAM bits |",
          "|---|---|---|---|---|---|---|---|---|---|"]
     for unit in units:
@@ -178,7 +184,7 @@ def worth_md(rows, hw, units):
                         continue
                     b = best_control(r, m)
                     p = r["cmp"][b][m[0]]
-                    v[verdict(p)] = v.get(verdict(p), 0) + 1
+                    v[verdict(p)] += 1
                     gains.append(p["mean"])
                     bests[b] = bests.get(b, 0) + 1
                 gains.sort()
@@ -257,8 +263,9 @@ def main():
     if not cs:
         sys.exit("worth.py: no cell: --workloads names none of workloads.yaml's workloads")
     rows, n_sel, n_ev, t1, t2 = evaluate(a, cs, gen, "-quick" if a.quick else "")
-    with open(os.path.join(a.out, "cells.md"), "w") as f:
-        f.write(cells_md(rows))
+    for unit in units:  # one file per unit: every cell, every control
+        with open(os.path.join(a.out, f"cells-{unit}.md"), "w") as f:
+            f.write(cells_md([r for r in rows if r["cell"].unit == unit]))
     table = worth_md(rows, hwcost(a), units)
     head = (f"# Worth table ({'quick' if a.quick else 'full'} set)\n\n"
             f"{len(cs)} cells, {n_sel} selection runs and {n_ev} evaluation runs; sweep wall "

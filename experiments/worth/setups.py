@@ -55,8 +55,8 @@ UNITS = {
                 "512Gb die": "--preset tlc-gc-512gb --set cache.size_mib=0.015625 "
                              "--precondition 1.0 --precondition-random 0.15 --set gc.free_count=die",
                 # robustness: the die's load, the trace's arrivals 4x and 16x faster
-                "128Gb die, speed x4": GC128 + " --speed 4",
-                "128Gb die, speed x16": GC128 + " --speed 16"},
+                "128Gb die 4x speed": GC128 + " --speed 4",
+                "128Gb die 16x speed": GC128 + " --speed 16"},
         quick_setups=["128Gb die"],
         rl=GC_RL,
         eps1=GC_RL + " --set gc.rl_epsilon=1",

@@ -237,7 +237,8 @@ def main():
                          "the DRAM write-back size (robustness, no RL)")
     ap.add_argument("--workloads", default="", help="comma-separated workload names (default all)")
     ap.add_argument("--setups", default="",
-                    help="comma-separated setup names (default: the units' quick or full setups; "
+                    help="comma-separated setup names, no comma in a name (default: the units' "
+                         "quick or full setups; "
                          "the robustness setups are named in experiments/worth/setups.py)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--bin", default=os.path.join(plan.ROOT, "build", "ssdtlm"))

@@ -51,6 +51,7 @@ def test_every_unit_has_its_controls():
         assert set(u["comparators"]) <= set(ev)
         assert "epsilon=1" in ev["eps1"]
         assert set(u["quick_setups"]) <= set(u["setups"])
+        assert not any("," in st for st in u["setups"])  # --setups is comma-separated
     assert SELECTION_SEED not in EVAL_SEEDS and len(EVAL_SEEDS) >= 5
 
 

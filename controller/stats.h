@@ -76,7 +76,8 @@ struct SimCounters {
   uint64_t background_flushes = 0;  // units flushed by the watermark write-back
   // flash
   std::array<uint64_t, 4> host_reads_by_type{};  // host-initiated flash page reads per page type
-  uint64_t rmw_reads = 0;                        // reads completing partial pages before a flush
+  uint64_t host_slc_reads = 0;  // host-initiated flash page reads of SLC-mode pages (hybrid)
+  uint64_t rmw_reads = 0;       // reads completing partial pages before a flush
   uint64_t gc_reads = 0;
   uint64_t programs = 0;  // program operations (units)
   uint64_t host_pages_programmed = 0, gc_pages_programmed = 0, padding_pages = 0;

@@ -613,7 +613,8 @@ json run_replay(const RunOptions& opt) {
   r["flash"] = {
       {"reads_by_page_type", by_type},
       {"host_reads", c.host_reads_by_type[0] + c.host_reads_by_type[1] + c.host_reads_by_type[2] +
-                         c.host_reads_by_type[3]},
+                         c.host_reads_by_type[3] + c.host_slc_reads},
+      {"host_slc_reads", c.host_slc_reads},
       {"rmw_reads", c.rmw_reads},
       {"gc_reads", c.gc_reads},
       {"programs", c.programs},

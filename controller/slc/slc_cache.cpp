@@ -99,9 +99,10 @@ uint32_t SlcCache::read_hit(Lpn lpn, uint32_t mask) {
 void SlcCache::on_host_flash_read(FlashOp& op) {
   op.slc = map_.slc_page(op.ppn);
   ++hc_.host_flash_reads;
-  if (op.slc)
+  if (op.slc) {
     ++hc_.slc_reads;
-  else
+    ++ctr_.host_slc_reads;
+  } else
     ++ctr_.host_reads_by_type[geo_.page_type_of(geo_.page_of(op.ppn))];
 }
 

@@ -54,6 +54,15 @@ TEST_P(SlcPolicy, MigrationKeepsIntegrity) {
   }
   EXPECT_FALSE(j["sim"].contains("unfinished_work"));
   EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), j["trace"]["requests"].get<uint64_t>());
+  // The flash read count is every host read served by flash, SLC-mode pages included.
+  const json& f = j["flash"];
+  uint64_t by_type = 0;
+  for (const auto& [t, n] : f["reads_by_page_type"].items()) by_type += n.get<uint64_t>();
+  EXPECT_EQ(f["host_reads"].get<uint64_t>(), by_type + f["host_slc_reads"].get<uint64_t>());
+  EXPECT_EQ(f["host_reads"].get<uint64_t>(), j["slc"]["host_flash_reads"].get<uint64_t>());
+  if (GetParam() != "none") {
+    EXPECT_GT(f["host_slc_reads"].get<uint64_t>(), 0u);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Hybrid, SlcPolicy,

@@ -96,3 +96,26 @@ def test_not_testable_names_the_measured_reason():
     assert "under-trained in 3 of 5" in why_not_testable("gc", [_run(trained=False)] * 3 + ok[:2], ok)
     assert why_not_testable("gc", [_run(trained=False)] * 2 + ok[:3], ok) is None  # a majority trained
     assert "saturated" in why_not_testable("gc", ok, [_run(saturated=True)] + ok[:4])
+
+
+def test_worth_runs_one_cell_end_to_end(ssdtlm_bin, tmp_path):
+    # one FSP cell (msrc-hm0, 2 MiB cache, quick): 4 selection and 30 evaluation runs through
+    # `ssdtlm sweep`, then the cell's verdicts and the worth row (hwcost read from a file)
+    import json
+    import subprocess
+    hw = tmp_path / "hw.json"
+    hw.write_text(json.dumps({"units": {"fsp": {"logic_kge": 5.57, "ram_bits": 24035}}}))
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "experiments", "worth", "worth.py"),
+                        "--quick", "--units", "fsp", "--workloads", "msrc-hm0", "--setups",
+                        "cache 2 MiB", "--bin", ssdtlm_bin, "--out", str(out), "--hwcost", str(hw)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "1 cells, 4 selection runs and 30 evaluation runs" in r.stdout
+    row = next(line for line in r.stdout.splitlines() if line.startswith("| fsp | read mean | real"))
+    assert "| 5.57 | 24035 |" in row
+    cells = (out / "cells-fsp.md").read_text()
+    assert "## fsp / cache 2 MiB / msrc-hm0 (real)" in cells
+    for control in ("eps1", "baseline", "frequency", "distance", "fixed"):
+        line = next(x for x in cells.splitlines() if x.startswith(f"| {control} |"))
+        assert any(v in line for v in ("RL beats", "matches", "loses", "not testable")), line

@@ -8,6 +8,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/common/cli.h"
 
@@ -127,6 +128,50 @@ TEST(RlModesCli, GcTrainedSavedFrozenOnAnotherTrace) {
 TEST(RlModesCli, FspTrainedSavedFrozenOnAnotherTrace) {
   train_and_freeze("fsp", "msrc-windows-1370.trace.gz",
                    [](const std::string& t, const std::string& e) { return fsp_args(t, e); });
+}
+
+// The read-refresh agent and the SLC agent frozen on a trace they have not seen: no update, and
+// the same result with both backends (apart from the backend's name in the unit's section).
+TEST(RlModesCli, RrAndSlcFrozenOnAnotherTraceSameWithBothBackends) {
+  const std::string reads = path("reads.csv"), reads2 = path("reads2.csv");
+  const std::string gen =
+      "--requests 6000 --read-ratio 0.85 --size 8k --footprint-mib 8 "
+      "--zipf 1.1 --iops 600 --on-mean-ms 20 --idle-mean-ms 5 --seed ";
+  ASSERT_EQ(ssdtlm::test::generate_once(reads, gen + "3").code, 0);
+  ASSERT_EQ(ssdtlm::test::generate_once(reads2, gen + "4").code, 0);
+  std::ofstream(path("rr-small.json")) << R"({"nand": {"channels": 1, "chips_per_channel": 1,
+      "planes_per_die": 2, "blocks_per_plane": 64, "pages_per_block": 48},
+      "rd": {"hard_threshold": 600, "soft_threshold": 560, "window": 512},
+      "cache": {"size_mib": 1}, "dram": {"size_mib": 64}})";
+  struct Case {
+    std::string unit, train, other;
+    std::vector<std::string> section;  // the unit's result section
+  };
+  const std::string rr =
+      "--preset tlc-rr --config " + path("rr-small.json") + " --read-repeat 3 --rr ws+rs --trace ";
+  const std::string slc = "--preset hybrid-slc-tlc --slc-size rl --fold modulo --trace " + kData;
+  for (const Case& c :
+       {Case{"rr", rr + reads, rr + reads2, {"read_disturb", "rl"}},
+        Case{"slc", slc + kTrain, slc + "msrc-windows-1370.trace.gz", {"slc", "sizer"}}}) {
+    const std::string tables = path(c.unit + "-tables.txt");
+    run(c.unit + "-train", c.train + " --rl-save " + tables);
+    json a = run(c.unit + "-frozen-cpp", c.other + " --rl-mode frozen --rl-load " + tables);
+    json* sec = &a;
+    for (const std::string& k : c.section) sec = &(*sec)[k];
+    EXPECT_GT((*sec)["training"]["decisions"].get<uint64_t>(), 0u) << c.unit;
+    EXPECT_EQ((*sec)["training"]["updates"], 0u) << c.unit;
+    EXPECT_EQ((*sec)["training"]["explorations"], 0u) << c.unit;
+#ifdef SSDTLM_HAVE_RTL
+    json b = run(c.unit + "-frozen-rtl",
+                 c.other + " --rl-mode frozen --rl-load " + tables + " --rl-backend rtl");
+    json* sb = &b;
+    for (const std::string& k : c.section) sb = &(*sb)[k];
+    EXPECT_EQ((*sb)["backend"], "rtl") << c.unit;
+    sec->erase("backend");
+    sb->erase("backend");
+    EXPECT_TRUE(strip(a) == strip(b)) << c.unit << ": " << json::diff(strip(a), strip(b)).dump();
+#endif
+  }
 }
 
 TEST(RlModesCli, GreedyLearnsWithoutExploring) {

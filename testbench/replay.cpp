@@ -310,6 +310,10 @@ json run_replay(const RunOptions& opt) {
   cfg.finalize();
   if (opt.rl_clock) opt.rl_clock(cfg.ctrl_cycle);
   check_composition(cfg, opt.preset);
+  // The design point and q-tables of the RL units: checked here, before any work.
+  rl::BackendFactory rl_factory = opt.rl_factory;
+  const std::shared_ptr<rl::ModeRegistry> rl_units =
+      apply_rl_modes(opt.rl_modes, cfg, opt.slc_rl_load, rl_factory);
   if (cfg.fault_gc_copy && cfg.hybrid())
     throw ConfigError("fault.gc_copy with " + opt.preset +
                       " (a hybrid SSD: its GC and migrations do not go through the page-level "
@@ -366,7 +370,7 @@ json run_replay(const RunOptions& opt) {
       throw ConfigError(std::string(option) + ": needs a drive with an SLC region, not --preset " +
                         opt.preset + " (hybrid-slc-tlc, hybrid-slc-qlc)");
   };
-  if (opt.rl_factory) core.set_backend_factory(opt.rl_factory);
+  if (rl_factory) core.set_backend_factory(rl_factory);
   if (!opt.slc_series_csv.empty()) needs_slc("--slc-series");
   if (!opt.slc_rl_save.empty()) needs_slc("--slc-rl-save");
   if (!opt.slc_rl_load.empty()) {
@@ -674,6 +678,8 @@ json run_replay(const RunOptions& opt) {
       write_errors.push_back(opt.slc_rl_save +
                              ": cannot save the SLC agent's q-table (needs slc.size_policy rl)");
   }
+  if (const std::string e = save_rl_tables(opt.rl_modes, rl_units.get()); !e.empty())
+    write_errors.push_back(e);
   if (!write_errors.empty()) r["write_errors"] = write_errors;
   if (!opt.fsp_rewards_csv.empty()) core.buffer().write_fsp_rewards_csv(opt.fsp_rewards_csv);
   r["unwritten_reads"] = {{"mode", cfg.unmapped_reads},
@@ -705,6 +711,7 @@ json run_replay(const RunOptions& opt) {
               {"peak_rss_mib", peak_rss_mib()},
               {"state_bytes", core.state_bytes()},
               {"state_bytes_per_physical_page", double(core.state_bytes()) / geo.pages()}};
+  if (rl_units) r["sim"]["rl_mode"] = opt.rl_modes.mode;  // --rl-mode, --rl-load or --rl-save given
   if (!core.idle()) r["sim"]["unfinished_work"] = true;
   // Stopped by --stall-timeout after the last answer, background work still running.
   if (background_cut_s > 0) r["sim"]["background_stopped_after_s"] = background_cut_s;

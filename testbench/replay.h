@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "controller/rl/backend.h"
+#include "testbench/rl_modes.h"
 #include "traces/options.h"
 
 namespace ssdtlm::tb {
@@ -49,6 +50,7 @@ struct RunOptions {
   std::string rr_rewards_csv;   // --rr-rewards: average reward per episode of ws+rs
   std::string slc_series_csv;   // --slc-series: SLC size, theta, L1/L2 division over time
   std::string slc_rl_load, slc_rl_save;  // --slc-rl-load/--slc-rl-save: SLC agent q-table
+  RlModeOptions rl_modes;                // --rl-mode, --rl-load, --rl-save: every RL unit
 };
 
 // Runs the replay; returns the result JSON. Throws ConfigError / TraceError on bad input.

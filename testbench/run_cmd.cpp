@@ -86,6 +86,16 @@ int run_main(int argc, char** argv) {
   app.add_option("--slc-rl-load", opt.slc_rl_load,
                  "start the SLC agent from this q-table (pre-training)");
   app.add_option("--slc-rl-save", opt.slc_rl_save, "save the SLC agent's q-table here");
+  auto* rl_mode_opt =
+      app.add_option("--rl-mode", opt.rl_modes.mode,
+                     "every RL unit: online (epsilon-greedy, learning), greedy (learning, no "
+                     "exploration) or frozen (a --rl-load table, decisions only)")
+          ->check(CLI::IsMember({"online", "greedy", "frozen"}))
+          ->capture_default_str();
+  app.add_option("--rl-load", opt.rl_modes.load,
+                 "start every RL unit from its q-table in this file (saved by --rl-save)");
+  app.add_option("--rl-save", opt.rl_modes.save,
+                 "save the q-table of every RL unit of the run here (one section per unit)");
   app.add_option("--rl-backend", opt.rl_backend,
                  "RL decision units: cpp (golden model) or rtl (Verilated RTL)")
       ->check(CLI::IsMember({"cpp", "rtl"}))
@@ -126,6 +136,7 @@ int run_main(int argc, char** argv) {
   app.add_flag("--quiet", opt.quiet, "no summary on stdout");
   app.add_flag("--list-keys", list_keys, "list every configuration key with its default and exit");
   if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
+  opt.rl_modes.mode_given = rl_mode_opt->count() > 0;
   if (list_keys) {
     std::fputs(SsdConfig::describe_keys().c_str(), stdout);
     return 0;
@@ -165,11 +176,12 @@ int run_main(int argc, char** argv) {
                                                          {"--rr-rewards", opt.rr_rewards_csv},
                                                          {"--slc-series", opt.slc_series_csv},
                                                          {"--slc-rl-save", opt.slc_rl_save},
+                                                         {"--rl-save", opt.rl_modes.save},
                                                          {"--rl-vcd", rl_vcd}}))
     return code;
   bool to_stdout = opt.out_json == "-";
   for (std::string* p : {&opt.out_csv, &opt.fsp_rewards_csv, &opt.rr_rewards_csv,
-                         &opt.slc_series_csv, &opt.slc_rl_save})
+                         &opt.slc_series_csv, &opt.slc_rl_save, &opt.rl_modes.save})
     if (*p == "-") {
       *p = "/dev/stdout";
       to_stdout = true;

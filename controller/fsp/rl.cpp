@@ -143,7 +143,8 @@ void RlGrouper::add_step(Lpn lpn, uint32_t state, uint32_t type) {
     const Step& nx = next_step(t);
     int32_t r = type_term(p.action, p.read);
     if (p.read && p.has_rt) r += p.rt;
-    cycles_ += be.update(rl::UpdateOp::sarsa(p.state, p.action, r, nx.state, nx.action));
+    if (!be.frozen())
+      cycles_ += be.update(rl::UpdateOp::sarsa(p.state, p.action, r, nx.state, nx.action));
     if (be.learns()) effort_.updated(r);
     reward_sum_ += r;
     ++reward_n_;
@@ -178,7 +179,7 @@ const RlGrouper::Step& RlGrouper::next_step(uint32_t t) const {
 
 void RlGrouper::end_episode() {
   rl::Backend& be = backend();
-  cycles_ += be.end_episode();
+  if (!be.frozen()) cycles_ += be.end_episode();
   if (episode_ > 0)
     episode_rewards_.push_back(reward_n_ ? double(reward_sum_) / reward_n_ / 256.0 : 0.0);
   reward_sum_ = 0;

@@ -100,7 +100,7 @@ PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick /*latency*/, uint32_t /*
     stochastic_changed_ += a != d.action;
     d.action = a;
   }
-  if (have_prev_) {
+  if (have_prev_ && !backend_->frozen()) {
     // Algorithm 1 line 9: this request's reward updates the previous decision's entry.
     // Dropped by the unit before the first threshold scan (r.ready false: the warm-up).
     cycles +=

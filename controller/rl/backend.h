@@ -37,6 +37,9 @@ class Backend {
   virtual const UnitConfig& config() const = 0;
   // False for the fixed-action control, which neither updates a table nor learns.
   virtual bool learns() const { return true; }
+  // True for a frozen unit (controller/rl/modes.h): a loaded table, decisions only; its policy
+  // issues no update and counts none.
+  virtual bool frozen() const { return false; }
 
   virtual Decision decide(uint32_t state, uint32_t mask = kAllActions) = 0;
   virtual uint32_t update(const UpdateOp& op) = 0;

@@ -176,6 +176,7 @@ void WsRsRefresh::on_host_op_done(uint32_t plane) {
 }
 
 void WsRsRefresh::count_update(int32_t reward, bool reward_ready) {
+  if (backend_->frozen()) return;  // no update was issued
   if (!reward_ready) {
     effort_.skipped();  // the unit dropped it (warm-up): not an update, not in the episode mean
     return;
@@ -196,8 +197,11 @@ uint32_t WsRsRefresh::credit() {
 uint32_t WsRsRefresh::credit_chain(std::deque<Transition>& trans) {
   uint32_t cycles = 0;
   while (trans.size() >= 2 && trans[0].has_r) {
-    const uint32_t uc = backend_->update(rl::UpdateOp::sarsa(
-        trans[0].s, trans[0].a, trans[0].r, trans[1].s, trans[1].a, trans[0].r_ready));
+    const uint32_t uc =
+        backend_->frozen()
+            ? 0
+            : backend_->update(rl::UpdateOp::sarsa(trans[0].s, trans[0].a, trans[0].r, trans[1].s,
+                                                   trans[1].a, trans[0].r_ready));
     rl_cycles_ += uc;
     cycles += uc;
     count_update(trans[0].r, trans[0].r_ready);
@@ -256,7 +260,7 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   if (step_trigger_) {
     trans_.push_back(Transition{s, d.action, 0, false, true});
     cycles += credit();
-  } else if (have_prev_) {
+  } else if (have_prev_ && !backend_->frozen()) {
     const uint32_t uc = backend_->update(
         rl::UpdateOp::sarsa(s_prev_, a_prev_, last_reward_, s, d.action, last_reward_ready_));
     rl_cycles_ += uc;

@@ -198,7 +198,7 @@ SlcTargets RlSizer::on_epoch(const EpochStats& s) {
   else
     ++negative_;
   rl::Backend& be = backend();
-  if (have_prev_) {
+  if (have_prev_ && !be.frozen()) {
     be.update(rl::UpdateOp::q_learning(s_prev_, a_prev_, r, st));
     effort_.updated(r);
   }

@@ -137,8 +137,8 @@ TEST(CliInput, NegativeCountsAreUsageErrors) {
 // (bad input, exit 1) and nothing is written.
 TEST(CliInput, ResultPathsAreCheckedBeforeTheReplay) {
   const std::string t = write_file("ok2.mqsim", mqsim_with(0, ""));
-  for (const std::string opt :
-       {"--out", "--csv", "--fsp-rewards", "--rr-rewards", "--slc-series", "--slc-rl-save"}) {
+  for (const std::string opt : {"--out", "--csv", "--fsp-rewards", "--rr-rewards", "--slc-series",
+                                "--slc-rl-save", "--rl-save"}) {
     CliResult r =
         sh("run --trace " + t + " --format mqsim --quiet " + opt + " /nonexistent/dir/x.out");
     EXPECT_EQ(r.code, 1) << opt << ": " << r.out;

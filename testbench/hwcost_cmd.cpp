@@ -10,8 +10,9 @@
 // not pins; excluded from every area figure), synth_ice40 + nextpnr-ice40 on an HX8K;
 // (4) cycles per decision / update / reward sample measured by running the unit (Verilated RTL
 // when built with SSDTLM_RTL, else the cycle-exact C++ model); (5) the standard-cell figures of
-// bench/asic/asic_cost.sh (OSU 0.18 um cells, OpenSTA) under points.online.asic (--no-asic skips
-// them; a missing tool or library is an error). Method and table documented in docs/rl.md
+// bench/asic/asic_cost.sh (OSU 0.18 um cells, OpenSTA) at each design point under
+// points.{online,greedy,frozen}.asic (--no-asic skips them; a missing tool or library is an
+// error). Method and table documented in docs/rl.md
 // ("Hardware cost", "Standard cells and static timing"); (4), (5), the method strings and the
 // markdown table are in testbench/hwcost_parts.cpp.
 #include <sys/wait.h>
@@ -376,7 +377,7 @@ int hwcost_main(int argc, char** argv) {
   app.add_flag("--no-ice40", no_ice40, "skip synth_ice40 (faster smoke run)");
   app.add_option("--asic-script", asic_script, "standard-cell flow (OSU 0.18 um, OpenSTA)")
       ->capture_default_str();
-  app.add_flag("--no-asic", no_asic, "skip the standard-cell flow (no points.online.asic)");
+  app.add_flag("--no-asic", no_asic, "skip the standard-cell flow (no points.*.asic)");
   if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
   if (!json_out.empty()) {
     // before minutes of synthesis, not after them (the file is written at the end)
@@ -561,8 +562,8 @@ int hwcost_main(int argc, char** argv) {
     for (auto& [k, v] : cyc.items()) unit_res[i].j[k] = v;
     if (!no_asic) {
       try {
-        unit_res[i].j["points"]["online"]["asic"] =
-            asic_cost(asic_script, u.name, fs::absolute(rtl), work / u.name / "asic");
+        unit_res[i].j["points"] =
+            asic_points(asic_script, u.name, fs::absolute(rtl), work / u.name / "asic");
       } catch (const std::exception& e) {
         std::fprintf(stderr, "ssdtlm hwcost: unit %s: %s\n", u.name.c_str(), e.what());
         failed = true;

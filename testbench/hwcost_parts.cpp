@@ -86,12 +86,12 @@ std::string read_all(const fs::path& p) {
 }  // namespace
 
 json asic_cost(const std::string& script, const std::string& name, const fs::path& rtl,
-               const fs::path& work) {
+               const fs::path& work, const std::string& point) {
   fs::create_directories(work);
   const fs::path out = work / "asic_cost.json", err = work / "asic_cost.err";
-  const std::string cmd = quote(script) + " -u " + name + " -r " + quote(rtl.string()) + " -k " +
-                          quote(work.string()) + " >" + quote(out.string()) + " 2>" +
-                          quote(err.string());
+  const std::string cmd = quote(script) + " -u " + name + " -p " + point + " -r " +
+                          quote(rtl.string()) + " -k " + quote(work.string()) + " >" +
+                          quote(out.string()) + " 2>" + quote(err.string());
   const int rc = std::system(cmd.c_str());
   if (rc != 0) {
     std::string msg = read_all(err);
@@ -122,6 +122,14 @@ json asic_cost(const std::string& script, const std::string& name, const fs::pat
   return a;
 }
 
+json asic_points(const std::string& script, const std::string& name, const fs::path& rtl,
+                 const fs::path& work) {
+  json p;
+  for (const char* point : {"online", "greedy", "frozen"})
+    p[point]["asic"] = asic_cost(script, name, rtl, work / point, point);
+  return p;
+}
+
 json hwcost_method(bool have_nextpnr, bool asic) {
   json m = {
       {"logic",
@@ -148,7 +156,8 @@ json hwcost_method(bool have_nextpnr, bool asic) {
       {"q_format", "signed Q8.8 (16 bit), alpha = 77/256, gamma = 205/256"}};
   if (asic)
     m["asic"] =
-        "bench/asic/asic_cost.sh: qrl_core and qrl_reward mapped by Yosys dfflibmap/abc -liberty "
+        "bench/asic/asic_cost.sh -p POINT: qrl_core (Mode 0 online, 1 greedy, 2 frozen) and "
+        "qrl_reward (not in the frozen point) mapped by Yosys dfflibmap/abc -liberty "
         "onto the OSU 0.18 um cells (qflow-tech-osu018), RAM black-boxed; OpenSTA at the "
         "library's corner and the preset's controller clock (fmax = 1000 / worst path incl. "
         "setup); area_um2, cells and leakage_uw include the RAMs as a flip-flop array (bits x "

@@ -19,12 +19,17 @@ std::string find_in_path(const std::string& exe);
 // Verilated RTL when it is built for cfg's sizes (*used_rtl = true), else the C++ model.
 nlohmann::json measure_cycles(const rl::UnitConfig& cfg, bool* used_rtl);
 
-// The standard-cell figures of unit NAME: runs SCRIPT (bench/asic/asic_cost.sh) -u NAME -r RTL
-// -k WORK and returns the keys hwcost reports under points.online.asic (area_um2, nand2_eq,
-// cells, fmax_mhz, leakage_uw, worst_path, slack_ns, clock_mhz, library, ram_model). Throws
-// std::runtime_error naming the script and its message when it fails or a key is missing.
+// The standard-cell figures of unit NAME at design point POINT (online, greedy, frozen): runs
+// SCRIPT (bench/asic/asic_cost.sh) -u NAME -p POINT -r RTL -k WORK and returns the keys hwcost
+// reports under points.POINT.asic (area_um2, nand2_eq, cells, fmax_mhz, leakage_uw, worst_path,
+// slack_ns, clock_mhz, library, ram_model). Throws std::runtime_error naming the script and its
+// message when it fails or a key is missing.
 nlohmann::json asic_cost(const std::string& script, const std::string& name,
-                         const std::filesystem::path& rtl, const std::filesystem::path& work);
+                         const std::filesystem::path& rtl, const std::filesystem::path& work,
+                         const std::string& point = "online");
+// {POINT: {"asic": asic_cost(.., POINT)}} for the three design points, each in WORK/POINT.
+nlohmann::json asic_points(const std::string& script, const std::string& name,
+                           const std::filesystem::path& rtl, const std::filesystem::path& work);
 
 // The "method" object of hwcost's JSON.
 nlohmann::json hwcost_method(bool have_nextpnr, bool asic);

@@ -7,8 +7,11 @@
 # nand2_eq, cells, fmax_mhz, worst_path {start, end, ns}, slack_ns, leakage_uw), the parts under
 # "parts", the RAM models under "ram" (docs/rl.md "Standard cells and static timing").
 #
-#   bench/asic/asic_cost.sh -u UNIT [-c PRESET] [-l LIBERTY] [-r RTL_DIR] [-D PS] [-m] [-k DIR]
+#   bench/asic/asic_cost.sh -u UNIT [-p POINT] [-c PRESET] [-l LIBERTY] [-r RTL_DIR] [-D PS] [-m]
+#                           [-k DIR]
 #     -u  fsp | gc | rr | slc (sizes from controller/rtl/units.cmake)
+#     -p  design point: online (default; qrl_core Mode 0), greedy (Mode 1), frozen (Mode 2, no
+#         reward unit: the unit is the core alone)
 #     -c  preset whose controller.clock_mhz is the STA clock (default: the unit's preset)
 #     -l  Liberty file (default: osu018_stdcells.lib of qflow-tech-osu018)
 #     -r  RTL directory (default controller/rtl)
@@ -22,11 +25,12 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/bench/rtl_units.sh"
 . "$here/bench/asic/asic_lib.sh"
 rtl=$here/controller/rtl
-unit="" preset="" lib="" delay="" ffram=0 keep=""
-usage() { sed -n '2,19p' "$0"; exit 2; }
-while getopts "u:c:l:r:D:mk:h" o; do
+unit="" preset="" lib="" delay="" ffram=0 keep="" point=online
+usage() { sed -n '2,22p' "$0"; exit 2; }
+while getopts "u:p:c:l:r:D:mk:h" o; do
   case $o in
     u) unit=$OPTARG ;;
+    p) point=$OPTARG ;;
     c) preset=$OPTARG ;;
     l) lib=$OPTARG ;;
     r) rtl=$(cd "$OPTARG" && pwd) ;;
@@ -38,6 +42,12 @@ while getopts "u:c:l:r:D:mk:h" o; do
 done
 [ -n "$unit" ] || usage
 qrl_unit "$unit" "$rtl" || exit 2
+case $point in
+  online) dmode=0 ;;
+  greedy) dmode=1 ;;
+  frozen) dmode=2 QRL_HAS_REWARD=0 ;;
+  *) echo "asic_cost.sh: -p $point: not one of online, greedy, frozen" >&2; exit 2 ;;
+esac
 lib=$(asic_liberty "$lib") || exit 1
 for t in yosys sta python3; do
   command -v $t >/dev/null || { echo "asic_cost.sh: $t not found (scripts/setup.sh installs it)" >&2; exit 1; }
@@ -79,7 +89,7 @@ done
 part() {
   local top=$1 name=$2 mode=$3 chp="" read_ram
   [ "$top" = qrl_core ] &&
-    chp="chparam -set States $QRL_STATES -set Actions $QRL_ACTIONS -set Shadow $QRL_SHADOW qrl_core"
+    chp="chparam -set Mode $dmode -set States $QRL_STATES -set Actions $QRL_ACTIONS -set Shadow $QRL_SHADOW qrl_core"
   if [ "$mode" = lib ]; then read_ram="read_verilog -sv -lib $rtl/qrl_ram_1r1w.sv"
   else read_ram="read_verilog -sv $rtl/qrl_ram_1r1w.sv"; fi
   sed -e "s|@SOURCES@|$logic|" -e "s|@READ_RAM@|$read_ram|" -e "s|@CHPARAM@|$chp|" \
@@ -112,14 +122,14 @@ if [ "$ffram" = 1 ]; then
   [ "$QRL_HAS_REWARD" = 1 ] && part qrl_reward reward_ff ff
 fi
 
-python3 - "$work" "$unit" "$QRL_STATES" "$QRL_ACTIONS" "$QRL_SHADOW" "$QRL_HAS_REWARD" \
+python3 - "$work" "$unit" "$point" "$QRL_STATES" "$QRL_ACTIONS" "$QRL_SHADOW" "$QRL_HAS_REWARD" \
   "$lib" "$nand2" "$nand2_area" "$clock_mhz" "$period" "$ffram" "${delay:-}" \
   "$(asic_cell_area "$lib" DFFPOSX1)" "$(asic_cell_area "$lib" MUX2X1)" \
   "$(asic_cell_area "$lib" DFFPOSX1 cell_leakage_power)" \
   "$(asic_cell_area "$lib" MUX2X1 cell_leakage_power)" \
   "$(sed -n 's/^[[:space:]]*leakage_power_unit[[:space:]]*:[[:space:]]*"\(.*\)";.*/\1/p' "$lib")" <<'PY'
 import json, os, sys
-(work, unit, states, actions, shadow, has_rwd, lib, nand2, nand2_area, clock_mhz, period, ffram,
+(work, unit, point, states, actions, shadow, has_rwd, lib, nand2, nand2_area, clock_mhz, period, ffram,
  delay, dff_area, mux_area, dff_leak, mux_leak, leak_unit) = sys.argv[1:]
 states, actions, shadow, has_rwd = int(states), int(actions), int(shadow), int(has_rwd)
 nand2_area, dff_area, mux_area = float(nand2_area), float(dff_area), float(mux_area)
@@ -180,7 +190,7 @@ else:
 pj = {k: part_json(v) for k, v in parts.items()}
 worst = max(pj.items(), key=lambda kv: kv[1]["worst_path"]["ns"])
 logic_area = sum(p["area_um2"] for p in pj.values())
-out = {"unit": unit, "states": states, "actions": actions, "shadow": bool(shadow),
+out = {"unit": unit, "point": point, "states": states, "actions": actions, "shadow": bool(shadow),
        "library": lib, "nand2_cell": nand2, "nand2_um2": nand2_area,
        "clock_mhz": float(clock_mhz), "period_ns": float(period),
        "abc": ("-D %s -constr" % delay) if delay else "plain",

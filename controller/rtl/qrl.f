@@ -5,6 +5,8 @@
 qrl_pkg.sv
 qrl_core.sv
 qrl_qadd.sv
+qrl_qcmp.sv
+qrl_qdp.sv
 qrl_qaddr.sv
 qrl_decide.sv
 qrl_reward.sv

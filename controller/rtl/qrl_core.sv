@@ -1,9 +1,8 @@
 // Tabular Q-learning core of an RL decision unit: q-table(s) in RAM, order bits, LFSR
 // exploration, serial fixed-point update, optional shadow table with episode copy. Bit- and
-// cycle-exact twin of controller/rl/qcore.{h,cpp}; timing and semantics in docs/rl.md. A unit is
-// this core and, for the units that have one, the percentile reward unit qrl_reward (a module of
-// its own: the two share no signal, the policy passes the reward); the co-simulation verilates
-// each on its own and hwcost reports each (core_kge, reward_kge).
+// cycle-exact twin of controller/rl/qcore.{h,cpp}; docs/rl.md. A unit is this core and, for the
+// units that have one, the reward unit qrl_reward (no shared signal: the policy passes the
+// reward), verilated and costed each on its own.
 //
 // Storage per table: the q values in a RAM of States * Actions words of QW bits (Q(s, a) at
 // s * Actions + a), and the order bits of every row (qrl_winner.sv: ge(i, j) for every ordered
@@ -20,15 +19,18 @@
 // adder's q operands come from a read-data register (qrl_qadd). After reset the tables are
 // cleared, one q value per cycle (idle_o low meanwhile). cfg_eps_n_i is sampled during that clear
 // and at SEED; the other cfg_ inputs are read live.
-// Submodules: qrl_decide (ε-greedy, random tie-break; its qrl_winner: maximum set, argmax),
-// qrl_qadd (update), qrl_qaddr (q address, clear/copy address tests), qrl_ram_1r1w (tables).
+// Submodules: qrl_decide (ε-greedy, random tie-break; qrl_winner: maximum set, argmax), qrl_qdp
+// (qrl_qadd: update), qrl_qaddr (q address, clear/copy address tests), qrl_ram_1r1w (tables).
 //
 // The warm-up (docs/rl.md "Reward unit"): a percentile reward classified before the reward
 // unit's first threshold scan carries rwd_scanned_o = 0; the policy passes that flag with the
 // update that uses the reward (upd_rwd_ready_i), and the core drops such an update (done at the
 // next edge, tables unchanged). Updates whose reward does not come from the percentile unit
 // (SLC, FSP's page-type term alone) hold upd_rwd_ready_i at 1.
+// Mode: 0 online ε-greedy; 1 greedy (no ε logic: the C++ model at ε = 0, the LFSR breaks ties);
+// 2 frozen: greedy, no update (upd_ready_o low; qrl_qdp: a compare instead of qrl_qadd).
 module qrl_core #(
+  parameter int unsigned Mode = 0,
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
   parameter bit Shadow = 1'b0,
@@ -120,8 +122,8 @@ module qrl_core #(
   logic copy_pend_d, copy_pend_q;
   assign busy = (st_q != StIdle) || copy_pend_q;
   assign mgt_ready_o = !busy;
-  assign upd_ready_o = !busy && !mgt_valid_i;
-  assign dec_ready_o = !busy && !mgt_valid_i && !upd_valid_i;
+  assign upd_ready_o = (Mode != 2) && !busy && !mgt_valid_i;
+  assign dec_ready_o = !busy && !mgt_valid_i && !(upd_valid_i && Mode != 2);
   assign acc_mgt = mgt_valid_i && mgt_ready_o;
   assign acc_upd = upd_valid_i && upd_ready_o;
   assign acc_dec = dec_valid_i && dec_ready_o;
@@ -133,22 +135,19 @@ module qrl_core #(
   logic [QW-1:0] aq_rdata, aq_wdata, sq_rdata, sq_wdata;
   logic [StW-1:0] ao_raddr, ao_waddr, so_raddr, so_waddr;
   logic [OrdW-1:0] ao_rdata, ao_wdata, so_rdata, so_wdata;
-
-  // The tables the updates work on (w*): the shadow tables, or the only ones.
+  // the tables the updates work on (w*): the shadow tables, or the only ones
   logic [QW-1:0] wq_rdata;
   logic [OrdW-1:0] wo_rdata;
 
   // ---------------------------------------------------------------- counters
   logic seed_clr;
-  // Row / address counter of the clear and the copy; s' at an update's accept; the step of the
-  // shift-and-add; the column j of the compare loop.
+  // the clear's and copy's address; s' at an update's accept; the step; the loop's column j
   logic [CntW-1:0] cnt_d, cnt_q;
 
   // ---------------------------------------------------------------- decide
-  // qrl_decide: the accept cycle (LFSR draw, ε test, exploration rank, the mask into mask_q) and
-  // the second (a random member of the maximum set of the order bits under the mask, or the k-th
-  // allowed action). Its winner (qrl_winner) also gives the update's a*: the order bits of the
-  // active table (decide) or of the work table (update, in StUpdRdQ).
+  // qrl_decide: the accept cycle (the mask into mask_q), the second (LFSR draw, ε test, a random
+  // member of the maximum set under the mask, or the k-th allowed action). Its qrl_winner also
+  // gives the update's a* (the order bits of the work table, in StUpdRdQ).
   logic d1_valid;
   logic [Actions-1:0] mask_q, mask_d, dec_mask_n, upd_mask_n, upd_next_hot;
   logic [ActW-1:0] win_idx;
@@ -158,7 +157,8 @@ module qrl_core #(
 
   qrl_decide #(
     .Actions(Actions),
-    .Shadow (Shadow)
+    .Shadow (Shadow),
+    .Explore(Mode == 0)
   ) u_decide (
     .clk_i,
     .rst_ni,
@@ -238,7 +238,6 @@ module qrl_core #(
   end
   assign o_wmask = {pair_mask, pair_mask};
 
-  // a* = active table, s* = shadow table; q = q values, o = order bits
   qrl_ram_1r1w #(.Depth(QDepth), .Width(QW)) u_aq (.clk_i, .re_i(aq_re), .raddr_i(aq_raddr),
       .rdata_o(aq_rdata), .we_i(aq_we), .wmask_i(1'b1), .waddr_i(aq_waddr), .wdata_i(aq_wdata));
   qrl_ram_1r1w #(.Depth(States), .Width(OrdW), .Lanes(OrdW)) u_ao (.clk_i, .re_i(ao_re),
@@ -339,7 +338,7 @@ module qrl_core #(
         // table), else of the decision's state; the shadow q values from address 0 (a copy's
         // first read).
         ao_re = 1'b1;
-        ao_raddr = (!Shadow && upd_valid_i) ? upd_next_state_i : dec_state_i;
+        ao_raddr = (!Shadow && upd_valid_i && Mode != 2) ? upd_next_state_i : dec_state_i;
         so_re = Shadow;
         so_raddr = (copy_pend_q || mgt_valid_i) ? '0 : upd_next_state_i;
         sq_re = Shadow;
@@ -529,10 +528,9 @@ module qrl_core #(
     .last_q_o  (c_last_q)
   );
 
-  // The next cycle's adder phase (qrl_qadd), = {st_d == StIdle, StUpdD, StUpdAcc, StUpdFin,
-  // StLoopRd, StLoop}: every state that uses the adder is entered by a fixed transition, so all
-  // but the first are decoded from st_q and the counter (fmax: not behind the arbitration that
-  // st_d waits for); the step index likewise.
+  // The next cycle's adder phase (qrl_qadd), {st_d == StIdle, StUpdD, StUpdAcc, StUpdFin,
+  // StLoopRd, StLoop}: all but the first decoded from st_q and the counter (each is entered by a
+  // fixed transition; fmax: not behind the arbitration that st_d waits for); the step likewise.
   logic [5:0] ph_next;
   assign ph_next = {st_d == StIdle, st_q == StUpdRdN,
                     st_q == StUpdD || (st_q == StUpdAcc && !step_last),
@@ -543,11 +541,12 @@ module qrl_core #(
   logic [StepW-1:0] step_next;
   assign step_next = (st_q == StUpdAcc) ? cnt_inc[StepW-1:0] : StepW'(0);
   logic [QW-1:0] in_val;
-  assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_reward_i;
+  assign in_val = (Mode == 2 || (st_q == StIdle && mgt_valid_i)) ? mgt_value_i : upd_reward_i;
 
-  qrl_qadd #(
-    .StepW(StepW)
-  ) u_qadd (
+  qrl_qdp #(
+    .StepW (StepW),
+    .Frozen(Mode == 2)
+  ) u_qdp (
     .clk_i,
     .rst_ni,
     .step_next_i  (step_next),

@@ -15,12 +15,16 @@
 // dec_cnt counts down the decisions left at eps_hi: loaded with cfg_i.eps_n at eps_load_i (the
 // core's reset clear and SEED; a load wins over the count of a decision in its second cycle, as
 // the C++ model's seed() after decide()).
+// Explore = 0 (the greedy and frozen design points, qrl_core Mode 1 and 2): no ε test, no
+// ε schedule (dec_cnt), no popcount of the mask; every decision exploits, as the C++ model with
+// eps_high = eps_low = 0 (the LFSR stays: it still breaks the ties of the maximum set).
 // Episodes (Shadow): every cfg_i.episode_len-th decision (0: never) closes the episode (ep_end_o
 // with its accept; the core then copies the shadow table); ep_clr_i (a management COPY or SEED)
 // restarts the count.
 module qrl_decide #(
   parameter int unsigned Actions = 4,
-  parameter bit Shadow = 1'b0
+  parameter bit Shadow = 1'b0,
+  parameter bit Explore = 1'b1
 ) (
   input  logic                                  clk_i,
   input  logic                                  rst_ni,
@@ -49,11 +53,10 @@ module qrl_decide #(
   localparam int unsigned CntW = $clog2(Actions + 1);
   localparam int unsigned KbW = qrl_pkg::kp_width(Actions);
 
-  logic [23:0] dec_cnt_q;
   logic [31:0] w;
-  logic d1_q, eps_high, explore;  // eps_high: dec_cnt_q != 0, registered (fmax)
+  logic d1_q, explore;
   logic [Actions-1:0] max_set, set, set_q;
-  logic [CntW-1:0] cnt_max, cnt_mask, cnt, cnt_q;
+  logic [CntW-1:0] cnt_max, cnt, cnt_q;
   logic [KbW-1:0] kb, kb_q;
   logic [ActW-1:0] k;
 
@@ -79,9 +82,6 @@ module qrl_decide #(
 
   // second cycle: ε test, the set, its popcount, the products' bits
   assign mask_n_o = (mask_i == '0) ? {Actions{1'b1}} : mask_i;
-  assign explore = w[31:16] < (eps_high ? cfg_i.eps_hi : cfg_i.eps_lo);
-  // both popcounts in parallel, selected by the ε test at the end (fmax: the 16-bit compare is
-  // not in front of the popcount)
   qrl_popcnt #(
     .N(Actions),
     .W(CntW)
@@ -89,15 +89,41 @@ module qrl_decide #(
     .v_i  (max_set),
     .cnt_o(cnt_max)
   );
-  qrl_popcnt #(
-    .N(Actions),
-    .W(CntW)
-  ) u_cnt_mask (
-    .v_i  (mask_q_i),
-    .cnt_o(cnt_mask)
-  );
-  assign set = explore ? mask_q_i : max_set;
-  assign cnt = explore ? cnt_mask : cnt_max;
+  if (Explore) begin : g_eps
+    logic [23:0] dec_cnt_q;
+    logic eps_high;  // dec_cnt_q != 0, registered (fmax)
+    logic [CntW-1:0] cnt_mask;
+    assign explore = w[31:16] < (eps_high ? cfg_i.eps_hi : cfg_i.eps_lo);
+    // both popcounts in parallel, selected by the ε test at the end (fmax: the 16-bit compare
+    // is not in front of the popcount)
+    qrl_popcnt #(
+      .N(Actions),
+      .W(CntW)
+    ) u_cnt_mask (
+      .v_i  (mask_q_i),
+      .cnt_o(cnt_mask)
+    );
+    assign set = explore ? mask_q_i : max_set;
+    assign cnt = explore ? cnt_mask : cnt_max;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        dec_cnt_q <= '0;
+        eps_high <= 1'b0;
+      end else if (eps_load_i) begin
+        dec_cnt_q <= cfg_i.eps_n;
+        eps_high <= (cfg_i.eps_n != '0);
+      end else if (d1_q && eps_high) begin
+        dec_cnt_q <= dec_cnt_q - 24'h1;
+        eps_high <= (dec_cnt_q != 24'h1);
+      end
+    end
+  end else begin : g_greedy
+    assign explore = 1'b0;
+    assign set = max_set;
+    assign cnt = cnt_max;
+    logic unused_eps;
+    assign unused_eps = ^{cfg_i.eps_hi, cfg_i.eps_lo, cfg_i.eps_n, eps_load_i, w[31:16]};
+  end
 
   qrl_kprod #(
     .Actions(Actions),
@@ -112,8 +138,6 @@ module qrl_decide #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      dec_cnt_q <= '0;
-      eps_high <= 1'b0;
       d1_q <= 1'b0;
       rsp_valid_o <= 1'b0;
       rsp_explored_o <= 1'b0;
@@ -121,13 +145,6 @@ module qrl_decide #(
       cnt_q <= '0;
       kb_q <= '0;
     end else begin
-      if (eps_load_i) begin
-        dec_cnt_q <= cfg_i.eps_n;
-        eps_high <= (cfg_i.eps_n != '0);
-      end else if (d1_q && eps_high) begin
-        dec_cnt_q <= dec_cnt_q - 24'h1;
-        eps_high <= (dec_cnt_q != 24'h1);
-      end
       d1_q <= acc_i;
       rsp_valid_o <= d1_q;
       // no enables (area): read only in the response cycle after their load edge

@@ -99,7 +99,7 @@ TEST(HwcostFmax, EveryUnitHasNumericFmax) {
   }
 }
 
-// ---- hwcost: the standard-cell flow (bench/asic/asic_cost.sh) under points.online.asic
+// ---- hwcost: the standard-cell flow (bench/asic/asic_cost.sh) under points.POINT.asic
 
 TEST(HwcostAsic, KeysAreNumbersAndFailuresAreErrors) {
   const fs::path out = tmp("hwcost-asic.json");
@@ -112,6 +112,16 @@ TEST(HwcostAsic, KeysAreNumbersAndFailuresAreErrors) {
   // the RAMs (a flip-flop array) inside the unit's area, beside its logic
   EXPECT_GT(asic["area_um2"].get<double>(), asic["logic_area_um2"].get<double>());
   EXPECT_GT(asic["fmax_mhz"].get<double>(), 10.0);
+  // the greedy and frozen design points: the same keys, less logic (no ε logic; no update
+  // datapath and no reward unit)
+  const json pts = ssdtlm::test::load_json(out.string())["units"]["gc"]["points"];
+  for (const char* p : {"greedy", "frozen"})
+    for (const char* k : {"area_um2", "nand2_eq", "cells", "fmax_mhz", "leakage_uw"})
+      EXPECT_TRUE(pts[p]["asic"][k].is_number()) << p << " " << k << " " << pts.dump();
+  EXPECT_LT(pts["greedy"]["asic"]["logic_area_um2"].get<double>(),
+            asic["logic_area_um2"].get<double>());
+  EXPECT_LT(pts["frozen"]["asic"]["logic_area_um2"].get<double>(),
+            pts["greedy"]["asic"]["logic_area_um2"].get<double>());
 
   const auto none = run_ssdtlm("hwcost --no-ice40 --units gc --asic-script /nonexistent/a.sh");
   EXPECT_EQ(none.code, 1) << none.out;

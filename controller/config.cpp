@@ -9,6 +9,8 @@
 #include <sstream>
 #include <type_traits>
 
+#include "controller/suggest.h"
+
 namespace ssdtlm {
 namespace {
 
@@ -431,7 +433,7 @@ void SsdConfig::set(const std::string& key, const json& value, const std::string
     throw ConfigError(source + ": key '" + key +
                       "' is a section: expected an object of its keys, got " + value.dump());
   }
-  if (!p) throw ConfigError(source + ": unknown key '" + key + "'");
+  if (!p) throw ConfigError(source + ": unknown key '" + key + "'" + did_you_mean(key, keys()));
   p->set(*this, value, source);
 }
 
@@ -598,6 +600,12 @@ json SsdConfig::to_json() const {
 // within a few percent of device.
 std::string SsdConfig::default_rd_rs_scope() {
   return "die";
+}
+
+std::vector<std::string> SsdConfig::keys() {
+  std::vector<std::string> k;
+  for (const auto& p : params()) k.push_back(p.key);
+  return k;
 }
 
 std::string SsdConfig::describe_keys() {

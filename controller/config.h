@@ -219,6 +219,7 @@ struct SsdConfig {
   void finalize();
   nlohmann::json to_json() const;      // fully resolved config, nested by key
   static std::string describe_keys();  // one line per key: key, default, range, meaning
+  static std::vector<std::string> keys();  // every key, in declaration order
 };
 
 // Locates a preset by name (configs/NAME.json next to the source tree or the executable) or path.

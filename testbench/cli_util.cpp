@@ -10,24 +10,11 @@
 #include <cstring>
 #include <filesystem>
 
+#include "controller/suggest.h"
+
 namespace ssdtlm::tb {
 
 namespace {
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // "unknown option --precondtion (did you mean --precondition?)"
 std::string unknown_option(const CLI::App& app, const std::string& arg) {
@@ -61,19 +48,11 @@ bool starts_with(const std::string& s, const char* p) {
 std::string closest_option(const CLI::App& app, const std::string& name) {
   std::string bare = name;
   while (!bare.empty() && bare[0] == '-') bare.erase(0, 1);
-  std::string best;
-  size_t best_d = SIZE_MAX;
-  for (const CLI::Option* o : app.get_options()) {
-    for (const std::string& l : o->get_lnames()) {
-      const size_t d = edit_distance(bare, l);
-      if (d < best_d) {
-        best_d = d;
-        best = "--" + l;
-      }
-    }
-  }
-  const size_t limit = std::max<size_t>(2, bare.size() / 3);
-  return best_d > 0 && best_d <= limit ? best : std::string();
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app.get_options())
+    for (const std::string& l : o->get_lnames()) names.push_back(l);
+  const std::string near = closest_name(bare, names);
+  return near.empty() ? near : "--" + near;
 }
 
 std::string usage_message(const CLI::App& app, const std::string& m) {

@@ -16,6 +16,7 @@
 #include "testbench/commands.h"
 #include "testbench/prepass.h"
 #include "testbench/rd_result.h"
+#include "testbench/run_config.h"
 #include "testbench/warmup.h"
 #include "traces/drops.h"
 #include "traces/recorded.h"
@@ -295,19 +296,8 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
 
 json run_replay(const RunOptions& opt) {
   const auto wall0 = std::chrono::steady_clock::now();
-  SsdConfig cfg;
-  cfg.apply_file(find_preset(opt.preset));
-  for (const auto& f : opt.config_files) cfg.apply_file(f);
-  for (const auto& s : opt.sets) {
-    auto eq = s.find('=');
-    if (eq == std::string::npos) throw ConfigError("--set '" + s + "': expected key=value");
-    const std::string key = s.substr(0, eq), val = s.substr(eq + 1);
-    json v = json::parse(val, nullptr, false);
-    if (v.is_discarded()) v = val;  // bare strings
-    cfg.set(key, v, "--set");
-  }
-  if (opt.cache_mb) cfg.set("cache.size_mib", *opt.cache_mb, "--cache-mb");
-  cfg.finalize();
+  json mqsim_record;  // --mqsim-config: what was mapped and what was not
+  SsdConfig cfg = resolve_run_config(opt, mqsim_record);
   if (opt.rl_clock) opt.rl_clock(cfg.ctrl_cycle);
   check_composition(cfg, opt.preset);
   // The design point and q-tables of the RL units: checked here, before any work.
@@ -332,6 +322,7 @@ json run_replay(const RunOptions& opt) {
         "--precondition-random with --precondition-mode fill: fill writes no "
         "overwrites (use overwrite or steady)");
 
+  if (opt.check_config) return checked_config(cfg, mqsim_record);
   const uint64_t logical_bytes = cfg.logical_pages() * cfg.geo.page_size;
   traces::TraceOptions topt = opt.trace;
   topt.max_time_ns = traces::kMaxReplayNs;  // (said when read, before the replay)
@@ -573,6 +564,7 @@ json run_replay(const RunOptions& opt) {
   json r;
   r["tool"] = {{"name", "ssdtlm"}, {"version", version()}};
   r["config"] = cfg.to_json();
+  if (!mqsim_record.is_null()) r["mqsim_config"] = mqsim_record;
   r["trace"] = src->describe();
   const double sim_s = static_cast<double>(span) / 1e12;
   const uint64_t nreq = ssd.host.completed();

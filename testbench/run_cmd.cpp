@@ -53,6 +53,9 @@ int run_main(int argc, char** argv) {
                "with --loop N: the first N-1 passes are the warm-up, only the last is measured");
   app.add_flag("--integrity", opt.integrity,
                "check that every read returns the newest version written (data-integrity mode)");
+  app.add_option("--mqsim-config", opt.mqsim_config,
+                 "an MQSim ssdconfig.xml: its device parameters mapped onto configuration keys, "
+                 "applied after the preset (the unmapped ones are listed on stderr)");
   app.add_option("--config", opt.config_files, "JSON override file(s), applied after the preset");
   app.add_option("--set", opt.sets, "override one key: --set nand.erase_us=3500 (JSON value)");
   std::string gc;
@@ -135,13 +138,16 @@ int run_main(int argc, char** argv) {
   app.add_flag("--no-progress", progress_off, "no progress line");
   app.add_flag("--quiet", opt.quiet, "no summary on stdout");
   app.add_flag("--list-keys", list_keys, "list every configuration key with its default and exit");
+  app.add_flag("--check-config", opt.check_config,
+               "check the configuration and options (no trace needed, none read), write the "
+               "resolved configuration as JSON (to --out, else stdout) and exit");
   if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
   opt.rl_modes.mode_given = rl_mode_opt->count() > 0;
   if (list_keys) {
     std::fputs(SsdConfig::describe_keys().c_str(), stdout);
     return 0;
   }
-  if (opt.trace.path.empty()) {
+  if (opt.trace.path.empty() && !opt.check_config) {
     std::fprintf(stderr, "ssdtlm run: --trace FILE is required\n");
     return 2;
   }
@@ -220,6 +226,19 @@ int run_main(int argc, char** argv) {
   }
   try {
     nlohmann::json r = run_replay(opt);
+    if (opt.check_config) {  // the resolved configuration: to --out FILE, else standard output
+      if (opt.out_json.empty() || opt.out_json == "-") {
+        std::printf("%s\n", r.dump(2).c_str());
+        return 0;
+      }
+      std::ofstream f(opt.out_json);
+      f << r.dump(2) << '\n';
+      f.close();
+      if (f) return 0;
+      std::fprintf(stderr, "ssdtlm run: %s: cannot write the configuration\n",
+                   opt.out_json.c_str());
+      return 1;
+    }
     // The summary first: a result file that cannot be written loses nothing else.
     std::vector<std::string> write_errors = r.value("write_errors", std::vector<std::string>{});
     r.erase("write_errors");

@@ -1,0 +1,88 @@
+// `ssdtlm run --mqsim-config`: MQSim's stock and the matched ssdconfig.xml load (unmapped
+// parameters on stderr and in the JSON), malformed files exit 1 naming file and line; a replay
+// records the mapping in its result.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "tests/common/cli.h"
+
+namespace ssdtlm::test {
+namespace {
+
+const std::string kDir = std::string(SSDTLM_SOURCE_DIR) + "/configs/mqsim/";
+const std::string kTrace =
+    std::string(SSDTLM_SOURCE_DIR) + "/traces/data/umass-financial1.ssdsim.gz";
+
+TEST(MqsimCli, StockConfigChecksAndListsUnmapped) {
+  const auto dir = scratch_dir("mqsim-cli-");
+  const std::string out = (dir / "stock.json").string();
+  const CliResult r =
+      run_ssdtlm("run --mqsim-config " + kDir + "stock-ssdconfig.xml --check-config --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("MQSim parameter(s) not mapped"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  Ideal_Mapping_Table = false: "), std::string::npos) << r.out;
+  const nlohmann::json j = load_json(out);
+  EXPECT_EQ(j["config"]["nand"]["cell"], "MLC");
+  EXPECT_EQ(j["config"]["nand"]["chips_per_channel"], 4);
+  EXPECT_EQ(j["mqsim_config"]["file"], kDir + "stock-ssdconfig.xml");
+  bool found = false;
+  for (const auto& u : j["mqsim_config"]["unmapped"])
+    found = found || u["parameter"] == "GC_Block_Selection_Policy";
+  EXPECT_TRUE(found) << j["mqsim_config"].dump();
+}
+
+TEST(MqsimCli, MatchedConfigReplaysAndRecordsTheMapping) {
+  const auto dir = scratch_dir("mqsim-cli-");
+  const std::string out = (dir / "matched.json").string();
+  const CliResult r = run_ssdtlm("run --preset tlc-gc-128gb --mqsim-config " + kDir +
+                                 "matched-ssdconfig.xml --trace " + kTrace +
+                                 " --fold modulo --max-requests 2000 --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = load_json(out);
+  EXPECT_EQ(j["config"]["nand"]["channels"], 8);
+  EXPECT_EQ(j["config"]["channel"]["rate_mt_s"], 500.0);
+  EXPECT_EQ(j["mqsim_config"]["mapped"]["nand.read_us"]["value"], nlohmann::json({49, 49, 49}));
+  EXPECT_FALSE(j["mqsim_config"]["unmapped"].empty());
+  EXPECT_EQ(j["host"]["requests"], 2000);
+  // Later sources still win: --set over the MQSim file.
+  const CliResult s = run_ssdtlm("run --preset tlc-gc-128gb --mqsim-config " + kDir +
+                                 "matched-ssdconfig.xml --set nand.channels=4 --check-config");
+  ASSERT_EQ(s.code, 0) << s.out;
+  EXPECT_NE(s.out.find("\"channels\": 4"), std::string::npos);
+}
+
+TEST(MqsimCli, MalformedFilesExitOneNamingFileAndLine) {
+  const auto dir = scratch_dir("mqsim-cli-");
+  const std::string bad = (dir / "bad.xml").string();
+  std::ofstream(bad) << "<Execution_Parameter_Set>\n<Device_Parameter_Set>\n"
+                        "<Flash_Channel_Count>8</Flash_Channel_Count>\n"
+                        "<Chip_No_Per_Channel>four</Chip_No_Per_Channel>\n"
+                        "</Device_Parameter_Set>\n</Execution_Parameter_Set>\n";
+  CliResult r = run_ssdtlm("run --mqsim-config " + bad + " --check-config");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find(bad + ":4: Chip_No_Per_Channel: expected an unsigned integer, got 'four'"),
+            std::string::npos)
+      << r.out;
+  const std::string broken = (dir / "broken.xml").string();
+  std::ofstream(broken) << "<Execution_Parameter_Set>\n<Device_Parameter_Set>\n<Seed>1</Seed>\n";
+  r = run_ssdtlm("run --mqsim-config " + broken + " --check-config");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find(broken + ":2: element <Device_Parameter_Set> is not closed"),
+            std::string::npos)
+      << r.out;
+  r = run_ssdtlm("run --mqsim-config " + (dir / "missing.xml").string() + " --check-config");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("missing.xml: cannot open the MQSim configuration"), std::string::npos);
+}
+
+TEST(MqsimCli, MisspeltKeySuggestsTheKey) {
+  const CliResult r = run_ssdtlm("run --set gc.polcy=greedy --check-config");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("unknown key 'gc.polcy' (did you mean 'gc.policy'?)"), std::string::npos)
+      << r.out;
+}
+
+}  // namespace
+}  // namespace ssdtlm::test

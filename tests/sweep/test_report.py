@@ -17,6 +17,7 @@ CHROMIUM = shutil.which("chromium")
 def report_db(tmp_path_factory, ssdtlm_bin):
     pytest.importorskip("matplotlib")
     d = tmp_path_factory.mktemp("report")
+    write(d / "garbage.csv", "not a trace\n")  # a run that fails when it runs
     spec = write(d / "r.yaml", f"""
 name: rep
 description: report test sweep
@@ -29,7 +30,7 @@ grid:
   fsp: [baseline, frequency, rl]
 list:
   - {{}}
-  - {{trace: {d}/missing.csv, fsp: rl}}
+  - {{trace: {d}/garbage.csv, fsp: rl}}
 seeds: [1]
 outputs: [csv, fsp-rewards]
 report: {{baseline: baseline, cdf: [read, all]}}
@@ -53,7 +54,7 @@ def test_markdown_and_html(report_db):
     assert "## sweep rep" in md
     assert "| trace | baseline | frequency | rl |" in md  # normalised tables
     assert re.search(r"\| umass-financial1 \| 1\.000 \|", md)
-    assert "| geomean |" in md and "### Failed runs" in md and "missing.csv" in md
+    assert "| geomean |" in md and "### Failed runs" in md and "garbage.csv" in md
     page = open(html).read()
     n_img = page.count('<img ')
     # bars (several metrics), read + all CDFs, rewards, free blocks

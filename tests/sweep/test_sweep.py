@@ -157,13 +157,16 @@ def test_worker_bin_and_no_binary_hash(tmp_path, ssdtlm_bin):
 
 
 def test_failed_run_recorded_with_error(tmp_path, ssdtlm_bin):
+    # Runs that pass the checks before any run and fail when they run: a file that is no trace,
+    # an option combination refused once the trace is open.
+    write(tmp_path / "garbage.csv", "not a trace\n")
     spec = write(tmp_path / "f.yaml", f"""
 name: f
 base: {{max-requests: 300}}
 list:
   - {{trace: {TRACE_A}}}
-  - {{trace: {tmp_path}/missing.csv}}
-  - {{trace: {TRACE_A}, nand.no_such_key: 1}}
+  - {{trace: {tmp_path}/garbage.csv}}
+  - {{trace: {TRACE_A}, measure-last-pass: true}}
 """)
     db = str(tmp_path / "f.sqlite")
     p = sweep_cmd([spec, "--db", db, "--backend", "pool", "--workers", "2"], ssdtlm_bin, check=False)
@@ -173,8 +176,8 @@ list:
     assert len(rs) == 3
     bad = [r for r in rs.values() if r["status"] == "failed"]
     assert len(bad) == 2
-    assert any("missing.csv" in r["error"] for r in bad)
-    assert any("no_such_key" in r["error"] for r in bad)
+    assert any("garbage.csv" in r["error"] for r in bad)
+    assert any("--measure-last-pass" in r["error"] for r in bad)
     assert all(r["returncode"] not in (None, 0) and r["result"] is None for r in bad)
     # Failed runs are retried on the next sweep (and fail again, recorded again), ok ones skipped.
     p = sweep_cmd([spec, "--db", db, "--backend", "pool"], ssdtlm_bin, check=False)

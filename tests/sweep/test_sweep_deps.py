@@ -181,13 +181,13 @@ def test_stored_dependency_file_is_used_or_the_dependency_reruns(tmp_path, ssdtl
 
 
 def test_failed_dependency_fails_its_dependents(tmp_path, ssdtlm_bin):
-    spec = chain_spec(tmp_path, first_extra=", nand.no_such_key: 1")
+    spec = chain_spec(tmp_path, first_extra=", measure-last-pass: true")
     db = str(tmp_path / "c.sqlite")
     p = sweep_cmd([spec, "--db", db, "--workers", "2", "--backend", "pool"], ssdtlm_bin, check=False)
     assert p.returncode == 1
     assert "1 done, 4 failed" in p.stderr
     rs = {json.loads(r["params"]).get("id", "untrained"): r for r in rows(db)}
-    assert "no_such_key" in rs["train.0"]["error"]
+    assert "--measure-last-pass" in rs["train.0"]["error"]
     assert rs["train.1"]["error"].startswith("dependency train.0 failed")
     assert rs["trained"]["error"].startswith("dependency train.1 failed")
     assert rs["eval"]["error"].startswith("dependency trained failed")
@@ -205,7 +205,7 @@ def test_chain_on_local_dask(tmp_path, ssdtlm_bin):
     assert "dask LocalCluster (2 worker processes)" in p.stderr
     _check_chain_store(db)
     # a failing first step on Dask: its dependents are recorded as failed too
-    bad = chain_spec(tmp_path, first_extra=", nand.no_such_key: 1", name="bad")
+    bad = chain_spec(tmp_path, first_extra=", measure-last-pass: true", name="bad")
     p = sweep_cmd([bad, "--db", db, "--workers", "2"], ssdtlm_bin, check=False)
     assert p.returncode == 1 and "1 unchanged (skipped)" in p.stderr and "0 done, 4 failed" in p.stderr
 

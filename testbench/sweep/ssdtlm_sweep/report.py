@@ -169,9 +169,15 @@ def _path(d, path):
     return d if isinstance(d, (int, float)) and not isinstance(d, bool) else None
 
 
+def _md_cell(c):
+    lines = [ln.strip() for ln in str(c).replace("|", "/").splitlines()]
+    return "<br>".join(ln for ln in lines if ln)
+
+
 def _md_table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(str(c).replace("|", "/") for c in row) + " |" for row in rows]
+    # A cell stays on its row: line breaks become <br> (a multi-line error would end the table).
+    out += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
     return out
 
 

@@ -11,7 +11,15 @@ import time
 
 from . import spec as specmod
 from . import task as taskmod
-from .store import Store
+from . import validate
+from .store import Store, sha256_file
+
+
+class _HashOnly:
+    """What input_key needs of a store, without one (--dry-run creates no file)."""
+
+    def file_hash(self, path):
+        return sha256_file(path)
 
 
 def binary_version(binp):
@@ -234,12 +242,18 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
     spec = specmod.load(spec_path, quick=quick)
     if db is None:
         db = os.path.join(os.path.dirname(os.path.abspath(spec_path)), "results", spec.name + ".sqlite")
-    store = Store(db)
     spec.workload_dir = os.path.splitext(os.path.abspath(db))[0] + ".workloads"
+    runs = spec.expand()
+    # Every run's keys, values and files, checked before anything is created or run.
+    problems = validate.check_runs(spec, runs, binp, workers)
+    if problems:
+        raise specmod.SpecError(f"{len(problems)} problem(s) in the runs of {spec_path}, found before any "
+                                "run:\n" + "\n".join("  " + p for p in problems))
+    # --dry-run creates nothing: input keys are computed without the store's hash cache.
+    store = _HashOnly() if dry_run else Store(db)
     version = binary_version(binp)
     ident = {"tool_version": version,
              "binary_sha256": store.file_hash(binp) if hash_binary else None}
-    runs = spec.expand()
     if not dry_run:
         generate_workloads(spec, binp, runs)
     keyed, key_of = [], {}

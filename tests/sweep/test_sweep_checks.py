@@ -76,3 +76,29 @@ def test_closest_follows_the_binary_rule():
     assert validate.closest("gc.polcy", keys) == "gc.policy"
     assert validate.closest("gc.policy", keys) is None
     assert validate.closest("zzzzzzzz", keys) is None
+
+
+def test_mqsim_config_is_a_path_option(tmp_path, ssdtlm_bin):
+    import shutil
+    from conftest import ROOT
+    from ssdtlm_sweep import spec as specmod
+    shutil.copy(os.path.join(ROOT, "configs", "mqsim", "matched-ssdconfig.xml"), tmp_path / "m.xml")
+    spec = write(tmp_path / "s.yaml", f"""
+base: {{max-requests: 100, trace: {TRACE}, preset: tlc-gc-128gb}}
+grid:
+  mqsim-config: [m.xml, missing.xml]
+""")
+    runs = specmod.load(spec).expand()
+    assert runs[0].args[runs[0].args.index("--mqsim-config") + 1] == str(tmp_path / "m.xml")
+    assert str(tmp_path / "m.xml") in runs[0].files  # its contents are part of the run's key
+    p = sweep_cmd([spec, "--db", str(tmp_path / "s.sqlite"), "--dry-run"], ssdtlm_bin, check=False)
+    assert p.returncode == 1
+    assert "1 problem(s)" in p.stderr and f"input file {tmp_path}/missing.xml: no such file" in p.stderr
+
+
+def test_misspelt_spec_key_names_the_closest(tmp_path):
+    import pytest
+    from ssdtlm_sweep import spec as specmod
+    p = write(tmp_path / "s.yaml", "gird: {cache-mb: [2]}\n")
+    with pytest.raises(specmod.SpecError, match=r"unknown spec key\(s\): gird \(did you mean 'grid'\?\)"):
+        specmod.load(p)

@@ -33,7 +33,7 @@ import os
 RESERVED = {"out", "csv", "fsp-rewards", "rr-rewards", "slc-series", "slc-rl-save", "progress", "no-progress",
             "quiet", "help", "list-keys"}
 # Options whose value is a file path (resolved relative to the spec's folder).
-PATH_OPTIONS = {"trace", "config", "slc-rl-load"}  # resolved against the spec; contents in the run key
+PATH_OPTIONS = {"trace", "config", "mqsim-config", "slc-rl-load"}  # resolved against the spec; contents in the run key
 # Per-run outputs that can be collected: name -> run option.
 OUTPUTS = {"csv": "--csv", "fsp-rewards": "--fsp-rewards", "rr-rewards": "--rr-rewards",
            "slc-series": "--slc-series", "slc-rl-table": "--slc-rl-save"}
@@ -115,7 +115,10 @@ class Spec:
     def __init__(self, data, base_dir, quick=False, root=None, default_name="sweep", source=None):
         unknown = set(data) - SPEC_KEYS
         if unknown:
-            raise SpecError(f"unknown spec key(s): {', '.join(sorted(unknown))} (known: {', '.join(sorted(SPEC_KEYS))})")
+            from .validate import closest
+            named = [k + (f" (did you mean '{closest(k, SPEC_KEYS)}'?)" if closest(k, SPEC_KEYS) else "")
+                     for k in sorted(unknown)]
+            raise SpecError(f"unknown spec key(s): {', '.join(named)} (known: {', '.join(sorted(SPEC_KEYS))})")
         self.raw = data
         self.quick = quick
         if quick and data.get("quick"):

@@ -86,14 +86,14 @@ def check_runs(spec, runs, binp, workers=None):
         problems.setdefault(msg, []).append(run.label)
 
     keys = known_keys(binp)
-    bad_keys = set()
+    bad = set()  # runs with an unknown key or a missing input file
     for r in runs:
         for kv in _sets(r.args):
             k = kv.split("=", 1)[0]
             if k not in keys:
                 near = closest(k, keys)
                 add(f"unknown configuration key '{k}'" + (f" (did you mean '{near}'?)" if near else ""), r)
-                bad_keys.add(id(r))
+                bad.add(id(r))
         if r.trace and spec.workload_dir and os.path.dirname(r.trace) == spec.workload_dir:
             pass  # a generated workload: made before the runs
         elif r.trace:
@@ -104,9 +104,11 @@ def check_runs(spec, runs, binp, workers=None):
             m = _file_problem(f, "input file")
             if m:
                 add(m, r)
+                bad.add(id(r))
+    # The binary checks the rest of the runs whose keys and input files are known to be good.
     todo = {}
     for r in runs:
-        if id(r) not in bad_keys:
+        if id(r) not in bad:
             todo.setdefault(tuple(_without_trace(r.args)), []).append(r)
     with cf.ThreadPoolExecutor(max(1, min(workers or os.cpu_count() or 1, 8))) as ex:
         answers = dict(zip(todo, ex.map(lambda a: _binary_check(binp, list(a)), list(todo))))

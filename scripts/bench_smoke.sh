@@ -15,8 +15,9 @@ trap 'rm -rf "$tmp"' EXIT
 #   bench_instr.sh            bench_instr_total (tests/bench)
 #   asic/asic_cost.sh         HwcostAsic (tests/rl/test_rl_hw_cli.cpp, through ssdtlm hwcost)
 #   asic/asic_sta.sh          asic_sta_hand_count (tests/asic)
-# and rtl_units.sh is sourced by the rtl_*.sh scripts below.
-covered="bench_instr.sh asic/asic_cost.sh asic/asic_sta.sh rtl_units.sh"
+# and the libraries rtl_units.sh (sourced by the rtl_*.sh scripts below) and asic/asic_lib.sh
+# (sourced by asic/asic_cost.sh).
+covered="bench_instr.sh asic/asic_cost.sh asic/asic_sta.sh rtl_units.sh asic/asic_lib.sh"
 ran=""
 step() {  # step SCRIPT ARGS... (env before the call applies): run it, log, time
   local s=$1 t0 rc=0

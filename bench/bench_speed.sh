@@ -9,7 +9,8 @@
 # Env: N (requests of the generated mixed workload, default 1000000), R (repeats, default 3),
 #      OUT (default bench/out/speed), LOOP (--loop of the bundled traces, default 1: most hold
 #      1k-10k records, replayed in milliseconds, so their ratios are noise unless looped),
-#      KN (activations of each probe run, default 10000000).
+#      KN (activations of each probe run, default 10000000), OLD_BIN (a reference binary to use
+#      instead of building REF_REV; REF_REV is then only its label).
 # Workloads: the mixed workload of bench_replay.sh (65% writes, 8 KiB, Zipf 0.9 over 16 GiB,
 # ~50k IOPS offered) on qlc-fsp fresh and aged (--precondition 1.0 --precondition-random 0.15),
 # and the bundled real traces folded onto qlc-fsp.
@@ -29,9 +30,14 @@ NEW="$BUILD/ssdtlm"
 # compare code, not optimisation levels.
 BTYPE=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$BUILD/CMakeCache.txt" 2>/dev/null || true)
 BTYPE=${BTYPE:-RelWithDebInfo}
-REFHASH=$(git -C "$ROOT" rev-parse --short "$REF")
-REFDIR="$OUT/ref-$REFHASH-$BTYPE"
-if [[ ! -x "$REFDIR/build/ssdtlm" ]]; then
+if [[ -n "${OLD_BIN:-}" ]]; then
+  [[ -x "$OLD_BIN" ]] || { echo "bench_speed: OLD_BIN $OLD_BIN is not an executable" >&2; exit 1; }
+  REFHASH=$OLD_BIN
+else
+  REFHASH=$(git -C "$ROOT" rev-parse --short "$REF")
+  REFDIR="$OUT/ref-$REFHASH-$BTYPE"
+fi
+if [[ -z "${OLD_BIN:-}" && ! -x "$REFDIR/build/ssdtlm" ]]; then
   rm -rf "$REFDIR"
   git -C "$ROOT" worktree add --detach -f "$REFDIR" "$REF" >/dev/null
   launcher=$(command -v ccache >/dev/null && echo "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache" || true)
@@ -39,13 +45,13 @@ if [[ ! -x "$REFDIR/build/ssdtlm" ]]; then
     -DSSDTLM_TESTS=OFF $launcher >/dev/null
   ninja -C "$REFDIR/build" ssdtlm >/dev/null
 fi
-OLD="$REFDIR/build/ssdtlm"
+OLD=${OLD_BIN:-$REFDIR/build/ssdtlm}
 
 KPROBE="$OUT/bench_kernel"
 ${CXX:-g++} -std=c++17 -O2 "$ROOT/bench/bench_kernel.cpp" -lsystemc -o "$KPROBE"
-KRATE=$(SC_COPYRIGHT_MESSAGE=DISABLE "$KPROBE" 10 20000000 ns | awk '{print $6}')
+KRATE=$(SC_COPYRIGHT_MESSAGE=DISABLE "$KPROBE" 10 $((2 * ${KN:-10000000})) ns | awk '{print $6}')
 # The same with an activation per time step, as in the replays (act/rq below; for information).
-KRATE_D=$(SC_COPYRIGHT_MESSAGE=DISABLE "$KPROBE" 10 20000000 distinct | awk '{print $6}')
+KRATE_D=$(SC_COPYRIGHT_MESSAGE=DISABLE "$KPROBE" 10 $((2 * ${KN:-10000000})) distinct | awk '{print $6}')
 
 WL="$OUT/mixed-$N.csv.gz"
 [[ -f "$WL" ]] || "$NEW" gen --requests "$N" --seed 7 --read-ratio 0.35 --size 8192 \

@@ -4,12 +4,12 @@
 # commands one after another. Prints both wall times and their ratio (target <= 0.6), and the
 # concurrency the sweep achieved: when two CPU-bound processes each run at half speed (a loaded
 # or shared machine), the ratio cannot beat 1 however well the sweep keeps its workers busy.
-#   bench/bench_sweep.sh [BUILD_DIR]   (default build)
+#   bench/bench_sweep.sh [BUILD_DIR]   (default build; env SPEC: another sweep file)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="$(pwd)/${1:-build}/ssdtlm"
 [ -x "$BIN" ] || { echo "build first: $BIN not found" >&2; exit 2; }
-SPEC=bench/bench_sweep.yaml
+SPEC=${SPEC:-bench/bench_sweep.yaml}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -404,10 +404,6 @@ void flatten(const json& j, const std::string& prefix,
   }
 }
 
-nand::Tick us_to_ps(double us) {
-  return static_cast<nand::Tick>(std::llround(us * 1e6));
-}
-
 bool file_exists(const std::string& p) {
   struct stat st;
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
@@ -471,26 +467,13 @@ void SsdConfig::apply_file(const std::string& path) {
 void SsdConfig::finalize() {
   const std::string where = "config";
   if (std::string e = geo.validate(); !e.empty()) throw ConfigError(where + ": " + e);
-  const int bits = geo.bits();
-  array.program_mode =
-      program_mode == "per_page" ? nand::ProgramMode::PerPage : nand::ProgramMode::OneShot;
-  if (read_us.size() != static_cast<size_t>(bits))
-    throw ConfigError(where + ": key 'nand.read_us': needs " + std::to_string(bits) +
-                      " values (one per page type of " + nand::to_string(geo.cell) + ")");
-  size_t want_prog = array.program_mode == nand::ProgramMode::OneShot ? 1 : bits;
-  if (program_us.size() != want_prog)
-    throw ConfigError(where + ": key 'nand.program_us': needs " + std::to_string(want_prog) +
-                      " value(s) for program_mode " + program_mode);
-  array.read = {};
-  array.program = {};
-  for (int t = 0; t < bits; ++t) array.read[t] = us_to_ps(read_us[t]);
-  for (size_t t = 0; t < want_prog; ++t) array.program[t] = us_to_ps(program_us[t]);
-  array.erase = us_to_ps(erase_us);
-  slc_array = {};
-  slc_array.program_mode = nand::ProgramMode::OneShot;
-  slc_array.read[0] = us_to_ps(slc_read_us);
-  slc_array.program[0] = us_to_ps(slc_program_us);
-  slc_array.erase = us_to_ps(slc_erase_us);
+  try {
+    timing = nand::TimingModel::from_keys({read_us, program_us, erase_us, program_mode, slc_read_us,
+                                           slc_program_us, slc_erase_us, rd_retry_us},
+                                          geo.cell);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(where + ": " + e.what());
+  }
   if (slc_rl_reward == "ema" && !(slc_rl_cost_ema > 0))
     throw ConfigError(where + ": key 'slc.rl_cost_ema': must be > 0 with slc.rl_reward ema");
   if (hybrid()) {

@@ -190,8 +190,7 @@ struct SsdConfig {
   double sample_interval_ms = 100;  // CSV time-series period (simulated time)
 
   // Derived timing (filled by finalize()).
-  nand::ArrayTiming array;
-  nand::ArrayTiming slc_array;  // blocks in SLC mode: read[0], program[0] (one page), erase
+  nand::TimingModel timing;  // the die's array times (nand/timing.h), from the keys above
   nand::BusTiming bus;
   nand::Tick ctrl_cycle = 0;
 
@@ -208,7 +207,7 @@ struct SsdConfig {
     return slc_pages_per_block ? slc_pages_per_block : geo.pages_per_block / geo.bits();
   }
   int unit_pages() const {  // pages per program unit
-    return array.program_mode == nand::ProgramMode::OneShot ? geo.bits() : 1;
+    return timing.native().program_mode == nand::ProgramMode::OneShot ? geo.bits() : 1;
   }
 
   // Loaders. `source` names the file in error messages.

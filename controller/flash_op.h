@@ -10,12 +10,13 @@
 #include "controller/ftl.h"
 #include "controller/object_pool.h"
 #include "nand/geometry.h"
+#include "nand/timing.h"
 
 namespace ssdtlm {
 
 using nand::Tick;
 
-enum class FlashKind : uint8_t { Read, Program, Erase };
+using FlashKind = nand::ArrayOp;  // Read, Program, Erase (nand/timing.h)
 
 // Dispatch class at a die: lower runs first. Class 0 is foreground GC (greedy GC is blocking:
 // its operations go before any host operation queued at the die); class 1 host reads when
@@ -56,10 +57,9 @@ struct FlashOp {
   uint32_t aux = 0;
   Lpn lpn = kNoLpn;
   uint32_t mask = 0;  // sectors this read must deliver from flash
-  // Read disturb: LDPC soft-decision level of a read and the retry time the channel
-  // adds to tR (set by the controller core when the reliability model is on).
+  // Read disturb: LDPC soft-decision level of a read; the channel adds its retry time to tR
+  // (nand::TimingModel; set by the controller core when the reliability model is on).
   uint8_t retry_level = 0;
-  Tick retry_time = 0;
   // Read disturb: when > 0, the array time of this read instead of the page type's tR (reads of
   // an IPR-reprogrammed MLC block, rd.mlc_read_us).
   Tick read_time = 0;
@@ -97,7 +97,6 @@ class FlashOpPool {
     op->lpn = kNoLpn;
     op->mask = 0;
     op->retry_level = 0;
-    op->retry_time = 0;
     op->read_time = 0;
     op->next_in_group = nullptr;
     return op;

@@ -169,21 +169,9 @@ Tick FlashChannel::array_time(const Die& die) const {
   for (int i = 0; i < die.n; ++i) {
     const FlashOp* o = OpPool::of(*die.group[i]);
     const int type = o->slc ? 0 : cfg_.geo.page_type_of(cfg_.geo.page_of(o->ppn));
-    const nand::ArrayTiming& at = o->slc ? cfg_.slc_array : cfg_.array;  // SLC mode
-    Tick ti = 0;
-    switch (h->kind) {
-      case FlashKind::Read:
-        // + LDPC retries; an MLC-reprogrammed block's own read time
-        ti = (o->read_time ? o->read_time : at.read_time(type)) + o->retry_time;
-        break;
-      case FlashKind::Program:
-        ti = at.program_time(type, static_cast<int>(o->npages));
-        break;
-      case FlashKind::Erase:
-        ti = at.erase;
-        break;
-    }
-    t = std::max(t, ti);
+    // A read's LDPC retry level and an MLC-reprogrammed block's own read time come with the op.
+    t = std::max(t, cfg_.timing.op_time(h->kind, o->slc, type, static_cast<int>(o->npages),
+                                        o->retry_level, o->read_time));
   }
   return t;
 }

@@ -11,7 +11,8 @@
 // LDPC: a read whose RBER is at most `rber_hard` decodes at level 0 (hard decision, no retry).
 // Above it, soft-decision level L (1..7) corrects up to rber_hard + L * (rber_max - rber_hard) / 7:
 // the level of a read is the smallest sufficient L. A read above rber_max is uncorrectable (it has
-// spent all 7 retries). Latency = t_read + L * t_retry (0.085 ms + 0.024 ms per level).
+// spent all 7 retries). Latency = tR + L * t_retry (0.085 ms + 0.024 ms per level), charged by
+// nand::TimingModel (nand/timing.h).
 // Defaults: rber_max = P(PE 1K, 26.3K reads) = 3.9497e-3, the paper's "maximum read limit 26.3K
 // ... the outcome of our model"; rber_hard = 1.0e-3 [assumed]: a block of the first column reads
 // without retries up to 3.4K reads.
@@ -21,6 +22,7 @@
 #include <cstdint>
 
 #include "nand/geometry.h"
+#include "nand/timing.h"
 
 namespace ssdtlm::nand {
 
@@ -37,20 +39,13 @@ struct RberTable {
 };
 
 struct LdpcModel {
-  static constexpr int kMaxLevel = 7;
+  static constexpr int kMaxLevel = TimingModel::kMaxRetryLevel;
   double rber_hard = 1.0e-3;
   double rber_max = RberTable::rber(1000, 26300);
-  Tick t_read = 85 * kPsPerUs;
-  Tick t_retry = 24 * kPsPerUs;
 
   // 0..7, or kMaxLevel + 1 when uncorrectable.
   int level(double rber) const;
   bool uncorrectable(double rber) const { return level(rber) > kMaxLevel; }
-  // Array read time of a read at `level` (an uncorrectable read has spent all 7 retries).
-  Tick read_time(int lvl) const {
-    return t_read + Tick(lvl > kMaxLevel ? kMaxLevel : lvl) * t_retry;
-  }
-  Tick retry_time(int lvl) const { return Tick(lvl > kMaxLevel ? kMaxLevel : lvl) * t_retry; }
   // Largest read count a block at `pe` can take before its reads become uncorrectable.
   double read_limit(double pe) const;
 };

@@ -32,9 +32,10 @@ case "$mode" in
     cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1" \
       -DCMAKE_C_FLAGS_DEBUG="-O1" -DSSDTLM_SANITIZE=ON >/dev/null
     ninja -C build-asan
-    # hwcost_fmax runs Yosys and nextpnr, asic_sta OpenSTA (not our code): the normal pass covers them.
+    # hwcost_fmax runs Yosys and nextpnr, asic_sta OpenSTA (not our code), bench valgrind (which
+    # cannot run a sanitized binary): the normal pass covers them.
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE 'hwcost_fmax|asic_sta'
+      ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE 'hwcost_fmax|asic_sta|bench'
     ;;
   fuzz)
     cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSSDTLM_FUZZ=ON \

@@ -19,8 +19,6 @@ DisturbModel::DisturbModel(const SsdConfig& cfg, const BlockWear& wear)
       page_reads_(cfg.geo.pages(), 0) {
   ldpc_.rber_hard = cfg.rd_rber_hard;
   ldpc_.rber_max = cfg.rd_rber_max;
-  ldpc_.t_retry = static_cast<Tick>(std::llround(cfg.rd_retry_us * 1e6));
-  ldpc_.t_read = cfg.array.read[0];
   mlc_read_ = static_cast<Tick>(std::llround(cfg.rd_mlc_read_us * 1e6));
   if (cfg.rd_initial_pe_max > 0) {
     std::mt19937_64 rng(cfg.seed * 0x9e3779b97f4a7c15ull + 7);
@@ -54,8 +52,7 @@ uint32_t DisturbModel::on_read(FlashOp& op, bool host) {
   const double rber = rber_of(b);
   const int lvl = ldpc_.level(rber);
   op.retry_level = static_cast<uint8_t>(lvl);
-  op.retry_time = ldpc_.retry_time(lvl);
-  retry_time_total_ += op.retry_time;
+  retry_time_total_ += cfg_.timing.retry_time(lvl);
   (host ? host_levels_ : other_levels_)[lvl] += 1;
   (host ? host_rber_sum_ : other_rber_sum_) += rber;
   if (lvl > nand::LdpcModel::kMaxLevel) ++(host ? unc_host_ : unc_other_);
@@ -96,7 +93,7 @@ void DisturbModel::stats(nlohmann::json& j) const {
   };
   j["model"] = {{"rber_hard", ldpc_.rber_hard},
                 {"rber_max", ldpc_.rber_max},
-                {"retry_us", double(ldpc_.t_retry) / 1e6},
+                {"retry_us", double(cfg_.timing.t_retry()) / 1e6},
                 {"hard_threshold", hard_},
                 {"soft_threshold", soft_},
                 {"initial_pe_max", cfg_.rd_initial_pe_max},

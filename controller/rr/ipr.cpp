@@ -63,7 +63,7 @@ void IprRefresh::begin_reprogram(uint32_t p) {
     op->no_transfer = true;
     ++J.ctr.programs;  // flash.programs counts them; no page is programmed for data
     ++J.st.reprogram_ops;
-    J.st.reprogram_time += J.cfg.array.program_time(static_cast<int>(bits) - 1, 1);
+    J.st.reprogram_time += J.cfg.timing.program(false, static_cast<int>(bits) - 1, 1);
     J.port.submit(op);
   }
 }

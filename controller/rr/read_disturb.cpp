@@ -66,7 +66,6 @@ const char* ReadDisturb::policy_name() const {
 
 void ReadDisturb::on_flash_op(FlashOp& op, bool host, bool modelled) {
   op.retry_level = 0;
-  op.retry_time = 0;
   op.read_time = 0;
   if (die_scope_ && !op.background) wsrs_->on_host_op_submitted(op);
   if (op.kind == FlashKind::Read) {

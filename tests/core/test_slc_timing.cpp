@@ -75,11 +75,11 @@ TEST(SlcTiming, TheHandMadeConfigurationIsWhatTheNumbersAssume) {
   EXPECT_TRUE(c.multi_plane);
   EXPECT_EQ(c.bus.cmd_time(), kCmd * kNs);
   EXPECT_EQ(c.bus.xfer_time(c.geo.page_size), kPage * kNs);
-  EXPECT_EQ(c.slc_array.read[0], 30'000 * kNs);
-  EXPECT_EQ(c.slc_array.program[0], 500'000 * kNs);
-  EXPECT_EQ(c.slc_array.erase, 10'000'000 * kNs);
-  EXPECT_EQ(c.array.program[0], 1'600'000 * kNs);
-  EXPECT_EQ(c.array.erase, 15'000'000 * kNs);
+  EXPECT_EQ(c.timing.slc().read[0], 30'000 * kNs);
+  EXPECT_EQ(c.timing.slc().program[0], 500'000 * kNs);
+  EXPECT_EQ(c.timing.slc().erase, 10'000'000 * kNs);
+  EXPECT_EQ(c.timing.native().program[0], 1'600'000 * kNs);
+  EXPECT_EQ(c.timing.native().erase, 15'000'000 * kNs);
   EXPECT_EQ(c.slc_blocks_per_plane, kNativeBlock);
 }
 

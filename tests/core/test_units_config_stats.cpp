@@ -59,15 +59,15 @@ TEST(SsdConfig, DefaultsFinalizeToThePaperDevice) {
   SsdConfig c;
   ASSERT_NO_THROW(c.finalize());
   EXPECT_EQ(c.unit_pages(), 4);
-  EXPECT_EQ(c.array.program_mode, nand::ProgramMode::OneShot);
+  EXPECT_EQ(c.timing.native().program_mode, nand::ProgramMode::OneShot);
   // 90/120/150/180 us -> ps.
-  EXPECT_EQ(c.array.read[0], 90'000'000u);
-  EXPECT_EQ(c.array.read[1], 120'000'000u);
-  EXPECT_EQ(c.array.read[2], 150'000'000u);
-  EXPECT_EQ(c.array.read[3], 180'000'000u);
-  EXPECT_EQ(c.array.program[0], 1'300'000'000u);  // 1.3 ms
-  EXPECT_EQ(c.array.program[1], 0u);
-  EXPECT_EQ(c.array.erase, 10'000'000'000u);  // 10 ms
+  EXPECT_EQ(c.timing.native().read[0], 90'000'000u);
+  EXPECT_EQ(c.timing.native().read[1], 120'000'000u);
+  EXPECT_EQ(c.timing.native().read[2], 150'000'000u);
+  EXPECT_EQ(c.timing.native().read[3], 180'000'000u);
+  EXPECT_EQ(c.timing.native().program[0], 1'300'000'000u);  // 1.3 ms
+  EXPECT_EQ(c.timing.native().program[1], 0u);
+  EXPECT_EQ(c.timing.native().erase, 10'000'000'000u);  // 10 ms
   EXPECT_EQ(c.bus.bytes_per_us, 800u);
   EXPECT_EQ(c.bus.cmd_addr_cycles, 7u);
   EXPECT_EQ(c.bus.cycle, 10'000u);    // 10 ns
@@ -218,8 +218,8 @@ TEST(SsdConfig, ReadLatencyCountMustMatchTheCellType) {
   c.set("nand.read_us", json::parse("[85, 85, 85]"), "t");
   ASSERT_NO_THROW(c.finalize());
   EXPECT_EQ(c.unit_pages(), 3);
-  EXPECT_EQ(c.array.read[2], 85'000'000u);
-  EXPECT_EQ(c.array.read[3], 0u);
+  EXPECT_EQ(c.timing.native().read[2], 85'000'000u);
+  EXPECT_EQ(c.timing.native().read[3], 0u);
   // SLC: one read latency; MLC: two.
   SsdConfig s;
   s.set("nand.cell", "SLC", "t");
@@ -241,8 +241,8 @@ TEST(SsdConfig, ProgramLatencyCountMustMatchTheProgramMode) {
   c.set("nand.program_us", json::parse("[500, 1000, 2000, 4000]"), "t");
   ASSERT_NO_THROW(c.finalize());
   EXPECT_EQ(c.unit_pages(), 1);
-  EXPECT_EQ(c.array.program_mode, nand::ProgramMode::PerPage);
-  EXPECT_EQ(c.array.program[3], 4'000'000'000u);
+  EXPECT_EQ(c.timing.native().program_mode, nand::ProgramMode::PerPage);
+  EXPECT_EQ(c.timing.native().program[3], 4'000'000'000u);
   c.set("nand.program_mode", "one_shot", "t");
   EXPECT_TRUE(Contains(config_error([&] { c.finalize(); }), "nand.program_us"));
 }
@@ -340,8 +340,8 @@ TEST(SsdConfig, QlcFspPresetMatchesTableI) {
   EXPECT_EQ(c.geo.page_size, 8192u);
   EXPECT_EQ(c.geo.capacity_bytes(), 1ull << 40);
   EXPECT_EQ(c.read_us, (std::vector<double>{90, 120, 150, 180}));
-  EXPECT_EQ(c.array.program[0], 1'300'000'000u);
-  EXPECT_EQ(c.array.erase, 10'000'000'000u);
+  EXPECT_EQ(c.timing.native().program[0], 1'300'000'000u);
+  EXPECT_EQ(c.timing.native().erase, 10'000'000'000u);
   EXPECT_EQ(c.erase_limit, 500u);
   EXPECT_DOUBLE_EQ(c.gc_threshold, 0.05);
   EXPECT_EQ(c.fsp_grouper, "baseline");

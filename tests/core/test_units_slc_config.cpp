@@ -72,15 +72,15 @@ TEST(SlcConfig, HybridSlcTlcPresetMatchesTableI) {
   EXPECT_EQ(slc_bytes, 2ull << 30);
   EXPECT_EQ(tlc_bytes, 42ull << 30);
   // Timing: TLC one-shot 1600 us, SLC 500 us, erase 15 ms both; reads 66 / 30 us (assumed).
-  EXPECT_EQ(c.array.program_mode, nand::ProgramMode::OneShot);
+  EXPECT_EQ(c.timing.native().program_mode, nand::ProgramMode::OneShot);
   EXPECT_EQ(c.unit_pages(), 3);
-  EXPECT_EQ(c.array.program[0], 1600 * kUs);
-  EXPECT_EQ(c.array.erase, 15000 * kUs);
-  for (int t = 0; t < 3; ++t) EXPECT_EQ(c.array.read[t], 66 * kUs) << "page type " << t;
-  EXPECT_EQ(c.slc_array.program_mode, nand::ProgramMode::OneShot);
-  EXPECT_EQ(c.slc_array.read_time(0), 30 * kUs);
-  EXPECT_EQ(c.slc_array.program_time(0, 1), 500 * kUs);
-  EXPECT_EQ(c.slc_array.erase, 15000 * kUs);
+  EXPECT_EQ(c.timing.native().program[0], 1600 * kUs);
+  EXPECT_EQ(c.timing.native().erase, 15000 * kUs);
+  for (int t = 0; t < 3; ++t) EXPECT_EQ(c.timing.native().read[t], 66 * kUs) << "page type " << t;
+  EXPECT_EQ(c.timing.slc().program_mode, nand::ProgramMode::OneShot);
+  EXPECT_EQ(c.timing.slc().read_time(0), 30 * kUs);
+  EXPECT_EQ(c.timing.slc().program_time(0, 1), 500 * kUs);
+  EXPECT_EQ(c.timing.slc().erase, 15000 * kUs);
   EXPECT_EQ(c.erase_limit, 3000u);
   EXPECT_EQ(c.slc_erase_limit, 100000u);
   // GC trigger 50% in both regions, the count rules off.
@@ -126,13 +126,13 @@ TEST(SlcConfig, HybridSlcQlcPresetMatchesTheSlides) {
   EXPECT_EQ(c.geo.pages_per_block, 1024u);
   EXPECT_EQ(c.slc_pages(), 256u);
   EXPECT_EQ(c.geo.page_size, 16384u);
-  EXPECT_EQ(c.array.program_mode, nand::ProgramMode::OneShot);
-  EXPECT_EQ(c.array.program[0], 3102 * kUs);
-  for (int t = 0; t < 4; ++t) EXPECT_EQ(c.array.read[t], 140 * kUs) << "page type " << t;
-  EXPECT_EQ(c.array.erase, 3500 * kUs);
-  EXPECT_EQ(c.slc_array.read_time(0), 30 * kUs);
-  EXPECT_EQ(c.slc_array.program_time(0, 1), 160 * kUs);
-  EXPECT_EQ(c.slc_array.erase, 3000 * kUs);
+  EXPECT_EQ(c.timing.native().program_mode, nand::ProgramMode::OneShot);
+  EXPECT_EQ(c.timing.native().program[0], 3102 * kUs);
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(c.timing.native().read[t], 140 * kUs) << "page type " << t;
+  EXPECT_EQ(c.timing.native().erase, 3500 * kUs);
+  EXPECT_EQ(c.timing.slc().read_time(0), 30 * kUs);
+  EXPECT_EQ(c.timing.slc().program_time(0, 1), 160 * kUs);
+  EXPECT_EQ(c.timing.slc().erase, 3000 * kUs);
   EXPECT_EQ(c.erase_limit, 1000u);
   EXPECT_EQ(c.slc_erase_limit, 100000u);
   EXPECT_DOUBLE_EQ(c.overprovisioning, 0.03);
@@ -191,14 +191,14 @@ TEST(SlcConfig, SlcTimingFollowsTheSlcKeys) {
   c.set("slc.erase_us", 2500, "t");
   ASSERT_NO_THROW(c.finalize());
   EXPECT_FALSE(c.hybrid());
-  EXPECT_EQ(c.slc_array.read[0], 25'500'000u);
-  EXPECT_EQ(c.slc_array.program[0], 200 * kUs);
-  EXPECT_EQ(c.slc_array.erase, 2500 * kUs);
+  EXPECT_EQ(c.timing.slc().read[0], 25'500'000u);
+  EXPECT_EQ(c.timing.slc().program[0], 200 * kUs);
+  EXPECT_EQ(c.timing.slc().erase, 2500 * kUs);
   // One SLC page program takes program[0] whatever the page count the caller passes.
-  EXPECT_EQ(c.slc_array.program_time(0, 1), 200 * kUs);
+  EXPECT_EQ(c.timing.slc().program_time(0, 1), 200 * kUs);
   // The native timing is untouched.
-  EXPECT_EQ(c.array.read[0], 90 * kUs);
-  EXPECT_EQ(c.array.program[0], 1300 * kUs);
+  EXPECT_EQ(c.timing.native().read[0], 90 * kUs);
+  EXPECT_EQ(c.timing.native().program[0], 1300 * kUs);
 }
 
 TEST(SlcConfig, HybridNeedsAtMostEightSectorsPerPage) {

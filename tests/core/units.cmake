@@ -7,6 +7,7 @@ add_executable(test_units
   ${CMAKE_CURRENT_LIST_DIR}/test_units_config_stats.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_units_slc_config.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_steady_state.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_timing_model.cpp
 )
 target_link_libraries(test_units PRIVATE ssdtlm_controller GTest::gtest_main)
 target_compile_definitions(test_units PRIVATE SSDTLM_TEST_CONFIG_DIR="${PROJECT_SOURCE_DIR}/configs")

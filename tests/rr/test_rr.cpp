@@ -85,12 +85,15 @@ TEST(RrModel, RetryLevelsAndLatency) {
   // -> level 7; after 10K reads: 1.847e-3 -> 2.01 -> level 3.
   EXPECT_EQ(m.level(RberTable::rber(1000, 25000)), 7);
   EXPECT_EQ(m.level(RberTable::rber(1000, 10000)), 3);
-  // Latency: 0.085 ms + 0.024 ms per level; an uncorrectable read spent all 7 retries.
-  EXPECT_EQ(m.read_time(0), 85'000'000u);
-  EXPECT_EQ(m.read_time(1), 109'000'000u);
-  EXPECT_EQ(m.read_time(3), 157'000'000u);
-  EXPECT_EQ(m.read_time(7), 253'000'000u);
-  EXPECT_EQ(m.read_time(8), 253'000'000u);
+  // Latency (nand::TimingModel): 0.085 ms + 0.024 ms per level; an uncorrectable read spent all
+  // 7 retries.
+  const nand::TimingModel t = nand::TimingModel::from_keys(
+      {{85, 85, 85}, {500}, 3500, "one_shot", 30, 160, 3000, 24}, nand::CellType::TLC);
+  EXPECT_EQ(t.read(false, 0, 0), 85'000'000u);
+  EXPECT_EQ(t.read(false, 1, 1), 109'000'000u);
+  EXPECT_EQ(t.read(false, 2, 3), 157'000'000u);
+  EXPECT_EQ(t.read(false, 0, 7), 253'000'000u);
+  EXPECT_EQ(t.read(false, 0, 8), 253'000'000u);
   // The read limit at 1K P/E is the paper's 26.3K; at 8K only (3.9497 - 2.219) / 0.370 = 4.68K.
   EXPECT_NEAR(m.read_limit(1000), 26300, 1e-6);
   EXPECT_NEAR(m.read_limit(8000), (3.9497 - 2.219) / 0.370 * 1000, 1);

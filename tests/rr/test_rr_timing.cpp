@@ -50,9 +50,9 @@ TEST(RrTiming, TheNumbersAreTlcRrs) {
   const SsdConfig c = rr_config();
   EXPECT_EQ(c.bus.cmd_time(), kCmd * kNs);
   EXPECT_EQ(c.bus.xfer_time(c.geo.page_size), kPage * kNs);
-  for (int t = 0; t < 3; ++t) EXPECT_EQ(c.array.read[t], 85'000 * kNs);
-  EXPECT_EQ(c.array.program[0], 500'000 * kNs);
-  EXPECT_EQ(c.array.program[2], 5'500'000 * kNs);
+  for (int t = 0; t < 3; ++t) EXPECT_EQ(c.timing.native().read[t], 85'000 * kNs);
+  EXPECT_EQ(c.timing.native().program[0], 500'000 * kNs);
+  EXPECT_EQ(c.timing.native().program[2], 5'500'000 * kNs);
   EXPECT_DOUBLE_EQ(c.rd_mlc_read_us, 85.0);  // Table 3's one read time
 }
 
@@ -91,7 +91,7 @@ TEST(RrTiming, AnMlcBlocksReadTimeReplacesTheArrayReadTime) {
   Bench b;
   FlashOp mlc = make_op(b.cfg, FlashKind::Read, 0, 0, 1, 1);  // CSB page of an MLC block
   mlc.read_time = 40'000 * kNs;
-  mlc.retry_time = 2 * 24'000 * kNs;  // two LDPC levels
+  mlc.retry_level = 2;  // two LDPC levels of rd.retry_us 24
   FlashOp tlc = make_op(b.cfg, FlashKind::Read, 0, 0, 1, 1, 1);
   b.at(0, mlc);
   b.at(1'000'000, tlc);

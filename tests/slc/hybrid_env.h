@@ -1,12 +1,11 @@
 // A minimal CoreEnv for driving the hybrid controller core (controller/slc/hybrid_core.h) without
 // SystemC, in the manner of tests/gc/sim_env.h: one event queue; each die runs one flash
 // operation at a time in submission order (no bus, no priorities, no multi-plane merging); an
-// operation takes its array time from the configuration as the flash channel computes it
-// (models/flash_channel.cpp, array_time): SLC-mode operations (op->slc) cfg.slc_array read[0],
-// program[0] (one page) and erase, native ones cfg.array read by page type, program_time of the
-// unit and erase. DRAM and host transfers take no time (dram() returns now). The env fills
-// op->t_submit / t_start / t_done before HybridCore::on_flash_done (the core charges busy time
-// from them), logs every submitted operation and records host completion times.
+// operation takes its array time from the die's timing model, nand::TimingModel::op_time, as the
+// flash channel does (models/flash_channel.cpp, array_time). DRAM and host transfers take no time
+// (dram() returns now). The env fills op->t_submit / t_start / t_done before
+// HybridCore::on_flash_done (the core charges busy time from them), logs every submitted
+// operation and records host completion times.
 #pragma once
 
 #include <algorithm>
@@ -38,17 +37,9 @@ class HybridEnv : public CoreEnv {
 
   // Array time of one operation, as FlashChannel::array_time for a single-plane operation.
   static Tick duration(const SsdConfig& cfg, const FlashOp& op) {
-    const nand::ArrayTiming& at = op.slc ? cfg.slc_array : cfg.array;
     const int type = op.slc ? 0 : cfg.geo.page_type_of(cfg.geo.page_of(op.ppn));
-    switch (op.kind) {
-      case FlashKind::Read:
-        return at.read_time(type);
-      case FlashKind::Program:
-        return at.program_time(type, static_cast<int>(op.npages));
-      case FlashKind::Erase:
-        return at.erase;
-    }
-    return 0;
+    return cfg.timing.op_time(op.kind, op.slc, type, static_cast<int>(op.npages), op.retry_level,
+                              op.read_time);
   }
 
   Tick now() const override { return now_; }

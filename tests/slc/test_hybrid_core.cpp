@@ -100,21 +100,21 @@ TEST(HybridCore, SmallConfigurationsAreWhatTheNumbersAssume) {
   EXPECT_EQ(t.unit_pages(), 3);
   EXPECT_EQ(t.slc_pages(), 4u);
   EXPECT_EQ(t.ctrl_cycle * (t.ctrl_cmd_cycles + t.ctrl_page_cycles), kFw1);
-  EXPECT_EQ(t.slc_array.read[0], 30 * kUs);
-  EXPECT_EQ(t.slc_array.program[0], 500 * kUs);
-  EXPECT_EQ(t.array.read[0], 66 * kUs);
-  EXPECT_EQ(t.array.program[0], 1600 * kUs);
+  EXPECT_EQ(t.timing.slc().read[0], 30 * kUs);
+  EXPECT_EQ(t.timing.slc().program[0], 500 * kUs);
+  EXPECT_EQ(t.timing.native().read[0], 66 * kUs);
+  EXPECT_EQ(t.timing.native().program[0], 1600 * kUs);
   EXPECT_EQ(t.logical_pages(), 133u);  // 12 TLC blocks x 12 pages x 0.93 = 133.92
 
   const SsdConfig q = qlc_small("static");
   EXPECT_EQ(q.geo.planes(), 1u);
   EXPECT_EQ(q.unit_pages(), 4);
   EXPECT_EQ(q.slc_pages(), 4u);
-  EXPECT_EQ(q.slc_array.program[0], 160 * kUs);
-  EXPECT_EQ(q.slc_array.erase, 3000 * kUs);
-  EXPECT_EQ(q.array.program[0], 3102 * kUs);
-  EXPECT_EQ(q.array.erase, 3500 * kUs);
-  EXPECT_EQ(q.array.read[0], 140 * kUs);
+  EXPECT_EQ(q.timing.slc().program[0], 160 * kUs);
+  EXPECT_EQ(q.timing.slc().erase, 3000 * kUs);
+  EXPECT_EQ(q.timing.native().program[0], 3102 * kUs);
+  EXPECT_EQ(q.timing.native().erase, 3500 * kUs);
+  EXPECT_EQ(q.timing.native().read[0], 140 * kUs);
   EXPECT_EQ(q.slc_partition, "convertible");
 }
 

@@ -42,6 +42,17 @@ int gen_fio(const CLI::App& app, const std::string& fio, const std::string& out,
   }
   return 0;
 }
+
+// --pattern seq: the options of random offsets are refused (they would change nothing).
+int random_only(std::initializer_list<const CLI::Option*> opts) {
+  for (const auto* o : opts)
+    if (o->count()) {
+      std::fprintf(stderr, "ssdtlm gen: %s: applies to --pattern random only\n",
+                   o->get_name().c_str());
+      return kExitUsage;
+    }
+  return 0;
+}
 }  // namespace
 
 int gen_main(int argc, char** argv) {
@@ -96,13 +107,8 @@ int gen_main(int argc, char** argv) {
     return 0;
   }
   if (o_fio->count()) return gen_fio(app, fio, out, quiet);
-  if (o_pat->count() && pattern == "seq")
-    for (const auto* o : {o_z, o_zr, o_zw, o_same, o_hf, o_hs})
-      if (o->count()) {
-        std::fprintf(stderr, "ssdtlm gen: %s: applies to --pattern random only\n",
-                     o->get_name().c_str());
-        return kExitUsage;
-      }
+  if (pattern == "seq")
+    if (const int code = random_only({o_z, o_zr, o_zw, o_same, o_hf, o_hs})) return code;
   if (o_req->count() > 0 && requests == 0) {
     // (0 is the "not given" value: a given 0 wrote the default 100,000 requests)
     std::fprintf(stderr, "ssdtlm gen: --requests: must be at least 1\n");

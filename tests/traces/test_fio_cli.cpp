@@ -104,8 +104,8 @@ TEST(FioCli, BadJobFilesExitOneNamingFileLineAndOption) {
   };
   for (const auto& c : cases) {
     const std::string f = job(c.name, c.text);
-    for (const std::string cmd : {"run --quiet --fio " + f, "gen --quiet --fio " + f + " --out " +
-                                                                (dir() / "x.csv").string()}) {
+    for (const std::string& cmd : {"run --quiet --fio " + f, "gen --quiet --fio " + f + " --out " +
+                                                                 (dir() / "x.csv").string()}) {
       const auto r = run_ssdtlm(cmd);
       EXPECT_EQ(r.code, 1) << cmd << "\n" << r.out;
       EXPECT_NE(r.out.find(c.message), std::string::npos) << cmd << "\n" << r.out;

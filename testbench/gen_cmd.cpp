@@ -7,9 +7,53 @@
 
 #include "testbench/cli_util.h"
 #include "testbench/commands.h"
+#include "traces/fio_workload.h"
 #include "traces/gen.h"
 
 namespace ssdtlm::tb {
+
+namespace {
+// gen --fio JOB --out F: the job file's workload; every other workload option is refused.
+int gen_fio(const CLI::App& app, const std::string& fio, const std::string& out, bool quiet) {
+  for (const CLI::Option* o : app.get_options()) {
+    const std::string n = o->get_name();
+    if (o->count() && n != "--fio" && n != "--out" && n != "--quiet") {
+      std::fprintf(stderr, "ssdtlm gen: %s: not with --fio (the job file says the workload)\n",
+                   n.c_str());
+      return kExitUsage;
+    }
+  }
+  if (out.empty()) {
+    std::fprintf(stderr, "ssdtlm gen: --out FILE is required\n");
+    return kExitUsage;
+  }
+  if (const int code = check_result_paths("ssdtlm gen", {{"--out", out}})) return code;
+  try {
+    const traces::FioJobFile job = traces::read_fio_job(fio);
+    const uint64_t n = traces::write_fio_msrc_csv(job, out);
+    if (!quiet)
+      std::fprintf(stderr, "ssdtlm gen: %llu requests -> %s from %s (%zu jobs, %s)\n",
+                   (unsigned long long)n, out.c_str(), fio.c_str(), job.jobs.size(),
+                   job.open_loop() ? "open loop: rate_iops arrivals"
+                                   : "closed loop: arrival times 0, the queue depth is run's");
+  } catch (const traces::TraceError& e) {
+    std::fprintf(stderr, "ssdtlm gen: %s\n", e.what());
+    return kExitBadInput;
+  }
+  return 0;
+}
+
+// --pattern seq: the options of random offsets are refused (they would change nothing).
+int random_only(std::initializer_list<const CLI::Option*> opts) {
+  for (const auto* o : opts)
+    if (o->count()) {
+      std::fprintf(stderr, "ssdtlm gen: %s: applies to --pattern random only\n",
+                   o->get_name().c_str());
+      return kExitUsage;
+    }
+  return 0;
+}
+}  // namespace
 
 int gen_main(int argc, char** argv) {
   CLI::App app{"Generate a synthetic block workload (MSRC CSV), deterministic by seed",
@@ -49,12 +93,22 @@ int gen_main(int argc, char** argv) {
       app.add_option("--idle-mean-ms", idle_ms, "mean idle gap between bursts (0 = none)");
   auto* o_id = app.add_option("--idle-dist", idle_dist, "idle gap distribution: exp|pareto|fixed");
   auto* o_dev = app.add_option("--device", device, "DiskNumber written in the CSV");
+  std::string pattern, fio;
+  auto* o_pat = app.add_option("--pattern", pattern,
+                               "random (Zipf over the footprint) or seq (reads and writes each "
+                               "advance sequentially, wrapping)");
+  auto* o_fio = app.add_option("--fio", fio,
+                               "generate the workload of a fio job file (docs/fio.md) instead; "
+                               "no other workload option applies");
   app.add_flag("--quiet", quiet, "no summary on stderr");
   if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
   if (list) {
     for (const auto& p : traces::gen_presets()) std::printf("%-12s %s\n", p.name, p.source);
     return 0;
   }
+  if (o_fio->count()) return gen_fio(app, fio, out, quiet);
+  if (pattern == "seq")
+    if (const int code = random_only({o_z, o_zr, o_zw, o_same, o_hf, o_hs})) return code;
   if (o_req->count() > 0 && requests == 0) {
     // (0 is the "not given" value: a given 0 wrote the default 100,000 requests)
     std::fprintf(stderr, "ssdtlm gen: --requests: must be at least 1\n");
@@ -96,6 +150,7 @@ int gen_main(int argc, char** argv) {
     if (o_idle->count()) p.idle_mean_ms = idle_ms;
     if (o_id->count()) p.idle_dist = idle_dist;
     if (o_dev->count()) p.device = device;
+    if (o_pat->count()) p.pattern = pattern;
     auto t0 = std::chrono::steady_clock::now();
     uint64_t n = traces::write_msrc_csv(p, out);
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

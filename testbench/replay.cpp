@@ -326,7 +326,7 @@ json run_replay(const RunOptions& opt) {
   const uint64_t logical_bytes = cfg.logical_pages() * cfg.geo.page_size;
   traces::TraceOptions topt = opt.trace;
   topt.max_time_ns = traces::kMaxReplayNs;  // (said when read, before the replay)
-  auto src = traces::open_trace(topt, logical_bytes);
+  auto src = opt.source ? opt.source(logical_bytes) : traces::open_trace(topt, logical_bytes);
   if (opt.measure_last_pass && opt.trace.loop < 2)
     throw ConfigError("--measure-last-pass: needs --loop N with N >= 2");
   if (opt.measure_last_pass && opt.warmup != "none")

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -18,6 +19,9 @@ namespace ssdtlm::tb {
 struct RunOptions {
   std::string preset = "qlc-fsp";
   traces::TraceOptions trace;
+  // The workload instead of trace.path (run --fio): given the device's logical capacity, the
+  // source of the requests; trace options do not apply to it.
+  std::function<std::unique_ptr<traces::TraceSource>(uint64_t capacity_bytes)> source;
   std::optional<double> cache_mb;
   double precondition = 0;                 // fraction of the logical space filled before the replay
   double precondition_random = 0;          // random overwrites after the fill, as a fraction of it

@@ -12,6 +12,7 @@
 #include "testbench/cli_util.h"
 #include "testbench/commands.h"
 #include "testbench/replay.h"
+#include "traces/fio_workload.h"
 #include "traces/options.h"
 #ifdef SSDTLM_HAVE_RTL
 #include "controller/rl/rtl_backend.h"
@@ -23,6 +24,34 @@ const char* version() {
   return SSDTLM_VERSION;
 }
 
+namespace {
+// run --fio JOB: the job file's workload replaces --trace, its closed-loop slots (numjobs x
+// iodepth) set --closed-loop. Returns -1 to go on, else the exit code.
+int use_fio_job(const std::string& path, const std::vector<CLI::Option*>& trace_options,
+                RunOptions& opt) {
+  std::string clash = !opt.trace.path.empty() ? "--trace" : opt.closed_loop ? "--closed-loop" : "";
+  for (const CLI::Option* o : trace_options)
+    if (o->count()) clash = o->get_name();
+  if (!clash.empty()) {
+    std::fprintf(stderr,
+                 "ssdtlm run: %s: not with --fio (the job file says the workload and its queue "
+                 "depth)\n",
+                 clash.c_str());
+    return kExitUsage;
+  }
+  try {
+    auto job = std::make_shared<traces::FioJobFile>(traces::read_fio_job(path));
+    opt.trace.path = path;
+    opt.closed_loop = job->closed_loop_slots();
+    opt.source = [job](uint64_t capacity) { return traces::make_fio_source(*job, capacity); };
+  } catch (const traces::TraceError& e) {
+    std::fprintf(stderr, "ssdtlm run: %s\n", e.what());
+    return kExitBadInput;
+  }
+  return -1;
+}
+}  // namespace
+
 int run_main(int argc, char** argv) {
   std::function<std::vector<std::string>()> rl_trace_files;
   CLI::App app{"Replay a block-I/O trace on a simulated SSD (SystemC/TLM-2.0)", "ssdtlm run"};
@@ -31,7 +60,13 @@ int run_main(int argc, char** argv) {
   app.add_option("--preset", opt.preset, "preset name (configs/NAME.json) or path to a preset file")
       ->capture_default_str();
   app.add_option("--trace", opt.trace.path, "trace file (plain, .gz, .bz2, .zst)");
+  const size_t before_trace_options = app.get_options().size();
   traces::add_trace_options(app, opt.trace);
+  std::vector<CLI::Option*> trace_options = app.get_options();
+  trace_options.erase(trace_options.begin(), trace_options.begin() + before_trace_options);
+  std::string fio_job;
+  auto* fio_opt = app.add_option("--fio", fio_job,
+                                 "fio job file as the workload, instead of --trace (docs/fio.md)");
   app.add_option("--cache-mb", opt.cache_mb, "DRAM write-cache size in MiB (cache.size_mib)");
   app.add_option("--precondition", opt.precondition,
                  "fill this fraction of the logical space before the replay (in FTL state)")
@@ -147,8 +182,10 @@ int run_main(int argc, char** argv) {
     std::fputs(SsdConfig::describe_keys().c_str(), stdout);
     return 0;
   }
+  if (fio_opt->count())
+    if (const int code = use_fio_job(fio_job, trace_options, opt); code >= 0) return code;
   if (opt.trace.path.empty() && !opt.check_config) {
-    std::fprintf(stderr, "ssdtlm run: --trace FILE is required\n");
+    std::fprintf(stderr, "ssdtlm run: --trace FILE (or --fio JOB) is required\n");
     return 2;
   }
   opt.progress = progress_on ? 1 : progress_off ? 0 : -1;

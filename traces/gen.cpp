@@ -175,6 +175,9 @@ void validate_gen_params(const GenParams& p) {
   if (!(p.on_mean_ms >= 0) || !(p.idle_mean_ms >= 0)) bad("--on-mean-ms/--idle-mean-ms: >= 0");
   if (p.idle_mean_ms > 0 && !(p.on_mean_ms > 0))
     bad("--on-mean-ms: must be positive when --idle-mean-ms is set");
+  if (p.pattern != "random" && p.pattern != "seq") bad("--pattern: must be random or seq");
+  if (p.pattern == "seq" && p.hot_read_share > 0)
+    bad("--hot-read-share: a hot-read set needs --pattern random");
   if (p.idle_dist != "exp" && p.idle_dist != "pareto" && p.idle_dist != "fixed")
     bad("--idle-dist: must be exp, pareto or fixed");
   if (!(p.hot_read_fraction >= 0 && p.hot_read_fraction <= 1) ||
@@ -310,6 +313,7 @@ struct Generator::Impl {
   uint64_t emitted = 0;
   double t_ns = 0;
   double on_end_ns = 0;
+  uint64_t cursor[2] = {0, 0};  // --pattern seq: next read / write offset
   explicit Impl(const GenParams& q)
       : p(q),
         rng(q.seed),
@@ -357,9 +361,12 @@ bool Generator::next(TraceRecord& r) {
     }
   }
   bool is_read = g.rng.uniform() < g.p.read_ratio;
-  uint64_t chunk;
+  uint64_t chunk = 0;
   uint32_t size;
-  if (is_read) {
+  const bool seq = g.p.pattern == "seq";
+  if (seq) {
+    size = is_read ? g.rs.pick(g.rng) : g.ws.pick(g.rng);
+  } else if (is_read) {
     size = g.rs.pick(g.rng);
     if (g.hot_chunks > 0 && g.rng.uniform() < g.p.hot_read_share)
       chunk = g.sr(g.rng.below(g.hot_chunks));  // the hottest-ranked chunks, uniformly
@@ -370,6 +377,12 @@ bool Generator::next(TraceRecord& r) {
     chunk = g.sw(g.zw.sample(g.rng));
   }
   uint64_t off = chunk * g.p.align;
+  if (seq) {  // each direction's cursor, aligned, wrapping at the footprint's end
+    uint64_t& c = g.cursor[is_read ? 0 : 1];
+    if (c + size > g.p.footprint_bytes) c = 0;
+    off = c;
+    c = (c + size + g.p.align - 1) / g.p.align * g.p.align;
+  }
   if (off + size > g.p.footprint_bytes) off = (g.p.footprint_bytes - size) / g.p.align * g.p.align;
   // The MSRC writer's timestamps (FILETIME ticks from 2007) stay within a signed 64-bit
   // integer, which every reader takes: about 28,500 years of arrivals.
@@ -389,6 +402,11 @@ bool Generator::next(TraceRecord& r) {
 // ------------------------------------------------------------------ MSRC CSV writer
 uint64_t write_msrc_csv(const GenParams& p, const std::string& path) {
   Generator gen(p);
+  return write_msrc_records([&gen](TraceRecord& r) { return gen.next(r); }, p.device, path);
+}
+
+uint64_t write_msrc_records(const std::function<bool(TraceRecord&)>& next, uint32_t device,
+                            const std::string& path) {
   FILE* f = nullptr;
   gzFile gz = nullptr;
   bool to_stdout = path == "-";
@@ -418,7 +436,7 @@ uint64_t write_msrc_csv(const GenParams& p, const std::string& path) {
   // Windows FILETIME of 2007-02-22 00:00 UTC (the MSRC traces' week), in 100 ns ticks.
   const uint64_t base_ticks = 128166336000000000ull;
   char dev[16];
-  auto dr = std::to_chars(dev, dev + sizeof dev, p.device);
+  auto dr = std::to_chars(dev, dev + sizeof dev, device);
   size_t devlen = size_t(dr.ptr - dev);
   TraceRecord r;
   uint64_t n = 0;
@@ -432,7 +450,7 @@ uint64_t write_msrc_csv(const GenParams& p, const std::string& path) {
     if (!to_stdout) std::remove(path.c_str());
   };
   try {
-    while (gen.next(r)) {
+    while (next(r)) {
       char* o = buf.data() + len;
       o = std::to_chars(o, o + 24, base_ticks + r.time_ns / 100).ptr;
       std::memcpy(o, ",gen,", 5);

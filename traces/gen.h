@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,6 +37,10 @@ struct GenParams {
   double idle_mean_ms = 0;        // mean idle gap between ON periods (0 = no idle periods)
   std::string idle_dist = "exp";  // exp | pareto (shape 1.5) | fixed
   uint32_t device = 0;
+  // random: Zipf/hot-set offsets as above; seq: reads and writes each advance their own cursor
+  // from offset 0 through the footprint (wrapping to 0), so read_ratio 1 or 0 gives a sequential
+  // read or write stream and anything between a sequential mix.
+  std::string pattern = "random";
 };
 
 struct GenPreset {
@@ -67,5 +72,8 @@ class Generator {
 // Writes the workload as MSRC CSV (Timestamp in FILETIME ticks, hostname "gen"). `path` "-" is
 // stdout; a name ending in .gz is gzip-compressed. Returns the number of requests written.
 uint64_t write_msrc_csv(const GenParams& p, const std::string& path);
+// Same, for any record stream (`device` is the DiskNumber written): what `gen --fio` writes.
+uint64_t write_msrc_records(const std::function<bool(TraceRecord&)>& next, uint32_t device,
+                            const std::string& path);
 
 }  // namespace ssdtlm::traces

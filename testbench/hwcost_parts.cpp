@@ -166,7 +166,8 @@ json hwcost_method(bool have_nextpnr, bool asic) {
     m["power"] =
         "dynamic_uw: the unit replays asic.trace on its Verilated RTL at the point (ssdtlm run "
         "--rl-backend rtl --rl-mode POINT --rl-vcd from 1 ns; frozen: the table an online replay "
-        "of the trace saved, its load at time 0 outside the window); "
+        "of the trace saved; the core's activity counted from its first decision, so the table "
+        "load is not in it); "
         "bench/asic/asic_power.py sums, over the mapped netlist's nets, toggles x (C V^2 / 2 + "
         "the Liberty internal energies of the driver and the load pins at a 0.1 ns input "
         "transition), plus the flip-flops' clock-pin energy on every clocked edge (the unit is "

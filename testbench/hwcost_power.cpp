@@ -49,7 +49,7 @@ json power_of(const std::string& script, const fs::path& netlist, const std::str
   cmd << "nice -n 5 /usr/bin/python3 " << quote(script) << " --liberty " << quote(lib)
       << " --netlist " << quote(netlist.string()) << " --top " << top << " --vcd "
       << quote(vcd.string()) << " --window-ns " << window_ns << " --clock-mhz " << clock_mhz
-      << (top == "qrl_core" ? " --decisions-from dec_rsp_valid_o" : "");
+      << (top == "qrl_core" ? " --decisions-from dec_rsp_valid_o --start-at dec_valid_i" : "");
   const fs::path out = dir / (top + ".power.json"), err = dir / (top + ".power.err");
   run_or_throw(cmd.str(), out, err, script + " on " + netlist.string());
   try {

@@ -24,7 +24,8 @@ PowerWorkload power_workload(const std::string& unit, const std::filesystem::pat
 // For each point of POINTS (points.POINT.asic of asic_points, run with -k WORK/POINT so that its
 // netlists are there): replays the unit's workload with this executable's `run --rl-backend rtl
 // --rl-mode POINT` (frozen: the table an online C++ replay of the trace saved) and --rl-vcd
-// (window from 1 ns: the table load at time 0 is set-up, not activity), then
+// (from 1 ns; the core's activity counted from its first decision: the table load is set-up,
+// not activity), then
 // bench/asic/asic_power.py (beside ASIC_SCRIPT, bench/asic/asic_cost.sh; the bundled traces in
 // its ../../traces/data) on each part's netlist; adds to points.POINT.asic dynamic_uw, trace,
 // energy_per_decision_pj and "power" (the parts' figures, the window, the decisions). Throws

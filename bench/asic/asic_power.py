@@ -27,7 +27,9 @@ clock_ungated_uw (the clock-pin power with a free-running clock at --clock-mhz, 
 
   asic_power.py --liberty LIB --netlist NET.v --top TOP --vcd FILE --window-ns NS
                 --clock-mhz MHZ [--scope NAME] [--clock clk_i] [--slew-ns 0.1]
-                [--decisions-from dec_rsp_valid_o]
+                [--decisions-from dec_rsp_valid_o] [--start-at dec_valid_i]
+--start-at leaves out what comes before the signal's first 1 (hwcost: a frozen unit's table
+load, which the SLC agent makes at its first decision, not at time 0).
 """
 import argparse
 import json
@@ -189,9 +191,10 @@ def load_netlist(path, top):
 
 
 # ---- VCD: toggles per signal bit -----------------------------------------------------------
-def vcd_toggles(path, scope, clock, decisions_from):
+def vcd_toggles(path, scope, clock, decisions_from, start_at=""):
     """{name[bit]: toggles} below the scope whose last component is `scope`, the rising edges of
-    `clock` there, and the 0->1 edges of `decisions_from` there."""
+    `clock` there, and the 0->1 edges of `decisions_from` there; with `start_at`, counting starts
+    when that signal (there) is first 1."""
     codes, stack = {}, []
     f = open(path)
     for line in f:
@@ -213,6 +216,10 @@ def vcd_toggles(path, scope, clock, decisions_from):
                 codes.setdefault(code, []).append((rel, width, lsb))
         elif t[0] == "$enddefinitions":
             break
+    start_codes = {c for c, refs in codes.items() for r in refs if r[0] == start_at}
+    if start_at and not start_codes:
+        sys.exit("asic_power.py: %s: no signal %s below a scope named %s" % (path, start_at, scope))
+    started = not start_at
     last, tog = {}, {}
     for line in f:
         if not line or line[0] in "#$\n":
@@ -227,7 +234,9 @@ def vcd_toggles(path, scope, clock, decisions_from):
             continue
         prev = last.get(code)
         last[code] = val
-        if prev is None:
+        if not started:
+            started = code in start_codes and val == "1"
+        if prev is None or not started:
             continue
         w = codes[code][0][1]
         a, b = prev.rjust(w, "0"), val.rjust(w, "0")
@@ -266,12 +275,14 @@ def main():
     ap.add_argument("--clock", default="clk_i")
     ap.add_argument("--slew-ns", type=float, default=0.1)
     ap.add_argument("--decisions-from", default="")
+    ap.add_argument("--start-at", default="", help="count from the first 1 of this signal")
     a = ap.parse_args()
     if a.window_ns <= 0 or a.clock_mhz <= 0:
         sys.exit("asic_power.py: --window-ns and --clock-mhz must be positive")
     volt, cells = load_library(a.liberty)
     insts, outputs, alias, root = load_netlist(a.netlist, a.top)
-    tog, edges, decisions = vcd_toggles(a.vcd, a.scope or a.top, a.clock, a.decisions_from)
+    tog, edges, decisions = vcd_toggles(a.vcd, a.scope or a.top, a.clock, a.decisions_from,
+                                        a.start_at)
     # nets: driver (cell, pin) and loads [(cell, pin)]
     drv, loads, flops = {}, {}, []
     for cell, name, pins in insts:

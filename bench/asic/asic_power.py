@@ -314,7 +314,7 @@ def main():
 
     def e_in(cell, pin):
         ps = cells[cell]["pins"][pin]["power"]
-        return sum(sum(t.at(0.0, a.slew_ns) for t in tabs) / len(tabs) for _, tabs in ps if True) / max(1, len(ps))
+        return sum(sum(t.at(0.0, a.slew_ns) for t in tabs) / len(tabs) for _, tabs in ps) / max(1, len(ps))
 
     def e_out(cell, pin, c):
         ps = cells[cell]["pins"][pin]["power"]

@@ -162,7 +162,7 @@ void add_dynamic_power(const std::string& unit, json& points, const fs::path& wo
       pj += p["energy_pj"].get<double>();
       ungated += p["clock_ungated_uw"].get<double>();
     }
-    asic["dynamic_uw"] = std::round(uw * 1e4) / 1e4;
+    asic["dynamic_uw"] = uw;  // nW-level figures: not rounded
     asic["trace"] = w.trace;
     asic["energy_per_decision_pj"] = std::round(pj / decisions * 1e3) / 1e3;
     asic["power"] = {{"parts", parts},

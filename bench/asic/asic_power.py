@@ -342,7 +342,7 @@ def main():
     clock = edges * clk_cycle
     energy = sw + internal + clock  # pJ (pF x V^2)
     win_s = a.window_ns * 1e-9
-    uw = lambda e: round(e * 1e-12 / win_s * 1e6, 6)
+    uw = lambda e: round(e * 1e-12 / win_s * 1e6, 9)
     out = {"dynamic_uw": uw(energy), "switching_uw": uw(sw), "internal_uw": uw(internal),
            "clock_uw": uw(clock), "energy_pj": round(energy, 6), "clocked_edges": edges,
            "window_ns": a.window_ns, "decisions": decisions,

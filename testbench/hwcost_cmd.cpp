@@ -11,10 +11,10 @@
 // (4) cycles per decision / update / reward sample measured by running the unit (Verilated RTL
 // when built with SSDTLM_RTL, else the cycle-exact C++ model); (5) the standard-cell figures of
 // bench/asic/asic_cost.sh (OSU 0.18 um cells, OpenSTA) at each design point under
-// points.{online,greedy,frozen}.asic (--no-asic skips them; a missing tool or library is an
-// error). Method and table documented in docs/rl.md
-// ("Hardware cost", "Standard cells and static timing"); (4), (5), the method strings and the
-// markdown table are in testbench/hwcost_parts.cpp.
+// points.{online,greedy,frozen}.asic, with the dynamic power at a trace's activity
+// (testbench/hwcost_power.cpp; --no-power skips it, --no-asic both; a missing tool or library
+// is an error). docs/rl.md "Hardware cost", "Standard cells and static timing"; (4), (5), the
+// method strings and the markdown table are in testbench/hwcost_parts.cpp.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,6 +40,7 @@
 #include "testbench/cli_util.h"
 #include "testbench/commands.h"
 #include "testbench/hwcost_parts.h"
+#include "testbench/hwcost_power.h"
 #include "testbench/nextpnr_log.h"
 #ifndef SSDTLM_RTL_DIR
 #define SSDTLM_RTL_DIR "controller/rtl"
@@ -365,7 +366,7 @@ int hwcost_main(int argc, char** argv) {
                "ssdtlm hwcost"};
   std::string json_out, rtl_dir = SSDTLM_RTL_DIR, yosys = "yosys", keep, units_opt;
   std::string asic_script = SSDTLM_ASIC_SCRIPT;
-  bool no_ice40 = false, no_asic = false;
+  bool no_ice40 = false, no_asic = false, no_power = false;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   app.add_option("--json", json_out, "write the JSON result to FILE");
   app.add_option("--rtl-dir", rtl_dir, "directory of the SystemVerilog sources")
@@ -378,6 +379,7 @@ int hwcost_main(int argc, char** argv) {
   app.add_option("--asic-script", asic_script, "standard-cell flow (OSU 0.18 um, OpenSTA)")
       ->capture_default_str();
   app.add_flag("--no-asic", no_asic, "skip the standard-cell flow (no points.*.asic)");
+  app.add_flag("--no-power", no_power, "skip the replays for dynamic power (asic.dynamic_uw)");
   if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
   if (!json_out.empty()) {
     // before minutes of synthesis, not after them (the file is written at the end)
@@ -562,8 +564,9 @@ int hwcost_main(int argc, char** argv) {
     for (auto& [k, v] : cyc.items()) unit_res[i].j[k] = v;
     if (!no_asic) {
       try {
-        unit_res[i].j["points"] =
-            asic_points(asic_script, u.name, fs::absolute(rtl), work / u.name / "asic");
+        json& pts = unit_res[i].j["points"];
+        pts = asic_points(asic_script, u.name, fs::absolute(rtl), work / u.name / "asic");
+        if (!no_power) add_dynamic_power(u.name, pts, work / u.name / "asic", asic_script);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "ssdtlm hwcost: unit %s: %s\n", u.name.c_str(), e.what());
         failed = true;

@@ -162,6 +162,19 @@ json hwcost_method(bool have_nextpnr, bool asic) {
         "library's corner and the preset's controller clock (fmax = 1000 / worst path incl. "
         "setup); area_um2, cells and leakage_uw include the RAMs as a flip-flop array (bits x "
         "(DFFPOSX1 + 2 MUX2X1), an upper bound); nand2_eq = area_um2 / NAND2X1";
+  if (asic)
+    m["power"] =
+        "dynamic_uw: the unit replays asic.trace on its Verilated RTL at the point (ssdtlm run "
+        "--rl-backend rtl --rl-mode POINT --rl-vcd from 1 ns; frozen: the table an online replay "
+        "of the trace saved; the core's activity counted from its first decision, so the table "
+        "load is not in it); "
+        "bench/asic/asic_power.py sums, over the mapped netlist's nets, toggles x (C V^2 / 2 + "
+        "the Liberty internal energies of the driver and the load pins at a 0.1 ns input "
+        "transition), plus the flip-flops' clock-pin energy on every clocked edge (the unit is "
+        "clocked only during an operation); a net named after an RTL signal bit gets that bit's "
+        "toggles from the VCD, every other net the mean of the measured combinational nets; "
+        "divided by the replay's simulated time. energy_per_decision_pj = all the unit's energy "
+        "in the replay / its decisions";
   return m;
 }
 
@@ -182,8 +195,8 @@ void hwcost_print_markdown(const json& out, bool have_nextpnr) {
   std::printf(
       "| unit | states × actions | logic kGE | comb kGE | core kGE | reward kGE | FFs | RAM bits | "
       "iCE40 LUT4 | iCE40 FF | iCE40 BRAM | fmax MHz | 0.18 µm logic µm² | 0.18 µm fmax MHz | "
-      "cycles/decision | cycles/update | cycles/reward |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "0.18 µm dynamic µW | cycles/decision | cycles/update | cycles/reward |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   const json units = out.value("units", json::object());
   for (const auto& [name, r] : units.items()) {
     const json asic = r.contains("points") ? r["points"]["online"]["asic"] : json::object();
@@ -191,7 +204,7 @@ void hwcost_print_markdown(const json& out, bool have_nextpnr) {
         r["ice40"]["fmax_states"].is_number() && r["ice40"]["fmax_states"] != r["states"];
     std::printf(
         "| %s | %s × %s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s | %s | %s | %s | %s "
-        "| %s |\n",
+        "| %s | %s |\n",
         name.c_str(), fmt(r["states"]).c_str(), fmt(r["actions"]).c_str(),
         r.value("shadow", false) ? " (+shadow)" : "", fmt(r["logic_kge"]).c_str(),
         fmt(r["comb_kge"]).c_str(), fmt(r["core_kge"]).c_str(), fmt(r["reward_kge"]).c_str(),
@@ -199,7 +212,8 @@ void hwcost_print_markdown(const json& out, bool have_nextpnr) {
         fmt(r["ice40"]["ff"]).c_str(), fmt(r["ice40"]["bram"]).c_str(),
         fmt(r["ice40"]["fmax_mhz"], 1).c_str(), cut ? "*" : "",
         fmt(asic.value("logic_area_um2", json()), 0).c_str(),
-        fmt(asic.value("fmax_mhz", json()), 1).c_str(), fmt(r["cycles_per_decision"], 3).c_str(),
+        fmt(asic.value("fmax_mhz", json()), 1).c_str(),
+        fmt(asic.value("dynamic_uw", json()), 4).c_str(), fmt(r["cycles_per_decision"], 3).c_str(),
         fmt(r["cycles_per_update"], 3).c_str(), fmt(r["cycles_per_reward"], 3).c_str());
   }
   std::printf(
@@ -208,7 +222,8 @@ void hwcost_print_markdown(const json& out, bool have_nextpnr) {
       "latency 2 cycles, pipelined at one decision per cycle. fmax: %s (the unit inside "
       "controller/rtl/harness/qrl_harness.sv, not counted in any area; * = q-table depth cut to "
       "the HX8K's 32 block RAMs for placement). 0.18 µm: OSU cells and OpenSTA "
-      "(bench/asic/asic_cost.sh; the unit's logic, RAMs apart). Wall time %.1f s.\n",
+      "(bench/asic/asic_cost.sh; the unit's logic, RAMs apart; dynamic power of the online point "
+      "at its asic.trace's activity, bench/asic/asic_power.py). Wall time %.1f s.\n",
       units.empty() ? "—" : std::string(units.begin()->value("cycles_source", "")).c_str(),
       have_nextpnr ? "nextpnr-ice40 on an iCE40 HX8K" : "nextpnr-ice40 not installed",
       out.value("wall_s", 0.0));

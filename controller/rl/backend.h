@@ -17,8 +17,15 @@
 
 namespace ssdtlm::rl {
 
+// The design point of a unit (controller/rl/modes.h): online epsilon-greedy, greedy (updates, no
+// exploration), frozen (a loaded table, decisions only).
+enum class Mode { Online, Greedy, Frozen };
+
 struct UnitConfig {
   std::string name = "generic";  // selects the RTL variant (fsp, gc, rr, slc, ...)
+  // Selects the RTL variant's design point (qrl_core Mode 0, 1, 2); set by rl::mode_factory,
+  // which also applies it to the C++ model (epsilon 0; a frozen unit issues no update).
+  Mode mode = Mode::Online;
   QCoreConfig core;
   RewardConfig reward;
   bool has_reward = true;

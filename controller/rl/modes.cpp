@@ -157,6 +157,7 @@ BackendFactory mode_factory(BackendFactory base, const ModeSetup& setup,
   return [base, setup, reg = registry](const UnitConfig& cfg) -> std::unique_ptr<Backend> {
     UnitConfig u = cfg;
     if (setup.mode != Mode::Online) u = with_controls(u, 0.0, u.fixed_action);
+    u.mode = setup.mode;  // the RTL backend builds the variant of this design point
     std::unique_ptr<Backend> be = base(u);
     if (setup.tables && setup.tables->has(u.name)) {
       std::istringstream is(setup.tables->table(u.name));

@@ -16,7 +16,7 @@
 
 namespace ssdtlm::rl {
 
-enum class Mode { Online, Greedy, Frozen };
+// enum class Mode: controller/rl/backend.h (a UnitConfig field).
 
 // "online" | "greedy" | "frozen"; throws std::invalid_argument otherwise.
 Mode parse_mode(const std::string& s);

@@ -9,18 +9,34 @@
 
 #include "Vqrl_fsp.h"
 #include "Vqrl_fsp___024root.h"
+#include "Vqrl_fsp_frozen_trace.h"
+#include "Vqrl_fsp_frozen_trace___024root.h"
+#include "Vqrl_fsp_greedy_trace.h"
+#include "Vqrl_fsp_greedy_trace___024root.h"
 #include "Vqrl_fsp_trace.h"
 #include "Vqrl_gc.h"
 #include "Vqrl_gc___024root.h"
+#include "Vqrl_gc_frozen_trace.h"
+#include "Vqrl_gc_frozen_trace___024root.h"
+#include "Vqrl_gc_greedy_trace.h"
+#include "Vqrl_gc_greedy_trace___024root.h"
 #include "Vqrl_gc_trace.h"
 #include "Vqrl_reward.h"
 #include "Vqrl_reward___024root.h"
 #include "Vqrl_reward_trace.h"
 #include "Vqrl_rr.h"
 #include "Vqrl_rr___024root.h"
+#include "Vqrl_rr_frozen_trace.h"
+#include "Vqrl_rr_frozen_trace___024root.h"
+#include "Vqrl_rr_greedy_trace.h"
+#include "Vqrl_rr_greedy_trace___024root.h"
 #include "Vqrl_rr_trace.h"
 #include "Vqrl_slc.h"
 #include "Vqrl_slc___024root.h"
+#include "Vqrl_slc_frozen_trace.h"
+#include "Vqrl_slc_frozen_trace___024root.h"
+#include "Vqrl_slc_greedy_trace.h"
+#include "Vqrl_slc_greedy_trace___024root.h"
 #include "Vqrl_slc_trace.h"
 #include "controller/rl/fixed.h"
 #include "controller/rl/units.h"
@@ -75,7 +91,7 @@ class RtlBackendT final : public Backend {
     core_->upd_valid_i = 0;
     core_->mgt_valid_i = 0;
     reset(*core_);
-    if (cfg_.has_reward) {
+    if (cfg_.has_reward && cfg_.mode != Mode::Frozen) {  // a frozen unit has no reward unit
       rwd_ =
           std::make_unique<R>(ctx_.get(), Traced ? (cfg.name + "_reward").c_str() : "qrl_reward");
       const std::array<int32_t, 4> v = cfg_.reward.values_fx();
@@ -140,7 +156,10 @@ class RtlBackendT final : public Backend {
   uint32_t end_episode() override { return account(mgmt(0, 0, false)); }
 
   RewardResult reward(uint64_t sample) override {
-    if (!rwd_) throw std::logic_error("rl: unit " + cfg_.name + " has no reward unit");
+    if (!rwd_)
+      throw std::logic_error(
+          "rl: unit " + cfg_.name +
+          (cfg_.mode == Mode::Frozen ? " is frozen: no reward unit" : " has no reward unit"));
     R& m = *rwd_;
     m.rwd_sample_i = static_cast<uint32_t>(std::min<uint64_t>(sample, 0xFFFFFFFFull));
     RewardResult r;
@@ -316,6 +335,15 @@ class RtlBackendT final : public Backend {
   bool in_window_ = false, dumped_ = false;
 };
 
+// A greedy or frozen design point: its core C was Verilated with --trace only (qrl_core Mode 1
+// or 2, controller/rtl/CMakeLists.txt), run untraced unless `traced`.
+template <typename C>
+std::unique_ptr<Backend> make_point(const UnitConfig& cfg, bool traced,
+                                    const std::shared_ptr<RtlTrace>& trace) {
+  if (traced) return std::make_unique<RtlBackendT<C, Vqrl_reward_trace, true>>(cfg, trace);
+  return std::make_unique<RtlBackendT<C, Vqrl_reward, false>>(cfg);
+}
+
 const RtlVariant* find_variant(const UnitConfig& cfg) {
   for (const auto& v : rtl_variants())
     if (v.states == cfg.core.states && v.actions == cfg.core.actions &&
@@ -433,9 +461,24 @@ std::unique_ptr<Backend> make_rtl_backend(const UnitConfig& cfg, std::shared_ptr
   cfg.reward.validate();
   const std::string why = rtl_mismatch(cfg);
   if (!why.empty()) throw std::invalid_argument("rl: unit " + cfg.name + ": " + why);
-  static_assert(kNumUnits == 4, "a new row of units.h needs its Vqrl_<name> model here");
+  static_assert(kNumUnits == 4, "a new row of units.h needs its Vqrl_<name> models here");
   const std::string n = find_variant(cfg)->name;
-  if (trace && trace->selects(cfg.name)) {
+  const bool traced = trace && trace->selects(cfg.name);
+  switch (cfg.mode) {
+    case Mode::Greedy:
+      if (n == "fsp") return make_point<Vqrl_fsp_greedy_trace>(cfg, traced, trace);
+      if (n == "gc") return make_point<Vqrl_gc_greedy_trace>(cfg, traced, trace);
+      if (n == "rr") return make_point<Vqrl_rr_greedy_trace>(cfg, traced, trace);
+      return make_point<Vqrl_slc_greedy_trace>(cfg, traced, trace);
+    case Mode::Frozen:
+      if (n == "fsp") return make_point<Vqrl_fsp_frozen_trace>(cfg, traced, trace);
+      if (n == "gc") return make_point<Vqrl_gc_frozen_trace>(cfg, traced, trace);
+      if (n == "rr") return make_point<Vqrl_rr_frozen_trace>(cfg, traced, trace);
+      return make_point<Vqrl_slc_frozen_trace>(cfg, traced, trace);
+    case Mode::Online:
+      break;
+  }
+  if (traced) {
     using R = Vqrl_reward_trace;
     if (n == "fsp") return std::make_unique<RtlBackendT<Vqrl_fsp_trace, R, true>>(cfg, trace);
     if (n == "gc") return std::make_unique<RtlBackendT<Vqrl_gc_trace, R, true>>(cfg, trace);

@@ -122,6 +122,18 @@ TEST(HwcostAsic, KeysAreNumbersAndFailuresAreErrors) {
             asic["logic_area_um2"].get<double>());
   EXPECT_LT(pts["frozen"]["asic"]["logic_area_um2"].get<double>(),
             pts["greedy"]["asic"]["logic_area_um2"].get<double>());
+  // dynamic power at a named trace's activity, at every point (bench/asic/asic_power.py)
+  for (const char* p : {"online", "greedy", "frozen"}) {
+    const json& a = pts[p]["asic"];
+    EXPECT_GT(a["dynamic_uw"].get<double>(), 0.0) << p << " " << a.dump();
+    EXPECT_GT(a["energy_per_decision_pj"].get<double>(), 0.0) << p;
+    EXPECT_EQ(a["trace"], "umass-financial1") << p;
+    EXPECT_GT(a["power"]["decisions"].get<uint64_t>(), 100u) << p;
+  }
+  // the frozen unit: no reward unit, no update datapath, so less energy per decision
+  EXPECT_FALSE(pts["frozen"]["asic"]["power"]["parts"].contains("qrl_reward"));
+  EXPECT_LT(pts["frozen"]["asic"]["energy_per_decision_pj"].get<double>(),
+            asic["energy_per_decision_pj"].get<double>());
 
   const auto none = run_ssdtlm("hwcost --no-ice40 --units gc --asic-script /nonexistent/a.sh");
   EXPECT_EQ(none.code, 1) << none.out;

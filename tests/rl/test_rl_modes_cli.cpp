@@ -180,6 +180,11 @@ TEST(RlModesCli, GreedyLearnsWithoutExploring) {
   EXPECT_GT(t["decisions"].get<uint64_t>(), 1000u);
   EXPECT_EQ(t["explorations"], 0u);
   EXPECT_GT(t["updates"].get<uint64_t>(), 0u);
+#ifdef SSDTLM_HAVE_RTL
+  // the greedy RTL (qrl_core Mode 1: no epsilon logic) learns the same as the C++ model at eps 0
+  const json gr = run("gc-greedy-rtl", gc_args(kTrain, "--rl-mode greedy --rl-backend rtl"));
+  EXPECT_TRUE(strip(g) == strip(gr)) << json::diff(strip(g), strip(gr)).dump();
+#endif
   const json o = run("gc-online", gc_args(kTrain, "--rl-mode online"));
   EXPECT_GT(o["gc"]["rl"]["training"]["explorations"].get<uint64_t>(), 0u);
   // online is today's unit: the same result as without the option

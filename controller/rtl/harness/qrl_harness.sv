@@ -13,6 +13,7 @@
 //     its outputs are constants: the XOR fold drops them).
 // Both registers carry (* keep *) so that Yosys removes none of the unit's logic.
 module qrl_harness #(
+  parameter int unsigned Mode = 0,  // qrl_core's design point (0 online, 1 greedy, 2 frozen)
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
   parameter bit Shadow = 1'b0,
@@ -87,6 +88,7 @@ module qrl_harness #(
 
   logic core_idle, rwd_idle;
   qrl_core #(
+    .Mode   (Mode),
     .States (States),
     .Actions(Actions),
     .Shadow (Shadow)

@@ -1,0 +1,178 @@
+// Dynamic power of the RL units at a workload's activity (testbench/hwcost_power.h).
+#include "testbench/hwcost_power.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace ssdtlm::tb {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string quote(const std::string& s) {
+  return "'" + s + "'";
+}
+
+std::string read_all(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// Runs CMD with stdout to OUT and stderr to ERR; throws WHAT and ERR's last lines on failure.
+void run_or_throw(const std::string& cmd, const fs::path& out, const fs::path& err,
+                  const std::string& what) {
+  const std::string full = cmd + " >" + quote(out.string()) + " 2>" + quote(err.string());
+  if (std::system(full.c_str()) == 0) return;
+  std::string msg = read_all(err);
+  if (msg.size() > 600) msg = "..." + msg.substr(msg.size() - 600);
+  while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+  throw std::runtime_error(what + " failed" + (msg.empty() ? "" : ": " + msg));
+}
+
+json power_of(const std::string& script, const fs::path& netlist, const std::string& top,
+              const fs::path& vcd, double window_ns, double clock_mhz, const std::string& lib,
+              const fs::path& dir) {
+  if (!fs::exists(netlist))
+    throw std::runtime_error("no netlist " + netlist.string() + " (asic_cost.sh -k)");
+  std::ostringstream cmd;
+  cmd.precision(17);
+  cmd << "nice -n 5 /usr/bin/python3 " << quote(script) << " --liberty " << quote(lib)
+      << " --netlist " << quote(netlist.string()) << " --top " << top << " --vcd "
+      << quote(vcd.string()) << " --window-ns " << window_ns << " --clock-mhz " << clock_mhz
+      << (top == "qrl_core" ? " --decisions-from dec_rsp_valid_o --start-at dec_valid_i" : "");
+  const fs::path out = dir / (top + ".power.json"), err = dir / (top + ".power.err");
+  run_or_throw(cmd.str(), out, err, script + " on " + netlist.string());
+  try {
+    return json::parse(read_all(out));
+  } catch (const json::exception& e) {
+    throw std::runtime_error(script + ": unreadable JSON in " + out.string() + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+std::string self_exe() {
+  char b[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", b, sizeof b - 1);
+  if (n <= 0) return "";
+  b[n] = '\0';
+  return b;
+}
+
+PowerWorkload power_workload(const std::string& unit, const fs::path& data, const fs::path& work,
+                             const std::string& exe) {
+  const std::string fin = (data / "umass-financial1.ssdsim.gz").string();
+  fs::create_directories(work);
+  if (unit == "fsp")
+    return {"umass-financial1", "--trace " + quote(fin) + " --fold modulo --fsp rl"};
+  if (unit == "slc")
+    return {"umass-financial1",
+            "--preset hybrid-slc-tlc --slc-size rl --fold modulo --trace " + quote(fin)};
+  if (unit == "gc") {
+    // tlc-gc-512gb shrunk so that garbage collection runs within a short replay
+    const fs::path cfg = work / "gc-small.json";
+    std::ofstream(cfg) << R"({"nand": {"blocks_per_plane": 64, "pages_per_block": 48},
+      "dram": {"size_mib": 64}, "cache": {"size_mib": 0.25}})";
+    return {"umass-financial1",
+            "--preset tlc-gc-512gb --config " + quote(cfg.string()) + " --trace " + quote(fin) +
+                " --fold modulo --loop 2 --precondition 0.9 --precondition-random 1 --gc rl"};
+  }
+  if (unit == "rr") {
+    // a read-heavy generated trace on a small die, so that read refresh decides
+    const fs::path cfg = work / "rr-small.json", reads = work / "reads.csv";
+    std::ofstream(cfg) << R"({"nand": {"channels": 1, "chips_per_channel": 1,
+      "planes_per_die": 2, "blocks_per_plane": 64, "pages_per_block": 48},
+      "rd": {"hard_threshold": 600, "soft_threshold": 560, "window": 512},
+      "cache": {"size_mib": 1}, "dram": {"size_mib": 64}})";
+    const std::string gen =
+        "--requests 6000 --read-ratio 0.85 --size 8k --footprint-mib 8 --zipf 1.1 --iops 600 "
+        "--on-mean-ms 20 --idle-mean-ms 5 --seed 3";
+    run_or_throw(quote(exe) + " gen --quiet --out " + quote(reads.string()) + " " + gen,
+                 work / "gen.out", work / "gen.err", "ssdtlm gen (rr workload)");
+    return {"ssdtlm gen " + gen, "--preset tlc-rr --config " + quote(cfg.string()) +
+                                     " --read-repeat 3 --rr ws+rs --trace " +
+                                     quote(reads.string())};
+  }
+  throw std::runtime_error("unit " + unit + " has no workload for its activity (hwcost_power.cpp)");
+}
+
+void add_dynamic_power(const std::string& unit, json& points, const fs::path& work,
+                       const std::string& asic_script) {
+  const fs::path bench = fs::absolute(asic_script).parent_path();  // bench/asic
+  const std::string script = (bench / "asic_power.py").string(), exe = self_exe();
+  const fs::path data = bench.parent_path().parent_path() / "traces" / "data";
+  if (exe.empty()) throw std::runtime_error("unit " + unit + ": cannot find this executable");
+  const fs::path dir = work / "power";
+  const PowerWorkload w = power_workload(unit, data, dir, exe);
+  // The frozen point's table: trained online on the same trace by the C++ model (the RTL trains
+  // the same table, RlModesCli.*), in a replay of its own so that saving it (a read of every
+  // row) is not in the online point's activity.
+  const fs::path tables = dir / "tables.txt";
+  run_or_throw("nice -n 5 " + quote(exe) + " run " + w.args + " --quiet --rl-save " +
+                   quote(tables.string()) + " --out " + quote((dir / "train.json").string()),
+               dir / "train.out", dir / "train.err", "unit " + unit + ": training ssdtlm run");
+  for (const char* point : {"online", "greedy", "frozen"}) {
+    json& asic = points[point]["asic"];
+    const std::string what = "unit " + unit + " at " + point + ": ";
+    const fs::path vcd = dir / (std::string(point) + ".vcd"),
+                   res = dir / (point + std::string(".json"));
+    // The window starts after time 0: the frozen table's load (set-up, before the replay) is
+    // not in the activity.
+    std::string args = w.args + " --quiet --rl-backend rtl --rl-mode " + point + " --rl-vcd " +
+                       quote(vcd.string()) + " --rl-vcd-units " + unit +
+                       " --rl-vcd-window 0.000001:1000000000 --out " + quote(res.string());
+    if (std::string(point) == "frozen") args += " --rl-load " + quote(tables.string());
+    run_or_throw("nice -n 5 " + quote(exe) + " run " + args, dir / (point + std::string(".out")),
+                 dir / (point + std::string(".err")), what + "ssdtlm run");
+    double sim_s = 0;
+    try {
+      sim_s = json::parse(read_all(res)).at("host").at("sim_time_s").get<double>();
+    } catch (const std::exception& e) {
+      throw std::runtime_error(what + "no host.sim_time_s in " + res.string() + ": " + e.what());
+    }
+    if (!fs::exists(vcd) || !(sim_s > 0))
+      throw std::runtime_error(what + "no activity: the replay of " + w.trace + " wrote no VCD (" +
+                               vcd.string() + ")");
+    const std::string lib = asic.value("library", "");
+    const double mhz = asic.value("clock_mhz", 0.0), window_ns = sim_s * 1e9;
+    const fs::path pdir = work / point;
+    json parts;
+    parts["qrl_core"] =
+        power_of(script, pdir / "core.v", "qrl_core", vcd, window_ns, mhz, lib, pdir);
+    if (fs::exists(pdir / "reward.v"))
+      parts["qrl_reward"] =
+          power_of(script, pdir / "reward.v", "qrl_reward", vcd, window_ns, mhz, lib, pdir);
+    const uint64_t decisions = parts["qrl_core"].value("decisions", uint64_t{0});
+    if (decisions == 0)
+      throw std::runtime_error(what + "no activity: no decision in the VCD of " + w.trace + " (" +
+                               vcd.string() + ")");
+    double uw = 0, pj = 0, ungated = 0;
+    for (const auto& [k, p] : parts.items()) {
+      uw += p["dynamic_uw"].get<double>();
+      pj += p["energy_pj"].get<double>();
+      ungated += p["clock_ungated_uw"].get<double>();
+    }
+    asic["dynamic_uw"] = uw;  // nW-level figures: not rounded
+    asic["trace"] = w.trace;
+    asic["energy_per_decision_pj"] = std::round(pj / decisions * 1e3) / 1e3;
+    asic["power"] = {{"parts", parts},
+                     {"window_s", sim_s},
+                     {"decisions", decisions},
+                     {"clock_ungated_uw", std::round(ungated * 10) / 10},
+                     {"replay", "ssdtlm run " + w.args + " --rl-backend rtl --rl-mode " + point}};
+    std::error_code ec;
+    fs::remove(vcd, ec);  // large; the toggle counts are in the JSON
+  }
+}
+
+}  // namespace ssdtlm::tb

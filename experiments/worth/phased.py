@@ -44,9 +44,22 @@ def phase_runs(w, capacity_mib):
 
 
 def generate(w, capacity_mib, seed, out, binary):
-    """Writes the trace; returns the number of requests."""
+    """Writes the trace (whole or not at all: a stopped run leaves no partial file); returns the
+    number of requests."""
+    part = out + ".part"
+    try:
+        n = _write(w, capacity_mib, seed, part, binary)
+    except BaseException:
+        if os.path.exists(part):
+            os.unlink(part)
+        raise
+    os.replace(part, out)
+    return n
+
+
+def _write(w, capacity_mib, seed, part, binary):
     n, t_end = 0, 0
-    with tempfile.TemporaryDirectory() as d, gzip.open(out, "wt", compresslevel=1) as f:
+    with tempfile.TemporaryDirectory() as d, gzip.open(part, "wt", compresslevel=1) as f:
         for k, i, base, fp_mib, req, g in phase_runs(w, capacity_mib):
             tmp = os.path.join(d, "p.csv")
             argv = [binary, "gen", "--quiet", "--out", tmp, "--requests", str(req),
@@ -81,6 +94,8 @@ def main(argv=None):
     phased = plan.load_workloads(a.workloads).get("slc-rl", {}).get("phased", {})
     if a.name not in phased:
         sys.exit(f"phased.py: no workload {a.name!r} in slc-rl.phased (known: {', '.join(phased)})")
+    if os.path.exists(a.bin):
+        a.bin = os.path.abspath(a.bin)
     n = generate(phased[a.name], a.capacity_mib, a.seed, a.out, a.bin)
     print(f"phased.py: {a.out}: {n} requests")
     return 0

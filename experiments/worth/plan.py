@@ -222,11 +222,11 @@ def phased_traces(binary, out, cells_, wl=None):
     import phased
     wl = wl or load_workloads()
     caps, made = {}, {}
-    os.makedirs(os.path.join(out, "traces"), exist_ok=True)
     for c in cells_:
         if c.kind != "phased":
             continue
-        opts = [o for o in shlex.split(UNITS[c.unit]["setups"][c.setup])]
+        os.makedirs(os.path.join(out, "traces"), exist_ok=True)
+        opts = shlex.split(UNITS[c.unit]["setups"][c.setup])
         key = " ".join(o for o in opts if "blocks_per_plane" in o) or "preset"
         if key not in caps:
             caps[key] = capacity_mib(binary, UNITS[c.unit]["setups"][c.setup])

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""Before/after comparison of the two SLC quick sweeps (docs/experiments/slc-*-quick.md,
-"Fidelity fixes"): the headline ratios of each sweep store, beside its operating point (die
-utilisation, space utilisation at the end) and, for SLC-RL, the agent's training effort.
+"""Before/after comparison of the two SLC quick sweeps (experiments/slc-hierarchy/run.sh --quick,
+experiments/slc-rl/run.sh --quick; docs/slc.md "Fidelity fixes"): the headline ratios of each
+sweep store, beside its operating point (die utilisation, space utilisation at the end) and, for
+SLC-RL, the agent's training effort.
 
     slc_before_after.py hierarchy LABEL=DB[:SWEEP] ...   # default sweep slc-hierarchy-quick
     slc_before_after.py rl LABEL=DB[:SWEEP] ...          # default sweep slc-rl-quick

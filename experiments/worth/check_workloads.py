@@ -115,6 +115,26 @@ class Checker:
             if k in r and not isinstance(r[k], dict):
                 self.bad(keys + [k], "must be a mapping of trace options")
 
+    def phased(self, keys, w):
+        """A non-stationary workload (experiments/worth/phased.py): cycles and phases."""
+        if not isinstance(w, dict) or not isinstance(w.get("phases"), list) or not w["phases"]:
+            return self.bad(keys, "must be a mapping with a non-empty `phases` list")
+        if not self.is_int(w.get("cycles", 1)) or w.get("cycles", 1) < 1:
+            self.bad(keys + ["cycles"], f"must be an integer >= 1, got {w.get('cycles')!r}")
+        for i, ph in enumerate(w["phases"]):
+            k = keys + ["phases", str(i)]
+            r = ph.get("region") if isinstance(ph, dict) else None
+            if not (isinstance(r, list) and len(r) == 2 and all(isinstance(x, (int, float)) for x in r)
+                    and 0 <= r[0] < r[1] <= 1):
+                self.bad(k + ["region"], f"must be [lo, hi] with 0 <= lo < hi <= 1, got {r!r}")
+            v = ph.get("volume") if isinstance(ph, dict) else None
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:
+                self.bad(k + ["volume"], f"must be a positive fraction of the capacity, got {v!r}")
+            if not isinstance(ph, dict) or not isinstance(ph.get("gen"), dict):
+                self.bad(k + ["gen"], "must be a mapping of `ssdtlm gen` options")
+            elif "seed" in ph["gen"] or "footprint-mib" in ph["gen"] or "requests" in ph["gen"]:
+                self.bad(k + ["gen"], "no seed, footprint-mib or requests: phased.py sets them")
+
     def check(self):
         try:
             self.lines = key_lines(self.path)
@@ -144,6 +164,8 @@ class Checker:
                 self.bad([p, "generated"], f"needs >= {MIN_GENERATED} generated workloads, has {n}")
             for name, w in (gen or {}).items() if isinstance(gen, dict) else []:
                 self.workload([p, "generated", str(name)], w)
+            for name, w in (entry.get("phased") or {}).items():
+                self.phased([p, "phased", str(name)], w)
             real = entry.get("real")
             if not isinstance(real, dict) or not real:
                 self.bad([p, "real"], "needs a mapping of bundled real excerpts")

@@ -63,6 +63,11 @@ def cells(units, quick, wl, only=None, setups_only=None):
         setups = u["quick_setups"] if quick else list(u["setups"])
         if setups_only:
             setups = [st for st in u["setups"] if st in setups_only]
+        if u.get("phased"):  # non-stationary workloads only; traces made by phased_traces
+            for wname in paper.get("phased", {}):
+                if not only or wname in only:
+                    out += [Cell(unit, st, wname, "phased", None, {}) for st in setups]
+            continue
         for wname, w in paper.get("generated", {}).items():
             if only and wname not in only:
                 continue
@@ -193,3 +198,45 @@ def gc_loops(binary, cells_, gen, quick):
         c.note = (f"{c.args['loop']} passes of {wbytes / 2**20:.0f} MiB written "
                          f"(pool {pools[c.setup] / 2**20:.0f} MiB x {GC_POOLS}"
                   + (", CAPPED" if need > cap else "") + ")")
+
+
+def capacity_mib(binary, setup_opts):
+    """The drive's logical capacity in MiB (a probe run preconditioned to one half)."""
+    out = f"/tmp/ssdtlm-worth-cap-{os.getpid()}.json"
+    opts = shlex.split(setup_opts)
+    if "--precondition" in opts:  # the probe's own
+        i = opts.index("--precondition")
+        del opts[i:i + 2]
+    cmd = [binary, "run", "--trace", os.path.join(ROOT, "traces/data/msrc-hm0.csv.gz"), "--fold",
+           "modulo", "--max-requests", "1", "--quiet", "--out", out, "--precondition", "0.5"]
+    subprocess.run(cmd + opts, check=True)
+    with open(out) as f:
+        j = json.load(f)
+    os.unlink(out)
+    return 2 * j["precondition"]["mapped_pages"] * j["config"]["nand"]["page_size"] / 2**20
+
+
+def phased_traces(binary, out, cells_, wl=None):
+    """Generates the traces of the non-stationary ("phased") cells, one per drive capacity and
+    seed (experiments/worth/phased.py), and points the cells at them."""
+    import phased
+    wl = wl or load_workloads()
+    caps, made = {}, {}
+    for c in cells_:
+        if c.kind != "phased":
+            continue
+        os.makedirs(os.path.join(out, "traces"), exist_ok=True)
+        opts = shlex.split(UNITS[c.unit]["setups"][c.setup])
+        key = " ".join(o for o in opts if "blocks_per_plane" in o) or "preset"
+        if key not in caps:
+            caps[key] = capacity_mib(binary, UNITS[c.unit]["setups"][c.setup])
+        w = wl[UNITS[c.unit]["paper"]]["phased"][c.workload]
+        paths = {}
+        for s in (SELECTION_SEED,) + EVAL_SEEDS:
+            p = os.path.join(out, "traces", f"{c.workload}-{caps[key]:.0f}MiB-s{s}.csv.gz")
+            if p not in made:
+                made[p] = os.path.exists(p) or phased.generate(w, caps[key], s, p, binary)
+            paths[s] = p
+        c.trace_of_seed = paths.__getitem__
+        c.note = (f"{c.workload}: experiments/worth/phased.py {c.workload} --capacity-mib "
+                  f"{caps[key]:.1f} --seed S")

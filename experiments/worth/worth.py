@@ -27,10 +27,11 @@ import sys
 import time
 
 import plan
+import robust
 from setups import EVAL_SEEDS, SELECTION_SEED, UNITS, get, why_not_testable
 from stats import fmt, paired, verdict
 
-HW_NAME = {"fsp": "fsp", "gc": "gc", "rr": "rr", "slc": "slc"}
+HW_NAME = {"fsp": "fsp", "gc": "gc", "rr": "rr", "slc": "slc", "slc-ns": "slc"}
 
 
 def run_sweep(a, spec_path):
@@ -173,7 +174,7 @@ def worth_md(rows, hw, units):
     for unit in units:
         h = hw.get("units", {}).get(HW_NAME.get(unit, ""), {})
         for m in UNITS[unit]["metrics"]:
-            for cls in ("generated", "real"):
+            for cls in ("generated", "real", "phased"):
                 rs = [r for r in rows if r["cell"].unit == unit and r["cell"].kind == cls]
                 if not rs:
                     continue
@@ -215,6 +216,7 @@ def evaluate(a, cs, gen, tag):
     """Runs the selection and evaluation sweeps of the cells (a: bin, workers, db, out, quick);
     returns (rows, selection runs, evaluation runs, selection s, evaluation s)."""
     plan.gc_loops(a.bin, cs, gen, a.quick)
+    plan.phased_traces(a.bin, a.out, cs)
     sel = [plan.entry(c, lab, pol, SELECTION_SEED, a.quick) for c in cs
            for lab, pol in plan.policies(c.unit, "select").items()]
     t1 = run_sweep(a, plan.write_spec(os.path.join(a.out, "select.yaml"),
@@ -233,7 +235,9 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--quick", action="store_true", help="quick sizes and setups")
     ap.add_argument("--units", default="fsp,gc,rr,slc,hierarchy",
-                    help="RL units (fsp, gc, rr, slc); hierarchy: the SLC-hierarchy policy across "
+                    help="RL units (fsp, gc, rr, slc); slc-ns: the SLC unit's robustness sweep on "
+                         "the non-stationary workload (not in the default); "
+                         "hierarchy: the SLC-hierarchy policy across "
                          "the DRAM write-back size (robustness, no RL)")
     ap.add_argument("--workloads", default="", help="comma-separated workload names (default all)")
     ap.add_argument("--setups", default="",
@@ -267,6 +271,10 @@ def main():
     for unit in units:  # one file per unit: every cell, every control
         with open(os.path.join(a.out, f"cells-{unit}.md"), "w") as f:
             f.write(cells_md([r for r in rows if r["cell"].unit == unit]))
+    for unit in units:  # a unit swept across setups: its robustness table
+        if UNITS[unit].get("phased"):
+            with open(os.path.join(a.out, f"robust-{unit}.md"), "w") as f:
+                f.write(robust.robust_md(rows, unit))
     table = worth_md(rows, hwcost(a), units)
     head = (f"# Worth table ({'quick' if a.quick else 'full'} set)\n\n"
             f"{len(cs)} cells, {n_sel} selection runs and {n_ev} evaluation runs; sweep wall "

@@ -60,6 +60,10 @@ def test_cells_cover_the_fixed_workload_list():
     cs, gen = plan.cells(list(UNITS), True, wl)
     for unit, u in UNITS.items():
         paper = wl[u["paper"]]
+        if u.get("phased"):  # the robustness sweep: the non-stationary workloads only
+            n = len(paper["phased"]) * len(u["quick_setups"])
+            assert sum(1 for c in cs if c.unit == unit) == n
+            continue
         n = (len(paper["generated"]) + len(paper["real"])) * len(u["quick_setups"])
         assert sum(1 for c in cs if c.unit == unit) == n
         for name, w in paper["generated"].items():
@@ -119,3 +123,58 @@ def test_worth_runs_one_cell_end_to_end(ssdtlm_bin, tmp_path):
     for control in ("eps1", "baseline", "frequency", "distance", "fixed"):
         line = next(x for x in cells.splitlines() if x.startswith(f"| {control} |"))
         assert any(v in line for v in ("RL beats", "matches", "loses", "not testable")), line
+
+
+def test_phased_workload_ramps_and_scales_with_the_drive():
+    import phased
+    w = {"cycles": 3, "phases": [
+        {"region": [0.0, 0.1], "volume": 0.2, "gen": {"write-size": "4k"}},
+        {"region": [0.7, 1.0], "volume": 0.3, "ramp": True, "gen": {"write-size": "1m"}}]}
+    runs = phased.phase_runs(w, 1024)  # a 1 GiB drive
+    assert [(k, i) for k, i, *_ in runs] == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+    ramp = [r for r in runs if r[1] == 1]
+    # the ramp covers slice k of its region in cycle k: fresh data every cycle
+    assert [r[2] for r in ramp] == [int(x * 2**30) // 4096 * 4096 for x in (0.7, 0.8, 0.9)]
+    assert all(r[3] == pytest.approx(0.1 * 1024) for r in ramp)
+    assert ramp[0][4] == int(0.3 * 2**30 / 2**20)  # volume / mean write size
+    assert runs[0][4] == int(0.2 * 2**30 / 4096)
+    big = phased.phase_runs(w, 8192)  # 8x the drive: 8x the requests, same shape
+    assert all(abs(b[4] - 8 * r[4]) <= 8 for b, r in zip(big, runs))
+
+
+def test_slc_robustness_sweep_covers_cap_utilisation_and_scale():
+    u = UNITS["slc-ns"]
+    assert u["phased"] and [m[0] for m in u["metrics"]] == ["write MiB/s", "WAF"]
+    assert len(u["setups"]) == 2 * 3 * 3
+    full = u["setups"]["full cap 1.0 util 0.9"]
+    assert "--precondition 0.9" in full and "slc.max_fraction=1.0" in full
+    assert "blocks_per_plane" not in full  # the slides' 2,138 blocks
+    assert "nand.blocks_per_plane=267" in u["setups"]["eighth cap 0.25 util 0.3"]
+    assert set(u["quick_setups"]) == {s for s in u["setups"] if s.startswith("eighth")}
+
+
+def test_robustness_table_calls_a_verdict_robust_only_when_it_holds_everywhere():
+    import robust
+
+    class C:
+        unit, workload, kind = "slc-ns", "w", "phased"
+
+        def __init__(self, setup):
+            self.setup = setup
+
+    def row(setup, ratio):
+        rl = [{"slc": {"write_throughput_mib_s": 10.0, "sizer": {"training": {
+            "decisions": 100, "updates_per_visited_entry": 12.0, "trained": True}}},
+            "flash": {"waf": 2.0}}] * 5
+        p = stats.paired([ratio + d for d in (0, .01, -.01, .005, -.005)], [1] * 5, +1)
+        w = stats.paired([1.0 + d for d in (0, .01, -.01, .005, -.005)], [1] * 5, -1)
+        return {"cell": C(setup), "chosen": {"fixed": "static 1 theta 64K"}, "why": None,
+                "runs": {"rl": rl}, "cmp": {c: {"write MiB/s": p, "WAF": w}
+                                            for c in ("ust", "dwa", "qlc-only", "eps1", "fixed")}}
+    md = robust.robust_md([row("a", 1.2), row("b", 1.3)], "slc-ns")
+    assert "| write MiB/s | ust | 2 / 0 / 0 | robust: RL beats |" in md
+    assert "| WAF | ust | 0 / 2 / 0 | robust: RL matches |" in md
+    md = robust.robust_md([row("a", 1.2), row("b", 0.8)], "slc-ns")
+    assert "| write MiB/s | ust | 1 / 0 / 1 | not robust |" in md
+    md = robust.robust_md([row("a", 1.0), row("b", 0.8)], "slc-ns")
+    assert "| write MiB/s | ust | 0 / 1 / 1 | not robust; RL never beats it |" in md

@@ -76,6 +76,16 @@ def test_seed_and_oversized_runs_are_refused(tmp_path):
     assert "hierarchy.generated.web0-like.quick_requests: must be an integer in 20000..60000" in p.stderr
 
 
+def test_bad_phase_of_a_non_stationary_workload_is_refused(tmp_path):
+    def change(d):
+        d["slc-rl"]["phased"]["phase-ramp"]["phases"][1]["region"] = [0.9, 0.8]
+        d["slc-rl"]["phased"]["phase-ramp"]["phases"][2]["volume"] = 0
+    p = check(mutated(tmp_path, change))
+    assert p.returncode == 1
+    assert "slc-rl.phased.phase-ramp.phases.1.region: must be [lo, hi]" in p.stderr
+    assert "slc-rl.phased.phase-ramp.phases.2.volume: must be a positive fraction" in p.stderr
+
+
 def test_missing_real_trace_file_is_refused(tmp_path):
     def change(d):
         d["fsp"]["real"]["msrc-hm0"]["trace"] = "{root}/traces/data/no-such-trace.csv.gz"

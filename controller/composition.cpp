@@ -11,7 +11,7 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
     // (baseline, ws, ws+rs) runs on native blocks (controller/slc/hybrid_refresh.h), FSP groupers
     // group the one-shot units of SLC migration (controller/slc/unit_grouping.h); leveling's
     // shadow blocks, ipr's reprogram and Baseline-RW's read caching have no mechanism on the
-    // hybrid core (docs/slc.md, docs/fsp.md).
+    // hybrid drive (docs/slc.md, docs/fsp.md).
     if (cfg.fsp_grouper != "baseline") {
       const std::string fsp = "--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive;
       if (cfg.fsp_grouper == "baseline-rw")

@@ -6,8 +6,8 @@
 //   ws        read-disturb-aware write scheduling (hot-read set mined per window)
 //   ws+rs     ws + RL partial read refresh in idle time (rl::Backend, C++ or RTL)
 // Refreshes are jobs of the drive's GC engine driven by RefreshJobs
-// (controller/rr/refresh_policy.h): the page-mapped engine (controller/gc/engine.h, ControllerCore)
-// or the hybrid's native GC job (controller/slc/hybrid_refresh.h, HybridCore). The core calls the
+// (controller/rr/refresh_policy.h): the page-mapped engine (controller/gc/engine.h)
+// or the hybrid's native GC job (controller/slc/hybrid_refresh.h). The core calls the
 // on_* hooks.
 #pragma once
 
@@ -47,7 +47,7 @@ class ReadDisturb {
   // The engine's listener: told when an erase frees a plane's engine (urgent refreshes first).
   GcJobOwner* engine_listener() { return jobs_.get(); }
 
-  // --- hooks from ControllerCore ---
+  // --- hooks from Core ---
   void on_submit(FlashOp& op) { on_flash_op(op, op.owner == OpOwner::HostRead, true); }
   // Every flash op: reads (host: of a host command) get their retry level and count towards the
   // refresh thresholds (modelled: false for blocks outside the model, which read at level 0);

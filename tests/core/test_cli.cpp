@@ -296,7 +296,7 @@ TEST(Cli, MeasureLastPassMeasuresOnlyTheLastLoop) {
          "msrc-hm0.csv.gz --loop 2 --measure-last-pass --warmup writes --quiet");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("--warmup writes"), std::string::npos) << r.out;
-  // The hybrid core restarts its counters too: the SLC section counts the measured span only.
+  // The hybrid drive restarts its counters too: the SLC section counts the measured span only.
   const std::string hy_out = (tmpdir() / "warm-hybrid.json").string();
   r = sh("run --trace " + kData + "msrc-hm0.csv.gz --warmup writes --preset hybrid-slc-tlc " +
          "--integrity --quiet --no-progress --out " + hy_out);

@@ -170,7 +170,7 @@ TEST(Cli, BusyFractionsStopAtTheLastCompletion) {
 }
 
 TEST(Cli, AgedReplayKeepsPaceWithTheTraceOnEveryPreset) {
-  // Issue 14: --precondition 1.0 --precondition-random 0.15 on every preset, a read-heavy trace of
+  // --precondition 1.0 --precondition-random 0.15 on every preset, a read-heavy trace of
   // 60 s (36,000 requests at 600 IOPS, 25% writes of 4-64 KiB, Zipf 0.9 over 12 GiB) at low load.
   // The replay must keep pace (simulated time < 1.5x the trace's) with WAF < 20. Before: the
   // hybrid SLC/QLC drive's uniform overwrites left victims ~95% valid (209 s, WAF 21.6), and
@@ -253,8 +253,8 @@ TEST(Cli, WarmupPlacesWhatTheMeasuredReplayReads) {
 
 // A closed loop deeper than the submission queues (64 against 1 x 2 entries) leaves 62 commands
 // of the warm-up pass waiting for an entry when the last pass starts the measurement; they reach
-// the controller after it. The host counters used to count them (msrc-hm0: 570 reads + 492 writes
-// for 1,000 measured requests).
+// the controller after it, and the host counters must not count them (counting them gave, on
+// msrc-hm0, 570 reads + 492 writes for 1,000 measured requests).
 TEST(Cli, WarmUpCommandsSubmittedAfterTheMeasurementStartAreNotCounted) {
   const std::string out = (tmpdir() / "last-backlog.json").string();
   Result r = sh("run --trace " + kData +

@@ -36,9 +36,9 @@ std::string writes_then_reads() {
 
 // A full small drive with 6 % over-provisioning and 4-page program units: every block ends up
 // with fewer invalid pages than the padding of a victim's last unit (61 of 64 valid), so
-// collecting it frees nothing. GC used to collect such victims for ever at its priority, the
-// host's programs starved behind it and the run never ended (no simulated request answered after
-// 72 host pages); now GC passes them over and the run stops with exit 4, naming them.
+// collecting it frees nothing. GC that collected such victims would run for ever at its priority,
+// the host's programs starved behind it (no simulated request answered after 72 host pages); GC
+// passes them over and the run stops with exit 4, naming them.
 TEST(Cli, GcPassesOverVictimsThatFreeNothingInsteadOfLoopingForEver) {
   const std::string cfg = write_file("small-nogain.json", kSmall);
   const std::string out = (tmpdir() / "nogain.json").string();
@@ -162,8 +162,8 @@ TEST(Cli, IntegrityCheckCoversDrivesBeyondTwoToThe32Sectors) {
 }
 
 // The time series only observes: a run gives the same result with and without --csv (event counts
-// included). It used to take every completion with an event at its time, which moved the order of
-// the model's events of one time: msrc-hm0's p99 went from 352.3 to 350.2 us with --csv.
+// included). A sampler that took every completion with an event at its time would move the order
+// of the model's events of one time (msrc-hm0's p99: 352.3 against 350.2 us with --csv).
 TEST(Cli, TheTimeSeriesChangesNoResult) {
   const std::string a = (tmpdir() / "nocsv.json").string(), b = (tmpdir() / "csv.json").string();
   const std::string csv = (tmpdir() / "series.csv").string();

@@ -1,5 +1,6 @@
 // Which options a drive can act on. A combination that has no mechanism to act on is refused,
-// naming both options, instead of being ignored (docs/architecture.md "Composition").
+// naming both options, instead of being ignored (docs/architecture.md "Where each policy family
+// acts").
 #pragma once
 
 #include <string>

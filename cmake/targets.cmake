@@ -14,7 +14,7 @@ endfunction()
 # The sanitizer build (-DSSDTLM_SANITIZE=ON, scripts/test.sh --sanitize) instruments the model's
 # code: every library and the ssdtlm command, which the tests drive. The test drivers themselves
 # (tests/) are compiled without instrumentation and linked with the sanitizer runtimes: an
-# instrumented test file compiled 2.5-3.3x slower (test_hybrid_core.cpp 52.0 s against 17.6 s at
+# instrumented test file compiled 2.5-3.3x slower (test_slc_cache.cpp 52.0 s against 17.6 s at
 # -O1), and CI has a 30-minute budget. Library code that a test inlines from a header runs
 # uninstrumented there. Verilator's generated models are not ours (controller/rtl; its 5.006 trace
 # runtime also stores 64-bit values at 4-byte offsets, which UBSan's alignment check stops on;

@@ -20,7 +20,7 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// How --precondition lays out the drive (ControllerCore::precondition).
+// How --precondition lays out the drive (Mapping::precondition).
 enum class PreconditionMode : uint8_t { Auto, Fill, Overwrite, Steady };
 
 struct SsdConfig {

@@ -263,6 +263,7 @@ class Ftl final : public BlockWear {
     return l2p_.at(lpn);
   }
   void write_out_cold_chunk(Lpn lpn);
+  class SteadyBuilder;  // precondition_steady's steps (controller/ftl_steady.cpp)
   const uint32_t* p2l_read(uint64_t b) const;  // null: the block holds no data
 
   nand::Geometry geo_;
@@ -290,6 +291,9 @@ class Ftl final : public BlockWear {
     std::vector<uint32_t> blocks;     // block of stripe s on plane p: blocks[s * planes + p]
     std::vector<uint32_t> stripe_of;  // per block: its stripe, or kNone (not implicit)
     static constexpr uint32_t kNone = ~0u;
+    // The word holding the cold lpn of rank r (the last word with rank[w] <= r; rank.size() - 1
+    // when r is the total).
+    static size_t word_of_rank(const std::vector<uint32_t>& rank, uint64_t r);
   };
   std::unique_ptr<ColdLayout> cold_;
   std::vector<PlaneState> planes_;

@@ -1,5 +1,5 @@
-// Pieces shared by the controller cores (ControllerCore, slc::HybridCore): how a host command is
-// cut into logical pages, and the count of flash reads in flight per block (an erase waits for
+// Pieces shared by the core and its parts (controller/core/core.h): how a host command is cut into
+// logical pages, and the count of flash reads in flight per block (an erase waits for
 // them). Plain C++.
 #pragma once
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""C++ vs RTL decision units on the experiments' own replays (issue 16): every RL run of the
+"""C++ vs RTL decision units on the experiments' own replays: every RL run of the
 experiments' sweep specs (the --quick versions by default), replayed with `--rl-backend cpp` and
 `--rl-backend rtl`; the two result JSONs must be identical except wall-clock fields (any key with
 `wall` in it, the backend's name and the peak RSS). Runs that read another run's output (pre-training chains)

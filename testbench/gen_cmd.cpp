@@ -53,6 +53,22 @@ int random_only(std::initializer_list<const CLI::Option*> opts) {
     }
   return 0;
 }
+
+// One line on stderr: what was written, how fast, with which parameters.
+void print_summary(const traces::GenParams& p, uint64_t n, const std::string& out, double s,
+                   const std::string& preset_name) {
+  std::fprintf(stderr,
+               "ssdtlm gen: %llu requests -> %s in %.2f s (%.2f M req/s); preset %s, seed "
+               "%llu, read ratio %.3f, read sizes %s, write sizes %s, footprint %.3f GiB, "
+               "zipf r/w %.2f/%.2f, %.0f IOPS while on, on %.1f ms, idle %.1f ms (%s)\n",
+               (unsigned long long)n, out.c_str(), s, s > 0 ? double(n) / s / 1e6 : 0.0,
+               preset_name.empty() ? "none" : preset_name.c_str(), (unsigned long long)p.seed,
+               p.read_ratio, traces::format_size_dist(p.read_size).c_str(),
+               traces::format_size_dist(p.write_size).c_str(),
+               double(p.footprint_bytes) / 1073741824.0, p.zipf_read, p.zipf_write, p.iops,
+               p.on_mean_ms, p.idle_mean_ms, p.idle_dist.c_str());
+}
+
 }  // namespace
 
 int gen_main(int argc, char** argv) {
@@ -154,17 +170,7 @@ int gen_main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     uint64_t n = traces::write_msrc_csv(p, out);
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!quiet)
-      std::fprintf(stderr,
-                   "ssdtlm gen: %llu requests -> %s in %.2f s (%.2f M req/s); preset %s, seed "
-                   "%llu, read ratio %.3f, read sizes %s, write sizes %s, footprint %.3f GiB, "
-                   "zipf r/w %.2f/%.2f, %.0f IOPS while on, on %.1f ms, idle %.1f ms (%s)\n",
-                   (unsigned long long)n, out.c_str(), s, s > 0 ? double(n) / s / 1e6 : 0.0,
-                   preset_name.empty() ? "none" : preset_name.c_str(), (unsigned long long)p.seed,
-                   p.read_ratio, traces::format_size_dist(p.read_size).c_str(),
-                   traces::format_size_dist(p.write_size).c_str(),
-                   double(p.footprint_bytes) / 1073741824.0, p.zipf_read, p.zipf_write, p.iops,
-                   p.on_mean_ms, p.idle_mean_ms, p.idle_dist.c_str());
+    if (!quiet) print_summary(p, n, out, s, preset_name);
   } catch (const traces::TraceError& e) {
     std::fprintf(stderr, "ssdtlm gen: %s\n", e.what());
     return 1;

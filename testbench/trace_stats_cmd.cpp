@@ -27,6 +27,59 @@ std::string num(double x, int prec = 2) {
 std::string mib(double bytes) {
   return num(bytes / 1048576.0) + " MiB";
 }
+
+// The statistics as text on stdout.
+void print_stats(const nlohmann::json& j, const traces::StatsParams& sp) {
+  const auto& t = j["trace"];
+  std::printf("trace            %s (%s%s, %s)\n", t["path"].get<std::string>().c_str(),
+              t["format"].get<std::string>().c_str(),
+              t["format_sniffed"].get<bool>() ? ", sniffed" : "",
+              t["compression"].get<std::string>().c_str());
+  std::printf("requests         %llu (%llu reads, %llu writes) over %s s\n",
+              (unsigned long long)j["requests"].get<uint64_t>(),
+              (unsigned long long)j["reads"].get<uint64_t>(),
+              (unsigned long long)j["writes"].get<uint64_t>(),
+              num(j["duration_s"].get<double>(), 3).c_str());
+  std::printf("read ratio       %s of ops, %s of bytes\n", pct(j["read_ratio_ops"]).c_str(),
+              pct(j["read_ratio_bytes"]).c_str());
+  std::printf("mean size        read %s KiB, write %s KiB\n",
+              num(j["mean_read_size_bytes"].get<double>() / 1024).c_str(),
+              num(j["mean_write_size_bytes"].get<double>() / 1024).c_str());
+  std::printf("footprint        %llu 4 KiB pages (%s) on %llu device(s)\n",
+              (unsigned long long)j["footprint_4k_pages"].get<uint64_t>(),
+              mib(j["footprint_bytes"].get<double>()).c_str(),
+              (unsigned long long)j["devices"].get<uint64_t>());
+  std::printf("Int. footprint   %s, Int. ratio %s (hottest reads serving 80%% of reads)\n",
+              mib(j["int_footprint_bytes"].get<double>()).c_str(), pct(j["int_ratio"]).c_str());
+  std::printf("Hot R            %s (read pages read >= 4 times)\n",
+              pct(j["hot_read_ratio"]).c_str());
+  std::printf("Concn R          %s of %llu blocks (%u x 4 KiB pages per block)\n",
+              pct(j["concn_ratio"]).c_str(),
+              (unsigned long long)j["concn_blocks_considered"].get<uint64_t>(), sp.pages_per_block);
+  const auto& ia = j["interarrival_us"];
+  std::printf("inter-arrival    mean %s us, median %s us, max %s us\n",
+              num(ia["mean"].get<double>(), 3).c_str(), num(ia["median"].get<double>(), 3).c_str(),
+              num(ia["max"].get<double>(), 3).c_str());
+  std::printf("idle periods    ");
+  for (const auto& b : j["idle_histogram"])
+    std::printf(" %s:%llu", b["bin"].get<std::string>().c_str(),
+                (unsigned long long)b["count"].get<uint64_t>());
+  std::printf("\n");
+  const auto& w = j["write_size_distribution"];
+  std::printf("write sizes      <=128K %s, <=256K %s, <=512K %s, >512K %s\n",
+              pct(w["le_128k"]).c_str(), pct(w["le_256k"]).c_str(), pct(w["le_512k"]).c_str(),
+              pct(w["gt_512k"]).c_str());
+  std::printf("partial pages    %s of writes, %s of updates (page %u B); updates %s of writes\n",
+              pct(j["partial_page_write_ratio"]).c_str(),
+              pct(j["partial_page_update_ratio"]).c_str(), sp.page_size,
+              pct(j["update_write_ratio"]).c_str());
+  std::printf("junk lines       %llu\n", (unsigned long long)j["junk_lines"].get<uint64_t>());
+  for (const auto& e : t["junk_examples"])
+    std::printf("                 %s\n", e["message"].get<std::string>().c_str());
+  if (!t["transformations"].empty())
+    std::printf("transformations  %s\n", t["transformations"].dump().c_str());
+}
+
 }  // namespace
 
 int trace_stats_main(int argc, char** argv) {
@@ -122,54 +175,7 @@ int trace_stats_main(int argc, char** argv) {
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
-  const auto& t = j["trace"];
-  std::printf("trace            %s (%s%s, %s)\n", t["path"].get<std::string>().c_str(),
-              t["format"].get<std::string>().c_str(),
-              t["format_sniffed"].get<bool>() ? ", sniffed" : "",
-              t["compression"].get<std::string>().c_str());
-  std::printf("requests         %llu (%llu reads, %llu writes) over %s s\n",
-              (unsigned long long)j["requests"].get<uint64_t>(),
-              (unsigned long long)j["reads"].get<uint64_t>(),
-              (unsigned long long)j["writes"].get<uint64_t>(),
-              num(j["duration_s"].get<double>(), 3).c_str());
-  std::printf("read ratio       %s of ops, %s of bytes\n", pct(j["read_ratio_ops"]).c_str(),
-              pct(j["read_ratio_bytes"]).c_str());
-  std::printf("mean size        read %s KiB, write %s KiB\n",
-              num(j["mean_read_size_bytes"].get<double>() / 1024).c_str(),
-              num(j["mean_write_size_bytes"].get<double>() / 1024).c_str());
-  std::printf("footprint        %llu 4 KiB pages (%s) on %llu device(s)\n",
-              (unsigned long long)j["footprint_4k_pages"].get<uint64_t>(),
-              mib(j["footprint_bytes"].get<double>()).c_str(),
-              (unsigned long long)j["devices"].get<uint64_t>());
-  std::printf("Int. footprint   %s, Int. ratio %s (hottest reads serving 80%% of reads)\n",
-              mib(j["int_footprint_bytes"].get<double>()).c_str(), pct(j["int_ratio"]).c_str());
-  std::printf("Hot R            %s (read pages read >= 4 times)\n",
-              pct(j["hot_read_ratio"]).c_str());
-  std::printf("Concn R          %s of %llu blocks (%u x 4 KiB pages per block)\n",
-              pct(j["concn_ratio"]).c_str(),
-              (unsigned long long)j["concn_blocks_considered"].get<uint64_t>(), sp.pages_per_block);
-  const auto& ia = j["interarrival_us"];
-  std::printf("inter-arrival    mean %s us, median %s us, max %s us\n",
-              num(ia["mean"].get<double>(), 3).c_str(), num(ia["median"].get<double>(), 3).c_str(),
-              num(ia["max"].get<double>(), 3).c_str());
-  std::printf("idle periods    ");
-  for (const auto& b : j["idle_histogram"])
-    std::printf(" %s:%llu", b["bin"].get<std::string>().c_str(),
-                (unsigned long long)b["count"].get<uint64_t>());
-  std::printf("\n");
-  const auto& w = j["write_size_distribution"];
-  std::printf("write sizes      <=128K %s, <=256K %s, <=512K %s, >512K %s\n",
-              pct(w["le_128k"]).c_str(), pct(w["le_256k"]).c_str(), pct(w["le_512k"]).c_str(),
-              pct(w["gt_512k"]).c_str());
-  std::printf("partial pages    %s of writes, %s of updates (page %u B); updates %s of writes\n",
-              pct(j["partial_page_write_ratio"]).c_str(),
-              pct(j["partial_page_update_ratio"]).c_str(), sp.page_size,
-              pct(j["update_write_ratio"]).c_str());
-  std::printf("junk lines       %llu\n", (unsigned long long)j["junk_lines"].get<uint64_t>());
-  for (const auto& e : t["junk_examples"])
-    std::printf("                 %s\n", e["message"].get<std::string>().c_str());
-  if (!t["transformations"].empty())
-    std::printf("transformations  %s\n", t["transformations"].dump().c_str());
+  print_stats(j, sp);
   return 0;
 }
 

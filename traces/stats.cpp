@@ -98,6 +98,84 @@ void TraceStats::add(const TraceRecord& r) {
   }
 }
 
+namespace {
+struct BlockPage {
+  uint32_t device;
+  uint64_t block;
+  uint32_t reads;
+};
+}  // namespace
+
+// Concn R: blocks whose reads are concentrated (>= 2/3 of the block's reads on < 20% of its
+// pages). Returns the blocks considered and the concentrated ones among them.
+static std::pair<uint64_t, uint64_t> concentration(std::vector<BlockPage>& bp,
+                                                   const StatsParams& p) {
+  std::sort(bp.begin(), bp.end(), [](const BlockPage& a, const BlockPage& b) {
+    if (a.device != b.device) return a.device < b.device;
+    if (a.block != b.block) return a.block < b.block;
+    return a.reads > b.reads;
+  });
+  uint64_t considered = 0, concentrated = 0;
+  const uint64_t min_reads = p.concn_min_reads ? p.concn_min_reads : p.pages_per_block;
+  for (size_t i = 0; i < bp.size();) {
+    size_t e = i;
+    uint64_t total = 0;
+    while (e < bp.size() && bp[e].device == bp[i].device && bp[e].block == bp[i].block)
+      total += bp[e++].reads;
+    if (total >= min_reads) {
+      ++considered;
+      uint64_t c = 0, pages = 0;
+      for (size_t q = i; q < e && c * 3 < total * 2; ++q) {
+        c += bp[q].reads;
+        ++pages;
+      }
+      if (pages * 5 < p.pages_per_block) ++concentrated;  // pages < 20% of the block
+    }
+    i = e;
+  }
+  return {considered, concentrated};
+}
+
+// Inter-arrival times and idle periods ("interarrival_us", "idle_histogram").
+static void interarrival_stats(nlohmann::json& j, const std::vector<uint64_t>& gaps) {
+  nlohmann::json ia;
+  if (gaps.empty()) {
+    ia = {{"mean", 0.0}, {"median", 0.0}, {"max", 0.0}};
+  } else {
+    std::vector<uint64_t> g(gaps);
+    uint64_t sum = 0, mx = 0;
+    for (uint64_t x : g) {
+      sum += x;
+      mx = std::max(mx, x);
+    }
+    size_t n = g.size();
+    std::nth_element(g.begin(), g.begin() + n / 2, g.end());
+    double med = double(g[n / 2]);
+    if (n % 2 == 0) {
+      uint64_t lo = *std::max_element(g.begin(), g.begin() + n / 2);
+      med = (med + double(lo)) / 2;
+    }
+    ia = {
+        {"mean", double(sum) / double(n) / 1e3}, {"median", med / 1e3}, {"max", double(mx) / 1e3}};
+  }
+  j["interarrival_us"] = ia;
+  uint64_t idle_count[7] = {0}, idle_ns[7] = {0};
+  for (uint64_t x : gaps) {
+    int b = 0;
+    while (b < 6 && x >= kIdleBounds[b]) ++b;
+    ++idle_count[b];
+    idle_ns[b] += x;
+  }
+  nlohmann::json hist = nlohmann::json::array();
+  for (int b = 0; b < 7; ++b)
+    hist.push_back({{"bin", kIdleNames[b]},
+                    {"min_us", b == 0 ? 0.0 : double(kIdleBounds[b - 1]) / 1e3},
+                    {"max_us", b == 6 ? nullptr : nlohmann::json(double(kIdleBounds[b]) / 1e3)},
+                    {"count", idle_count[b]},
+                    {"total_s", double(idle_ns[b]) / 1e9}});
+  j["idle_histogram"] = hist;
+}
+
 nlohmann::json TraceStats::result() const {
   nlohmann::json j;
   auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
@@ -116,11 +194,6 @@ nlohmann::json TraceStats::result() const {
   uint64_t footprint = 0, read_pages = 0, write_pages = 0, hot = 0;
   std::map<uint32_t, uint64_t> by_device;
   std::vector<uint32_t> counts;
-  struct BlockPage {
-    uint32_t device;
-    uint64_t block;
-    uint32_t reads;
-  };
   std::vector<BlockPage> bp;
   for (const Slot& s : table_) {
     if (!s.used) continue;
@@ -154,72 +227,12 @@ nlohmann::json TraceStats::result() const {
   j["int_ratio"] = ratio(double(k), double(footprint));
   j["hot_read_ratio"] = ratio(double(hot), double(read_pages));
 
-  // Concn R: blocks whose reads are concentrated (>= 2/3 of the block's reads on < 20% of its
-  // pages).
-  std::sort(bp.begin(), bp.end(), [](const BlockPage& a, const BlockPage& b) {
-    if (a.device != b.device) return a.device < b.device;
-    if (a.block != b.block) return a.block < b.block;
-    return a.reads > b.reads;
-  });
-  uint64_t considered = 0, concentrated = 0;
-  const uint64_t min_reads = p_.concn_min_reads ? p_.concn_min_reads : p_.pages_per_block;
-  for (size_t i = 0; i < bp.size();) {
-    size_t e = i;
-    uint64_t total = 0;
-    while (e < bp.size() && bp[e].device == bp[i].device && bp[e].block == bp[i].block)
-      total += bp[e++].reads;
-    if (total >= min_reads) {
-      ++considered;
-      uint64_t c = 0, pages = 0;
-      for (size_t q = i; q < e && c * 3 < total * 2; ++q) {
-        c += bp[q].reads;
-        ++pages;
-      }
-      if (pages * 5 < p_.pages_per_block) ++concentrated;  // pages < 20% of the block
-    }
-    i = e;
-  }
+  const auto [considered, concentrated] = concentration(bp, p_);
   j["concn_ratio"] = ratio(double(concentrated), double(considered));
   j["concn_blocks_considered"] = considered;
   j["concn_blocks_concentrated"] = concentrated;
 
-  // Inter-arrival times and idle periods.
-  nlohmann::json ia;
-  if (gaps_.empty()) {
-    ia = {{"mean", 0.0}, {"median", 0.0}, {"max", 0.0}};
-  } else {
-    std::vector<uint64_t> g(gaps_);
-    uint64_t sum = 0, mx = 0;
-    for (uint64_t x : g) {
-      sum += x;
-      mx = std::max(mx, x);
-    }
-    size_t n = g.size();
-    std::nth_element(g.begin(), g.begin() + n / 2, g.end());
-    double med = double(g[n / 2]);
-    if (n % 2 == 0) {
-      uint64_t lo = *std::max_element(g.begin(), g.begin() + n / 2);
-      med = (med + double(lo)) / 2;
-    }
-    ia = {
-        {"mean", double(sum) / double(n) / 1e3}, {"median", med / 1e3}, {"max", double(mx) / 1e3}};
-  }
-  j["interarrival_us"] = ia;
-  uint64_t idle_count[7] = {0}, idle_ns[7] = {0};
-  for (uint64_t x : gaps_) {
-    int b = 0;
-    while (b < 6 && x >= kIdleBounds[b]) ++b;
-    ++idle_count[b];
-    idle_ns[b] += x;
-  }
-  nlohmann::json hist = nlohmann::json::array();
-  for (int b = 0; b < 7; ++b)
-    hist.push_back({{"bin", kIdleNames[b]},
-                    {"min_us", b == 0 ? 0.0 : double(kIdleBounds[b - 1]) / 1e3},
-                    {"max_us", b == 6 ? nullptr : nlohmann::json(double(kIdleBounds[b]) / 1e3)},
-                    {"count", idle_count[b]},
-                    {"total_s", double(idle_ns[b]) / 1e9}});
-  j["idle_histogram"] = hist;
+  interarrival_stats(j, gaps_);
 
   j["write_size_distribution"] = {{"le_128k", ratio(double(wsize_buckets_[0]), double(writes_))},
                                   {"le_256k", ratio(double(wsize_buckets_[1]), double(writes_))},

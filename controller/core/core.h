@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "controller/config.h"
+#include "controller/core/core_env.h"
 #include "controller/core/integrity.h"
 #include "controller/core/parts.h"
 #include "controller/flash_op.h"
@@ -29,18 +30,6 @@
 #include "controller/stats.h"
 
 namespace ssdtlm {
-
-// Time, timers, DRAM timing and the flash channels: the SystemC controller module, or a test's
-// hand-made clock.
-class CoreEnv {
- public:
-  virtual ~CoreEnv() = default;
-  virtual void submit(FlashOp* op) = 0;  // to the flash channels, at now()
-  virtual Tick now() const = 0;
-  virtual void timer(Tick at, uint32_t kind, void* ctx) = 0;  // calls Core::on_timer
-  virtual Tick dram(uint64_t bytes) = 0;                      // DRAM access from now; completion
-  virtual void host_done(HostCmd* cmd, Tick at) = 0;          // command's data ready at `at`
-};
 
 class Core final : private FlashPort {
  public:

@@ -1,7 +1,7 @@
 // The RTL backend: the Verilated qrl_unit (controller/rtl) behind the Backend interface.
 // The model is clocked only while an operation is in flight (never free-running); each
-// operation returns the number of clock edges it took, which the SystemC wrapper
-// (rl_target.h) charges to the controller's timing. Library: ssdtlm_rl_cosim (SSDTLM_RTL=ON).
+// operation returns the number of clock edges it took, which the policies charge to the
+// controller's timing as decision delays. Library: ssdtlm_rl_cosim (SSDTLM_RTL=ON).
 #pragma once
 
 #include <cstdint>

@@ -6,8 +6,8 @@
 //   ws        read-disturb-aware write scheduling (hot-read set mined per window)
 //   ws+rs     ws + RL partial read refresh in idle time (rl::Backend, C++ or RTL)
 // Refreshes are jobs of the drive's GC engine driven by RefreshJobs
-// (controller/rr/refresh_policy.h): the page-mapped engine (controller/gc/engine.h, ControllerCore)
-// or the hybrid's native GC job (controller/slc/hybrid_refresh.h, HybridCore). The core calls the
+// (controller/rr/refresh_policy.h): the page-mapped engine (controller/gc/engine.h)
+// or the hybrid's native GC job (controller/slc/hybrid_refresh.h). The core calls the
 // on_* hooks.
 #pragma once
 
@@ -47,7 +47,7 @@ class ReadDisturb {
   // The engine's listener: told when an erase frees a plane's engine (urgent refreshes first).
   GcJobOwner* engine_listener() { return jobs_.get(); }
 
-  // --- hooks from ControllerCore ---
+  // --- hooks from Core ---
   void on_submit(FlashOp& op) { on_flash_op(op, op.owner == OpOwner::HostRead, true); }
   // Every flash op: reads (host: of a host command) get their retry level and count towards the
   // refresh thresholds (modelled: false for blocks outside the model, which read at level 0);
@@ -75,17 +75,13 @@ class ReadDisturb {
   uint32_t effective_reads(uint64_t block) const { return model_.effective_reads(block); }
   double rber_of(uint64_t block) const { return model_.rber_of(block); }
   uint32_t page_reads(Ppn ppn) const { return model_.page_reads(ppn); }
-  const nand::LdpcModel& ldpc() const { return model_.ldpc(); }
   bool is_mlc(uint64_t block) const { return model_.is_mlc(block); }
-  bool is_hot(Lpn lpn) const { return ws_ && ws_->is_hot(lpn); }
   bool is_shadow(uint64_t block) const { return jobs_->flags[block] & kRefreshShadow; }
   uint32_t shadow_blocks(uint32_t plane) const {
     return leveling_ ? leveling_->shadow_blocks(plane) : 0;
   }
   uint32_t shadow_quota() const { return shadow_quota_of(cfg_); }  // per plane
   uint32_t shadow_cap() const { return shadow_cap_of(cfg_); }      // valid pages per shadow block
-  uint64_t reprogram_ops() const { return jobs_->st.reprogram_ops; }
-  uint64_t refreshes() const { return jobs_->st.full + jobs_->st.partial_jobs; }
   uint64_t uncorrectable_reads() const { return model_.uncorrectable_reads(); }
   uint32_t queued_soft() const { return jobs_->queued_soft(); }
   // ws+rs: controller cycles of the last decision (reward + decide + update): its delay.

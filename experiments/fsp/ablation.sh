@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# FSP ablation (issue 15, docs/fsp.md "Ablation: a grouper that runs"): the groupers and three
+# FSP ablation (docs/fsp.md "Ablation: a grouper that runs"): the groupers and three
 # RL-grouper variants (bootstrap by page type, rewrites skipped when the cache is full, no read
 # promotion of rewritten pages) on generated read/write mixes that cycle the cache, after a
 # footprint warm-up (ablation.yaml). Writes OUT/fsp-ablation[-quick]/report.{html,md} and

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Upper bounds on the LSB share of flash page reads that any FSP grouping can reach on a trace
-(issue 15, docs/fsp.md "Oracle bound"): an analysis of the trace, not a simulation of the drive.
+(docs/fsp.md "Oracle bound"): an analysis of the trace, not a simulation of the drive.
 
 Model: pages of PAGE bytes; `--warmup footprint` first writes every page the trace touches once, in
 LBA order; then the trace. A write creates a new version of its pages; a read reads the current

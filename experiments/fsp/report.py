@@ -100,7 +100,7 @@ def table(title, name, paper, normalise=True, pct=False):
                 if normalise:
                     b = metric(base, name)
                     v = v / b if b else None
-                if g == "rl" and not trained(r):  # flagged, not averaged in (issue 15)
+                if g == "rl" and not trained(r):  # flagged, not averaged in
                     row.append(fmt(v, pct) + " †")
                     continue
                 if t in kept:
@@ -122,7 +122,7 @@ lines += ["† = the RL agent of this cell did not train (no applied update): sh
 
 
 def effort_table():
-    """RL training effort and every grouper's operating point per trace and cache (issue 15)."""
+    """RL training effort and every grouper's operating point per trace and cache."""
     lines.append("## RL training effort and operating point")
     lines.append("")
     lines.append("RL: decisions, applied updates, episodes, explorations, update rewards "

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# FSP experiment (issue 5, docs/fsp.md): Baseline, Baseline-RW, Frequency, Distance, RL x cache
+# FSP experiment (docs/fsp.md): Baseline, Baseline-RW, Frequency, Distance, RL x cache
 # 2/8/32 MiB x the bundled real traces with writes + two `ssdtlm gen` workloads standing in for
 # the paper's write-heavy and read-heavy traces; qlc-fsp preconditioned. The runs are the sweep
 # spec sweep.yaml (sweep-aged.yaml with --aged; docs/sweep.md); this script is `ssdtlm sweep` into

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GC ablation (issue 15, docs/gc.md "Ablation on the paper's full-size die"): lazy, greedy, rl and
+# GC ablation (docs/gc.md "Ablation on the paper's full-size die"): lazy, greedy, rl and
 # rl-aggr on tlc-gc-128gb at its real size (2 x 2731 blocks), aged to steady state without
 # simulated writes, generated home1-like bursts with skewed or uniform overwrites at two rates,
 # N_free per plane or per die, seeds 1-3 (ablation.yaml). Writes OUT/gc-ablation[-quick]/

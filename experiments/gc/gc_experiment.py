@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""GC experiment report (issue 6): reads the runs of a sweep store and writes the tables and plots.
+"""GC experiment report: reads the runs of a sweep store and writes the tables and plots.
 
 The runs are the sweep spec experiments/gc/sweep.yaml; experiments/gc/run.sh runs it
 (`ssdtlm sweep`) and then this script. See run.sh for usage and docs/gc.md for the method.
@@ -399,7 +399,7 @@ def main():
                  "only reports a sweep store. Run `experiments/gc/run.sh [--quick] [--workers N] "
                  "[--bin PATH] [--out DIR]` (`ssdtlm sweep experiments/gc/sweep.yaml`, then this "
                  "report; rl / rl-aggr seeds 1..10 are fixed in sweep.yaml), or pass --db STORE.")
-    ap = argparse.ArgumentParser(description="GC experiment (issue 6): tables and Fig. 9 from a sweep "
+    ap = argparse.ArgumentParser(description="GC experiment: tables and Fig. 9 from a sweep "
                                  "store (experiments/gc/run.sh runs the sweep, then this).")
     ap.add_argument("--db", help="the sweep store (ssdtlm sweep experiments/gc/sweep.yaml "
                     "--db STORE, or experiments/gc/run.sh)")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GC experiment (issue 6, docs/gc.md): all eight GC policies on tlc-gc-512gb and tlc-gc-128gb,
+# GC experiment (docs/gc.md): all eight GC policies on tlc-gc-512gb and tlc-gc-128gb,
 # starting empty, on looped bundled real traces and generated workloads with Table-1-shaped idle
 # gaps; rl / rl-aggr over seeds 1..10 (run-to-run spread). The runs are the sweep spec sweep.yaml
 # (docs/sweep.md); this script is `ssdtlm sweep` into results/<sweep>.sqlite, `ssdtlm report`

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Read-disturb experiment (issue 7, docs/read-disturb.md): the five read-refresh policies on the
+# Read-disturb experiment (docs/read-disturb.md): the five read-refresh policies on the
 # tlc-rr preset, on the bundled read-heavy real trace (UMass WebSearch, looped 100x at its own
 # timing and 4x faster; the paper did not amplify websearch) and a generated read-intensive
 # workload with concentrated reads (reads x3), each with blocking and with preemptible

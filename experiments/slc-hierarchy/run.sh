@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SLC cache hierarchy experiment (issue 8, docs/slc.md): page (the paper's Baseline), SA, Sector
+# SLC cache hierarchy experiment (docs/slc.md): page (the paper's Baseline), SA, Sector
 # and Hierarchy on a scaled hybrid-slc-tlc, on generated workloads shaped like the paper's
 # Table II rows and looped bundled real traces, plus one short run per policy on the unscaled
 # preset (mapping-table memory), all in sweep.yaml. One command: `ssdtlm sweep`, the HTML report,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SLC-RL headroom ablation (issue 15; docs/slc.md "SLC-RL: headroom"): a grid of fixed SLC
+# SLC-RL headroom ablation (docs/slc.md "SLC-RL: headroom"): a grid of fixed SLC
 # settings (size x theta) beside UST, DWA and RL on the quick SLC-RL drive and workloads; writes
 # OUT/slc-rl-headroom.md (the best fixed setting per workload against UST and RL).
 #

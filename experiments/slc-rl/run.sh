@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SLC-RL experiment (issue 8, docs/slc.md, docs/slc-rl-agent.md): QLC-only and the SLC-size
+# SLC-RL experiment (docs/slc.md, docs/slc-rl-agent.md): QLC-only and the SLC-size
 # policies static, UST, DWA and RL on hybrid-slc-qlc, on workloads generated from the SLC-RL
 # slides' workload table and two looped real traces, plus the agent pre-training runs (chains of
 # runs handing q-tables on), all in sweep.yaml. One command: `ssdtlm sweep`, the HTML report,

@@ -18,7 +18,7 @@ struct CliResult {
 };
 
 // Runs `SSDTLM_BIN args` in a shell and captures its output. timeout_s > 0: killed after that
-// many seconds (exit code 124, coreutils' timeout), for runs that used to hang.
+// many seconds (exit code 124, coreutils' timeout), for runs that must not hang.
 inline CliResult run_ssdtlm(const std::string& args, int timeout_s = 0) {
   std::string cmd = (timeout_s > 0 ? "timeout " + std::to_string(timeout_s) + " " : std::string()) +
                     std::string(SSDTLM_BIN) + " " + args + " 2>&1";

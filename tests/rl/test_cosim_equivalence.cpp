@@ -30,6 +30,33 @@ UnitConfig unit(const char* name, uint32_t eps_n, uint32_t episode_len) {
   throw std::runtime_error("no variant");
 }
 
+// Rewards: mostly the unit's values, sometimes large (saturation), both signs.
+int32_t rand_reward(std::mt19937_64& rng) {
+  switch (rng() % 5) {
+    case 0:
+      return 256;
+    case 1:
+      return 128;
+    case 2:
+      return -256;
+    case 3:
+      return static_cast<int32_t>(rng() % 4000) - 2000;
+    default:
+      return (rng() % 2 ? 1 : -1) * static_cast<int32_t>(rng() % 70000);
+  }
+}
+
+// Every row of the q-table (and the shadow table) is the same in both backends.
+void expect_same_tables(const UnitConfig& u, Backend& cpp, Backend& rtl) {
+  std::vector<int32_t> ra(u.core.actions), rb(u.core.actions);
+  for (int t = 0; t < (u.core.shadow ? 2 : 1); ++t)
+    for (uint32_t s = 0; s < u.core.states; ++s) {
+      cpp.read_row(s, t == 1, ra.data());
+      rtl.read_row(s, t == 1, rb.data());
+      ASSERT_EQ(ra, rb) << "table " << t << " row " << s;
+    }
+}
+
 // Runs `ops` random operations on both backends, comparing every result.
 void equivalence(const UnitConfig& u, int ops, uint32_t rng_seed) {
   auto cpp = make_cpp_backend(u);
@@ -47,21 +74,6 @@ void equivalence(const UnitConfig& u, int ops, uint32_t rng_seed) {
         return full & ~(full << (A / 2));  // erase-style: upper actions masked
       default:
         return static_cast<uint32_t>(rng()) & full;  // random (maybe empty)
-    }
-  };
-  // Rewards: mostly the unit's values, sometimes large (saturation), both signs.
-  auto rand_reward = [&]() -> int32_t {
-    switch (rng() % 5) {
-      case 0:
-        return 256;
-      case 1:
-        return 128;
-      case 2:
-        return -256;
-      case 3:
-        return static_cast<int32_t>(rng() % 4000) - 2000;
-      default:
-        return (rng() % 2 ? 1 : -1) * static_cast<int32_t>(rng() % 70000);
     }
   };
   // Response times: log-uniform-ish over 1 ns .. 4 s, with a workload shift halfway.
@@ -83,7 +95,7 @@ void equivalence(const UnitConfig& u, int ops, uint32_t rng_seed) {
       UpdateOp op;
       op.state = rng() % S;
       op.action = rng() % A;
-      op.reward = rand_reward();
+      op.reward = rand_reward(rng);
       op.next_state = rng() % S;
       op.next_action = rng() % A;
       op.next_max = rng() % 2;
@@ -111,13 +123,7 @@ void equivalence(const UnitConfig& u, int ops, uint32_t rng_seed) {
     }
   }
   EXPECT_EQ(cpp->cycles(), rtl->cycles());
-  std::vector<int32_t> ra(A), rb(A);
-  for (int t = 0; t < (u.core.shadow ? 2 : 1); ++t)
-    for (uint32_t s = 0; s < S; ++s) {
-      cpp->read_row(s, t == 1, ra.data());
-      rtl->read_row(s, t == 1, rb.data());
-      ASSERT_EQ(ra, rb) << "table " << t << " row " << s;
-    }
+  expect_same_tables(u, *cpp, *rtl);
   // The stream must have exercised every operation kind.
   EXPECT_GT(decides, ops / 3);
   EXPECT_GT(updates, ops / 4);

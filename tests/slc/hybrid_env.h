@@ -1,10 +1,10 @@
-// A minimal CoreEnv for driving the hybrid controller core (controller/slc/hybrid_core.h) without
+// A minimal CoreEnv for driving the hybrid drive (Core with slc::SlcCache) without
 // SystemC, in the manner of tests/gc/sim_env.h: one event queue; each die runs one flash
 // operation at a time in submission order (no bus, no priorities, no multi-plane merging); an
 // operation takes its array time from the die's timing model, nand::TimingModel::op_time, as the
 // flash channel does (models/flash_channel.cpp, array_time). DRAM and host transfers take no time
 // (dram() returns now). The env fills op->t_submit / t_start / t_done before
-// HybridCore::on_flash_done (the core charges busy time from them), logs every submitted
+// Core::on_flash_done (the core charges busy time from them), logs every submitted
 // operation and records host completion times.
 #pragma once
 

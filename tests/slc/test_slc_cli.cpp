@@ -148,11 +148,10 @@ TEST(SlcCli, AgedDriveWithAnUnreachableGcTriggerDoesNotCompactTheRegion) {
 }
 
 // A hybrid drive cut to 48 blocks per plane (about 3 spare blocks per plane), full, with the sa
-// cache and the RL size agent. Native GC used to collect, for ever after the last request, blocks
-// whose "invalid" sectors were only the packing waste of its own earlier units (384 pages
-// programmed per block freed), so the run never ended (found by a random-configuration sweep).
-// Now it passes over victims whose packed units would fill a block (Migration::frees_a_unit):
-// the drive settles by itself.
+// cache and the RL size agent. Native GC that collected blocks whose "invalid" sectors are only the
+// packing waste of its own earlier units (384 pages programmed per block freed) would run for
+// ever after the last request; it passes over victims whose packed units would fill a block
+// (Migration::frees_a_unit), and the drive settles by itself.
 TEST(SlcCli, NativeGcSettlesOnAFullScaledDownDrive) {
   const std::string wl = tmp("settle.csv");
   ASSERT_EQ(ssdtlm::test::generate_once(wl,

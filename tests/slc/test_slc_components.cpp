@@ -1,7 +1,7 @@
-// Unit tests of the hybrid core's timing-free components on their own: the sector map and block
+// Unit tests of the hybrid drive's timing-free components on their own: the sector map and block
 // management (controller/slc/sector_map.h) and the SLC region rules (controller/slc/region.h).
 //
-// Configurations (as in test_hybrid_core.cpp, numbers worked by hand):
+// Configurations (as in test_slc_cache.cpp, numbers worked by hand):
 //   tlc_small: hybrid-slc-tlc with 1 plane of 16 blocks x 12 pages, the first 4 blocks SLC (fixed
 //     partition) of 4 pages; 4 sectors per page. ftl.gc_threshold 0.5 of the 12 native blocks:
 //     native GC trigger ceil(6) - 1 = 5; slc.gc_threshold 0.5 of 4 SLC blocks: trigger 1.

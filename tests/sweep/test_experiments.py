@@ -1,4 +1,4 @@
-"""The experiment scripts' rules (issue 15, docs/experiments/README.md): the acceptance command's
+"""The experiment scripts' rules (docs/experiments/README.md): the acceptance command's
 loop rule and verdicts, the FSP oracle on any trace format, and the FSP lifetime table leaving
 untrained RL cells out of its means. Hand-made inputs; every expected value is worked by hand."""
 import importlib.util

@@ -12,17 +12,8 @@
 namespace ssdtlm::traces {
 namespace {
 
+using test::error_of;
 using test::parse;
-
-std::string error_of(const std::string& text, const std::string& format,
-                     TraceOptions opt = TraceOptions(), uint64_t capacity = 0) {
-  try {
-    parse(text, format, nullptr, opt, capacity);
-  } catch (const TraceError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 constexpr uint64_t kGiB = uint64_t{1} << 30;
 

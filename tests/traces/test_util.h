@@ -27,6 +27,17 @@ inline std::vector<TraceRecord> parse(const std::string& text, const std::string
   return v;
 }
 
+// The TraceError message of reading `text`, or "(no error)".
+inline std::string error_of(const std::string& text, const std::string& format,
+                            TraceOptions opt = TraceOptions(), uint64_t capacity = 0) {
+  try {
+    parse(text, format, nullptr, opt, capacity);
+  } catch (const TraceError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 inline std::string data_path(const std::string& file) {
   return std::string(SSDTLM_SOURCE_DIR) + "/traces/data/" + file;
 }

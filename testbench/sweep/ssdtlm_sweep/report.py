@@ -307,7 +307,7 @@ def render_section(doc, sec, store):
         doc.image("RL reward per episode", png)
     # ---- time series ----
     ts = {}
-    # Free blocks from the run CSV; SLC size, theta and the L1 share from --slc-series (issue 8).
+    # Free blocks from the run CSV; SLC size, theta and the L1 share from --slc-series.
     series = (("csv", lambda c: c == "free_blocks" or c.startswith("slc")),
               ("slc-series", lambda c: c in ("slc_blocks", "theta_kib", "l1_share")))
     for r, (art, want) in ((r, a) for r in sec.ok for a in series):

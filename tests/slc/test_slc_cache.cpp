@@ -1,6 +1,7 @@
-// Unit tests of the hybrid SLC/TLC/QLC controller core (controller/slc/hybrid_core.h),
-// driven without a SystemC kernel through tests/slc/hybrid_env.h (one operation at a time per
-// die, SLC/native array times from the configuration, no bus, DRAM and host transfers free).
+// Unit tests of the hybrid SLC/TLC/QLC drive: Core with the slc::SlcCache write buffer (its SLC
+// region, migration and native GC; controller/slc/slc_cache.h), driven without a SystemC kernel
+// through tests/slc/hybrid_env.h (one operation at a time per die, SLC/native array times from the
+// configuration, no bus, DRAM and host transfers free).
 //
 // Small configurations (built from the presets, numbers worked by hand):
 //   tlc_small(policy): hybrid-slc-tlc with 1 channel, 1 die, 1 plane of 16 blocks x 12 pages
@@ -14,10 +15,9 @@
 //     3,500 us.
 //   tlc_mix / qlc_mix: 2-die versions with more blocks for the random integrity mixes (section 5).
 //
-// Tests named  fail on the current hybrid core: each names the bug (A: an admitted SLC
-// write stranded; B: the convertible SLC region never returns; C: native GC copies blocks into
-// each other forever; D: DWA idle migration stops early). Run them with
-// --gtest_also_run_disabled_tests.
+// Some tests guard a failure mode each, named by letter (A: an admitted SLC write stranded; B:
+// the convertible SLC region never returns; C: native GC copies blocks into each other forever;
+// D: DWA idle migration stops early).
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -93,7 +93,7 @@ bool is_program(const HybridEnv::OpLog& l) {
 // ---------------------------------------------------------------------------------------------
 // The hand-made configurations are what the numbers below assume.
 
-TEST(HybridCore, SmallConfigurationsAreWhatTheNumbersAssume) {
+TEST(SlcCache, SmallConfigurationsAreWhatTheNumbersAssume) {
   const SsdConfig t = tlc_small("page");
   EXPECT_EQ(t.geo.planes(), 1u);
   EXPECT_EQ(t.geo.sectors_per_page(), 4u);
@@ -123,7 +123,7 @@ TEST(HybridCore, SmallConfigurationsAreWhatTheNumbersAssume) {
 
 // --slc page, empty drive: a 16 KiB write is one SLC page program: 1.1 + 500 = 501.1 us. A read
 // of it afterwards: 1.1 us firmware + 30 us SLC read.
-TEST(HybridCore, FullPageWriteToSlcTakesFirmwarePlusSlcProgram) {
+TEST(SlcCache, FullPageWriteToSlcTakesFirmwarePlusSlcProgram) {
   Rig r(tlc_small("page"));
   EXPECT_EQ(r.write(0, kPage), 501'100 * kNsPs);
   const auto progs = r.env.ops(is_program);
@@ -148,7 +148,7 @@ TEST(HybridCore, FullPageWriteToSlcTakesFirmwarePlusSlcProgram) {
 
 // slc.policy none: the write goes to a native one-shot unit (3 TLC pages, 2 of them padding),
 // sealed at once because the die is idle: 1.1 + 1,600 = 1,601.1 us. The read: 1.1 + 66 us.
-TEST(HybridCore, FullPageWriteWithoutSlcTakesFirmwarePlusTlcOneShotProgram) {
+TEST(SlcCache, FullPageWriteWithoutSlcTakesFirmwarePlusTlcOneShotProgram) {
   Rig r(tlc_small("none"));
   EXPECT_EQ(r.write(0, kPage), 1'601'100 * kNsPs);
   const auto progs = r.env.ops(is_program);
@@ -180,7 +180,7 @@ TEST(HybridCore, FullPageWriteWithoutSlcTakesFirmwarePlusTlcOneShotProgram) {
 // Over a longer run blocks change mode: some block is programmed in SLC mode, migrated and
 // erased, then opened in QLC mode. Every operation has the timing of the mode of its block's
 // current life, and all programs of one life share one mode.
-TEST(HybridCore, ConvertibleBlockReturnsInNativeModeAfterMigration) {
+TEST(SlcCache, ConvertibleBlockReturnsInNativeModeAfterMigration) {
   SsdConfig c = qlc_small("static");
   c.set("slc.gc_free_blocks", 0, "test");
   c.set("slc.native_gc_free_blocks", 1, "test");
@@ -263,7 +263,7 @@ TEST(HybridCore, ConvertibleBlockReturnsInNativeModeAfterMigration) {
 // Sectors 0-1 of LPN 0 (arriving at 10 us) and sectors 2-3 of LPN 1 (20 us) meet in one packing
 // buffer, which is sealed when full (21.1 us) and programmed after LPN 10: 501.1 -> 1,001.1 us;
 // both writes complete then. Reading LPN 0 and LPN 1 each takes one flash read of that page.
-TEST(HybridCore, SaPacksTwoHalfPagesIntoOneSlcPageWhileTheDieIsBusy) {
+TEST(SlcCache, SaPacksTwoHalfPagesIntoOneSlcPageWhileTheDieIsBusy) {
   Rig r(tlc_small("sa"));
   r.cmd(10 * kPage, kPage, false, 0);
   HostCmd* a = r.cmd(0, 2 * kSec, false, 10 * kUs);
@@ -299,7 +299,7 @@ TEST(HybridCore, SaPacksTwoHalfPagesIntoOneSlcPageWhileTheDieIsBusy) {
 // are not merged. The first is sealed at once because the die is idle (2 padding sectors),
 // programmed 1.1 -> 501.1 us; the second waits in the buffer while the die is busy and is sealed
 // when the die becomes idle at 501.1 us (2 more padding sectors), programmed until 1,001.1 us.
-TEST(HybridCore, SaSealsAPartialBufferWhenTheDieIsIdle) {
+TEST(SlcCache, SaSealsAPartialBufferWhenTheDieIsIdle) {
   Rig r(tlc_small("sa"));
   HostCmd* a = r.cmd(0, 2 * kSec, false, 0);
   HostCmd* b = r.cmd(kPage + 2 * kSec, 2 * kSec, false, 0);
@@ -327,7 +327,7 @@ TEST(HybridCore, SaSealsAPartialBufferWhenTheDieIsIdle) {
 // (b) page policy: a 4 KiB write to LPN 0 after a full-page write of it is a read-modify-write:
 // one SLC read of the old page (30 us), then the new page with all 4 sectors (500 us):
 // 501.1 + 1.1 + 30 + 500 = 1,032.2 us. A read of LPN 0 afterwards needs the new page only.
-TEST(HybridCore, PagePolicyPartialUpdateIsReadModifyWrite) {
+TEST(SlcCache, PagePolicyPartialUpdateIsReadModifyWrite) {
   Rig r(tlc_small("page"), /*integrity=*/true);
   EXPECT_EQ(r.write(0, kPage), 501'100 * kNsPs);
   EXPECT_EQ(r.write(0, kSec), 1'032'200 * kNsPs);
@@ -356,7 +356,7 @@ TEST(HybridCore, PagePolicyPartialUpdateIsReadModifyWrite) {
 // padding sectors each), no read-modify-write; a full-page read of LPN 0 then needs 2 flash reads
 // (Sector's read amplification). SA, the same writes: the second one merges sector 0 back in
 // (one RMW read), so the full-page read needs 1 flash read.
-TEST(HybridCore, SectorPolicyScattersALogicalPageOverPackedPages) {
+TEST(SlcCache, SectorPolicyScattersALogicalPageOverPackedPages) {
   Rig r(tlc_small("sector"), /*integrity=*/true);
   r.write(0, kSec);
   r.write(2 * kSec, kSec);
@@ -392,7 +392,7 @@ TEST(HybridCore, SectorPolicyScattersALogicalPageOverPackedPages) {
 // (d) hierarchy: a full-page write goes to L2, a partial one to L1 (another open SLC block, no
 // read-modify-write). Reading the page with its full copy in L2 and sector 1 updated in L1 needs
 // 2 SLC reads: 1.1 + 30 + 30 us.
-TEST(HybridCore, HierarchyPartialToL1FullToL2ReadNeedsBoth) {
+TEST(SlcCache, HierarchyPartialToL1FullToL2ReadNeedsBoth) {
   Rig r(tlc_small("hierarchy"), /*integrity=*/true);
   r.write(0, kPage);
   EXPECT_EQ(slc_cache(r.core).counters().l2_pieces, 1u);
@@ -432,7 +432,7 @@ TEST(HybridCore, HierarchyPartialToL1FullToL2ReadNeedsBoth) {
 // migrated: 12 logical pages in 4 TLC units of 3 pages. Reading logical page by logical page,
 // page 1 would be read 4 times, page 2 4 times, page 3 3 times (12 reads); once per physical
 // page it is 4 reads, one per victim page.
-TEST(HybridCore, MigrationReadsEachVictimPageOncePerJob) {
+TEST(SlcCache, MigrationReadsEachVictimPageOncePerJob) {
   Rig r(tlc_small("sector"), /*integrity=*/true);
   r.cmd(100 * kPage, kPage, false, 0);
   for (uint64_t l = 0; l <= 10; ++l) r.cmd(l * kPage, kSec, false, 10 * kUs);
@@ -467,7 +467,7 @@ TEST(HybridCore, MigrationReadsEachVictimPageOncePerJob) {
 // (f) slc.allocation (audit 4.2), on 2 planes of 2 dies (tlc_small2). static: logical page l is
 // programmed on plane l mod 2 (MQSim's CWDP order); dynamic: round-robin over idle dies.
 // Page policy, full pages of LPN 0, 2, 4 one after the other: static 0, 0, 0; dynamic 0, 1, 0.
-TEST(HybridCore, StaticAllocationPlacesByLpn) {
+TEST(SlcCache, StaticAllocationPlacesByLpn) {
   for (const char* alloc : {"static", "dynamic"}) {
     Rig r(tlc_small2("page", alloc), /*integrity=*/true);
     for (uint64_t l : {0, 2, 4}) r.write(l * kPage, kPage);
@@ -486,7 +486,7 @@ TEST(HybridCore, StaticAllocationPlacesByLpn) {
 // both fragments on plane 0, so a full-page read takes two reads on one die, 1.1 + 30 + 30 us
 // (the paper's Sector read penalty); dynamic: the second goes to the other die, the reads overlap:
 // 1.1 + 30 us.
-TEST(HybridCore, StaticAllocationSerialisesSectorFragmentsOnOneDie) {
+TEST(SlcCache, StaticAllocationSerialisesSectorFragmentsOnOneDie) {
   for (const char* alloc : {"static", "dynamic"}) {
     const bool fixed = std::string(alloc) == "static";
     Rig r(tlc_small2("sector", alloc), /*integrity=*/true);
@@ -528,7 +528,7 @@ TEST(HybridCore, StaticAllocationSerialisesSectorFragmentsOnOneDie) {
 // sector 0 of LPN 1 (10 us) and of LPN 3 (20 us) wait in plane 1's buffer although die 0 is idle,
 // and share one SLC page programmed 501.1 -> 1,001.1 us (2 padding sectors; sealing at once, as
 // dynamic allocation's rule would, gives 2 pages and 6 padding sectors).
-TEST(HybridCore, StaticAllocationSealsAPlanesBufferWhenItsDieHasNoHostProgram) {
+TEST(SlcCache, StaticAllocationSealsAPlanesBufferWhenItsDieHasNoHostProgram) {
   Rig r(tlc_small2("sector", "static"), /*integrity=*/true);
   r.cmd(101 * kPage, kPage, false, 0);
   HostCmd* a = r.cmd(1 * kPage, kSec, false, 10 * kUs);
@@ -546,7 +546,7 @@ TEST(HybridCore, StaticAllocationSealsAPlanesBufferWhenItsDieHasNoHostProgram) {
 // Hierarchy with static allocation: L2 (full pages) on the LPN's plane, L1 kept dynamic and away
 // from the channel of the page's other copy (the paper's non-conflict placement): LPN 0 in L2 on
 // plane 0, its sector 1 in L1 on plane 1 (the other channel), so a full-page read overlaps both.
-TEST(HybridCore, StaticAllocationKeepsHierarchyL1NonConflicting) {
+TEST(SlcCache, StaticAllocationKeepsHierarchyL1NonConflicting) {
   Rig r(tlc_small2("hierarchy", "static"), /*integrity=*/true);
   r.write(0, kPage);
   r.write(kSec, kSec);
@@ -564,7 +564,7 @@ TEST(HybridCore, StaticAllocationKeepsHierarchyL1NonConflicting) {
 // of 16 KiB (1 page each). Pages of requests <= theta: 4 of 36, so demand is 0 relative to theta;
 // every request is <= 1 MiB, so demand is 1 with slc.rl_demand 1mib. Demand is bit 1 of the
 // state the agent observed.
-TEST(HybridCore, RlDemandCountsPagesOfRequestsUpToTheta) {
+TEST(SlcCache, RlDemandCountsPagesOfRequestsUpToTheta) {
   for (const char* mode : {"theta", "1mib"}) {
     SsdConfig c = qlc_small("rl");
     c.set("slc.epoch_writes", 8, "test");
@@ -579,13 +579,13 @@ TEST(HybridCore, RlDemandCountsPagesOfRequestsUpToTheta) {
   }
 }
 
-// (h) slc.write_back_mib: a DRAM write-back in front of the hybrid core. Budget 1 page (16 KiB =
+// (h) slc.write_back_mib: a DRAM write-back in front of the hybrid drive. Budget 1 page (16 KiB =
 // 4 sectors of data not yet programmed). Two full-page writes arrive at 0: the first fits
 // (0 + 4 <= 4 sectors) and completes once in DRAM, at 1.1 us (firmware; DRAM and host transfers
 // are free here), its SLC program running 1.1 -> 501.1 us in the background; the second does not
 // fit (4 + 4 > 4) and completes when programmed, 501.1 -> 1,001.1 us (write-through). Both read
 // back correctly; a read of the first before its program ends is served from DRAM.
-TEST(HybridCore, WriteBackCompletesWritesInDramWhileTheyFit) {
+TEST(SlcCache, WriteBackCompletesWritesInDramWhileTheyFit) {
   SsdConfig c = tlc_small("page");
   c.set("slc.write_back_mib", 1.0 / 64, "test");  // 16 KiB
   c.finalize();
@@ -632,7 +632,7 @@ double l2_share(const Rig& r) {
 }
 }  // namespace
 
-TEST(HybridCore, DivisionWindowSetsL2ShareClampedByL1Max) {
+TEST(SlcCache, DivisionWindowSetsL2ShareClampedByL1Max) {
   SsdConfig c = tlc_small("hierarchy");
   c.set("slc.window", 4, "test");
   c.finalize();
@@ -650,7 +650,7 @@ TEST(HybridCore, DivisionWindowSetsL2ShareClampedByL1Max) {
   EXPECT_DOUBLE_EQ(l2_share(r), 1.0);
 }
 
-TEST(HybridCore, DivisionWindowWithLargeL1Max) {
+TEST(SlcCache, DivisionWindowWithLargeL1Max) {
   for (double l1_max : {0.8, 0.6}) {
     SsdConfig c = tlc_small("hierarchy");
     c.set("slc.window", 4, "test");
@@ -670,7 +670,7 @@ TEST(HybridCore, DivisionWindowWithLargeL1Max) {
 // adds an SMT for L1 (l1_max 0.5 of them) at 5.5 B per entry: 262,144 x 5.5 = 1,441,792 B (the
 // paper's 1.375 MB); Sector a sector table over the whole region, twice that; page and SA none.
 
-TEST(HybridCore, MappingTableExtraBytesModel) {
+TEST(SlcCache, MappingTableExtraBytesModel) {
   const std::map<std::string, double> want = {
       {"hierarchy", 1'441'792.0}, {"sector", 2'883'584.0}, {"page", 0.0}, {"sa", 0.0}};
   for (const auto& [policy, bytes] : want) {
@@ -812,19 +812,19 @@ SsdConfig qlc_mix(const std::string& size_policy, const std::string& policy) {
 
 }  // namespace
 
-TEST(HybridCoreIntegrity, FixedPage) {
+TEST(SlcCacheIntegrity, FixedPage) {
   expect_clean_mix(tlc_mix("page"));
 }
-TEST(HybridCoreIntegrity, FixedSa) {
+TEST(SlcCacheIntegrity, FixedSa) {
   expect_clean_mix(tlc_mix("sa"));
 }
-TEST(HybridCoreIntegrity, FixedSector) {
+TEST(SlcCacheIntegrity, FixedSector) {
   expect_clean_mix(tlc_mix("sector"));
 }
-TEST(HybridCoreIntegrity, FixedHierarchy) {
+TEST(SlcCacheIntegrity, FixedHierarchy) {
   expect_clean_mix(tlc_mix("hierarchy"));
 }
-TEST(HybridCoreIntegrity, FixedHierarchyDeepQueue) {
+TEST(SlcCacheIntegrity, FixedHierarchyDeepQueue) {
   MixOptions o;
   o.qd = 32;
   expect_clean_mix(tlc_mix("hierarchy"), o);
@@ -844,7 +844,7 @@ TEST_P(StaticAllocationMix, Convertible) {
   c.finalize();
   expect_clean_mix(c);
 }
-INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, StaticAllocationMix,
+INSTANTIATE_TEST_SUITE_P(SlcCacheIntegrity, StaticAllocationMix,
                          ::testing::Values("page", "sa", "sector", "hierarchy"));
 
 // slc.write_back_mib: writes complete in DRAM (a budget of 16 pages), the random mix stays clean
@@ -862,7 +862,7 @@ TEST_P(WriteBackMix, Convertible) {
   c.finalize();
   expect_clean_mix(c);
 }
-INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, WriteBackMix,
+INSTANTIATE_TEST_SUITE_P(SlcCacheIntegrity, WriteBackMix,
                          ::testing::Values("page", "sa", "sector", "hierarchy"));
 
 // gc.policy: every GC policy drives native GC (controller/slc/native_gc.h) through the random mix,
@@ -888,7 +888,7 @@ TEST_P(GcPolicyMix, Fixed) {
 TEST_P(GcPolicyMix, Convertible) {
   expect_policy_mix(qlc_mix("rl", "page"), GetParam());
 }
-INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, GcPolicyMix,
+INSTANTIATE_TEST_SUITE_P(SlcCacheIntegrity, GcPolicyMix,
                          ::testing::Values("lazy", "mov10", "exp0.3", "rl", "rl-aggr"),
                          [](const auto& info) {
                            std::string n = info.param;
@@ -919,7 +919,7 @@ TEST_P(RrMix, ConvertibleWithRlAggr) {
   EXPECT_GT(r.core.counters().erases_rr, 0u) << j["refresh"].dump();
   EXPECT_GT(hybrid_gc(r.core).native_gc()->copy_steps(), 0u);
 }
-INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, RrMix, ::testing::Values("baseline", "ws", "ws+rs"),
+INSTANTIATE_TEST_SUITE_P(SlcCacheIntegrity, RrMix, ::testing::Values("baseline", "ws", "ws+rs"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& ch : n)
@@ -931,7 +931,7 @@ INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, RrMix, ::testing::Values("baseline
 // page): after each write at lazy's trigger one step of gc.lazy_copies = 3 page moves reads 3
 // victim pages (a page move = one page's worth of valid sectors), never a 4-page unit's worth;
 // between steps the unit not yet full waits with its pages read, which is not outstanding work.
-TEST(HybridCore, LazyStepMovesItsCopiesAsPagesAndWaitsWithAPartialUnit) {
+TEST(SlcCache, LazyStepMovesItsCopiesAsPagesAndWaitsWithAPartialUnit) {
   SsdConfig c = qlc_small();
   c.set("slc.policy", "none", "test");
   c.set("gc.policy", "lazy", "test");
@@ -966,38 +966,38 @@ TEST(HybridCore, LazyStepMovesItsCopiesAsPagesAndWaitsWithAPartialUnit) {
   EXPECT_GT(between, 0);
 }
 
-TEST(HybridCoreIntegrity, ConvertibleStaticPage) {
+TEST(SlcCacheIntegrity, ConvertibleStaticPage) {
   expect_clean_mix(qlc_mix("static", "page"));
 }
-// DISABLED: hybrid_core bug A (report): with seed 1 an admitted SLC write is stranded in the
-// blocked queue (no SLC block can be opened, nothing frees one); the run never completes.
-TEST(HybridCoreIntegrity, ConvertibleUstPage) {
+// Failure mode A: with seed 1 an admitted SLC write could be stranded in the blocked queue (no
+// SLC block can be opened, nothing frees one) and the run never complete.
+TEST(SlcCacheIntegrity, ConvertibleUstPage) {
   expect_clean_mix(qlc_mix("ust", "page"));
 }
-TEST(HybridCoreIntegrity, ConvertibleDwaPage) {
+TEST(SlcCacheIntegrity, ConvertibleDwaPage) {
   expect_clean_mix(qlc_mix("dwa", "page"));
 }
-TEST(HybridCoreIntegrity, ConvertibleRlPage) {
+TEST(SlcCacheIntegrity, ConvertibleRlPage) {
   expect_clean_mix(qlc_mix("rl", "page"));
 }
-TEST(HybridCoreIntegrity, ConvertibleStaticSa) {
+TEST(SlcCacheIntegrity, ConvertibleStaticSa) {
   expect_clean_mix(qlc_mix("static", "sa"));
 }
-TEST(HybridCoreIntegrity, ConvertibleStaticSector) {
+TEST(SlcCacheIntegrity, ConvertibleStaticSector) {
   expect_clean_mix(qlc_mix("static", "sector"));
 }
-// DISABLED: hybrid_core bug A (report): an admitted L2 write is stranded while only an L1 block
-// is open; the run never completes (fails for every size policy and most seeds).
-TEST(HybridCoreIntegrity, ConvertibleStaticHierarchy) {
+// Failure mode A: an admitted L2 write could be stranded while only an L1 block is open, and the
+// run never complete (for every size policy and most seeds).
+TEST(SlcCacheIntegrity, ConvertibleStaticHierarchy) {
   expect_clean_mix(qlc_mix("static", "hierarchy"));
 }
-TEST(HybridCoreIntegrity, ConvertibleRlHierarchyDeepQueue) {
+TEST(SlcCacheIntegrity, ConvertibleRlHierarchyDeepQueue) {
   MixOptions o;
   o.qd = 32;
   o.seed = 2;
   expect_clean_mix(qlc_mix("rl", "hierarchy"), o);
 }
-TEST(HybridCoreIntegrity, ConvertiblePreconditioned) {
+TEST(SlcCacheIntegrity, ConvertiblePreconditioned) {
   // Precondition 60% of the logical space (plus 50% random overwrites) in native blocks first.
   Rig r(qlc_mix("static", "page"), /*integrity=*/true);
   precondition(r.core, 0.6, 0.5);
@@ -1025,7 +1025,7 @@ void dwa_burst(Rig& r) {
 }
 }  // namespace
 
-TEST(HybridCore, DwaMigratesOnlyWhenTheHostIsIdle) {
+TEST(SlcCache, DwaMigratesOnlyWhenTheHostIsIdle) {
   Rig r(qlc_mix("dwa", "page"), /*integrity=*/true);
   dwa_burst(r);
   EXPECT_EQ(r.env.done.size(), 20u);
@@ -1044,10 +1044,10 @@ TEST(HybridCore, DwaMigratesOnlyWhenTheHostIsIdle) {
   EXPECT_EQ(r.core.counters().checked_reads, 80u);
 }
 
-// DISABLED: hybrid_core bug D (report). Idle migration continues after an erase only if every
-// die is idle, so the migration running on the other plane's die counts as host activity: plane
-// 0 stops after its first victim when plane 1 is still migrating (3 idle migrations, not 4).
-TEST(HybridCore, DwaMigratesEveryFullSlcBlockWhileTheHostIsIdle) {
+// Failure mode D: if idle migration continued after an erase only when every die is idle, the
+// migration running on the other plane's die would count as host activity: plane 0 would stop
+// after its first victim while plane 1 is still migrating (3 idle migrations, not 4).
+TEST(SlcCache, DwaMigratesEveryFullSlcBlockWhileTheHostIsIdle) {
   Rig r(qlc_mix("dwa", "page"), /*integrity=*/true);
   dwa_burst(r);
   r.env.run();
@@ -1067,19 +1067,18 @@ TEST(HybridCore, DwaMigratesEveryFullSlcBlockWhileTheHostIsIdle) {
   EXPECT_EQ(r.core.counters().mismatches, 0u);
 }
 
-// DISABLED: hybrid_core bug C (report). At 80% of the logical space, native pages hold few
-// valid sectors (sectors never written, sectors updated in SLC); native GC copies every page
-// holding a valid sector as a whole page, but its "frees at least one unit" guard counts valid
-// sectors, so it picks victims whose copy fills as many pages as the victim frees: the same two
-// blocks are copied into each other forever (about 333,000 native erases before the event budget
-// stops it).
-TEST(HybridCoreIntegrity, FixedSectorHighUtilizationNativeGcMakesProgress) {
+// Failure mode C: at 80% of the logical space, native pages hold few valid sectors (sectors never
+// written, sectors updated in SLC); native GC copies every page holding a valid sector as a whole
+// page, so a "frees at least one unit" guard that counted valid sectors would pick victims whose
+// copy fills as many pages as the victim frees: the same two blocks copied into each other
+// forever.
+TEST(SlcCacheIntegrity, FixedSectorHighUtilizationNativeGcMakesProgress) {
   MixOptions o;
   o.footprint = 0.8;
   o.requests = 3000;
   expect_clean_mix(tlc_mix("sector"), o);
 }
-TEST(HybridCoreIntegrity, FixedHierarchyHighUtilizationNativeGcMakesProgress) {
+TEST(SlcCacheIntegrity, FixedHierarchyHighUtilizationNativeGcMakesProgress) {
   MixOptions o;
   o.footprint = 0.8;
   o.requests = 3000;
@@ -1088,10 +1087,10 @@ TEST(HybridCoreIntegrity, FixedHierarchyHighUtilizationNativeGcMakesProgress) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bugs of hybrid_core found by these tests ( until fixed; see the report).
+// Failure modes A and B, built by hand.
 
-// Bug A, hand-made: convertible hierarchy drive of 16 blocks (qlc_small), QLC GC at <= 1 free
-// block, so native_trigger = max(1, 0, kGcReserve + 1) = 3 and an SLC block may be opened only
+// Failure mode A, by hand: convertible hierarchy drive of 16 blocks (qlc_small), QLC GC at <= 1
+// free block, so native_trigger = max(1, 0, kGcReserve + 1) = 3 and an SLC block may be opened only
 // while more than 3 + kGcReserve + 1 = 6 blocks are free.
 //  1. A 4 KiB write goes to L1: block 0 opens in SLC mode (1 of its 4 pages used).
 //  2. 18 writes of 128 KiB (above theta 64 KiB: straight to QLC) fill 9 native blocks: 6 blocks
@@ -1099,7 +1098,7 @@ TEST(HybridCoreIntegrity, FixedHierarchyHighUtilizationNativeGcMakesProgress) {
 //  3. A 16 KiB write is admitted to SLC (slc_free_pages() counts the 3 free pages of the open L1
 //     block), goes to L2, finds no open L2 block and cannot open one: blocked. Nothing will ever
 //     free a block (no GC due, no full SLC block to migrate): the write never completes.
-TEST(HybridCoreBugs, ConvertibleAdmittedL2WriteIsNotStranded) {
+TEST(SlcCacheRegressions, ConvertibleAdmittedL2WriteIsNotStranded) {
   SsdConfig c = qlc_small("static");
   c.set("slc.policy", "hierarchy", "test");
   c.set("slc.native_gc_free_blocks", 1, "test");
@@ -1120,13 +1119,13 @@ TEST(HybridCoreBugs, ConvertibleAdmittedL2WriteIsNotStranded) {
   EXPECT_EQ(r.core.counters().mismatches, 0u);
 }
 
-// Bug B: on a convertible drive the SLC region never comes back once the free blocks have
+// Failure mode B: on a convertible drive the SLC region never comes back once the free blocks have
 // fallen to what native GC keeps. 600 random full-page writes over 64 of the 248 logical pages
 // (26% utilization, plenty of invalid space): after the first pass over the drive every write goes
 // to QLC, because an SLC block may only be opened while more than native_trigger + kGcReserve + 1
 // = 6 blocks are free, and native GC only runs at <= native_trigger = 3. The sizer still allows
 // 2 SLC blocks (slc_allowed_blocks_end).
-TEST(HybridCoreBugs, ConvertibleSlcRegionRecoversAfterTheDriveIsWrittenOnce) {
+TEST(SlcCacheRegressions, ConvertibleSlcRegionRecoversAfterTheDriveIsWrittenOnce) {
   SsdConfig c = qlc_small("static");
   c.set("slc.gc_free_blocks", 0, "test");
   c.set("slc.native_gc_free_blocks", 1, "test");
@@ -1325,5 +1324,5 @@ TEST_P(GrouperMix, Convertible) {
 TEST_P(GrouperMix, FixedSector) {
   expect_grouper_mix(tlc_mix("sector"), GetParam());
 }
-INSTANTIATE_TEST_SUITE_P(HybridCoreIntegrity, GrouperMix,
+INSTANTIATE_TEST_SUITE_P(SlcCacheIntegrity, GrouperMix,
                          ::testing::Values("frequency", "distance", "rl"));

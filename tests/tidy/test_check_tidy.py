@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Tests of check_tidy.py: each rule fails on a tree that breaks it and passes on one that keeps
+it (files written to a temporary folder, checked by path)."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECK = os.path.join(HERE, "check_tidy.py")
+
+
+def run(root, *paths, extra=()):
+    p = subprocess.run([sys.executable, CHECK, "--root", root, *extra, *paths],
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout
+
+
+def write(root, rel, text):
+    full = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w") as f:
+        f.write(text)
+    return rel
+
+
+def function(name, body_lines):
+    return f"int {name}(int x) {{\n" + "  x += 1;\n" * body_lines + "  return x;\n}\n"
+
+
+def logic(v):
+    # six lines of the same shape with other names and numbers
+    return (f"  const int {v}x = load_{v}(3);\n  if ({v}x > 4) store_{v}({v}x, 5);\n"
+            f"  for (int i = 0; i < {v}x; ++i) step_{v}(i);\n  {v}y = mix({v}x, {v}y) * 2;\n"
+            f"  while (more_{v}()) {v}y += next_{v}(1);\n  return finish_{v}({v}y, \"{v}\");\n")
+
+
+class CheckTidy(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_long_file_fails(self):
+        rel = write(self.root, "a/long.py", "x = 1\n" * 601)
+        rc, out = run(self.root, rel)
+        self.assertEqual(rc, 1)
+        self.assertIn("a/long.py:1: 601 lines", out)
+        rel = write(self.root, "a/ok.sh", "echo\n" * 600)
+        self.assertEqual(run(self.root, rel)[0], 0)
+
+    def test_long_function_fails(self):
+        text = "namespace n {\n" + function("short_one", 97) + "struct S {\n  " + \
+            function("long_one", 99).replace("\n", "\n  ") + "};\n}  // namespace n\n"
+        rel = write(self.root, "b/f.cpp", text)
+        rc, out = run(self.root, rel)
+        self.assertEqual(rc, 1)
+        self.assertIn("function long_one is 102 lines", out)
+        self.assertNotIn("short_one", out)
+
+    def test_lambdas_and_strings_do_not_confuse_the_scan(self):
+        body = '  auto f = [](int y) { return y; };\n  const char* s = "{";\n  char c = \'}\';\n'
+        text = "int g() {\n" + body * 40 + "  return 0;\n}\n" + 'const char* t = R"({{)";\n' + \
+            function("after", 101)
+        rel = write(self.root, "b/g.cpp", text)
+        rc, out = run(self.root, rel)
+        self.assertIn("function g is 123 lines", out)
+        self.assertIn("function after is 104 lines", out)
+
+    def test_repeated_block_in_controller_fails(self):
+        a = write(self.root, "controller/a.cpp", "void fa() {\n" + logic("p") + "}\n")
+        b = write(self.root, "controller/b.cpp", "void fb() {\n" + logic("q") + "}\n")
+        rc, out = run(self.root, a, b)
+        self.assertEqual(rc, 1)
+        self.assertIn("6 lines of the same shape", out)
+        # outside controller/ the same pair is not checked
+        c = write(self.root, "tests/a.cpp", "void fa() {\n" + logic("p") + "}\n")
+        d = write(self.root, "tests/b.cpp", "void fb() {\n" + logic("q") + "}\n")
+        self.assertEqual(run(self.root, c, d)[0], 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "controller/config.h"
+#include "controller/gc/registry.h"
 #include "testbench/cli_util.h"
 #include "testbench/commands.h"
 #include "testbench/replay.h"
@@ -57,8 +58,7 @@ int run_main(int argc, char** argv) {
   app.add_option("--set", opt.sets, "override one key: --set nand.erase_us=3500 (JSON value)");
   std::string gc;
   app.add_option("--gc", gc,
-                 "GC policy: greedy|lazy|mov10|mov100|exp0.1|exp0.3|rl|rl-aggr "
-                 "(alias of --set gc.policy=NAME)");
+                 "GC policy: " + gc_policy_names_joined() + " (alias of --set gc.policy=NAME)");
   std::string fsp;
   app.add_option("--fsp", fsp,
                  "FSP grouper: baseline|baseline-rw|frequency|distance|rl "

@@ -1,5 +1,6 @@
 // The configuration's key table: every key, its range or choices, and its meaning.
 #include "controller/config_keys.h"
+#include "controller/gc/registry.h"
 
 #include <climits>
 #include <cmath>
@@ -206,9 +207,7 @@ const std::vector<Param>& params() {
       num<double>("ftl.gc_threshold", FIELD(gc_threshold), 0.0, 0.9,
                   "GC starts when a plane's free blocks fall below this fraction of its blocks"),
       flag("ftl.gc_copyback", FIELD(gc_copyback), "GC moves use on-die copyback (no bus transfer)"),
-      choice("gc.policy", FIELD(gc_policy),
-             {"greedy", "lazy", "mov10", "mov100", "exp0.1", "exp0.3", "rl", "rl-aggr"},
-             "GC scheduler (docs/gc.md)"),
+      choice("gc.policy", FIELD(gc_policy), gc_policy_names(), "GC scheduler (docs/gc.md)"),
       num<uint32_t>(
           "gc.t_gc", FIELD(gc_t_gc), 0, 1 << 20,
           "rl/predictors: partial GC decisions when a plane's free blocks <= this (T_GC)"),

@@ -19,15 +19,10 @@
 #include <random>
 #include <vector>
 
-#include "controller/block_wear.h"
+#include "controller/block_store.h"
 #include "nand/geometry.h"
 
 namespace ssdtlm {
-
-using Lpn = uint32_t;  // logical page number (page-size units)
-constexpr Lpn kNoLpn = 0xffffffffu;
-using nand::kNoPpn;
-using nand::Ppn;
 
 // A dense array of T indexed by uint32, allocated in chunks on first write. A large array (one
 // that could grow past kHugeBytes, the L2P map of a drive) takes its chunks from 2 MiB blocks
@@ -132,7 +127,7 @@ struct FtlCounters {
   uint64_t erases = 0;
 };
 
-class Ftl final : public BlockWear {
+class Ftl final : public BlockStore {
  public:
   Ftl(const nand::Geometry& geo, uint64_t logical_pages, uint32_t gc_free_blocks_threshold);
 
@@ -151,7 +146,7 @@ class Ftl final : public BlockWear {
   // The program of an allocated page completed. With lpn != kNoLpn the page becomes lpn's
   // location (its previous location becomes invalid); with kNoLpn it holds no valid data
   // (padding, or a GC copy overtaken by a newer write).
-  void commit(Ppn ppn, Lpn lpn);
+  void commit(Ppn ppn, Lpn lpn) override;
   // Drops the mapping of lpn (trim); its old page becomes invalid.
   void unmap(Lpn lpn);
   bool is_valid(Ppn ppn) const;
@@ -183,29 +178,37 @@ class Ftl final : public BlockWear {
   const BlockInfo& block(uint64_t b) const { return blocks_[b]; }
   uint32_t erase_count(uint64_t b) const override { return blocks_[b].erase_count; }
   uint32_t read_count(uint64_t b) const override { return blocks_[b].read_count; }
-  uint32_t free_blocks(uint32_t plane) const { return planes_[plane].free_count; }
+  uint32_t free_blocks(uint32_t plane) const override { return planes_[plane].free_count; }
   int64_t active_block(uint32_t plane) const { return planes_[plane].active; }  // -1: none open
   uint64_t total_free_blocks() const { return total_free_; }
   bool below_gc_threshold(uint32_t plane) const {
     return planes_[plane].free_count < gc_threshold_blocks_;
   }
-  uint32_t gc_threshold_blocks() const { return gc_threshold_blocks_; }
+  uint32_t gc_threshold_blocks() const override { return gc_threshold_blocks_; }
   // Greedy victim: the full block of the plane with the fewest valid pages (amortised O(1)).
   // Returns -1 when the plane has no candidate. The block leaves the candidate set.
-  int64_t take_victim(uint32_t plane);
+  int64_t take_victim(uint32_t plane) override;
   // Takes a specific block (wear leveling). False if it is not a full, idle block.
-  bool take_block(uint64_t b);
+  bool take_block(uint64_t b) override;
   // Returns a victim that was taken but not erased to the candidate set.
-  void release_victim(uint64_t b);
+  void release_victim(uint64_t b) override;
   // Valid pages of a block from page `from` on: fills `out` with up to `max` ppns, returns the
   // page index to continue from (pages_per_block when done).
-  uint32_t collect_valid(uint64_t b, uint32_t from, uint32_t max, std::vector<Ppn>& out) const;
-  void erase(uint64_t b);  // block must hold no valid page
+  uint32_t collect_valid(uint64_t b, uint32_t from, uint32_t max,
+                         std::vector<Ppn>& out) const override;
+  void erase(uint64_t b) override;  // block must hold no valid page
   void count_read(Ppn ppn) { ++blocks_[geo_.block_of(ppn)].read_count; }
   // The full block of a plane with the lowest erase count (static wear leveling), or -1.
-  int64_t coldest_block(uint32_t plane) const;
-  uint32_t min_erase_count(uint32_t plane) const;
+  int64_t coldest_block(uint32_t plane) const override;
+  uint32_t min_erase_count(uint32_t plane) const override;
   uint32_t max_erase_count() const { return max_erase_; }
+
+  // --- BlockStore (controller/block_store.h): a slot is a page ---
+  uint32_t valid_slots(uint64_t b) const override { return blocks_[b].valid; }
+  uint32_t written_slots(uint64_t b) const override { return blocks_[b].write_ptr; }
+  Lpn owner(Ppn ppn) const override { return reverse(ppn); }
+  Ppn location(Lpn lpn) const override { return lookup(lpn); }
+  Ppn allocate_dst(uint32_t plane, uint32_t n) override { return allocate(plane, n); }
 
   // --- preconditioning (timing-free) ---
   // Writes lpns [0, n) sequentially, then `overwrites` random lpns among them (GC as needed).

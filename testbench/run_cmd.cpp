@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "controller/config.h"
+#include "controller/gc/registry.h"
 #include "testbench/cli_util.h"
 #include "testbench/commands.h"
 #include "testbench/replay.h"
@@ -108,8 +109,7 @@ void add_drive_options(CLI::App& app, RunCli& c) {
   app.add_option("--config", c.opt.config_files, "JSON override file(s), applied after the preset");
   app.add_option("--set", c.opt.sets, "override one key: --set nand.erase_us=3500 (JSON value)");
   app.add_option("--gc", c.gc,
-                 "GC policy: greedy|lazy|mov10|mov100|exp0.1|exp0.3|rl|rl-aggr "
-                 "(alias of --set gc.policy=NAME)");
+                 "GC policy: " + gc_policy_names_joined() + " (alias of --set gc.policy=NAME)");
   app.add_option("--fsp", c.fsp,
                  "FSP grouper: baseline|baseline-rw|frequency|distance|rl "
                  "(alias of --set fsp.grouper=NAME)")

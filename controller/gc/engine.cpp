@@ -6,11 +6,11 @@
 
 namespace ssdtlm {
 
-PageGcEngine::PageGcEngine(const SsdConfig& cfg, Ftl& ftl, SimCounters& ctr, FlashPort& port,
-                           PagedArray<uint32_t>* flash_data)
+PageGcEngine::PageGcEngine(const SsdConfig& cfg, BlockStore& store, SimCounters& ctr,
+                           FlashPort& port, PagedArray<uint32_t>* flash_data)
     : cfg_(cfg),
       geo_(cfg.geo),
-      ftl_(ftl),
+      store_(store),
       ctr_(ctr),
       port_(port),
       flash_data_(flash_data),
@@ -70,15 +70,15 @@ bool PageGcEngine::frees_space(int64_t victim) const {
   // 4-page one-shot units: 16 units = 64 pages to free 64). Collecting such victims one after
   // another never nets a free block, and at GC priority it starves the host's programs (a full
   // small drive replayed for ever with no request answered).
-  const uint32_t valid = ftl_.block(static_cast<uint64_t>(victim)).valid;
+  const uint32_t valid = store_.valid_slots(static_cast<uint64_t>(victim));
   const uint32_t u = static_cast<uint32_t>(unit_);
   return (valid + u - 1) / u * u < geo_.pages_per_block;
 }
 
 int64_t PageGcEngine::take_victim(uint32_t plane) {
-  const int64_t v = ftl_.take_victim(plane);
+  const int64_t v = store_.take_victim(plane);
   if (v < 0 || frees_space(v)) return v;
-  ftl_.release_victim(static_cast<uint64_t>(v));
+  store_.release_victim(static_cast<uint64_t>(v));
   ++refused_no_gain_;
   return -1;
 }
@@ -95,8 +95,8 @@ bool PageGcEngine::gc_start_partial(uint32_t plane, uint32_t copies, uint8_t pri
   if (jobs_[plane].active) return false;
   const int64_t v = take_victim(plane);
   if (v < 0) return false;
-  if (ftl_.block(static_cast<uint64_t>(v)).valid > max_valid) {
-    ftl_.release_victim(static_cast<uint64_t>(v));  // not worth collecting yet
+  if (store_.valid_slots(static_cast<uint64_t>(v)) > max_valid) {
+    store_.release_victim(static_cast<uint64_t>(v));  // not worth collecting yet
     return false;
   }
   return begin(plane, v, copies == UINT32_MAX ? UINT32_MAX - 1 : copies, prio, GcCause::Gc);
@@ -222,7 +222,7 @@ uint64_t PageGcEngine::release(uint32_t plane) {
   const uint64_t b = static_cast<uint64_t>(j.victim);
   j.active = false;
   j.victim = -1;
-  ftl_.release_victim(b);
+  store_.release_victim(b);
   return b;
 }
 
@@ -237,11 +237,11 @@ bool PageGcEngine::flush_padded(uint32_t plane) {
 }
 
 void PageGcEngine::restart_min_free() {
-  for (uint32_t p = 0; p < geo_.planes(); ++p) min_free_[p] = ftl_.free_blocks(p);
+  for (uint32_t p = 0; p < geo_.planes(); ++p) min_free_[p] = store_.free_blocks(p);
 }
 
 void PageGcEngine::free_changed(uint32_t plane) {
-  min_free_[plane] = std::min(min_free_[plane], ftl_.free_blocks(plane));
+  min_free_[plane] = std::min(min_free_[plane], store_.free_blocks(plane));
   policy_->on_free_blocks(plane);
 }
 
@@ -267,12 +267,12 @@ void PageGcEngine::continue_job(uint32_t plane) {
     const uint32_t want = std::min<uint32_t>(j.budget, 64);
     const uint64_t v = static_cast<uint64_t>(j.victim);
     j.scan = j.hooks.order ? j.hooks.order->collect(v, j.scan, want, valid)
-                           : ftl_.collect_valid(v, j.scan, want, valid);
+                           : store_.collect_valid(v, j.scan, want, valid);
     if (j.scan >= geo_.pages_per_block) j.scan_done = true;
     for (Ppn src : valid) {
       FlashOp* op = port_.new_op(FlashKind::Read, src, 1, j.prio, OpOwner::GcRead);
       op->no_transfer = cfg_.gc_copyback;
-      op->lpn = ftl_.reverse(src);
+      op->lpn = store_.owner(src);
       port_.read_started(src);
       ++j.reads_inflight;
       ++ctr_.gc_reads;
@@ -298,7 +298,7 @@ void PageGcEngine::on_read_done(FlashOp* op) {
   Job& j = jobs_[plane];
   --j.reads_inflight;
   // A page overwritten since the scan needs no move.
-  if (ftl_.lookup(op->lpn) == op->ppn) {
+  if (store_.location(op->lpn) == op->ppn) {
     j.buf.push_back(Move{op->lpn, op->ppn});
     if (flash_data_)
       for (uint32_t i = 0; i < spp_; ++i) j.buf_ver.push_back(flash_data_->get(psn_of(op->ppn, i)));
@@ -317,7 +317,7 @@ bool PageGcEngine::program(uint32_t plane, bool pad) {
   // Drop moves whose page was overwritten while buffered.
   size_t w = 0;
   for (size_t r = 0; r < j.buf.size(); ++r) {
-    if (ftl_.lookup(j.buf[r].lpn) != j.buf[r].src) continue;
+    if (store_.location(j.buf[r].lpn) != j.buf[r].src) continue;
     if (w != r) {
       j.buf[w] = j.buf[r];
       if (flash_data_)
@@ -329,9 +329,9 @@ bool PageGcEngine::program(uint32_t plane, bool pad) {
   if (flash_data_) j.buf_ver.resize(w * spp_);
   if (j.buf.empty() || (!pad && j.buf.size() < static_cast<size_t>(unit_))) return false;
   const int n = std::min<int>(unit_, static_cast<int>(j.buf.size()));
-  const uint32_t free_before = ftl_.free_blocks(plane);
+  const uint32_t free_before = store_.free_blocks(plane);
   const Ppn dst =
-      j.hooks.dst ? j.hooks.dst->allocate_dst(plane, unit_) : ftl_.allocate(plane, unit_);
+      j.hooks.dst ? j.hooks.dst->allocate_dst(plane, unit_) : store_.allocate_dst(plane, unit_);
   if (dst == kNoPpn) {
     // No room even in the GC reserve: the plane is full of valid data (over-filled logical
     // space). Give the victim back; the policy will retry after the next erase elsewhere.
@@ -362,7 +362,7 @@ bool PageGcEngine::program(uint32_t plane, bool pad) {
   ctr_.gc_pages_programmed += n;
   ctr_.padding_pages += unit_ - n;
   port_.submit(op);
-  if (ftl_.free_blocks(plane) != free_before) free_changed(plane);
+  if (store_.free_blocks(plane) != free_before) free_changed(plane);
   return true;
 }
 
@@ -371,11 +371,11 @@ void PageGcEngine::on_program_done(FlashOp* op) {
   const uint32_t plane = u->plane;
   Job& j = jobs_[plane];
   for (int i = 0; i < unit_; ++i) {
-    if (i < u->n && ftl_.lookup(u->moves[i].lpn) == u->moves[i].src) {
-      ftl_.commit(u->dst + i, u->moves[i].lpn);
+    if (i < u->n && store_.location(u->moves[i].lpn) == u->moves[i].src) {
+      store_.commit(u->dst + i, u->moves[i].lpn);
       ++ctr_.gc_page_moves;
     } else {
-      ftl_.commit(u->dst + i, kNoLpn);
+      store_.commit(u->dst + i, kNoLpn);
     }
   }
   units_.put(u);
@@ -421,7 +421,7 @@ void PageGcEngine::maybe_erase(uint32_t plane) {
   }
   j.erase_requested = true;
   const uint64_t v = static_cast<uint64_t>(j.victim);
-  if (ftl_.block(v).valid != 0) return;  // cannot happen: moves are committed before this
+  if (store_.valid_slots(v) != 0) return;  // cannot happen: moves are committed before this
   if (port_.block_reads_busy(static_cast<uint32_t>(v))) return;  // wait for reads of the victim
   j.erase_issued = true;
   FlashOp* op = port_.new_op(FlashKind::Erase, geo_.ppn_of(v, 0), 1, j.prio, OpOwner::GcErase);
@@ -440,9 +440,9 @@ void PageGcEngine::on_erase_done(FlashOp* op) {
   Job& j = jobs_[plane];
   const uint64_t v = static_cast<uint64_t>(j.victim);
   if (flash_data_)
-    for (uint32_t p = 0; p < ftl_.block(v).write_ptr; ++p)
+    for (uint32_t p = 0; p < store_.written_slots(v); ++p)
       for (uint32_t k = 0; k < spp_; ++k) flash_data_->at(psn_of(geo_.ppn_of(v, p), k)) = 0;
-  ftl_.erase(v);
+  store_.erase(v);
   if (j.cause == GcCause::Gc)
     ++ctr_.erases_gc;
   else if (j.cause == GcCause::WearLeveling)
@@ -458,8 +458,8 @@ void PageGcEngine::on_erase_done(FlashOp* op) {
     return;
   }
   // Static wear leveling gets the engine first; otherwise the policy decides what comes next.
-  const int64_t cold = wl_.after_erase(ftl_, plane, v);
-  if (cold >= 0 && ftl_.take_block(static_cast<uint64_t>(cold))) {
+  const int64_t cold = wl_.after_erase(store_, plane, v);
+  if (cold >= 0 && store_.take_block(static_cast<uint64_t>(cold))) {
     begin(plane, cold, UINT32_MAX, kPrioGc, GcCause::WearLeveling);
     return;
   }

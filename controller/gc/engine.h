@@ -5,13 +5,15 @@
 // (controller/gc/policy.h); read refresh drives it through the job API below, passing its own
 // victim order and destination allocator.
 //
-// The engine reaches the flash path only through FlashPort (controller/flash_port.h).
+// The engine reaches the flash path only through FlashPort (controller/flash_port.h) and the
+// drive's mapping only through BlockStore (controller/block_store.h).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "controller/block_store.h"
 #include "controller/core/parts.h"
 #include "controller/flash_op.h"
 #include "controller/flash_port.h"
@@ -66,7 +68,7 @@ struct GcJobHooks {
 class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
  public:
   // flash_data: the integrity check's data by physical sector (null when integrity is off).
-  PageGcEngine(const SsdConfig& cfg, Ftl& ftl, SimCounters& ctr, FlashPort& port,
+  PageGcEngine(const SsdConfig& cfg, BlockStore& store, SimCounters& ctr, FlashPort& port,
                PagedArray<uint32_t>* flash_data);
   ~PageGcEngine() override;
 
@@ -75,8 +77,8 @@ class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
 
   // --- GcEngine: what a GC policy asks for ---
   uint32_t planes() const override;
-  uint32_t free_blocks(uint32_t plane) const override { return ftl_.free_blocks(plane); }
-  uint32_t threshold_blocks() const override { return ftl_.gc_threshold_blocks(); }
+  uint32_t free_blocks(uint32_t plane) const override { return store_.free_blocks(plane); }
+  uint32_t threshold_blocks() const override { return store_.gc_threshold_blocks(); }
   bool gc_active(uint32_t plane) const override { return jobs_[plane].active; }
   bool gc_start(uint32_t plane, uint32_t copies, uint8_t prio) override;
   void gc_step(uint32_t plane, uint32_t copies) override;
@@ -176,7 +178,7 @@ class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
 
   const SsdConfig& cfg_;
   const nand::Geometry& geo_;
-  Ftl& ftl_;
+  BlockStore& store_;
   SimCounters& ctr_;
   FlashPort& port_;
   PagedArray<uint32_t>* flash_data_;

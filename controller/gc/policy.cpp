@@ -6,6 +6,7 @@
 #include "controller/config.h"
 #include "controller/gc/lazy.h"
 #include "controller/gc/predictor.h"
+#include "controller/gc/registry.h"
 #include "controller/gc/rl_gc.h"
 
 namespace ssdtlm {
@@ -55,12 +56,50 @@ nlohmann::json GreedyGc::stats() const {
   return {{"paced", true}, {"spare_blocks_per_plane", spare_blocks_}};
 }
 
+namespace {
+
+using GcFactory = std::unique_ptr<GcPolicy> (*)(const std::string& name, const SsdConfig* cfg);
+
+// Every GC policy: its name (gc.policy, --gc) and its factory. A new policy is one row here.
+const struct {
+  const char* name;
+  GcFactory make;
+} kPolicies[] = {
+    {"greedy",
+     [](const std::string&, const SsdConfig* c) -> std::unique_ptr<GcPolicy> {
+       return std::make_unique<GreedyGc>(c);
+     }},
+    {"lazy", [](const std::string&, const SsdConfig* c) { return make_lazy_gc(c); }},
+    {"mov10", make_predictor_gc},
+    {"mov100", make_predictor_gc},
+    {"exp0.1", make_predictor_gc},
+    {"exp0.3", make_predictor_gc},
+    {"rl", [](const std::string&, const SsdConfig* c) { return make_rl_gc(false, c); }},
+    {"rl-aggr", [](const std::string&, const SsdConfig* c) { return make_rl_gc(true, c); }},
+};
+
+}  // namespace
+
+const std::vector<std::string>& gc_policy_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& p : kPolicies) v.emplace_back(p.name);
+    return v;
+  }();
+  return names;
+}
+
+std::string gc_policy_names_joined(const char* sep) {
+  std::string s;
+  for (const auto& n : gc_policy_names()) s += (s.empty() ? "" : sep) + n;
+  return s;
+}
+
 std::unique_ptr<GcPolicy> make_gc_policy(const std::string& name, const SsdConfig* cfg) {
-  if (name == "greedy") return std::make_unique<GreedyGc>(cfg);
-  if (name == "lazy") return make_lazy_gc(cfg);
-  if (name == "rl") return make_rl_gc(false, cfg);
-  if (name == "rl-aggr") return make_rl_gc(true, cfg);
-  if (auto p = make_predictor_gc(name, cfg)) return p;
+  for (const auto& p : kPolicies)
+    if (name == p.name) {
+      if (auto policy = p.make(name, cfg)) return policy;
+    }
   throw std::invalid_argument("unknown GC policy '" + name + "'");
 }
 

@@ -17,6 +17,8 @@
 
 namespace ssdtlm {
 
+class BlockStore;
+
 // What a GC policy can ask of the engine.
 class GcEngine {
  public:
@@ -165,7 +167,7 @@ class WearLeveler {
  public:
   WearLeveler(uint32_t planes, uint32_t threshold) : threshold_(threshold), min_(planes, 0) {}
   // Returns the block to migrate, or -1.
-  int64_t after_erase(const Ftl& ftl, uint32_t plane, uint64_t erased_block);
+  int64_t after_erase(const BlockStore& store, uint32_t plane, uint64_t erased_block);
 
  private:
   uint32_t threshold_;

@@ -13,6 +13,7 @@
 #include "controller/gc/partial.h"
 #include "controller/gc/policy.h"
 #include "controller/gc/predictor.h"
+#include "controller/gc/registry.h"
 #include "controller/gc/rl_gc.h"
 #include "controller/rl/backend.h"
 
@@ -163,6 +164,22 @@ TEST(GcFactory, KnowsEveryPolicy) {
     EXPECT_EQ(std::string(p->name()), n);
   }
   EXPECT_THROW(make_gc_policy("lazier", &c), std::invalid_argument);
+}
+
+// The one table of policies (controller/gc/policy.cpp) feeds the factory, the gc.policy key and
+// the --gc help: every name it lists is accepted by the key and built by the factory.
+TEST(GcRegistry, EveryNameIsAKeyValueAndAPolicy) {
+  const std::vector<std::string> want = {"greedy", "lazy",   "mov10", "mov100",
+                                         "exp0.1", "exp0.3", "rl",    "rl-aggr"};
+  EXPECT_EQ(gc_policy_names(), want);
+  EXPECT_EQ(gc_policy_names_joined(), "greedy|lazy|mov10|mov100|exp0.1|exp0.3|rl|rl-aggr");
+  SsdConfig c = preset("tlc-gc-512gb");
+  for (const auto& n : gc_policy_names()) {
+    c.set("gc.policy", n, "test");
+    EXPECT_EQ(c.gc_policy, n);
+    EXPECT_EQ(std::string(make_gc_policy(n, &c)->name()), n);
+  }
+  EXPECT_THROW(c.set("gc.policy", "lazier", "test"), std::exception);
 }
 
 TEST(LazyGc, TriggerAfterWritesOnlyAndIntensiveAtOneFreeBlock) {

@@ -13,6 +13,7 @@
 #include "controller/slc/sizer.h"
 #include "controller/steady_state.h"
 #include "models/ssd.h"
+#include "testbench/build_info.h"
 #include "testbench/commands.h"
 #include "testbench/prepass.h"
 #include "testbench/rd_result.h"
@@ -477,6 +478,14 @@ json run_replay(const RunOptions& opt) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pre0).count();
 
   Sampler sampler(opt.out_csv, cfg, ssd);
+  // --log-requests: a CSV row per measured request (controller/request_log.h).
+  std::unique_ptr<RequestLog> request_log;
+  if (!opt.log_requests.empty()) {
+    request_log = std::make_unique<RequestLog>();
+    if (!request_log->open(opt.log_requests))
+      throw ConfigError(opt.log_requests + ": cannot write the request log (--log-requests)");
+    ssd.host.request_log = request_log.get();
+  }
   // The busy fractions count up to the last completion (operating_point): from the trace's end
   // on the channels keep their work one by one so that what follows that completion (the
   // write-back's drain, GC, migration) can be cut off.
@@ -572,6 +581,7 @@ json run_replay(const RunOptions& opt) {
   const auto& geo = cfg.geo;
   json r;
   r["tool"] = {{"name", "ssdtlm"}, {"version", version()}};
+  r["build"] = build_json();
   r["config"] = cfg.to_json();
   r["trace"] = src->describe();
   const double sim_s = static_cast<double>(span) / 1e12;
@@ -590,9 +600,9 @@ json run_replay(const RunOptions& opt) {
       {"pcie_busy_fraction",
        {{"h2d", span ? double(ssd.host.pcie_h2d_busy()) / span : 0.0},
         {"d2h", span ? double(ssd.host.pcie_d2h_busy()) / span : 0.0}}}};
-  r["latency_us"] = {{"read", latency_json_us(ssd.host.read_latency())},
-                     {"write", latency_json_us(ssd.host.write_latency())},
-                     {"all", latency_json_us(ssd.host.all_latency())}};
+  r["latency_us"] = {{"read", latency_json_us(ssd.host.read_latency(), true)},
+                     {"write", latency_json_us(ssd.host.write_latency(), true)},
+                     {"all", latency_json_us(ssd.host.all_latency(), true)}};
   r["latency_us"]["error_bound"] = LatencyHistogram::kRelativeError;
 
   json by_type = json::object();
@@ -680,6 +690,8 @@ json run_replay(const RunOptions& opt) {
   }
   if (const std::string e = save_rl_tables(opt.rl_modes, rl_units.get()); !e.empty())
     write_errors.push_back(e);
+  if (request_log && !request_log->close())
+    write_errors.push_back(opt.log_requests + ": cannot write the request log");
   if (!write_errors.empty()) r["write_errors"] = write_errors;
   if (!opt.fsp_rewards_csv.empty()) core.buffer().write_fsp_rewards_csv(opt.fsp_rewards_csv);
   r["unwritten_reads"] = {{"mode", cfg.unmapped_reads},

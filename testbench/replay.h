@@ -29,6 +29,7 @@ struct RunOptions {
   std::vector<std::string> sets;          // key=value overrides (JSON values), applied last
   std::string out_json;
   std::string out_csv;
+  std::string log_requests;  // --log-requests: a CSV row per measured request ("-": stdout)
   uint32_t closed_loop = 0;
   // --stall-timeout: the replay stops when no request was answered for this long in simulated
   // seconds while one that had arrived was outstanding (a drive that stopped answering but keeps

@@ -112,6 +112,9 @@ int run_main(int argc, char** argv) {
                      "trace only operations in this simulated-time window, START_MS:END_MS");
   app.add_option("--out", opt.out_json, "write the result JSON here");
   app.add_option("--csv", opt.out_csv, "write the time series (CSV) here");
+  app.add_option("--log-requests", opt.log_requests,
+                 "write one CSV row per measured request here: arrival_us,size_bytes,op,"
+                 "latency_us (- for standard output)");
   app.add_option("--closed-loop", opt.closed_loop,
                  "closed-loop replay: keep QD requests outstanding, ignore timestamps");
   app.add_option("--stall-timeout", opt.stall_timeout_s,
@@ -172,6 +175,7 @@ int run_main(int argc, char** argv) {
   // standard error).
   if (const int code = check_result_paths("ssdtlm run", {{"--out", opt.out_json},
                                                          {"--csv", opt.out_csv},
+                                                         {"--log-requests", opt.log_requests},
                                                          {"--fsp-rewards", opt.fsp_rewards_csv},
                                                          {"--rr-rewards", opt.rr_rewards_csv},
                                                          {"--slc-series", opt.slc_series_csv},
@@ -179,7 +183,7 @@ int run_main(int argc, char** argv) {
                                                          {"--rl-save", opt.rl_modes.save},
                                                          {"--rl-vcd", rl_vcd}}))
     return code;
-  bool to_stdout = opt.out_json == "-";
+  bool to_stdout = opt.out_json == "-" || opt.log_requests == "-";
   for (std::string* p : {&opt.out_csv, &opt.fsp_rewards_csv, &opt.rr_rewards_csv,
                          &opt.slc_series_csv, &opt.slc_rl_save, &opt.rl_modes.save})
     if (*p == "-") {

@@ -5,6 +5,7 @@ add_executable(test_units
   ${CMAKE_CURRENT_LIST_DIR}/test_units.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_units_cache_gc.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_units_config_stats.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_units_latency.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_units_slc_config.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_steady_state.cpp
 )

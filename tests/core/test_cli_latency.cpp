@@ -74,6 +74,13 @@ TEST(LogRequests, OneRowPerRequestWithTheJsonsLatencies) {
     EXPECT_LE(l["p90"].get<double>(), l["p95"].get<double>());
     EXPECT_LE(l["p95"].get<double>(), l["p99"].get<double>());
   }
+  // The log only observes: the same replay without it gives the same latencies and flash work.
+  const std::string plain = (d / "plain.json").string();
+  r = run_ssdtlm(kRun + "--out " + plain);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json p = ssdtlm::test::load_json(plain);
+  EXPECT_EQ(p["latency_us"], j["latency_us"]);
+  EXPECT_EQ(p["flash"], j["flash"]);
   EXPECT_FALSE(j["build"]["revision"].get<std::string>().empty());
   const auto argv = j["build"]["command_line"].get<std::vector<std::string>>();
   ASSERT_GE(argv.size(), 3u);

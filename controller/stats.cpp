@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "controller/latency_bins.h"
+
 namespace ssdtlm {
 
 void LatencyHistogram::merge(const LatencyHistogram& o) {
@@ -32,19 +34,22 @@ uint64_t LatencyHistogram::count_below(uint64_t v) const {
   return n;
 }
 
-nlohmann::json latency_json_us(const LatencyHistogram& h) {
+nlohmann::json latency_json_us(const LatencyHistogram& h, bool histogram) {
   auto us = [](uint64_t ps) { return static_cast<double>(ps) / 1e6; };
   nlohmann::json j;
   j["count"] = h.count();
   j["mean"] = h.mean() / 1e6;
+  j["min"] = us(h.min());
   j["p50"] = us(h.percentile(0.50));
   j["p90"] = us(h.percentile(0.90));
+  j["p95"] = us(h.percentile(0.95));
   j["p99"] = us(h.percentile(0.99));
   j["p99_9"] = us(h.percentile(0.999));
   j["p99_99"] = us(h.percentile(0.9999));
   j["p99_999"] = us(h.percentile(0.99999));
   j["p99_9999"] = us(h.percentile(0.999999));
   j["max"] = us(h.max());
+  if (histogram) j["histogram"] = latency_histogram_json(h);
   return j;
 }
 

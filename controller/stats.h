@@ -51,9 +51,13 @@ class LatencyHistogram {
     uint64_t m = (idx & ((1u << kSubBits) - 1)) + (1u << kSubBits);
     return ((m + 1) << e) - 1;
   }
+  static uint64_t lower_edge(uint32_t idx) {  // smallest value mapped to idx
+    return idx == 0 ? 0 : upper_edge(idx - 1) + 1;
+  }
+  static constexpr uint32_t kBuckets = (64 - kSubBits + 1) << kSubBits;
+  uint64_t bucket(uint32_t idx) const { return buckets_[idx]; }  // values recorded in idx
 
  private:
-  static constexpr uint32_t kBuckets = (64 - kSubBits + 1) << kSubBits;
   std::array<uint64_t, kBuckets> buckets_{};
   uint64_t count_ = 0;
   double sum_ = 0;
@@ -61,8 +65,9 @@ class LatencyHistogram {
   uint64_t min_ = ~0ull;
 };
 
-// The result JSON's latency block, in microseconds.
-nlohmann::json latency_json_us(const LatencyHistogram& h);
+// The result JSON's latency block, in microseconds: count, mean, min, p50 ... p99_9999, max and,
+// with `histogram`, the log-spaced bins of latency_histogram_json (controller/latency_bins.h).
+nlohmann::json latency_json_us(const LatencyHistogram& h, bool histogram = false);
 
 struct SimCounters {
   // host side

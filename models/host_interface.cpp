@@ -412,6 +412,7 @@ void HostInterface::record(HostCmd* c, Tick done) {
   } else {
     (c->is_read ? read_ : write_).add(lat);
     all_.add(lat);
+    if (request_log) request_log->add(c->arrival, c->size, c->is_read, lat);
   }
   ++completed_;
   last_done_ = std::max(last_done_, done);

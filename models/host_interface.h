@@ -23,6 +23,7 @@
 
 #include "controller/config.h"
 #include "controller/flash_op.h"
+#include "controller/request_log.h"
 #include "controller/stats.h"
 #include "models/payload.h"
 #include "models/timed_queue.h"
@@ -55,6 +56,9 @@ class HostInterface : public sc_core::sc_module {
   // completions as the device answers (complete_on_answer). For observers only (the time
   // series): it must not act on the model, and setting it changes nothing in the replay.
   std::function<void(Tick)> on_completion;
+  // When set, every measured request is logged here as its latency is counted (an observer: it
+  // changes nothing in the replay).
+  RequestLog* request_log = nullptr;
   // The commands inside the device at t (>= the time of the last host activation): the
   // occupancy with the admissions and retirements due by t applied (they are applied lazily).
   uint64_t outstanding_at(Tick t) const;

@@ -20,6 +20,7 @@ PKGS=(
   zlib1g-dev libbz2-dev libzstd-dev   # transparent .gz/.bz2/.zst traces
   clang clang-format libclang-rt-14-dev   # libFuzzer targets, style check
   python3 python3-matplotlib python3-yaml  # plots and experiment scripts
+  python3-pandas           # ssdtlm_sweep.load(): runs as a DataFrame
   python3-distributed python3-dask python3-pytest chromium   # ssdtlm sweep/report and their tests (docs/sweep.md)
 )
 

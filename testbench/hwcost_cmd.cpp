@@ -37,6 +37,7 @@
 
 #include "controller/rl/backend.h"
 #include "controller/rl/units.h"
+#include "testbench/build_info.h"
 #include "testbench/cli_util.h"
 #include "testbench/commands.h"
 #include "testbench/hwcost_parts.h"
@@ -542,6 +543,7 @@ int hwcost_main(int argc, char** argv) {
 
   json out;
   out["tool"] = {{"name", "ssdtlm hwcost"}, {"version", version()}};
+  out["build"] = build_json();
   out["method"] = hwcost_method(!nextpnr.empty(), !no_asic);
   bool failed = false;
   for (size_t i = 0; i < units.size(); ++i) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <systemc>
 
+#include "testbench/build_info.h"
 #include "testbench/commands.h"
 
 namespace {
@@ -19,7 +20,7 @@ void usage(FILE* f) {
       "  hwcost       hardware cost of the RL decision units (ssdtlm hwcost --help)\n"
       "  sweep        run a sweep spec locally or on Dask (ssdtlm sweep --help)\n"
       "  report       HTML/Markdown report of a sweep results store (ssdtlm report --help)\n"
-      "  version      print the version\n");
+      "  version      print the version and the git revision (also --version)\n");
 }
 }  // namespace
 
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
 }
 
 int sc_main(int argc, char** argv) {
+  ssdtlm::tb::set_command_line(argc, argv);
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -46,7 +48,7 @@ int sc_main(int argc, char** argv) {
   if (cmd == "sweep") return ssdtlm::tb::sweep_main(sub_argc, sub_argv);
   if (cmd == "report") return ssdtlm::tb::report_main(sub_argc, sub_argv);
   if (cmd == "version" || cmd == "--version") {
-    std::printf("ssdtlm %s\n", ssdtlm::tb::version());
+    std::printf("%s\n", ssdtlm::tb::version_line(ssdtlm::tb::version()).c_str());
     return 0;
   }
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {

@@ -35,6 +35,7 @@ struct RunOptions {
   bool check_config = false;  // --check-config: resolve and check the configuration, no replay
   std::string out_json;
   std::string out_csv;
+  std::string log_requests;  // --log-requests: a CSV row per measured request ("-": stdout)
   uint32_t closed_loop = 0;
   // --stall-timeout: the replay stops when no request was answered for this long in simulated
   // seconds while one that had arrived was outstanding (a drive that stopped answering but keeps

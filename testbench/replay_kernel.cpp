@@ -150,6 +150,13 @@ void warn_after_run(const RunOptions& opt, models::Ssd& ssd, traces::TraceSource
 void run_kernel(const RunOptions& opt, models::Ssd& ssd, const ReplayTrace& trace,
                 ReplayState& state) {
   Sampler sampler(opt.out_csv, ssd.ctrl.core().config(), ssd);
+  // --log-requests: a CSV row per measured request (controller/request_log.h).
+  if (!opt.log_requests.empty()) {
+    state.request_log = std::make_unique<RequestLog>();
+    if (!state.request_log->open(opt.log_requests))
+      throw ConfigError(opt.log_requests + ": cannot write the request log (--log-requests)");
+    ssd.host.request_log = state.request_log.get();
+  }
   // The busy fractions count up to the last completion (operating_point): from the trace's end
   // on the channels keep their work one by one so that what follows that completion (the
   // write-back's drain, GC, migration) can be cut off.

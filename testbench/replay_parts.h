@@ -1,6 +1,8 @@
 // The parts of one replay (testbench/replay.cpp): options -> drive -> replay -> results.
 #pragma once
 
+#include "controller/request_log.h"
+
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -42,6 +44,7 @@ struct ReplayState {
   Tick t0 = 0;                       // the first measured arrival
   Tick span = 0;                     // end - t0
   nlohmann::json mqsim_config;       // --mqsim-config: what was mapped and what was not
+  std::unique_ptr<RequestLog> request_log;  // --log-requests (controller/request_log.h)
 };
 
 // Options -> configuration: the preset, config files, --set, --cache-mb; checked for composition.

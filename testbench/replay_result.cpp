@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "controller/slc/sizer.h"
+#include "testbench/build_info.h"
 #include "testbench/commands.h"
 #include "testbench/rd_result.h"
 #include "testbench/replay_parts.h"
@@ -98,9 +99,9 @@ void host_sections(json& r, const RunOptions& opt, models::Ssd& ssd, const Repla
       {"pcie_busy_fraction",
        {{"h2d", span ? double(ssd.host.pcie_h2d_busy()) / span : 0.0},
         {"d2h", span ? double(ssd.host.pcie_d2h_busy()) / span : 0.0}}}};
-  r["latency_us"] = {{"read", latency_json_us(ssd.host.read_latency())},
-                     {"write", latency_json_us(ssd.host.write_latency())},
-                     {"all", latency_json_us(ssd.host.all_latency())}};
+  r["latency_us"] = {{"read", latency_json_us(ssd.host.read_latency(), true)},
+                     {"write", latency_json_us(ssd.host.write_latency(), true)},
+                     {"all", latency_json_us(ssd.host.all_latency(), true)}};
   r["latency_us"]["error_bound"] = LatencyHistogram::kRelativeError;
 }
 
@@ -207,6 +208,8 @@ void drive_sections(json& r, const RunOptions& opt, models::Ssd& ssd, const Repl
   }
   if (const std::string e = save_rl_tables(opt.rl_modes, rl_units); !e.empty())
     write_errors.push_back(e);
+  if (st.request_log && !st.request_log->close())
+    write_errors.push_back(opt.log_requests + ": cannot write the request log");
   if (!write_errors.empty()) r["write_errors"] = write_errors;
   if (!opt.fsp_rewards_csv.empty()) core.buffer().write_fsp_rewards_csv(opt.fsp_rewards_csv);
 }
@@ -275,6 +278,7 @@ json replay_result(const RunOptions& opt, const SsdConfig& cfg, models::Ssd& ssd
                    const rl::ModeRegistry* rl_units) {
   json r;
   r["tool"] = {{"name", "ssdtlm"}, {"version", version()}};
+  r["build"] = build_json();
   r["config"] = cfg.to_json();
   if (!state.mqsim_config.is_null()) r["mqsim_config"] = state.mqsim_config;
   r["trace"] = src.describe();

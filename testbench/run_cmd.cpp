@@ -163,6 +163,9 @@ void add_output_options(CLI::App& app, RunCli& c) {
                      "trace only operations in this simulated-time window, START_MS:END_MS");
   app.add_option("--out", c.opt.out_json, "write the result JSON here");
   app.add_option("--csv", c.opt.out_csv, "write the time series (CSV) here");
+  app.add_option("--log-requests", c.opt.log_requests,
+                 "write one CSV row per measured request here: arrival_us,size_bytes,op,"
+                 "latency_us (- for standard output)");
   app.add_option("--closed-loop", c.opt.closed_loop,
                  "closed-loop replay: keep QD requests outstanding, ignore timestamps");
   app.add_option("--stall-timeout", c.opt.stall_timeout_s,
@@ -234,6 +237,7 @@ int finish_options(RunCli& c) {
   // standard error).
   if (const int code = check_result_paths("ssdtlm run", {{"--out", c.opt.out_json},
                                                          {"--csv", c.opt.out_csv},
+                                                         {"--log-requests", c.opt.log_requests},
                                                          {"--fsp-rewards", c.opt.fsp_rewards_csv},
                                                          {"--rr-rewards", c.opt.rr_rewards_csv},
                                                          {"--slc-series", c.opt.slc_series_csv},
@@ -241,7 +245,7 @@ int finish_options(RunCli& c) {
                                                          {"--rl-save", c.opt.rl_modes.save},
                                                          {"--rl-vcd", c.rl_vcd}}))
     return code;
-  bool to_stdout = c.opt.out_json == "-";
+  bool to_stdout = c.opt.out_json == "-" || c.opt.log_requests == "-";
   for (std::string* p : {&c.opt.out_csv, &c.opt.fsp_rewards_csv, &c.opt.rr_rewards_csv,
                          &c.opt.slc_series_csv, &c.opt.slc_rl_save, &c.opt.rl_modes.save})
     if (*p == "-") {

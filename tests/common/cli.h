@@ -53,14 +53,16 @@ inline CliResult generate_once(const std::string& path, const std::string& gen_a
   return run_ssdtlm("gen --quiet --out " + path + " " + gen_args);
 }
 
-// Drops wall-clock measurements (any key containing "wall") everywhere, in place.
-inline void strip_wall(nlohmann::json& j) {
+// Drops wall-clock measurements (any key containing "wall") everywhere, and the top-level "build"
+// object (git revision and command line, which differ between runs of one model), in place.
+inline void strip_wall(nlohmann::json& j, bool top = true) {
   if (!j.is_object()) return;
+  if (top) j.erase("build");
   for (auto it = j.begin(); it != j.end();) {
     if (it.key().find("wall") != std::string::npos) {
       it = j.erase(it);
     } else {
-      strip_wall(*it);
+      strip_wall(*it, false);
       ++it;
     }
   }

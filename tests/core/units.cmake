@@ -8,6 +8,7 @@ add_executable(test_units
   ${CMAKE_CURRENT_LIST_DIR}/test_units_wear.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_units_config_stats.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_units_histogram.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_units_latency.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_units_slc_config.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_steady_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_timing_model.cpp

@@ -37,12 +37,14 @@ json load(const fs::path& p) {
 
 const std::string kData = std::string(SSDTLM_SOURCE_DIR) + "/traces/data/";
 
-// Removes wall-clock fields (and the sim section: wall times, RSS, the backend's name).
+// Removes wall-clock fields (and the sim section: wall times, RSS, the backend's name; and the
+// build record: revision and command line).
 json strip_wall(const json& j) {
   if (j.is_object()) {
     json o = json::object();
     for (auto it = j.begin(); it != j.end(); ++it) {
-      if (it.key().find("wall") != std::string::npos || it.key() == "sim") continue;
+      if (it.key().find("wall") != std::string::npos || it.key() == "sim" || it.key() == "build")
+        continue;
       o[it.key()] = strip_wall(it.value());
     }
     return o;

@@ -7,9 +7,10 @@ across a refactor (each preset x each policy family x two bundled traces, --inte
   replay_snapshot.py list
 
 `compare` ignores wall-clock fields (any key containing "wall", plus the few figures derived from
-wall time listed in WALL_DERIVED) and reports, per run, values that changed, keys that were added
-and keys that were removed. Exit status: 0 identical (added keys allowed with --allow-added),
-1 otherwise. Typical use:
+wall time listed in WALL_DERIVED) and what names the build rather than the model (the top-level
+"build" object: git revision and command line; IGNORED_TOP) and reports, per run, values that
+changed, keys that were added and keys that were removed. Exit status: 0 identical (added keys
+allowed with --allow-added), 1 otherwise. Typical use:
 
   tests/regress/replay_snapshot.py save /tmp/snap-before --bin build-before/ssdtlm
   ... refactor, rebuild ...
@@ -106,14 +107,18 @@ def run_one(binary, out_dir, name, args):
     return name, p.returncode, p.stderr[-2000:]
 
 
-def ignored(key):
-    return "wall" in key or key in WALL_DERIVED
+# Top-level objects that say which build ran and how it was invoked (docs/results.md).
+IGNORED_TOP = {"build"}
+
+
+def ignored(key, path=""):
+    return "wall" in key or key in WALL_DERIVED or (not path and key in IGNORED_TOP)
 
 
 def diff(a, b, path, out):
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b)):
-            if ignored(k):
+            if ignored(k, path):
                 continue
             p = f"{path}.{k}" if path else k
             if k not in b:

@@ -9,7 +9,8 @@ def main(argv=None):
     prog = "ssdtlm"
     if not argv or argv[0] not in ("sweep", "report"):
         print("usage: ssdtlm sweep SPEC [--workers N] [--scheduler ADDR] [--db FILE] [--quick]\n"
-              "       ssdtlm report DB [--html FILE] [--sweep NAME]", file=sys.stderr)
+              "       ssdtlm report DB [--html FILE] [--sweep NAME]\n"
+              "       ssdtlm report RESULT.json... [--html FILE] [--plot FILE.png]", file=sys.stderr)
         return 2
     cmd, rest = argv[0], argv[1:]
     if cmd == "sweep":
@@ -48,25 +49,51 @@ def main(argv=None):
         except sqlite3.DatabaseError as e:  # --db names a file that is not a results store
             print(f"ssdtlm sweep: {a.db}: not a results store ({e})", file=sys.stderr)
             return 1
+    return report_main(prog, rest)
+
+
+def report_main(prog, rest):
     ap = argparse.ArgumentParser(prog=f"{prog} report", description=(
         "Report of a results store: Markdown on stdout and, with --html, a static HTML page with "
-        "latency CDFs, normalised bar charts, reward and free-block curves, and tables."))
-    ap.add_argument("db", help="results store written by `ssdtlm sweep`")
+        "latency CDFs, normalised bar charts, reward and free-block curves, and tables. Given "
+        "result JSON files of `ssdtlm run --out` instead: their latency tables and a CDF plot of "
+        "the runs from the results' histogram bins (--plot, --html)."))
+    ap.add_argument("db", nargs="+", help="results store written by `ssdtlm sweep`, or result JSON files")
     ap.add_argument("--html", metavar="FILE", help="write the HTML report here")
     ap.add_argument("--sweep", help="only this sweep of the store")
+    ap.add_argument("--plot", metavar="FILE", help="result JSONs: write the latency CDF plot here (PNG)")
     a = ap.parse_args(rest)
     import os
-    if not os.path.exists(a.db):
-        print(f"ssdtlm report: {a.db}: no such file", file=sys.stderr)
-        return 1
+    for p in a.db:
+        if not os.path.exists(p):
+            print(f"ssdtlm report: {p}: no such file", file=sys.stderr)
+            return 1
     import sqlite3
+    from .loader import is_json
+    stores = [p for p in a.db if not is_json(p)]
+    if stores and len(a.db) > 1:
+        print(f"ssdtlm report: give one results store ({stores[0]}) or result JSON files, not both "
+              "or several stores", file=sys.stderr)
+        return 2
+    if not stores:
+        if a.sweep:
+            print("ssdtlm report: --sweep needs a results store, not result JSON files", file=sys.stderr)
+            return 2
+        from .report_json import report_jsons
+        try:
+            return report_jsons(a.db, a.html, a.plot)
+        except (ValueError, OSError) as e:
+            print(f"ssdtlm report: {e}", file=sys.stderr)
+            return 1
+    if a.plot:
+        print("ssdtlm report: --plot is for result JSON files; a store's plots are in --html", file=sys.stderr)
+        return 2
     from . import report
     try:
-        return report.report(a.db, a.html, a.sweep)
+        return report.report(a.db[0], a.html, a.sweep)
     except sqlite3.DatabaseError as e:  # a file that is not a results store: no traceback
-        print(f"ssdtlm report: {a.db}: not a results store ({e})", file=sys.stderr)
+        print(f"ssdtlm report: {a.db[0]}: not a results store ({e})", file=sys.stderr)
         return 1
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -117,3 +117,41 @@ def lines(panels, xlabel, ylabel, logy=False):
         if ax.get_legend_handles_labels()[0]:
             ax.legend()
     return _png(fig)
+
+
+def histogram_cdf(panels):
+    """panels: [(title, [(line label, histogram dict)])], a histogram being a result's
+    latency_us.CLASS.histogram (edges_us, counts). x: latency (us, log), y: fraction of requests
+    at or below it, a step at each bin's upper edge."""
+    panels = [p for p in panels if p[1]][:MAX_PANELS]
+    if not panels:
+        return None
+    fig, axes = _grid(len(panels), width=5.0, height=3.5)
+    for ax, (title, lines_) in zip(axes, panels):
+        for label, hist in lines_:
+            xs, ys = cdf_points(hist)
+            if xs:
+                ax.step(xs, ys, where="post", lw=1.2, label=label)
+        ax.set_xscale("log")
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("latency (us, log)")
+        ax.set_ylabel("fraction of requests")
+        ax.set_title(title)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="lower right")
+    return _png(fig)
+
+
+def cdf_points(hist):
+    """([edge_0, ..., edge_n], [0, F_1, ..., F_n]): the cumulative fraction of requests below
+    each bin edge of a result's latency histogram ([], [] when it holds none)."""
+    edges = list((hist or {}).get("edges_us") or [])
+    counts = list((hist or {}).get("counts") or [])
+    total = sum(counts)
+    if not total or len(edges) != len(counts) + 1:
+        return [], []
+    ys, seen = [0.0], 0
+    for c in counts:
+        seen += c
+        ys.append(seen / total)
+    return edges, ys

@@ -7,7 +7,7 @@ import time
 import zlib
 
 # Flattened key metrics: column -> path in the result JSON (docs/results.md).
-LAT_STATS = ["mean", "p50", "p90", "p99", "p99_9", "p99_99", "p99_999", "p99_9999", "max"]
+LAT_STATS = ["mean", "min", "p50", "p90", "p95", "p99", "p99_9", "p99_99", "p99_999", "p99_9999", "max"]
 METRICS = [
     ("host_requests", "host.requests"),
     ("host_iops", "host.iops"),

@@ -69,6 +69,20 @@ void print_summary(const traces::GenParams& p, uint64_t n, const std::string& ou
                p.on_mean_ms, p.idle_mean_ms, p.idle_dist.c_str());
 }
 
+// --requests given as 0, no --out, or an --out that cannot be written: the exit code, else 0.
+int check_count_and_out(bool requests_given, uint64_t requests, const std::string& out) {
+  if (requests_given && requests == 0) {
+    // (0 is the "not given" value: a given 0 wrote the default 100,000 requests)
+    std::fprintf(stderr, "ssdtlm gen: --requests: must be at least 1\n");
+    return kExitBadInput;
+  }
+  if (out.empty()) {
+    std::fprintf(stderr, "ssdtlm gen: --out FILE is required\n");
+    return kExitUsage;
+  }
+  return check_result_paths("ssdtlm gen", {{"--out", out}});
+}
+
 }  // namespace
 
 int gen_main(int argc, char** argv) {
@@ -125,16 +139,7 @@ int gen_main(int argc, char** argv) {
   if (o_fio->count()) return gen_fio(app, fio, out, quiet);
   if (pattern == "seq")
     if (const int code = random_only({o_z, o_zr, o_zw, o_same, o_hf, o_hs})) return code;
-  if (o_req->count() > 0 && requests == 0) {
-    // (0 is the "not given" value: a given 0 wrote the default 100,000 requests)
-    std::fprintf(stderr, "ssdtlm gen: --requests: must be at least 1\n");
-    return kExitBadInput;
-  }
-  if (out.empty()) {
-    std::fprintf(stderr, "ssdtlm gen: --out FILE is required\n");
-    return kExitUsage;
-  }
-  if (const int code = check_result_paths("ssdtlm gen", {{"--out", out}})) return code;
+  if (const int code = check_count_and_out(o_req->count() > 0, requests, out)) return code;
   try {
     traces::GenParams p;
     if (!preset_name.empty()) p = traces::find_gen_preset(preset_name).params;

@@ -9,8 +9,8 @@
 #include <sstream>
 #include <type_traits>
 
-#include "controller/suggest.h"
 #include "controller/config_keys.h"
+#include "controller/suggest.h"
 
 namespace ssdtlm {
 namespace {

@@ -216,8 +216,8 @@ struct SsdConfig {
   void set(const std::string& key, const nlohmann::json& value, const std::string& source);
   // Validates ranges and cross-field rules, computes derived timing. Throws ConfigError.
   void finalize();
-  nlohmann::json to_json() const;      // fully resolved config, nested by key
-  static std::string describe_keys();  // one line per key: key, default, range, meaning
+  nlohmann::json to_json() const;          // fully resolved config, nested by key
+  static std::string describe_keys();      // one line per key: key, default, range, meaning
   static std::vector<std::string> keys();  // every key, in declaration order
 };
 

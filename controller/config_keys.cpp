@@ -1,10 +1,11 @@
 // The configuration's key table: every key, its range or choices, and its meaning.
 #include "controller/config_keys.h"
-#include "controller/gc/registry.h"
 
 #include <climits>
 #include <cmath>
 #include <type_traits>
+
+#include "controller/gc/registry.h"
 
 namespace ssdtlm::config_keys {
 namespace {

@@ -55,6 +55,7 @@ step rtl_area_modules.sh qrl_reward
 step rtl_area_ablation.sh -u fsp
 step rtl_edge_cost.sh -u fsp -n 2000
 step rtl_fmax_quick.sh fsp
+step ice40_points.sh -u fsp -p frozen -n
 
 missing=""
 for f in $(cd bench && find . -name '*.sh' | sed 's|^\./||' | sort); do

@@ -40,10 +40,10 @@ case "$mode" in
   fuzz)
     cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSSDTLM_FUZZ=ON \
       -DSSDTLM_TESTS=OFF -DSSDTLM_RTL=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
-    ninja -C build-fuzz $(ninja -C build-fuzz -t targets all | grep -o '^fuzz_trace_[a-z_]*' | sort -u)
-    for f in build-fuzz/tests/fuzz/fuzz_trace_*; do
+    ninja -C build-fuzz $(ninja -C build-fuzz -t targets all | grep -oE '^fuzz_(trace|fio)_[a-z_]*' | sort -u)
+    for f in build-fuzz/tests/fuzz/fuzz_trace_* build-fuzz/tests/fuzz/fuzz_fio_*; do
       [ -x "$f" ] || continue
-      name=$(basename "$f"); fmt=${name#fuzz_trace_}
+      name=$(basename "$f"); fmt=${name#fuzz_trace_}; fmt=${fmt#fuzz_}
       corpus=tests/fuzz/corpus/$fmt
       [ -d "$corpus" ] || corpus=tests/fuzz/corpus/${fmt//_/-}
       # A crash, leak, hang or sanitizer report makes the fuzzer exit non-zero: that fails CI.

@@ -70,38 +70,35 @@ json measure_cycles(const rl::UnitConfig& cfg, bool* used_rtl) {
   return j;
 }
 
-namespace {
-
-std::string quote(const std::string& s) {
+// A shell argument in single quotes (the paths hwcost passes have none).
+std::string quote_arg(const std::string& s) {
   return "'" + s + "'";
 }
 
-std::string read_all(const fs::path& p) {
+std::string read_all_text(const fs::path& p) {
   std::ifstream f(p);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
 }
 
-}  // namespace
-
 json asic_cost(const std::string& script, const std::string& name, const fs::path& rtl,
                const fs::path& work, const std::string& point) {
   fs::create_directories(work);
   const fs::path out = work / "asic_cost.json", err = work / "asic_cost.err";
-  const std::string cmd = quote(script) + " -u " + name + " -p " + point + " -r " +
-                          quote(rtl.string()) + " -k " + quote(work.string()) + " >" +
-                          quote(out.string()) + " 2>" + quote(err.string());
+  const std::string cmd = quote_arg(script) + " -u " + name + " -p " + point + " -r " +
+                          quote_arg(rtl.string()) + " -k " + quote_arg(work.string()) + " >" +
+                          quote_arg(out.string()) + " 2>" + quote_arg(err.string());
   const int rc = std::system(cmd.c_str());
   if (rc != 0) {
-    std::string msg = read_all(err);
+    std::string msg = read_all_text(err);
     while (!msg.empty() && msg.back() == '\n') msg.pop_back();
     throw std::runtime_error(script + " -u " + name + " failed" +
                              (msg.empty() ? std::string() : ": " + msg));
   }
   json r;
   try {
-    r = json::parse(read_all(out));
+    r = json::parse(read_all_text(out));
   } catch (const json::exception& e) {
     throw std::runtime_error(script + " -u " + name + ": unreadable JSON in " + out.string() +
                              ": " + e.what());

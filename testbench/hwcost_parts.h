@@ -14,6 +14,9 @@ namespace ssdtlm::tb {
 // EXE's path: as given when it names a path (empty when it does not exist), else the first
 // match on $PATH (empty when none).
 std::string find_in_path(const std::string& exe);
+// A shell argument in single quotes; a whole file as text ("" if it cannot be read).
+std::string quote_arg(const std::string& s);
+std::string read_all_text(const std::filesystem::path& p);
 
 // Cycles per decision / update / reward sample, means over a random operation mix, on the
 // Verilated RTL when it is built for cfg's sizes (*used_rtl = true), else the C++ model.

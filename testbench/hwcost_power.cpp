@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "testbench/hwcost_parts.h"
+
 namespace ssdtlm::tb {
 
 namespace fs = std::filesystem;
@@ -17,23 +19,12 @@ using nlohmann::json;
 
 namespace {
 
-std::string quote(const std::string& s) {
-  return "'" + s + "'";
-}
-
-std::string read_all(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // Runs CMD with stdout to OUT and stderr to ERR; throws WHAT and ERR's last lines on failure.
 void run_or_throw(const std::string& cmd, const fs::path& out, const fs::path& err,
                   const std::string& what) {
-  const std::string full = cmd + " >" + quote(out.string()) + " 2>" + quote(err.string());
+  const std::string full = cmd + " >" + quote_arg(out.string()) + " 2>" + quote_arg(err.string());
   if (std::system(full.c_str()) == 0) return;
-  std::string msg = read_all(err);
+  std::string msg = read_all_text(err);
   if (msg.size() > 600) msg = "..." + msg.substr(msg.size() - 600);
   while (!msg.empty() && msg.back() == '\n') msg.pop_back();
   throw std::runtime_error(what + " failed" + (msg.empty() ? "" : ": " + msg));
@@ -46,14 +37,14 @@ json power_of(const std::string& script, const fs::path& netlist, const std::str
     throw std::runtime_error("no netlist " + netlist.string() + " (asic_cost.sh -k)");
   std::ostringstream cmd;
   cmd.precision(17);
-  cmd << "nice -n 5 /usr/bin/python3 " << quote(script) << " --liberty " << quote(lib)
-      << " --netlist " << quote(netlist.string()) << " --top " << top << " --vcd "
-      << quote(vcd.string()) << " --window-ns " << window_ns << " --clock-mhz " << clock_mhz
+  cmd << "nice -n 5 /usr/bin/python3 " << quote_arg(script) << " --liberty " << quote_arg(lib)
+      << " --netlist " << quote_arg(netlist.string()) << " --top " << top << " --vcd "
+      << quote_arg(vcd.string()) << " --window-ns " << window_ns << " --clock-mhz " << clock_mhz
       << (top == "qrl_core" ? " --decisions-from dec_rsp_valid_o --start-at dec_valid_i" : "");
   const fs::path out = dir / (top + ".power.json"), err = dir / (top + ".power.err");
   run_or_throw(cmd.str(), out, err, script + " on " + netlist.string());
   try {
-    return json::parse(read_all(out));
+    return json::parse(read_all_text(out));
   } catch (const json::exception& e) {
     throw std::runtime_error(script + ": unreadable JSON in " + out.string() + ": " + e.what());
   }
@@ -74,17 +65,18 @@ PowerWorkload power_workload(const std::string& unit, const fs::path& data, cons
   const std::string fin = (data / "umass-financial1.ssdsim.gz").string();
   fs::create_directories(work);
   if (unit == "fsp")
-    return {"umass-financial1", "--trace " + quote(fin) + " --fold modulo --fsp rl"};
+    return {"umass-financial1", "--trace " + quote_arg(fin) + " --fold modulo --fsp rl"};
   if (unit == "slc")
     return {"umass-financial1",
-            "--preset hybrid-slc-tlc --slc-size rl --fold modulo --trace " + quote(fin)};
+            "--preset hybrid-slc-tlc --slc-size rl --fold modulo --trace " + quote_arg(fin)};
   if (unit == "gc") {
     // tlc-gc-512gb shrunk so that garbage collection runs within a short replay
     const fs::path cfg = work / "gc-small.json";
     std::ofstream(cfg) << R"({"nand": {"blocks_per_plane": 64, "pages_per_block": 48},
       "dram": {"size_mib": 64}, "cache": {"size_mib": 0.25}})";
     return {"umass-financial1",
-            "--preset tlc-gc-512gb --config " + quote(cfg.string()) + " --trace " + quote(fin) +
+            "--preset tlc-gc-512gb --config " + quote_arg(cfg.string()) + " --trace " +
+                quote_arg(fin) +
                 " --fold modulo --loop 2 --precondition 0.9 --precondition-random 1 --gc rl"};
   }
   if (unit == "rr") {
@@ -97,11 +89,11 @@ PowerWorkload power_workload(const std::string& unit, const fs::path& data, cons
     const std::string gen =
         "--requests 6000 --read-ratio 0.85 --size 8k --footprint-mib 8 --zipf 1.1 --iops 600 "
         "--on-mean-ms 20 --idle-mean-ms 5 --seed 3";
-    run_or_throw(quote(exe) + " gen --quiet --out " + quote(reads.string()) + " " + gen,
+    run_or_throw(quote_arg(exe) + " gen --quiet --out " + quote_arg(reads.string()) + " " + gen,
                  work / "gen.out", work / "gen.err", "ssdtlm gen (rr workload)");
-    return {"ssdtlm gen " + gen, "--preset tlc-rr --config " + quote(cfg.string()) +
+    return {"ssdtlm gen " + gen, "--preset tlc-rr --config " + quote_arg(cfg.string()) +
                                      " --read-repeat 3 --rr ws+rs --trace " +
-                                     quote(reads.string())};
+                                     quote_arg(reads.string())};
   }
   throw std::runtime_error("unit " + unit + " has no workload for its activity (hwcost_power.cpp)");
 }
@@ -118,8 +110,9 @@ void add_dynamic_power(const std::string& unit, json& points, const fs::path& wo
   // the same table, RlModesCli.*), in a replay of its own so that saving it (a read of every
   // row) is not in the online point's activity.
   const fs::path tables = dir / "tables.txt";
-  run_or_throw("nice -n 5 " + quote(exe) + " run " + w.args + " --quiet --rl-save " +
-                   quote(tables.string()) + " --out " + quote((dir / "train.json").string()),
+  run_or_throw("nice -n 5 " + quote_arg(exe) + " run " + w.args + " --quiet --rl-save " +
+                   quote_arg(tables.string()) + " --out " +
+                   quote_arg((dir / "train.json").string()),
                dir / "train.out", dir / "train.err", "unit " + unit + ": training ssdtlm run");
   for (const char* point : {"online", "greedy", "frozen"}) {
     json& asic = points[point]["asic"];
@@ -129,14 +122,15 @@ void add_dynamic_power(const std::string& unit, json& points, const fs::path& wo
     // The window starts after time 0: the frozen table's load (set-up, before the replay) is
     // not in the activity.
     std::string args = w.args + " --quiet --rl-backend rtl --rl-mode " + point + " --rl-vcd " +
-                       quote(vcd.string()) + " --rl-vcd-units " + unit +
-                       " --rl-vcd-window 0.000001:1000000000 --out " + quote(res.string());
-    if (std::string(point) == "frozen") args += " --rl-load " + quote(tables.string());
-    run_or_throw("nice -n 5 " + quote(exe) + " run " + args, dir / (point + std::string(".out")),
-                 dir / (point + std::string(".err")), what + "ssdtlm run");
+                       quote_arg(vcd.string()) + " --rl-vcd-units " + unit +
+                       " --rl-vcd-window 0.000001:1000000000 --out " + quote_arg(res.string());
+    if (std::string(point) == "frozen") args += " --rl-load " + quote_arg(tables.string());
+    run_or_throw("nice -n 5 " + quote_arg(exe) + " run " + args,
+                 dir / (point + std::string(".out")), dir / (point + std::string(".err")),
+                 what + "ssdtlm run");
     double sim_s = 0;
     try {
-      sim_s = json::parse(read_all(res)).at("host").at("sim_time_s").get<double>();
+      sim_s = json::parse(read_all_text(res)).at("host").at("sim_time_s").get<double>();
     } catch (const std::exception& e) {
       throw std::runtime_error(what + "no host.sim_time_s in " + res.string() + ": " + e.what());
     }

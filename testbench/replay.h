@@ -31,7 +31,7 @@ struct RunOptions {
   bool integrity = false;
   std::vector<std::string> config_files;  // applied in order
   std::vector<std::string> sets;          // key=value overrides (JSON values), applied last
-  std::string mqsim_config;  // --mqsim-config: an MQSim ssdconfig.xml, applied after the preset
+  std::string mqsim_config;   // --mqsim-config: an MQSim ssdconfig.xml, applied after the preset
   bool check_config = false;  // --check-config: resolve and check the configuration, no replay
   std::string out_json;
   std::string out_csv;

@@ -1,14 +1,13 @@
 // The parts of one replay (testbench/replay.cpp): options -> drive -> replay -> results.
 #pragma once
 
-#include "controller/request_log.h"
-
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "controller/config.h"
+#include "controller/request_log.h"
 #include "models/ssd.h"
 #include "testbench/replay.h"
 #include "testbench/warmup.h"

@@ -64,7 +64,7 @@ struct RunCli {
   CLI::Option* vcd_units_opt = nullptr;
   CLI::Option* vcd_window_opt = nullptr;
   std::function<std::vector<std::string>()> rl_trace_files;  // the waveforms written
-  std::string fio_job;                    // --fio JOB
+  std::string fio_job;                                       // --fio JOB
   CLI::Option* fio_opt = nullptr;
   std::vector<CLI::Option*> trace_options;  // refused with --fio
   FILE* summary = stdout;

@@ -40,7 +40,8 @@ const std::string kData = std::string(SSDTLM_SOURCE_DIR) + "/traces/data/";
 
 // A small drive (2 channels x 1 chip x 2 planes x 64 blocks x 64 pages) so GC and wear
 // leveling run within a short replay.
-constexpr const char* kSmall = R"({ "nand": { "channels": 2, "chips_per_channel": 1, "blocks_per_plane": 64,
+constexpr const char* kSmall =
+    R"({ "nand": { "channels": 2, "chips_per_channel": 1, "blocks_per_plane": 64,
   "pages_per_block": 64 }, "dram": {"size_mib": 64}, "cache": {"size_mib": 0.5},
   "ftl": {"wl_threshold": 5} })";
 

@@ -104,4 +104,4 @@ echo "per request (replay only): total, SystemC kernel, model, kernel activation
 echo "activation; ilimit: the kernel-limit ratio in instructions (the probe's kernel instructions per"
 echo "activation x activations per request / the replay's instructions per request); ilim-d: the same"
 echo "with the distinct-period probe; m@0.5: the model instructions per request that would give"
-echo "ilimit 0.5 with this replay's kernel instructions (issue 18's target; compare with model)"
+echo "ilimit 0.5 with this replay's kernel instructions (the kernel-limit target; compare with model)"

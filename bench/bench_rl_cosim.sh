@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # RL units on the Verilated RTL vs the C++ golden model (issues 5 and 16; not a test: prints
 # figures). Every replay runs with --rl-backend cpp and rtl, back to back in this run; prints both
-# replay wall times (sim.replay_wall_s), their ratio (issue 16's acceptance: <= 1.3x on the
+# replay wall times (sim.replay_wall_s), their ratio (the co-simulation's target: <= 1.3x on the
 # bundled traces), the RL units' operations and whether the result JSONs are identical except
 # wall-time fields.
 #
@@ -24,7 +24,7 @@
 # Columns after `identical`: edges/rq = the units' clock edges (cycles) per host request;
 # ns/edge = (rtl_s - cpp_s) / unit_cycles, the RTL's wall per edge; at-2e = the ratio if every
 # operation took 2 edges (a decision's latency) at that cost: a floor for a serial co-simulation
-# of any RTL of the unit at that cost per edge (FSP cases; docs/rl.md "What issue 16's last two
+# of any RTL of the unit at that cost per edge (FSP cases; docs/rl.md "What the core's last two area and speed
 # targets would take").
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)

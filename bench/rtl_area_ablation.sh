@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Area ablation of the Q-learning core (issue 16's core <= 2.5 kGE; a benchmark, not a test):
+# Area ablation of the Q-learning core (what each feature costs against a 2.5 kGE core; a benchmark, not a test):
 # what each of the core's features costs, measured by removing it. Every figure is the hwcost
 # logic flow of bench/rtl_area.sh (Yosys `synth -flatten`, RAMs black-boxed, `abc -g ...`,
 # NAND2 equivalents from the Nangate45 X1 weights) on qrl_core inside the wrapper

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Verilated Q-learning core's cost per clock edge, alone (issue 16's co-simulation; a
+# The Verilated Q-learning core's cost per clock edge, alone (the co-simulation's cost; a
 # benchmark, not a test): Verilates qrl_core for one unit as controller/rtl/CMakeLists.txt does
 # (`-Wall -O3 --unroll-count 256`, plus EXTRA Verilator arguments), builds
 # bench/rtl_edge_cost.cpp against it (-O2, the generated code's OPT_FAST) and runs a random

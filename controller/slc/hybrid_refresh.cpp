@@ -2,12 +2,9 @@
 
 namespace ssdtlm::slc {
 
-HybridRefreshJobs::HybridRefreshJobs(const SsdConfig& cfg, const Parts& parts, uint32_t timer_kind,
-                                     DisturbModel& model, RefreshPolicy& policy)
-    : RefreshJobs(cfg, model, policy),
-      x_(parts),
-      timer_kind_(timer_kind),
-      spp_(cfg.geo.sectors_per_page()) {}
+HybridRefreshJobs::HybridRefreshJobs(const SsdConfig& cfg, const Parts& parts, DisturbModel& model,
+                                     RefreshPolicy& policy)
+    : RefreshJobs(cfg, model, policy), x_(parts), spp_(cfg.geo.sectors_per_page()) {}
 
 bool HybridRefreshJobs::engine_free(uint32_t p) const {
   return !x_.mig.native_gc_active(p) && !(x_.native_gc && x_.native_gc->pending(p));

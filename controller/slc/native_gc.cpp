@@ -4,11 +4,10 @@
 
 namespace ssdtlm::slc {
 
-NativeGc::NativeGc(const SsdConfig& cfg, CoreEnv& env, uint32_t timer_kind, const CorePort& core,
+NativeGc::NativeGc(const SsdConfig& cfg, FlashPort& port, const CorePort& core,
                    const SectorMap& map, const SlcRegion& region, Migration& mig)
     : geo_(cfg.geo),
-      env_(env),
-      timer_kind_(timer_kind),
+      port_(port),
       core_(core),
       map_(map),
       region_(region),
@@ -50,7 +49,7 @@ void NativeGc::gc_schedule(uint32_t plane, uint32_t copies, uint8_t /*prio*/, ui
     return;
   }
   pending_[plane].add(copies, kPrioNormal, max_valid);
-  env_.timer(env_.now() + delay, timer_kind_, reinterpret_cast<void*>(uintptr_t(plane)));
+  port_.timer(port_.now() + delay, PortTimer::GcStep, plane);
 }
 
 void NativeGc::on_timer(uint32_t plane) {

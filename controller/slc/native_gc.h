@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "controller/config.h"
-#include "controller/core/core.h"
+#include "controller/flash_port.h"
 #include "controller/gc/policy.h"
 #include "controller/slc/core_port.h"
 #include "controller/slc/migration.h"
@@ -44,10 +44,10 @@ inline uint32_t page_move_sectors(uint32_t copies, uint32_t spp) {
 
 class NativeGc final : public GcEngine {
  public:
-  // Builds the policy cfg.gc_policy and attaches it. timer_kind: the core's timer for a step
-  // scheduled after the decision-unit time (ctx = the plane).
-  NativeGc(const SsdConfig& cfg, CoreEnv& env, uint32_t timer_kind, const CorePort& core,
-           const SectorMap& map, const SlcRegion& region, Migration& mig);
+  // Builds the policy cfg.gc_policy and attaches it. A step scheduled after the decision-unit
+  // time comes back through the core's port (PortTimer::GcStep, GcUnit::on_timer).
+  NativeGc(const SsdConfig& cfg, FlashPort& port, const CorePort& core, const SectorMap& map,
+           const SlcRegion& region, Migration& mig);
 
   GcPolicy& policy() { return *policy_; }
   const GcPolicy& policy() const { return *policy_; }
@@ -59,7 +59,7 @@ class NativeGc final : public GcEngine {
   bool gc_active(uint32_t plane) const override { return mig_.native_gc_active(plane); }
   bool gc_start(uint32_t plane, uint32_t copies, uint8_t prio) override;
   void gc_step(uint32_t plane, uint32_t copies) override;
-  Tick now() const override { return env_.now(); }
+  Tick now() const override { return port_.now(); }
   bool gc_start_partial(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid) override;
   bool gc_step_busy(uint32_t plane) const override { return mig_.gc_step_busy(plane); }
   bool gc_victim_empty(uint32_t plane) const override { return mig_.gc_victim_empty(plane); }
@@ -94,8 +94,7 @@ class NativeGc final : public GcEngine {
   void run_step(uint32_t plane, uint32_t copies, uint32_t max_valid);
 
   const nand::Geometry& geo_;
-  CoreEnv& env_;
-  const uint32_t timer_kind_;
+  FlashPort& port_;
   const CorePort& core_;
   const SectorMap& map_;
   const SlcRegion& region_;

@@ -16,8 +16,8 @@ int64_t HybridRefreshJobs::engine_victim(uint32_t p, bool* refresh) const {
   return v;
 }
 
-void HybridRefreshJobs::run_step(uint32_t p, uint32_t copies, uint8_t /*prio*/) {
-  x_.mig.gc_step(p, page_move_sectors(copies, spp_));
+void HybridRefreshJobs::run_step(uint32_t p, uint32_t copies, uint8_t prio) {
+  x_.mig.gc_step(p, page_move_sectors(copies, spp_), prio);
 }
 
 // The pages of b holding a valid sector, in page order.
@@ -32,9 +32,9 @@ void HybridRefreshJobs::collect_valid(uint64_t b, std::vector<Ppn>& out) const {
       }
 }
 
-void HybridRefreshJobs::begin(uint32_t p, uint64_t b, uint32_t copies, uint8_t /*prio*/) {
+void HybridRefreshJobs::begin(uint32_t p, uint64_t b, uint32_t copies, uint8_t prio) {
   x_.mig.refresh_begin(p, b, order[p],
-                       copies == UINT32_MAX ? UINT32_MAX : page_move_sectors(copies, spp_));
+                       copies == UINT32_MAX ? UINT32_MAX : page_move_sectors(copies, spp_), prio);
 }
 
 }  // namespace ssdtlm::slc

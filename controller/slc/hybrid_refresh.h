@@ -50,7 +50,7 @@ class HybridRefreshJobs final : public RefreshJobs {
   bool erase_requested(uint32_t plane) const override { return x_.mig.gc_erase_requested(plane); }
   bool step_busy(uint32_t plane) const override { return x_.mig.gc_step_busy(plane); }
   void run_step(uint32_t plane, uint32_t copies, uint8_t prio) override;
-  void make_whole(uint32_t plane, uint8_t /*prio*/) override { x_.mig.gc_make_whole(plane); }
+  void make_whole(uint32_t plane, uint8_t prio) override { x_.mig.gc_make_whole(plane, prio); }
   uint32_t free_blocks(uint32_t plane) const override { return x_.map.free_native(plane); }
   bool host_blocked() const override { return x_.core.has_blocked(); }
   Tick now() const override { return x_.port.now(); }

@@ -16,8 +16,9 @@
 // The hybrid core calls the policy's hooks: on_request_arrival / on_request_served around each
 // host command, on_host_blocked when a program waits for space, host_reserve_blocks for host
 // allocations; Migration calls free_changed (on_free_blocks), step_ended and erased (on_gc_idle).
-// Dispatch classes are the hybrid core's (GC operations queue as normal work; the prio a
-// policy passes is not used). With gc.policy greedy there is no NativeGc: native GC keeps its
+// The dispatch class a policy passes (kPrioGc: foreground, ahead of host work; kPrioNormal:
+// background) is the class of the job's reads, programs and erase, as on the page-mapped drive.
+// With gc.policy greedy there is no NativeGc: native GC keeps its
 // own trigger, including the convertible drive's "SLC region starved" trigger, which a policy
 // replaces (with a policy the SLC region grows only as far as the policy's GC frees blocks).
 #pragma once
@@ -91,7 +92,7 @@ class NativeGc final : public GcEngine {
   uint32_t max_sectors(uint32_t max_valid) const {
     return max_valid >= UINT32_MAX / spp_ ? UINT32_MAX : max_valid * spp_;
   }
-  void run_step(uint32_t plane, uint32_t copies, uint32_t max_valid);
+  void run_step(uint32_t plane, uint32_t copies, uint32_t max_valid, uint8_t prio);
 
   const nand::Geometry& geo_;
   FlashPort& port_;

@@ -28,7 +28,7 @@ namespace ssdtlm::slc {
 
 class HybridRefreshJobs final : public RefreshJobs {
  public:
-  // What the jobs use of the hybrid core and its components.
+  // What the jobs use of the hybrid drive: the core's port, the SLC cache, its map and parts.
   struct Parts {
     FlashPort& port;
     const CorePort& core;

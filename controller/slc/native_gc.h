@@ -13,14 +13,14 @@
 //                            a unit not full when a step ends waits for the next step
 //   host_blocked()           programs (host, or migration) wait for a free native block
 //
-// The hybrid core calls the policy's hooks: on_request_arrival / on_request_served around each
-// host command, on_host_blocked when a program waits for space, host_reserve_blocks for host
-// allocations; Migration calls free_changed (on_free_blocks), step_ended and erased (on_gc_idle).
-// The dispatch class a policy passes (kPrioGc: foreground, ahead of host work; kPrioNormal:
-// background) is the class of the job's reads, programs and erase, as on the page-mapped drive.
-// With gc.policy greedy there is no NativeGc: native GC keeps its
-// own trigger, including the convertible drive's "SLC region starved" trigger, which a policy
-// replaces (with a policy the SLC region grows only as far as the policy's GC frees blocks).
+// The core calls the policy's hooks on_request_arrival / on_request_served around each host
+// command, the SLC cache on_host_blocked when a program waits for space and host_reserve_blocks
+// for host allocations; Migration calls free_changed (on_free_blocks), step_ended and erased
+// (on_gc_idle). The dispatch class a policy passes (kPrioGc: foreground, ahead of host work;
+// kPrioNormal: background) is the class of the job's reads, programs and erase, as on the
+// page-mapped drive. With gc.policy greedy there is no NativeGc: native GC keeps its own trigger,
+// including the convertible drive's "SLC region starved" trigger, which a policy replaces (with
+// a policy the SLC region grows only as far as the policy's GC frees blocks).
 #pragma once
 
 #include <cstdint>

@@ -30,6 +30,7 @@ class HybridEnv : public CoreEnv {
     uint64_t block;
     uint32_t plane;
     Tick submit, start, done;
+    uint8_t prio;  // dispatch class (logged; this env runs operations in submission order)
   };
 
   explicit HybridEnv(const SsdConfig& cfg) : cfg_(cfg) {}
@@ -53,7 +54,7 @@ class HybridEnv : public CoreEnv {
     op->t_start = start;
     op->t_done = done;
     log.push_back({op->kind, op->slc, op->aux, op->ppn, op->npages, cfg_.geo.block_of(op->ppn),
-                   op->plane, now_, start, done});
+                   op->plane, now_, start, done, op->prio});
     push(done, [this, op] { core_->on_flash_done(op); });
   }
   void timer(Tick at, uint32_t kind, void* ctx) override {

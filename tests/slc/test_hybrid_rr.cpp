@@ -101,6 +101,58 @@ TEST(HybridRr, NativeBlockAtTheHardThresholdIsRefreshedHottestPageFirst) {
   EXPECT_TRUE(r.core.idle());
 }
 
+// The refresh's operations (its reads of the block, the unit programs, the erase) queue at the
+// class read refresh asks for: foreground (kPrioGc, ahead of host work), or normal work with
+// rd.refresh_preemptible -- as on the page-mapped drive.
+std::vector<uint8_t> urgent_refresh_classes(bool preemptible) {
+  SsdConfig c = slctest::qlc_small();
+  c.set("slc.policy", "none", "test");
+  c.set("rd.enabled", true, "test");
+  c.set("rd.policy", "baseline", "test");
+  c.set("rd.hard_threshold", 20u, "test");
+  c.set("rd.soft_threshold", 10u, "test");
+  c.set("rd.refresh_preemptible", preemptible, "test");
+  c.finalize();
+  Rig r(c);
+  for (uint64_t l = 0; l < 20; l += 4) r.exec(l, false, 4);
+  r.exec(3, true);
+  const uint64_t b = r.env.ops(host_read).at(0).block;
+  const size_t from = r.env.log.size();
+  for (int i = 0; i < 19; ++i) r.exec(3, true);
+  EXPECT_EQ(r.core.counters().erases_rr, 1u);
+  std::vector<uint8_t> classes;
+  for (const auto& l : r.env.ops(
+           [&](const HybridEnv::OpLog& l) {
+             return (l.purpose == slc::kGcRead && l.block == b) || l.purpose == slc::kGcWrite ||
+                    (l.kind == FlashKind::Erase && l.block == b);
+           },
+           from))
+    classes.push_back(l.prio);
+  EXPECT_EQ(classes.size(), 16u + 4u + 1u);  // 16 page reads, 4 units of 4 pages, the erase
+  return classes;
+}
+
+TEST(HybridRr, UrgentRefreshQueuesAtTheForegroundClassUnlessPreemptible) {
+  for (uint8_t prio : urgent_refresh_classes(false)) EXPECT_EQ(prio, kPrioGc);
+  for (uint8_t prio : urgent_refresh_classes(true)) EXPECT_EQ(prio, kPrioNormal);
+}
+
+// leveling and ipr need the page-mapped drive's GC engine and FTL: the controller itself refuses
+// them on the hybrid (the CLI's composition rules refuse them first).
+TEST(HybridRr, PoliciesNeedingThePageDriveAreRefusedByTheController) {
+  for (const char* policy : {"ipr", "leveling"}) {
+    const SsdConfig c = rr_small("none", policy, 20, 10);
+    HybridEnv env(c);
+    try {
+      Core core(c, env, /*integrity=*/true);
+      ADD_FAILURE() << policy << ": not refused";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("rd.policy ") + policy), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(HybridRr, ReadsOfSlcModeBlocksAreOutsideTheModel) {
   Rig r(rr_small("page", "baseline", 20, 10));
   r.exec(0, false);  // into an SLC-mode block

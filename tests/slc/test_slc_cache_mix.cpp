@@ -233,6 +233,33 @@ TEST(SlcCache, LazyStepMovesItsCopiesAsPagesAndWaitsWithAPartialUnit) {
   EXPECT_GT(between, 0);
 }
 
+// A GC policy's dispatch class acts on native GC: lazy's steps queue as normal work, its
+// emergency steps (host writes blocked, free blocks at the reserve) at the foreground class
+// kPrioGc, ahead of host work -- their reads, unit programs and erases alike.
+TEST(SlcCache, NativeGcOperationsQueueAtTheClassTheirPolicyAsks) {
+  SsdConfig c = qlc_small();
+  c.set("slc.policy", "none", "test");
+  c.set("gc.policy", "lazy", "test");
+  c.finalize();
+  Rig r(c);
+  const slc::NativeGc& gc = *hybrid_gc(r.core).native_gc();
+  std::mt19937_64 rng(11);
+  const uint64_t lpns = c.logical_pages();
+  for (int i = 0; i < 6000 && gc.policy().stats()["emergency_steps"].get<uint64_t>() < 5; ++i)
+    r.write((rng() % lpns) * kPage, kPage);
+  ASSERT_GT(gc.policy().stats()["emergency_steps"].get<uint64_t>(), 0u);
+  uint64_t by_class[kPrioClasses] = {};
+  for (const auto& l : r.env.ops([](const HybridEnv::OpLog& l) {
+         return l.purpose == slc::kGcRead || l.purpose == slc::kGcWrite ||
+                l.purpose == slc::kNativeErase;
+       }))
+    ++by_class[l.prio];
+  EXPECT_GT(by_class[kPrioGc], 0u);
+  EXPECT_GT(by_class[kPrioNormal], 0u);
+  EXPECT_EQ(by_class[kPrioRead], 0u);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+}
+
 TEST(SlcCacheIntegrity, ConvertibleStaticPage) {
   expect_clean_mix(qlc_mix("static", "page"));
 }

@@ -1,4 +1,4 @@
-// The hybrid drive (Core with slc::SlcCache) through tests/slc/hybrid_env.h: the L1/L2 division
+// The hybrid drive (Core with slc::SlcCache) through tests/common/test_env.h: the L1/L2 division
 // window, the mapping table's size model, integrity under migration and native GC (random mixes
 // of every policy, allocation, write-back, GC and refresh policy), DWA's idle migration and the
 // failure modes A-D (test_slc_cache.cpp's header names them).
@@ -68,7 +68,7 @@ TEST(SlcCache, MappingTableExtraBytesModel) {
     c.apply_file(find_preset("hybrid-slc-tlc"));
     c.set("slc.policy", policy, "test");
     c.finalize();
-    HybridEnv env(c);
+    TestEnv env(c);
     Core core(c, env, false);
     env.bind(&core);
     const auto j = slc_json(core, 0);
@@ -217,7 +217,7 @@ TEST(SlcCache, LazyStepMovesItsCopiesAsPagesAndWaitsWithAPartialUnit) {
     const nlohmann::json s1 = gc.policy().stats();
     const auto d = [&](const char* k) { return s1[k].get<uint64_t>() - s0[k].get<uint64_t>(); };
     const size_t reads =
-        r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kGcRead; }, from).size();
+        r.env.ops([](const TestEnv::OpLog& l) { return l.purpose == slc::kGcRead; }, from).size();
     if (d("steps") == 1 && d("erase_steps") == 0 && d("intensive_steps") == 0 &&
         d("emergency_steps") == 0) {
       ++pure_steps;
@@ -249,7 +249,7 @@ TEST(SlcCache, NativeGcOperationsQueueAtTheClassTheirPolicyAsks) {
     r.write((rng() % lpns) * kPage, kPage);
   ASSERT_GT(gc.policy().stats()["emergency_steps"].get<uint64_t>(), 0u);
   uint64_t by_class[kPrioClasses] = {};
-  for (const auto& l : r.env.ops([](const HybridEnv::OpLog& l) {
+  for (const auto& l : r.env.ops([](const TestEnv::OpLog& l) {
          return l.purpose == slc::kGcRead || l.purpose == slc::kGcWrite ||
                 l.purpose == slc::kNativeErase;
        }))
@@ -354,9 +354,9 @@ TEST(SlcCache, DwaMigratesEveryFullSlcBlockWhileTheHostIsIdle) {
   EXPECT_TRUE(r.core.idle());
   const size_t mark = r.env.log.size();
   for (uint64_t i = 0; i < 20; ++i) r.read(i * kPage, kPage);
-  auto host_read = [](const HybridEnv::OpLog& l) { return l.purpose == slc::kHostRead; };
+  auto host_read = [](const TestEnv::OpLog& l) { return l.purpose == slc::kHostRead; };
   EXPECT_EQ(r.env.ops(host_read, mark).size(), 20u);
-  auto slc_read = [](const HybridEnv::OpLog& l) { return l.purpose == slc::kHostRead && l.slc; };
+  auto slc_read = [](const TestEnv::OpLog& l) { return l.purpose == slc::kHostRead && l.slc; };
   EXPECT_EQ(r.env.ops(slc_read, mark).size(), 4u);  // the pages of the two open SLC blocks
   EXPECT_EQ(r.core.counters().mismatches, 0u);
 }

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Each headline of the five papers on ANY trace: replays the trace on the headline's documented
 setup (drive, cache, warm-up), at an unsaturated operating point found by a fixed rule, and prints
 the paper-vs-ours table (one seed: context), the ablation that names the mechanism, and for the
@@ -8,9 +7,9 @@ seeds, each "RL beats", "matches" or "loses" by the 95% interval of the paired r
 testable on this trace" with the measured reason (experiments/worth, docs/experiments/worth.md);
 for hierarchy, the policy against page, SA and Sector at DRAM write-backs of 0-256 MiB.
 
-    experiments/acceptance.py HEADLINE --trace FILE [--trace-args "..."] [--run-args "..."] [--workers N]
-                              [--bin PATH] [--out DIR] [--budget quick|full] [--no-ablations]
-                              [--no-controls]
+    python3 -m experiments.acceptance HEADLINE --trace FILE [--trace-args "..."] [--run-args "..."] [--workers N]
+                                      [--bin PATH] [--out DIR] [--budget quick|full] [--no-ablations]
+                                      [--no-controls]
     HEADLINE: fsp | gc | rr | hierarchy | slc-rl
 
 --trace-args are trace options added to every run (--format, --device, --map-devices, ...;
@@ -46,8 +45,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(HERE, "fsp"))
-sys.path.insert(0, os.path.join(HERE, "worth"))
 
 MIB = 1 << 20
 SLOWDOWNS = 6  # speed down to 1/64
@@ -344,7 +341,7 @@ def ablation_text(headline, R, a, fold_args):
     """The mechanism check: what the ablation says about this trace."""
     L = []
     if headline == "fsp":
-        from oracle_lsb import analyse, to_records
+        from experiments.fsp.oracle_lsb import analyse, to_records
         fold = R["baseline"]["trace"]["transformations"].get("fold", {})
         cap = fold.get("capacity_bytes", 0) / 2**30
         rec = to_records(a.trace, a.bin, fold_args + (f" --capacity-gib {cap!r}" if cap else ""))
@@ -444,9 +441,8 @@ def controls(a, headline, opts, outdir):
     trace with the options `opts`, over the evaluation seeds; the cells' Markdown."""
     import types
 
-    import plan
-    import worth
-    from setups import UNITS
+    from experiments.worth import plan, worth
+    from experiments.worth.setups import UNITS
     unit = UNIT_OF[headline]
     trace = os.path.abspath(a.trace)
     tname = os.path.basename(a.trace).split(".")[0]
@@ -527,7 +523,7 @@ def main():
     train_ok = all(effort(training(R[k], a.headline), a.headline)[1] for k in h["runs"]
                    if k in RL_RUNS and training(R[k], a.headline) is not None)
     L = [f"# Acceptance: {a.headline} on {os.path.basename(a.trace)}", "",
-         f"Command: `experiments/acceptance.py {a.headline} --trace {a.trace}"
+         f"Command: `python3 -m experiments.acceptance {a.headline} --trace {a.trace}"
          f"{' --trace-args ' + shlex.quote(a.trace_args) if a.trace_args else ''}"
          f"{' --run-args ' + shlex.quote(a.run_args) if a.run_args else ''}"
          f"{' --budget quick' if a.budget == 'quick' else ''}` (setup: {h['doc']})", "",

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Shape check of experiments/worth/workloads.yaml (the fixed workload list of the worth experiment).
 
-    experiments/worth/check_workloads.py [FILE] [--bin SSDTLM]
+    python3 -m experiments.worth.check_workloads [FILE] [--bin SSDTLM]
 
 Every paper (fsp, gc, rr, hierarchy, slc-rl) has >= 4 generated workloads, each with `paper` (a
 mapping with `trace` and `source`), `gen` (`ssdtlm gen` options with `requests` <= 300k and no

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """A non-stationary workload of experiments/worth/workloads.yaml (`slc-rl.phased.NAME`) as one MSRC
 CSV trace: each phase is an `ssdtlm gen` stream over its own address region, in order, the whole
 list repeated `cycles` times. Regions and volumes are fractions of the drive's logical capacity,
@@ -7,7 +6,7 @@ A phase with `ramp: true` writes data that is not there before: in cycle k it co
 `cycles` equal slices of its region, so the drive's utilisation rises cycle after cycle (on top
 of `--precondition`, which fills the lowest addresses).
 
-    experiments/worth/phased.py NAME --capacity-mib C --seed S --out FILE.csv.gz [--bin ssdtlm]
+    python3 -m experiments.worth.phased NAME --capacity-mib C --seed S --out FILE.csv.gz [--bin ssdtlm]
 
 Phase keys: region [lo, hi] (fractions of the capacity), volume (bytes written / capacity),
 gen (`ssdtlm gen` options: write-size, zipf, ...; read-ratio 0 unless given), ramp (optional).
@@ -20,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-import plan
+from experiments.worth import plan
 
 ALIGN = 4096
 

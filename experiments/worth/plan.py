@@ -9,7 +9,7 @@ import subprocess
 
 import yaml
 
-from setups import EVAL_SEEDS, SELECTION_SEED, UNITS
+from experiments.worth.setups import EVAL_SEEDS, SELECTION_SEED, UNITS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -219,7 +219,7 @@ def capacity_mib(binary, setup_opts):
 def phased_traces(binary, out, cells_, wl=None):
     """Generates the traces of the non-stationary ("phased") cells, one per drive capacity and
     seed (experiments/worth/phased.py), and points the cells at them."""
-    import phased
+    from experiments.worth import phased
     wl = wl or load_workloads()
     caps, made = {}, {}
     for c in cells_:
@@ -238,5 +238,5 @@ def phased_traces(binary, out, cells_, wl=None):
                 made[p] = os.path.exists(p) or phased.generate(w, caps[key], s, p, binary)
             paths[s] = p
         c.trace_of_seed = paths.__getitem__
-        c.note = (f"{c.workload}: experiments/worth/phased.py {c.workload} --capacity-mib "
+        c.note = (f"{c.workload}: python3 -m experiments.worth.phased {c.workload} --capacity-mib "
                   f"{caps[key]:.1f} --seed S")

@@ -2,8 +2,8 @@
 drive scale): one row per setup with RL against each control, per metric, its interval and
 verdict, the training effort and the operating point; and the verdict's range over the setups
 ("robust" only where it is the same in every testable setup)."""
-from setups import UNITS, get
-from stats import fmt, verdict
+from experiments.worth.setups import UNITS, get
+from experiments.worth.stats import fmt, verdict
 
 SHORT = {"RL beats": "beats", "matches": "matches", "loses": "loses"}
 

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Replays every workload of experiments/worth/workloads.yaml once on its paper's drive: that it is
 accepted (exit 0) and how long one run takes (the budget of the worth experiment).
 
-    experiments/worth/time_workloads.py --bin build/ssdtlm [--full] [--only rr]
+    python3 -m experiments.worth.time_workloads --bin build/ssdtlm [--full] [--only rr]
 
 Quick size by default (quick_requests, real excerpts with quick_args), --full for the full size.
 Generated workloads at seed 1 with their `args`. Drives and policies: the base of each paper's

@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """Calibration table of experiments/worth/workloads.yaml (docs/experiments/workloads.md).
 
 Generates every generated workload at seed 1 and full size with `ssdtlm gen`, measures it with
 `ssdtlm trace-stats --json`, and prints, per statistic the paper gives, the paper's figure next to
 the measured one; then the one-pass statistics of each real excerpt with its trace options.
 
-    experiments/worth/workload_stats.py --bin build/ssdtlm [--only fsp] [--seeds 5] [--workdir DIR]
+    python3 -m experiments.worth.workload_stats --bin build/ssdtlm [--only fsp] [--seeds 5] [--workdir DIR]
 
 Also the range over seeds 1..N (a run's seed is its workload's seed) and seed 1 at quick_requests.
 Standard library plus PyYAML.

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Does each RL unit earn its silicon? Runs every RL unit of the papers against its non-learning
 controls -- the same unit exploring at every decision (epsilon 1), the best fixed action (chosen
 on a separate seed), and the paper's own comparators -- on the workloads fixed in
@@ -7,9 +6,9 @@ ratio RL / control with its 95% interval and a verdict, and the worth table: per
 its best control per workload class beside its hardware cost (`ssdtlm hwcost`). `hierarchy` is
 the SLC-hierarchy paper's policy (no RL) against its comparators across the DRAM write-back size.
 
-    experiments/worth/worth.py [--quick] [--units fsp,gc,rr,slc,hierarchy] [--workloads NAME,...]
-                               [--setups NAME,...] [--workers 2] [--bin build/ssdtlm]
-                               [--out DIR] [--hwcost JSON] [--db FILE]
+    python3 -m experiments.worth.worth [--quick] [--units fsp,gc,rr,slc,hierarchy] [--workloads NAME,...]
+                                       [--setups NAME,...] [--workers 2] [--bin build/ssdtlm]
+                                       [--out DIR] [--hwcost JSON] [--db FILE]
 
 Writes OUT/select.yaml and OUT/eval.yaml (the sweep specs), OUT/worth.sqlite (the runs),
 OUT/cells-UNIT.md (every cell) and OUT/worth.md (the table); docs/experiments/worth.md explains the
@@ -21,15 +20,14 @@ are saturated, or whose reference shows no work for the unit (no GC page moves, 
 import argparse
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import time
 
-import plan
-import robust
-from setups import EVAL_SEEDS, SELECTION_SEED, UNITS, get, why_not_testable
-from stats import fmt, paired, verdict
+from experiments.common import store as storemod
+from experiments.worth import plan, robust
+from experiments.worth.setups import EVAL_SEEDS, SELECTION_SEED, UNITS, get, why_not_testable
+from experiments.worth.stats import fmt, paired, verdict
 
 HW_NAME = {"fsp": "fsp", "gc": "gc", "rr": "rr", "slc": "slc", "slc-ns": "slc"}
 
@@ -45,10 +43,10 @@ def run_sweep(a, spec_path):
 
 def results(db, sweep):
     """{canonical params: result} of the sweep's ok runs."""
-    con = sqlite3.connect(db)
-    rows = con.execute("SELECT r.params, r.result FROM runs r JOIN sweep_runs s ON s.key = r.key "
-                       "WHERE s.sweep = ? AND r.status = 'ok'", (sweep,)).fetchall()
-    return {plan.canon(json.loads(p)): json.loads(r) for p, r in rows}
+    store = storemod.open_store(db)
+    rows = storemod.runs(store, sweep, ok=True)
+    store.close()
+    return {plan.canon(r["params"]): r["result"] for r in rows}
 
 
 def metric(j, m):

@@ -1,26 +1,15 @@
 """The experiment scripts' rules (docs/experiments/README.md): the acceptance command's
 loop rule and verdicts, the FSP oracle on any trace format, and the FSP lifetime table leaving
 untrained RL cells out of its means. Hand-made inputs; every expected value is worked by hand."""
-import importlib.util
 import json
 import os
 import subprocess
 
 import pytest
 
-from conftest import PY, ROOT
-
-EXP = os.path.join(ROOT, "experiments")
-
-
-def load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
-
-
-acc = load("acceptance", os.path.join(EXP, "acceptance.py"))
+from conftest import ROOT, env, experiment
+from experiments import acceptance as acc
+from experiments.fsp import lifetime as lt
 
 
 def test_loop_rule_counts_passes_to_the_target_and_caps():
@@ -110,9 +99,9 @@ def test_oracle_reads_any_trace_format(ssdtlm_bin, tmp_path):
     t = tmp_path / "five.trace"
     t.write_text("0 0 8192 8192 1\n1 0 8192 8192 1\n2 0 0 8192 1\n3 0 16384 8192 1\n"
                  "4 0 24576 8192 1\n")
-    out = subprocess.run([PY, os.path.join(EXP, "fsp", "oracle_lsb.py"), str(t), "--bin", ssdtlm_bin,
-                          "--trace-args", "--format msrc-ms", "--cache-mib", "0.0078125", "--unit", "2"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(experiment("fsp.oracle_lsb", t, "--bin", ssdtlm_bin, "--trace-args", "--format msrc-ms",
+                                    "--cache-mib", "0.0078125", "--unit", "2"),
+                         capture_output=True, text=True, check=True, env=env()).stdout
     row = out.strip().splitlines()[-1]
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[:11] == ["five.trace", "0.0078125", "5", "1", "3", "1", "50.0%", "33.3%", "33.3%",
@@ -135,7 +124,6 @@ def life_run(erases, trained=None, saturated=False):
 
 
 def test_lifetime_leaves_untrained_rl_cells_out_of_the_means(tmp_path):
-    lt = load("lifetime", os.path.join(EXP, "fsp", "lifetime.py"))
     runs = {("a", 2, "baseline"): life_run(10),
             ("a", 2, "rl"): life_run(20, trained=True),
             ("b", 2, "baseline"): life_run(10),
@@ -145,8 +133,7 @@ def test_lifetime_leaves_untrained_rl_cells_out_of_the_means(tmp_path):
     d.mkdir()
     for (w, c, g), r in runs.items():
         (d / f"{w}-c{c}-{g}.json").write_text(json.dumps(r))
-    out = subprocess.run([PY, os.path.join(EXP, "fsp", "lifetime.py"), str(tmp_path)],
-                         capture_output=True, text=True)
+    out = subprocess.run(experiment("fsp.lifetime", tmp_path), capture_output=True, text=True, env=env())
     assert out.returncode == 0, out.stderr
     text = out.stdout
     # rl's mean is a's 10/20 = 0.5 alone (b's 2.0 is untrained), n = 1
@@ -157,8 +144,8 @@ def test_lifetime_leaves_untrained_rl_cells_out_of_the_means(tmp_path):
 
 def test_acceptance_refuses_bad_workers(ssdtlm_bin):
     # --workers 0 ended in a ThreadPoolExecutor traceback.
-    p = subprocess.run([PY, os.path.join(EXP, "acceptance.py"), "gc", "--trace",
-                        os.path.join(ROOT, "traces", "data", "msrc-hm0.csv.gz"), "--bin", ssdtlm_bin,
-                        "--workers", "0"], capture_output=True, text=True, timeout=120)
+    p = subprocess.run(experiment("acceptance", "gc", "--trace", os.path.join(ROOT, "traces", "data", "msrc-hm0.csv.gz"),
+                                  "--bin", ssdtlm_bin, "--workers", "0"),
+                       capture_output=True, text=True, timeout=120, env=env())
     assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
     assert "acceptance.py: --workers: must be at least 1" in p.stderr, p.stderr

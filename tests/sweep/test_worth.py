@@ -1,16 +1,10 @@
 """The worth experiment's parts (experiments/worth): the paired ratio and its interval, the
 verdict it allows, the runs each phase plans, and the option parsing of its specs."""
-import os
-import sys
-
 import pytest
 
-from conftest import ROOT
-
-sys.path.insert(0, os.path.join(ROOT, "experiments", "worth"))
-import plan  # noqa: E402
-import stats  # noqa: E402
-from setups import EVAL_SEEDS, SELECTION_SEED, UNITS  # noqa: E402
+from conftest import env, experiment
+from experiments.worth import plan, stats
+from experiments.worth.setups import EVAL_SEEDS, SELECTION_SEED, UNITS
 
 
 def test_paired_ratio_and_interval_by_hand():
@@ -90,7 +84,7 @@ def _run(trained=True, decisions=100, saturated=False, gc_erases=10, moves=50, h
 
 
 def test_not_testable_names_the_measured_reason():
-    from setups import why_not_testable
+    from experiments.worth.setups import why_not_testable
     ok = [_run()] * 5
     assert why_not_testable("gc", ok, ok) is None
     assert "no GC ran" in why_not_testable("gc", ok, [_run(gc_erases=0)] * 5)
@@ -110,10 +104,10 @@ def test_worth_runs_one_cell_end_to_end(ssdtlm_bin, tmp_path):
     hw = tmp_path / "hw.json"
     hw.write_text(json.dumps({"units": {"fsp": {"logic_kge": 5.57, "ram_bits": 24035}}}))
     out = tmp_path / "out"
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "experiments", "worth", "worth.py"),
-                        "--quick", "--units", "fsp", "--workloads", "msrc-hm0", "--setups",
-                        "cache 2 MiB", "--bin", ssdtlm_bin, "--out", str(out), "--hwcost", str(hw)],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240)
+    r = subprocess.run(experiment("worth.worth", "--quick", "--units", "fsp", "--workloads", "msrc-hm0",
+                                  "--setups", "cache 2 MiB", "--bin", ssdtlm_bin, "--out", out,
+                                  "--hwcost", hw),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240, env=env())
     assert r.returncode == 0, r.stderr[-2000:]
     assert "1 cells, 4 selection runs and 30 evaluation runs" in r.stdout
     row = next(line for line in r.stdout.splitlines() if line.startswith("| fsp | read mean | real"))
@@ -126,7 +120,7 @@ def test_worth_runs_one_cell_end_to_end(ssdtlm_bin, tmp_path):
 
 
 def test_phased_workload_ramps_and_scales_with_the_drive():
-    import phased
+    from experiments.worth import phased
     w = {"cycles": 3, "phases": [
         {"region": [0.0, 0.1], "volume": 0.2, "gen": {"write-size": "4k"}},
         {"region": [0.7, 1.0], "volume": 0.3, "ramp": True, "gen": {"write-size": "1m"}}]}
@@ -154,7 +148,7 @@ def test_slc_robustness_sweep_covers_cap_utilisation_and_scale():
 
 
 def test_robustness_table_calls_a_verdict_robust_only_when_it_holds_everywhere():
-    import robust
+    from experiments.worth import robust
 
     class C:
         unit, workload, kind = "slc-ns", "w", "phased"

@@ -7,15 +7,14 @@ import subprocess
 import pytest
 import yaml
 
-from conftest import PY, ROOT
+from conftest import ROOT, env, experiment
 
-CHECK = os.path.join(ROOT, "experiments", "worth", "check_workloads.py")
 WORKLOADS = os.path.join(ROOT, "experiments", "worth", "workloads.yaml")
 
 
 def check(path, *extra):
-    return subprocess.run([PY, CHECK, str(path)] + list(extra), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True, timeout=120)
+    return subprocess.run(experiment("worth.check_workloads", path, *extra), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=120, env=env())
 
 
 def spec():

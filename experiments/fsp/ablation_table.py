@@ -1,16 +1,14 @@
-#!/usr/bin/python3
 """Table of the FSP ablation (experiments/fsp/ablation.yaml, docs/fsp.md): per workload and cache
 size, each grouper variant's LSB share of flash reads and absolute LSB reads (both also as x
 Baseline), read mean and p99 (read mean as x Baseline), evictions and rewrites, the busiest die's
 utilisation, and the RL grouper's training effort (episodes, decisions, decisions by page type).
 
-    ablation_table.py DB SWEEP > table.md
+    python3 -m experiments.fsp.ablation_table DB SWEEP > table.md
 """
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from sweep_runs import ok_runs  # noqa: E402
+from experiments.common.store import ok_runs
 
 
 def variant(p):

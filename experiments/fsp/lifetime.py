@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """FSP lifetime comparison (the paper's Section IV-D2, docs/fsp.md "Lifetime (measured)").
 
 Lifetime = host data written before 5% of the blocks wear out, extrapolated from each run's
@@ -10,8 +9,8 @@ update (`fsp.policy.training.trained` false) is flagged UNTRAINED and left out o
 measures the untrained table's tie-break, not a policy); every run's operating point (busiest
 die, saturated) and the RL runs' training effort are listed.
 
-    lifetime.py STORE.sqlite [--sweep NAME] [--out FILE.md]   # an `ssdtlm sweep` store
-    lifetime.py OUTDIR [--out FILE.md]                        # experiments/fsp/run.sh's runs/*.json
+    python3 -m experiments.fsp.lifetime STORE.sqlite [--sweep NAME] [--out FILE.md]   # a sweep store
+    python3 -m experiments.fsp.lifetime OUTDIR [--out FILE.md]   # experiments/fsp/run.sh's runs/*.json
 
 Without --out the Markdown goes to stdout.
 """
@@ -21,8 +20,11 @@ import json
 import math
 import os
 import re
-import sqlite3
 import sys
+
+from experiments.common import store as storemod
+from experiments.common.names import workload_name
+from experiments.common.tables import gmean
 
 GROUPERS = ["baseline", "baseline-rw", "frequency", "distance", "rl"]
 # p95 block erase counts below this are too coarse to rank groupers (an integer count of 1 or 2
@@ -37,30 +39,18 @@ PAPER_LIFETIME = {"rl": 0.993}
 PAPER_ERASES = {"baseline-rw": 2.2, "frequency": 1.076, "rl": 1.025}
 
 
-def workload_name(trace):
-    t = str(trace)
-    if t.startswith("workload:"):
-        return t.split(":", 1)[1]
-    return re.sub(r"\.(csv|trace|ssdsim|blkparse|txt)(\.gz)?$", "", os.path.basename(t))
-
-
 def load_store(path, sweep):
-    db = sqlite3.connect(path)
-    db.row_factory = sqlite3.Row
+    store = storemod.open_store(path)
     if sweep is None:
-        names = [r[0] for r in db.execute("SELECT name FROM sweeps ORDER BY started_at")]
-        sweep = names[-1] if names else None
-    q = ("SELECT r.params, r.result, r.wall_s FROM runs r JOIN sweep_runs s ON s.key = r.key "
-         "WHERE s.sweep = ? AND r.status = 'ok'")
-    rows = db.execute(q, (sweep,)).fetchall() if sweep else []
+        sweep = storemod.latest_sweep(store)
+    rows = storemod.runs(store, sweep, ok=True) if sweep else []
     runs, walls = {}, []
     for row in rows:
-        p = json.loads(row["params"])
-        res = json.loads(row["result"])
-        runs[(workload_name(p["trace"]), int(p["cache-mb"]), p["fsp"])] = res
+        p = row["params"]
+        runs[(workload_name(p["trace"]), int(p["cache-mb"]), p["fsp"])] = row["result"]
         walls.append(row["wall_s"])
-    meta = db.execute("SELECT quick, runs, wall_s, started_at FROM sweeps WHERE name = ?",
-                      (sweep,)).fetchone() if sweep else None
+    meta = storemod.sweep_info(store, sweep) if sweep else None
+    store.close()
     src = f"sweep `{sweep}` in `{path}`"
     if meta:
         src += (f" ({'--quick, ' if meta['quick'] else ''}{meta['runs']} runs, started "
@@ -78,11 +68,6 @@ def load_dir(out):
         runs[(m.group(1), int(m.group(2)), m.group(3))] = res
         walls.append(res.get("sim", {}).get("wall_s"))
     return runs, walls, f"`{out}/runs/*.json` (experiments/fsp/run.sh)"
-
-
-def gmean(xs):
-    xs = [x for x in xs if x is not None and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
 def fmt(x, nd=3):

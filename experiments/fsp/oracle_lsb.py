@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Upper bounds on the LSB share of flash page reads that any FSP grouping can reach on a trace
 (docs/fsp.md "Oracle bound"): an analysis of the trace, not a simulation of the drive.
 
@@ -20,7 +19,7 @@ Bounds, over the programmed versions' flash reads (measured = the trace part):
               agent's long-term read-count state (ties: the first evicted)
   random      the expected share of a placement blind to reads (1/UNIT)
 
-    oracle_lsb.py TRACE [--page 8192] [--cache-mib 2 8] [--unit 4] [--bin build/ssdtlm]
+    python3 -m experiments.fsp.oracle_lsb TRACE [--page 8192] [--cache-mib 2 8] [--unit 4] [--bin build/ssdtlm]
                   [--trace-args "--fold modulo --capacity-gib 900 --loop 10 ..."]
 
 TRACE is any trace `ssdtlm run --trace` reads (every format, compressed or not): its records, after

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Tables of the FSP experiment (docs/fsp.md), written to OUT/report.md (+ OUT/fig12_rewards.png).
 
-    report.py OUT DB [SWEEP]   # the runs of an `ssdtlm sweep` store (experiments/fsp/run.sh)
-    report.py OUT              # OUT/runs/<trace>-c<cache>-<grouper>.json (separate `ssdtlm run`s)
+    python3 -m experiments.fsp.report OUT DB [SWEEP]   # an `ssdtlm sweep` store (experiments/fsp/run.sh)
+    python3 -m experiments.fsp.report OUT   # OUT/runs/<trace>-c<cache>-<grouper>.json (separate `ssdtlm run`s)
 """
 import glob
 import json
@@ -11,14 +10,15 @@ import os
 import re
 import sys
 
+from experiments.common.tables import gmean
+from experiments.fsp.store_runs import load_runs
+
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "out")
 GROUPERS = ["baseline", "baseline-rw", "frequency", "distance", "rl"]
 CACHES = [2, 8, 32]
 
 runs = {}
 if len(sys.argv) > 2:  # report.py OUT DB [SWEEP]: the runs of a sweep store (run.sh)
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from store_runs import load_runs
     runs = load_runs(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
 for p in glob.glob(os.path.join(OUT, "runs", "*.json")) if len(sys.argv) <= 2 else []:
     m = re.match(r"^(.*)-c(\d+)-(.*)\.json$", os.path.basename(p))
@@ -51,11 +51,6 @@ def training(r):
 
 def trained(r):
     return bool(training(r).get("trained"))
-
-
-def gmean(xs):
-    xs = [x for x in xs if x is not None and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
 def fmt(x, pct=False):

@@ -1,18 +1,16 @@
-#!/usr/bin/python3
 """Table of the GC ablation (experiments/gc/ablation.yaml, docs/gc.md): per workload, N_free
 counting and policy, the means over seeds of write p99 / p99.99, p99.99 and GC erases normalised
 to lazy (± the population standard deviation over seeds of the normalised p99.99), GC page moves,
 WAF, the busiest die's utilisation (SATURATED when any seed's run is) and the RL unit's training
 effort (decisions; reward signs of its updates).
 
-    ablation_table.py DB SWEEP > table.md
+    python3 -m experiments.gc.ablation_table DB SWEEP > table.md
 """
 import os
 import statistics as st
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from sweep_runs import ok_runs  # noqa: E402
+from experiments.common.store import ok_runs
 
 POLICIES = ["lazy", "greedy", "rl", "rl-aggr", "rl stochastic", "rl-aggr stochastic"]
 

@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """GC experiment report: reads the runs of a sweep store and writes the tables and plots.
 
 The runs are the sweep spec experiments/gc/sweep.yaml; experiments/gc/run.sh runs it
 (`ssdtlm sweep`) and then this script. See run.sh for usage and docs/gc.md for the method.
 
-  gc_experiment.py --db STORE [--sweep NAME] [--out DIR]
+  python3 -m experiments.gc.gc_experiment --db STORE [--sweep NAME] [--out DIR]
       -> DIR/tables.md (paper Tables 5-12, the seed spread of Tables 9-10, Fig. 9 statistics),
          DIR/summary.json and DIR/fig9-free-blocks-DRIVE.png (Fig. 9)
 
@@ -19,6 +18,9 @@ import math
 import os
 import statistics
 import sys
+
+from experiments.common import store as storemod
+from experiments.common.names import workload_name
 
 POLICIES = ["greedy", "lazy", "mov10", "mov100", "exp0.1", "exp0.3", "rl", "rl-aggr"]
 DRIVES = ["tlc-gc-512gb", "tlc-gc-128gb"]
@@ -69,32 +71,26 @@ class StoreSource:
     the time series, zlib-compressed; testbench/sweep/ssdtlm_sweep/store.py)."""
 
     def __init__(self, db, sweep=None):
-        import sqlite3
-        self.db = sqlite3.connect(db)
-        self.db.row_factory = sqlite3.Row
-        sweeps = [dict(r) for r in self.db.execute("SELECT * FROM sweeps ORDER BY started_at")]
+        self.store = storemod.open_store(db)
+        sweeps = self.store.sweeps()
         if not sweeps:
             sys.exit(f"{db}: no sweep stored")
         sw = [x for x in sweeps if x["name"] == sweep] if sweep else sweeps[-1:]
         if not sw:
             sys.exit(f"{db}: no sweep {sweep!r} (stored: {', '.join(x['name'] for x in sweeps)})")
         self.sweep = sw[0]
-        rows = [dict(r) for r in self.db.execute(
-            "SELECT runs.* FROM runs JOIN sweep_runs ON runs.key = sweep_runs.key "
-            "WHERE sweep_runs.sweep=? ORDER BY sweep_runs.pos", (self.sweep["name"],))]
+        rows = storemod.runs(self.store, self.sweep["name"])
         self.missing = [r["label"] for r in rows if r["status"] != "ok"]
         self.idx, self.work, seeds, bpps = {}, {d: [] for d in DRIVES}, set(), set()
         self.desc, self.wall = {}, 0.0
         for r in rows:
             if r["status"] != "ok":
                 continue
-            p = json.loads(r["params"])
+            p = r["params"]
             d, t = p["preset"], str(p["trace"])
-            if t.startswith("workload:"):
-                w = t[len("workload:"):]
-                w = w[:-len(d) - 1] if w.endswith("-" + d) else w
-            else:
-                w = os.path.basename(t).split(".")[0]
+            w = workload_name(t)
+            if t.startswith("workload:") and w.endswith("-" + d):  # a workload per drive: NAME-PRESET
+                w = w[:-len(d) - 1]
             s = int(p.get("seed", 1))
             self.idx[(d, w, p["gc"], s)] = r
             if w not in self.work.setdefault(d, []):
@@ -115,19 +111,15 @@ class StoreSource:
         if k not in self._cache:
             if k not in self.idx:
                 raise KeyError(f"sweep {self.sweep['name']}: no ok run for {k}")
-            self._cache[k] = json.loads(self.idx[k]["result"])
+            self._cache[k] = self.idx[k]["result"]
         return self._cache[k]
 
     def has(self, d, w, pol, s=1):
         return (d, w, pol, s) in self.idx
 
     def series(self, d, w, pol, s=1):
-        import zlib
         r = self.idx.get((d, w, pol, s))
-        if r is None:
-            return None
-        a = self.db.execute("SELECT data FROM artifacts WHERE key=? AND name='csv'", (r["key"],)).fetchone()
-        return zlib.decompress(a["data"]).decode("utf-8", "replace") if a else None
+        return storemod.artifact_text(self.store, r["key"], "csv") if r is not None else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -416,7 +408,7 @@ def main():
     if src.missing:
         print(f"warning: {len(src.missing)} runs of {name} not ok (left out): {src.missing[:3]}", file=sys.stderr)
     header = (f"From the sweep store `{a.db}`, sweep `{name}` ({src.sweep['runs']} runs, spec "
-              f"`{src.sweep['spec_path']}`), reported by `experiments/gc/gc_experiment.py --db`. Dies "
+              f"`{src.sweep['spec_path']}`), reported by `python3 -m experiments.gc.gc_experiment --db`. Dies "
               f"scaled to {src.bpp} blocks per plane (same pages per block, page size and timing as the "
               "presets), write cache of one page, starting empty. Latency = all requests "
               "(`latency_us.all`), normalised to lazy = 1.00; the Page row is greedy / lazy, as in the "

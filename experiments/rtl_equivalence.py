@@ -1,11 +1,10 @@
-#!/usr/bin/python3
 """C++ vs RTL decision units on the experiments' own replays: every RL run of the
 experiments' sweep specs (the --quick versions by default), replayed with `--rl-backend cpp` and
 `--rl-backend rtl`; the two result JSONs must be identical except wall-clock fields (any key with
 `wall` in it, the backend's name and the peak RSS). Runs that read another run's output (pre-training chains)
 are skipped.
 
-    experiments/rtl_equivalence.py [--bin B] [--workers N] [--full] [--limit N] [--out DIR]
+    python3 -m experiments.rtl_equivalence [--bin B] [--workers N] [--full] [--limit N] [--out DIR]
                                    [--only NAME[,NAME]]
 
 Prints one line per run and a summary per experiment; exits 1 if any pair differs or fails.
@@ -19,10 +18,10 @@ import subprocess
 import sys
 import time
 
+from testbench.sweep.ssdtlm_sweep import spec as specmod
+from testbench.sweep.ssdtlm_sweep.runner import estimated_cost, generate_workloads
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "testbench", "sweep"))
-from ssdtlm_sweep import spec as specmod  # noqa: E402
-from ssdtlm_sweep.runner import estimated_cost, generate_workloads  # noqa: E402
 
 SPECS = {
     "fsp": "experiments/fsp/sweep.yaml",

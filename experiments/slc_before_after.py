@@ -1,29 +1,18 @@
-#!/usr/bin/python3
 """Before/after comparison of the two SLC quick sweeps (experiments/slc-hierarchy/run.sh --quick,
 experiments/slc-rl/run.sh --quick; docs/slc.md "Fidelity fixes"): the headline ratios of each
 sweep store, beside its operating point (die utilisation, space utilisation at the end) and, for
 SLC-RL, the agent's training effort.
 
-    slc_before_after.py hierarchy LABEL=DB[:SWEEP] ...   # default sweep slc-hierarchy-quick
-    slc_before_after.py rl LABEL=DB[:SWEEP] ...          # default sweep slc-rl-quick
+    python3 -m experiments.slc_before_after hierarchy LABEL=DB[:SWEEP] ...   # default slc-hierarchy-quick
+    python3 -m experiments.slc_before_after rl LABEL=DB[:SWEEP] ...          # default slc-rl-quick
 
 Prints Markdown tables (geometric means over the generated "-like" workloads; all workloads in
 brackets).
 """
-import importlib.util
-import os
+import importlib
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from slc_summary import gmean  # noqa: E402
-
-
-def module(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+from experiments.common.tables import gmean
 
 
 def pct(v):
@@ -37,7 +26,7 @@ def util(res, series):
 
 
 def hierarchy(stores):
-    s = module("hsum", os.path.join(HERE, "slc-hierarchy", "summary.py"))
+    s = importlib.import_module("experiments.slc-hierarchy.summary")
     keys = ["write latency", "read latency", "migration reads", "migration volume"]
     print("| store | metric | vs page | vs SA | vs Sector |")
     print("|---|---|---|---|---|")
@@ -75,7 +64,7 @@ def hierarchy(stores):
 
 
 def rl(stores):
-    s = module("rsum", os.path.join(HERE, "slc-rl", "summary.py"))
+    s = importlib.import_module("experiments.slc-rl.summary")
     others = ["none", "static", "ust", "dwa"]
     print("| store | RL vs | throughput | WAF | migration + QLC GC busy |")
     print("|---|---|---|---|---|")

@@ -1,15 +1,15 @@
-#!/usr/bin/python3
 """Summary of the read-disturb experiment (docs/read-disturb.md): Markdown tables in the shape of
 the read-disturb paper's Figs. 9-12 and 14, from the sweep store written by `ssdtlm sweep`.
 
-    summary.py DB SWEEP OUTDIR        # writes OUTDIR/summary.md and prints it
+    python3 -m experiments.read-disturb.summary DB SWEEP OUTDIR   # writes OUTDIR/summary.md, prints it
 
 DB: the SQLite store; SWEEP: the sweep name (read-disturb or read-disturb-quick).
 """
-import json
 import os
-import sqlite3
 import sys
+
+from experiments.common import store as storemod
+from experiments.common.names import workload_name
 
 # ws+rs appears once per idle scope (rd.rs_scope, from its result's read_disturb.rl.scope).
 POLICIES = ["baseline", "leveling", "ipr", "ws", "ws+rs device", "ws+rs die"]
@@ -22,11 +22,8 @@ RENAME = {"umass-websearch": "websearch"}
 def workload_of(params):
     """The row label: the workload, its time scaling (speed xN) and, with
     rd.refresh_preemptible, "preempt" (refreshes yield to host reads; default: they block)."""
-    t = str(params.get("trace", ""))
-    if t.startswith("workload:"):
-        name = t.split(":", 1)[1]
-    else:
-        name = os.path.basename(t).split(".")[0]
+    name = workload_name(params)
+    if not str(params.get("trace", "")).startswith("workload:"):
         name = RENAME.get(name, name)
     if params.get("speed") not in (None, 1, 1.0, "1"):
         name += " speed x%g" % float(params["speed"])
@@ -37,22 +34,20 @@ def workload_of(params):
 
 def load_runs(db_path, sweep):
     """{(workload, policy): result JSON} of the sweep's ok runs, and the workloads in spec order."""
-    db = sqlite3.connect(db_path)
-    rows = db.execute(
-        "SELECT r.params, r.result, r.status, r.label FROM runs r JOIN sweep_runs s ON s.key = r.key "
-        "WHERE s.sweep = ? ORDER BY s.pos", (sweep,)).fetchall()
+    store = storemod.open_store(db_path)
+    rows = storemod.runs(store, sweep)
+    store.close()
     if not rows:
         sys.exit(f"summary.py: no runs of sweep {sweep!r} in {db_path}")
     runs, loads = {}, []
-    for params, result, status, label in rows:
-        p = json.loads(params)
+    for row in rows:
+        p, j, status, label = row["params"], row["result"], row["status"], row["label"]
         w = workload_of(p)
         if w not in loads:
             loads.append(w)
-        if status != "ok" or not result:
+        if status != "ok" or not j:
             print(f"summary.py: run {label} is {status}", file=sys.stderr)
             continue
-        j = json.loads(result)
         pol = p.get("rr")
         if pol == "ws+rs":  # runs of before the scope existed decided for the whole device
             pol += " " + j["read_disturb"]["rl"].get("scope", "device")

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The shipping workflow of an RL unit, measured (docs/rl.md "Frozen benefit on held-out traces"):
 train online on a set of bundled traces (one after the other: --rl-save, then --rl-load
 --rl-save), freeze (--rl-mode frozen --rl-load), replay bundled traces the unit has not seen,
@@ -8,7 +7,7 @@ on tlc-gc-512gb shrunk to 64 blocks x 48 pages per plane, as the tests do; fsp o
 C++ backend (the RTL gives the same results: RlModesCli.*), seeds 1..N via --set sim.seed (it
 seeds the units' LFSRs: exploration, random tie-breaks).
 
-    experiments/rl_frozen/frozen_benefit.py [--bin SSDTLM] [--seeds 5] [--jobs 2] [--units gc,fsp]
+    python3 -m experiments.rl_frozen.frozen_benefit [--bin SSDTLM] [--seeds 5] [--jobs 2] [--units gc,fsp]
                                             [--out DIR]
 Prints a markdown table (mean and sample standard deviation over the seeds) and writes every run's
 JSON to DIR (default: a temporary directory, removed). Standard library only.

@@ -9,6 +9,7 @@ import pytest
 
 from conftest import ROOT, env, experiment
 from experiments import acceptance as acc
+from experiments import acceptance_verdicts as verdicts
 from experiments.fsp import lifetime as lt
 
 
@@ -55,10 +56,10 @@ def run(lat_w99, lat_rmean, erases=10, share=0.25, lsb=100, trained=True, episod
 # (verdict, old name, new name, old run, new run that meets it, two that do not)
 VERDICT_CASES = {
     "gc: a lower tail and erases within ten percent":
-        (acc.verdict_gc, "lazy", "rl-aggr", run(100, 1, erases=100),
+        (verdicts.verdict_gc, "lazy", "rl-aggr", run(100, 1, erases=100),
          [run(90, 1, erases=110)], [run(90, 1, erases=111), run(100, 1, erases=100)]),
     "fsp: one and a half times the share and a lower read mean":
-        (acc.verdict_fsp, "baseline", "rl", run(1, 100, share=0.25),
+        (verdicts.verdict_fsp, "baseline", "rl", run(1, 100, share=0.25),
          [run(1, 99, share=0.375)], [run(1, 99, share=0.37), run(1, 100, share=0.5)]),
 }
 
@@ -75,17 +76,17 @@ def test_verdict_thresholds(case):
 def test_under_trained_runs_are_named_by_the_one_rule():
     # acceptance.py reads `training.trained`, the one rule of every unit (controller/rl/effort.h:
     # at least 10 updates per visited q-table entry), whatever the headline
-    assert acc.effort(None) == ("-", True)
+    assert verdicts.effort(None) == ("-", True)
     t = {"decisions": 5, "explorations": 5, "updates": 0, "episodes": 0, "trained": False,
          "updates_per_visited_entry": 0.0, "rewards": {"positive": 0, "zero": 0, "negative": 0}}
-    text, ok = acc.effort(t)
+    text, ok = verdicts.effort(t)
     assert not ok and "UNDER-TRAINED (0.0 updates per visited entry < 10)" in text
     t.update(updates=95, updates_per_visited_entry=9.5)
     for h in ("fsp", "gc", "rr", "slc-rl"):
-        assert not acc.effort(t, h)[1]
+        assert not verdicts.effort(t, h)[1]
     t.update(updates=100, updates_per_visited_entry=10.0, trained=True)
     for h in ("fsp", "gc", "rr", "slc-rl"):
-        text, ok = acc.effort(t, h)
+        text, ok = verdicts.effort(t, h)
         assert ok and "UNDER-TRAINED" not in text
 
 

@@ -32,8 +32,7 @@ SPECS = {
     "slc-rl": "experiments/slc-rl/sweep.yaml",
     "slc-rl-headroom": "experiments/slc-rl/headroom.yaml",
 }
-RL_ARGS = [("--fsp", "rl"), ("--gc", "rl"), ("--gc", "rl-aggr"), ("--rr", "ws+rs"),
-           ("--slc-size", "rl")]
+RL_ARGS = [("--fsp", "rl"), ("--gc", "rl"), ("--gc", "rl-aggr"), ("--rr", "ws+rs"), ("--slc-size", "rl")]
 
 
 def is_rl(args):
@@ -42,7 +41,11 @@ def is_rl(args):
 
 def strip(o):
     if isinstance(o, dict):
-        return {k: strip(v) for k, v in o.items() if "wall" not in k and k not in ("backend", "rl_backend", "peak_rss_mib")}
+        return {
+            k: strip(v)
+            for k, v in o.items()
+            if "wall" not in k and k not in ("backend", "rl_backend", "peak_rss_mib")
+        }
     if isinstance(o, list):
         return [strip(x) for x in o]
     return o
@@ -76,8 +79,11 @@ def run_pair(binp, args, out, tag):
     for be in ("cpp", "rtl"):
         path = os.path.join(out, f"{tag}-{be}.json")
         t0 = time.time()
-        p = subprocess.run([binp] + args + ["--rl-backend", be, "--quiet", "--no-progress", "--out", path],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p = subprocess.run(
+            [binp] + args + ["--rl-backend", be, "--quiet", "--no-progress", "--out", path],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         t[be] = time.time() - t0
         if p.returncode != 0:
             return tag, False, f"{be} exit {p.returncode}: {p.stderr.decode(errors='replace')[-300:]}", t
@@ -111,7 +117,7 @@ def main():
         runs = [r for r in spec.expand() if not r.deps and is_rl(r.args)]
         runs.sort(key=estimated_cost)
         if o.limit:
-            runs = runs[:o.limit]
+            runs = runs[: o.limit]
         generate_workloads(spec, binp, runs)
         t0 = time.time()
         ok = 0
@@ -123,13 +129,18 @@ def main():
                 ok += good
                 for k in t:
                     walls[k] += t[k]
-                print(f"{'ok  ' if good else 'FAIL'} {tag} {r.label}: {msg} "
-                      f"(cpp {t.get('cpp', 0):.1f} s, rtl {t.get('rtl', 0):.1f} s)", flush=True)
+                print(
+                    f"{'ok  ' if good else 'FAIL'} {tag} {r.label}: {msg} "
+                    f"(cpp {t.get('cpp', 0):.1f} s, rtl {t.get('rtl', 0):.1f} s)",
+                    flush=True,
+                )
         bad += len(runs) - ok
         ratio = walls["rtl"] / walls["cpp"] if walls["cpp"] else 0
-        print(f"== {name}: {ok} of {len(runs)} RL runs identical (cpp {walls['cpp']:.0f} s, "
-              f"rtl {walls['rtl']:.0f} s of process time, ratio {ratio:.2f}; {time.time() - t0:.0f} s)",
-              flush=True)
+        print(
+            f"== {name}: {ok} of {len(runs)} RL runs identical (cpp {walls['cpp']:.0f} s, "
+            f"rtl {walls['rtl']:.0f} s of process time, ratio {ratio:.2f}; {time.time() - t0:.0f} s)",
+            flush=True,
+        )
     sys.exit(1 if bad else 0)
 
 

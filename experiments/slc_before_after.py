@@ -41,6 +41,7 @@ def hierarchy(stores):
         for k in keys:
             cells = []
             for other in ["page", "sa", "sector"]:
+
                 def ratios(ws):
                     out = []
                     for w in ws:
@@ -48,14 +49,14 @@ def hierarchy(stores):
                         if a and b:
                             out.append(a / b)
                     return gmean(out) if out else None
+
                 cells.append(f"{pct(ratios(gen))} ({pct(ratios(wl))})")
             print(f"| {label} | {k} | " + " | ".join(cells) + " |")
         for p in s.POLICIES:
             d = [util(r["res"], r["series"]) for r in ok if r["policy"] == p and r["workload"] in gen]
             die = [x[0] for x in d if x[0] is not None]
             sp = [x[1] for x in d if x[1] is not None]
-            ops.append((label, p, sum(die) / len(die) if die else None,
-                        sum(sp) / len(sp) if sp else None))
+            ops.append((label, p, sum(die) / len(die) if die else None, sum(sp) / len(sp) if sp else None))
     print()
     print("| store | policy | die utilisation, mean (generated) | space utilisation at the end, mean |")
     print("|---|---|---|---|")
@@ -79,6 +80,7 @@ def rl(stores):
         for o in others:
             cells = []
             for k in ["throughput", "WAF", "reclaim"]:
+
                 def ratios(ws):
                     out = []
                     for w in ws:
@@ -86,6 +88,7 @@ def rl(stores):
                         if a and b:
                             out.append(a / b)
                     return gmean(out) if out else None
+
                 cells.append(f"{pct(ratios(gen))} ({pct(ratios(wl))})")
             print(f"| {label} | {s.LABEL[o]} | " + " | ".join(cells) + " |")
         for r in ok:
@@ -94,17 +97,34 @@ def rl(stores):
             sz = r["res"]["slc"]["sizer"]
             t = sz.get("training", {})
             die, sp = util(r["res"], r["series"])
-            train.append((label, r["workload"], sz["epochs"], t.get("decisions"), t.get("updates"),
-                          t.get("explorations"), sz["positive_rewards"], sz["negative_rewards"],
-                          " ".join(str(x) for x in sz["actions_chosen"]), die, sp,
-                          sz.get("reward", "cumulative"), sz.get("demand", "1mib")))
+            train.append(
+                (
+                    label,
+                    r["workload"],
+                    sz["epochs"],
+                    t.get("decisions"),
+                    t.get("updates"),
+                    t.get("explorations"),
+                    sz["positive_rewards"],
+                    sz["negative_rewards"],
+                    " ".join(str(x) for x in sz["actions_chosen"]),
+                    die,
+                    sp,
+                    sz.get("reward", "cumulative"),
+                    sz.get("demand", "1mib"),
+                )
+            )
     print()
-    print("| store | workload | epochs | decisions | updates | explorations | rewards + / − | "
-          "actions chosen (0..8) | die util. | space util. end | reward / demand |")
+    print(
+        "| store | workload | epochs | decisions | updates | explorations | rewards + / − | "
+        "actions chosen (0..8) | die util. | space util. end | reward / demand |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for x in train:
-        print(f"| {x[0]} | {x[1]} | {x[2]} | {x[3]} | {x[4]} | {x[5]} | {x[6]} / {x[7]} | {x[8]} | "
-              f"{x[9]:.3f} | {x[10]:.3f} | {x[11]} / {x[12]} |")
+        print(
+            f"| {x[0]} | {x[1]} | {x[2]} | {x[3]} | {x[4]} | {x[5]} | {x[6]} / {x[7]} | {x[8]} | "
+            f"{x[9]:.3f} | {x[10]:.3f} | {x[11]} / {x[12]} |"
+        )
 
 
 def main():

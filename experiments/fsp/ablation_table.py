@@ -13,8 +13,12 @@ from experiments.common.store import ok_runs
 
 def variant(p):
     v = p.get("fsp", "baseline")
-    for k, short in (("fsp.bootstrap", "bootstrap"), ("fsp.rewrite_when_full", "rewrite-full"),
-                     ("fsp.rewrite_read_promotion", "promotion"), ("fsp.episode_steps", "episode")):
+    for k, short in (
+        ("fsp.bootstrap", "bootstrap"),
+        ("fsp.rewrite_when_full", "rewrite-full"),
+        ("fsp.rewrite_read_promotion", "promotion"),
+        ("fsp.episode_steps", "episode"),
+    ):
         if k in p:
             v += f" {short}={str(p[k]).lower()}"
     return v
@@ -30,9 +34,11 @@ def main():
         if key not in order:
             order.append(key)
         cells.setdefault(key, []).append((variant(p), j))
-    print("| workload | cache MiB | grouper | LSB share (x Baseline) | LSB reads (x Baseline) | read mean us "
-          "(x Baseline) | read p99 us | evictions | rewrites | busiest die | RL episodes / decisions "
-          "(by type LSB, CLSB, CMSB, MSB) |")
+    print(
+        "| workload | cache MiB | grouper | LSB share (x Baseline) | LSB reads (x Baseline) | read mean us "
+        "(x Baseline) | read p99 us | evictions | rewrites | busiest die | RL episodes / decisions "
+        "(by type LSB, CLSB, CMSB, MSB) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for key in order:
         runs = cells[key]
@@ -45,17 +51,36 @@ def main():
             op = j["operating_point"]
             eff = "-"
             if t:
-                eff = "%d / %d (%s)%s" % (t["episodes"], t["decisions"],
-                                          ", ".join(str(x) for x in pol.get("decided_by_action", [])),
-                                          "" if t["trained"] else " UNTRAINED")
-            print("| %s | %s | %s | %.3f (%.2f) | %d (%.2f) | %.1f (%.3f) | %.0f | %d | %d | %.1f%%%s | %s |" % (
-                key[0], key[1], v, f["lsb_share"], f["lsb_share"] / bf["lsb_share"], f["lsb_reads"],
-                f["lsb_reads"] / bf["lsb_reads"], j["latency_us"]["read"]["mean"],
-                j["latency_us"]["read"]["mean"] / bl, j["latency_us"]["read"]["p99"], f["evictions"],
-                f["rewrites"], 100 * op["die_utilisation"]["max"],
-                " SATURATED" if op["saturated"] else "", eff))
-    print("\nLSB share = LSB reads / flash reads (cache hits excluded); measured after the footprint "
-          "warm-up (docs/results.md \"warmup\").")
+                eff = "%d / %d (%s)%s" % (
+                    t["episodes"],
+                    t["decisions"],
+                    ", ".join(str(x) for x in pol.get("decided_by_action", [])),
+                    "" if t["trained"] else " UNTRAINED",
+                )
+            print(
+                "| %s | %s | %s | %.3f (%.2f) | %d (%.2f) | %.1f (%.3f) | %.0f | %d | %d | %.1f%%%s | %s |"
+                % (
+                    key[0],
+                    key[1],
+                    v,
+                    f["lsb_share"],
+                    f["lsb_share"] / bf["lsb_share"],
+                    f["lsb_reads"],
+                    f["lsb_reads"] / bf["lsb_reads"],
+                    j["latency_us"]["read"]["mean"],
+                    j["latency_us"]["read"]["mean"] / bl,
+                    j["latency_us"]["read"]["p99"],
+                    f["evictions"],
+                    f["rewrites"],
+                    100 * op["die_utilisation"]["max"],
+                    " SATURATED" if op["saturated"] else "",
+                    eff,
+                )
+            )
+    print(
+        "\nLSB share = LSB reads / flash reads (cache hits excluded); measured after the footprint "
+        'warm-up (docs/results.md "warmup").'
+    )
 
 
 if __name__ == "__main__":

@@ -27,12 +27,22 @@ def main():
         op = j["operating_point"]
         t = j["gc"].get("rl", {}).get("training")
         g = p["gc"] + (" stochastic" if p.get("gc.rl_selection") == "stochastic" else "")
-        agg.setdefault((w, p.get("gc.free_count", "plane"), g), []).append(dict(
-            p99=j["latency_us"]["write"]["p99"], p9999=j["latency_us"]["write"]["p99_99"],
-            er=j["flash"]["erases"]["gc"], mv=j["flash"]["gc_page_moves"], waf=j["flash"]["waf"],
-            die=op["die_utilisation"]["max"], sat=op["saturated"], t=t))
-    print("| workload | N_free | policy | write p99 (ms) | write p99.99 (ms) | p99.99 / lazy | "
-          "GC erases / lazy | GC page moves | WAF | busiest die | RL decisions (update rewards + / 0 / −) |")
+        agg.setdefault((w, p.get("gc.free_count", "plane"), g), []).append(
+            dict(
+                p99=j["latency_us"]["write"]["p99"],
+                p9999=j["latency_us"]["write"]["p99_99"],
+                er=j["flash"]["erases"]["gc"],
+                mv=j["flash"]["gc_page_moves"],
+                waf=j["flash"]["waf"],
+                die=op["die_utilisation"]["max"],
+                sat=op["saturated"],
+                t=t,
+            )
+        )
+    print(
+        "| workload | N_free | policy | write p99 (ms) | write p99.99 (ms) | p99.99 / lazy | "
+        "GC erases / lazy | GC page moves | WAF | busiest die | RL decisions (update rewards + / 0 / −) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for w in loads:
         for fc in ("plane", "die"):
@@ -52,13 +62,18 @@ def main():
                 if ts:
                     mt = lambda f: st.mean(f(t) for t in ts)
                     rl = "%d (%d / %d / %d)%s" % (
-                        mt(lambda t: t["decisions"]), mt(lambda t: t["rewards"]["positive"]),
-                        mt(lambda t: t["rewards"]["zero"]), mt(lambda t: t["rewards"]["negative"]),
-                        "" if all(t["trained"] for t in ts) else " UNTRAINED")
+                        mt(lambda t: t["decisions"]),
+                        mt(lambda t: t["rewards"]["positive"]),
+                        mt(lambda t: t["rewards"]["zero"]),
+                        mt(lambda t: t["rewards"]["negative"]),
+                        "" if all(t["trained"] for t in ts) else " UNTRAINED",
+                    )
                 sat = " SATURATED" if any(x["sat"] for x in xs) else ""
-                print(f"| {w} | {fc} | {g} | {m('p99') / 1e3:.1f} | {m('p9999') / 1e3:.1f} | "
-                      f"{m('p9999') / b9:.2f} ± {sd:.2f} | {ratio(m('er'), be)} | {m('mv'):.0f} | "
-                      f"{m('waf'):.2f} | {100 * m('die'):.1f}%{sat} | {rl} |")
+                print(
+                    f"| {w} | {fc} | {g} | {m('p99') / 1e3:.1f} | {m('p9999') / 1e3:.1f} | "
+                    f"{m('p9999') / b9:.2f} ± {sd:.2f} | {ratio(m('er'), be)} | {m('mv'):.0f} | "
+                    f"{m('waf'):.2f} | {100 * m('die'):.1f}%{sat} | {rl} |"
+                )
     print("\nMeans over seeds; ± = standard deviation over seeds of p99.99 / lazy's mean p99.99.")
 
 

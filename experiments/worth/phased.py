@@ -61,8 +61,19 @@ def _write(w, capacity_mib, seed, part, binary):
     with tempfile.TemporaryDirectory() as d, gzip.open(part, "wt", compresslevel=1) as f:
         for k, i, base, fp_mib, req, g in phase_runs(w, capacity_mib):
             tmp = os.path.join(d, "p.csv")
-            argv = [binary, "gen", "--quiet", "--out", tmp, "--requests", str(req),
-                    "--seed", str(seed * 1000 + k * 100 + i), "--footprint-mib", f"{fp_mib:.4f}"]
+            argv = [
+                binary,
+                "gen",
+                "--quiet",
+                "--out",
+                tmp,
+                "--requests",
+                str(req),
+                "--seed",
+                str(seed * 1000 + k * 100 + i),
+                "--footprint-mib",
+                f"{fp_mib:.4f}",
+            ]
             g.setdefault("read-ratio", 0)
             for key, v in g.items():
                 argv += [f"--{key}"] if v is True else [f"--{key}", str(v)]
@@ -81,8 +92,11 @@ def _write(w, capacity_mib, seed, part, binary):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
     ap.add_argument("name", help="a workload of workloads.yaml's slc-rl.phased")
     ap.add_argument("--capacity-mib", type=float, required=True, help="the drive's logical capacity")
     ap.add_argument("--seed", type=int, required=True)

@@ -45,9 +45,15 @@ def experiment(module, *args):
 
 def sweep_cmd(args, binp, timeout=240, check=True, **kw):
     """/usr/bin/python3 -m ssdtlm_sweep sweep ... (what `ssdtlm sweep` execs)."""
-    p = subprocess.run([PY, "-m", "ssdtlm_sweep", "sweep"] + list(args) + ["--bin", binp],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout,
-                       env=env(), **kw)
+    p = subprocess.run(
+        [PY, "-m", "ssdtlm_sweep", "sweep"] + list(args) + ["--bin", binp],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=timeout,
+        env=env(),
+        **kw,
+    )
     if check and p.returncode != 0:
         raise AssertionError(f"sweep exited {p.returncode}:\n{p.stdout}\n{p.stderr}")
     return p

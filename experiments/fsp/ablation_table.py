@@ -5,7 +5,6 @@ utilisation, and the RL grouper's training effort (episodes, decisions, decision
 
     python3 -m experiments.fsp.ablation_table DB SWEEP > table.md
 """
-import os
 import sys
 
 from experiments.common.store import ok_runs

@@ -17,7 +17,6 @@ Without --out the Markdown goes to stdout.
 import argparse
 import glob
 import json
-import math
 import os
 import re
 import sys

@@ -6,13 +6,17 @@ effort (decisions; reward signs of its updates).
 
     python3 -m experiments.gc.ablation_table DB SWEEP > table.md
 """
-import os
 import statistics as st
 import sys
 
 from experiments.common.store import ok_runs
 
 POLICIES = ["lazy", "greedy", "rl", "rl-aggr", "rl stochastic", "rl-aggr stochastic"]
+
+
+def ratio(a, b):
+    """a / b to 2 decimals; "-" when b is 0 (lazy erased nothing: no ratio)."""
+    return f"{a / b:.2f}" if b else "-"
 
 
 def main():
@@ -54,13 +58,18 @@ def main():
                 xs = agg.get((w, fc, g))
                 if not xs:
                     continue
-                m = lambda f: st.mean(x[f] for x in xs)
-                ratio = lambda a, b: f"{a / b:.2f}" if b else "-"  # lazy erased nothing: no ratio
+
+                def m(f, xs=xs):
+                    return st.mean(x[f] for x in xs)
+
                 sd = st.pstdev(x["p9999"] / b9 for x in xs)
                 ts = [x["t"] for x in xs if x["t"]]
                 rl = "-"
                 if ts:
-                    mt = lambda f: st.mean(f(t) for t in ts)
+
+                    def mt(f, ts=ts):
+                        return st.mean(f(t) for t in ts)
+
                     rl = "%d (%d / %d / %d)%s" % (
                         mt(lambda t: t["decisions"]),
                         mt(lambda t: t["rewards"]["positive"]),

@@ -32,6 +32,11 @@ def workload_of(params):
     return name
 
 
+def ratio(a, c):
+    """a / c, NaN when c is 0."""
+    return a / c if c else float("nan")
+
+
 def load_runs(db_path, sweep):
     """{(workload, policy): result JSON} of the sweep's ok runs, and the workloads in spec order."""
     store = storemod.open_store(db_path)
@@ -153,15 +158,14 @@ def summary(runs, loads, pol=POLICIES):
         b = load(w, "baseline")
         for p in pol:
             j = load(w, p)
-            f = lambda a, c: a / c if c else float("nan")
             L.append(
                 "| %s | %s | %.3f | %.3f | %.3f | %.3f |"
                 % (
                     w,
                     p,
-                    f(j["latency_us"]["read"]["mean"], b["latency_us"]["read"]["mean"]),
-                    f(j["latency_us"]["all"]["mean"], b["latency_us"]["all"]["mean"]),
-                    f(j["latency_us"]["read"]["p99_99"], b["latency_us"]["read"]["p99_99"]),
+                    ratio(j["latency_us"]["read"]["mean"], b["latency_us"]["read"]["mean"]),
+                    ratio(j["latency_us"]["all"]["mean"], b["latency_us"]["all"]["mean"]),
+                    ratio(j["latency_us"]["read"]["p99_99"], b["latency_us"]["read"]["p99_99"]),
                     f(
                         j["read_disturb"]["host_reads"]["mean_rber"],
                         b["read_disturb"]["host_reads"]["mean_rber"],
@@ -186,14 +190,13 @@ def summary(runs, loads, pol=POLICIES):
                 r = j["read_disturb"]
                 f = r["refresh"]
                 t = r["rl"]["training"]
-                q = lambda a, c: a / c if c else float("nan")
                 L.append(
                     "| %s | %s | %.3f | %.3f | %d / %d | %d | %d | %d / %d / %d | %d / %d / %d |"
                     % (
                         w,
                         p.split()[1],
-                        q(j["latency_us"]["read"]["mean"], b["latency_us"]["read"]["mean"]),
-                        q(j["latency_us"]["read"]["p99_99"], b["latency_us"]["read"]["p99_99"]),
+                        ratio(j["latency_us"]["read"]["mean"], b["latency_us"]["read"]["mean"]),
+                        ratio(j["latency_us"]["read"]["p99_99"], b["latency_us"]["read"]["p99_99"]),
                         f["full"],
                         f["forced_full"],
                         f["partial_moves"],

@@ -127,7 +127,10 @@ def main():
             }
             m = {p: statistics.mean(x) for p, x in v.items()}
             sd = {p: statistics.stdev(x) if len(x) > 1 else 0.0 for p, x in v.items()}
-            rel = lambda p: 100.0 * sign * (m["frozen"] - m[p]) / m[p]  # + = frozen better
+
+            def rel(p, m=m, sign=sign):  # + = frozen better
+                return 100.0 * sign * (m["frozen"] - m[p]) / m[p]
+
             print(
                 "| %s | %s | %s | %.1f ± %.1f | %.1f ± %.1f | %.1f ± %.1f | %+.1f %% | %+.1f %% |"
                 % (

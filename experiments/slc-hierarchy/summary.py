@@ -87,6 +87,10 @@ def metrics(res):
     }
 
 
+def mean(v):
+    return sum(v) / len(v)
+
+
 def fmt(v, nd=0):
     if v is None:
         return "n/a"
@@ -381,7 +385,6 @@ def main():
         l1 = [float(x["l1_blocks"]) / g for x, g in zip(rows, reg)]
         l2 = [float(x["l2_blocks"]) / g for x, g in zip(rows, reg)]
         tg = [float(x["l1_share"]) for x in rows]
-        mean = lambda v: sum(v) / len(v)
         L.append(
             f"| {r['workload']} | {len(rows)} | {mean(l1):.2f} | {max(l1):.2f} | {mean(l2):.2f} | {max(l2):.2f} | "
             f"{1 - mean(l1) - mean(l2):.2f} | {mean(tg):.2f} | {min(tg):.2f} | {max(tg):.2f} |"

@@ -166,7 +166,7 @@ def main():
         L.append("")
         L.append(note)
         L.append("")
-        L.append("| workload | " + " | ".join(LABEL[p] for p in POLICIES) + f" | QLC-only (abs) |")
+        L.append("| workload | " + " | ".join(LABEL[p] for p in POLICIES) + " | QLC-only (abs) |")
         L.append("|---" * (len(POLICIES) + 2) + "|")
         cols = {p: [] for p in POLICIES}
         colsg = {p: [] for p in POLICIES}

@@ -76,7 +76,10 @@ def cells(units, quick, wl, only=None, setups_only=None):
                 if quick:
                     g["requests"] = w["quick_requests"]
                 gen[f"{u['paper']}-{wname}-s{s}"] = g
-            trace = lambda s, p=u["paper"], n=wname: f"workload:{p}-{n}-s{s}"
+
+            def trace(s, p=u["paper"], n=wname):
+                return f"workload:{p}-{n}-s{s}"
+
             for st in setups:
                 out.append(Cell(unit, st, wname, "generated", trace, dict(w.get("args") or {})))
         for wname, w in paper.get("real", {}).items():

@@ -6,7 +6,6 @@ import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import time
 
 import pytest

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replay benchmarks of issue 2 (not a test: prints figures). Usage:
+# Replay benchmarks (not a test: prints figures). Usage:
 #   bench/bench_replay.sh [BUILD_DIR] [REQUESTS]
 # 1. fresh qlc-fsp (1 TiB), 8 MiB cache, synthetic mixed workload: 65% writes, 8 KiB, Zipf over
 #    16 GiB, ~50k IOPS offered: host requests per wall-second, peak RSS, events per request;
@@ -32,7 +32,7 @@ print(f"{name:34s} {r['host']['requests']:>9d} req  {s['requests_per_wall_s']:>1
 PY
 }
 
-echo "== issue 2 replay benchmarks ($(date -u +%F), $(nproc) cores) =="
+echo "== replay benchmarks ($(date -u +%F), $(nproc) cores) =="
 "$SSDTLM" run --trace "$WL" --cache-mb 8 --quiet --no-progress --out "$OUT/fresh.json"
 fig "qlc-fsp fresh, 8 MiB cache" "$OUT/fresh.json"
 # Aged: the whole logical space filled, 15% of it randomly overwritten, so that every plane sits at
@@ -48,7 +48,7 @@ for t in traces/data/*.gz traces/data/*.zst; do
   "$SSDTLM" run --trace "$t" --fold modulo --quiet --no-progress --out "$OUT/$name.json"
   fig "$name" "$OUT/$name.json"
 done
-# Hybrid SSD (issue 8): the same workload on hybrid-slc-tlc with each SLC-cache policy (the
+# Hybrid SSD: the same workload on hybrid-slc-tlc with each SLC-cache policy (the
 # 16 GiB footprint fills the 2 GiB SLC region many times: migration runs throughout).
 for p in page sa sector hierarchy; do
   "$SSDTLM" run --trace "$WL" --preset hybrid-slc-tlc --slc "$p" --quiet --no-progress \

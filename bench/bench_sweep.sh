@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sweep benchmark (issue 9): bench/bench_sweep.yaml (48 runs on the bundled traces) with
+# Sweep benchmark: bench/bench_sweep.yaml (48 runs on the bundled traces) with
 # `ssdtlm sweep --workers 2` (local Dask cluster, fresh store) vs the same 48 `ssdtlm run`
 # commands one after another. Prints both wall times and their ratio (target <= 0.6), and the
 # concurrency the sweep achieved: when two CPU-bound processes each run at half speed (a loaded

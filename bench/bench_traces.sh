@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Trace toolkit benchmarks (issue 3): reader parse rate (>= 1M MSRC lines/s on one core),
+# Trace toolkit benchmarks: reader parse rate (>= 1M MSRC lines/s on one core),
 # trace-stats on a 1M-line trace (<= 5 s), generator rate (>= 1M requests/s).
 # Usage: bench/bench_traces.sh [BUILD_DIR]   (BUILD_DIR holds libssdtlm_traces.a and ssdtlm)
 # Env: SSDTLM=path/to/ssdtlm (default: found in BUILD_DIR), N=requests (default 1000000).

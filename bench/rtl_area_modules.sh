@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Per-module logic area of one RL part with the hierarchy kept (the breakdown in docs/rl.md,
-# branch hw-area): Yosys `synth` without -flatten, the RAM wrapper black-boxed, `abc -g
+# Per-module logic area of one RL part with the hierarchy kept (the breakdown in docs/rl.md):
+# Yosys `synth` without -flatten, the RAM wrapper black-boxed, `abc -g
 # AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX`, the hwcost NAND2 weights (bench/rtl_area.sh).
 # Totals are above the flattened figure (ABC cannot optimise across modules); a module's figure
 # is per instance.

@@ -8,10 +8,10 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
   const std::string drive = "--preset " + preset;
   if (cfg.hybrid()) {
     // GC policies drive the native region's GC (controller/slc/native_gc.h), read refresh
-    // (baseline, ws, ws+rs) runs on native blocks (controller/slc/hybrid_refresh.h), FSP groupers
-    // group the one-shot units of SLC migration (controller/slc/unit_grouping.h); leveling's
-    // shadow blocks, ipr's reprogram and Baseline-RW's read caching have no mechanism on the
-    // hybrid drive (docs/slc.md, docs/fsp.md).
+    // (baseline, ws, ws+rs; preemptible or not) runs on native blocks (controller/slc/
+    // hybrid_refresh.h), FSP groupers group the one-shot units of SLC migration
+    // (controller/slc/unit_grouping.h); leveling's shadow blocks, ipr's reprogram and
+    // Baseline-RW's read caching have no mechanism on the hybrid drive (docs/slc.md, docs/fsp.md).
     if (cfg.fsp_grouper != "baseline") {
       const std::string fsp = "--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive;
       if (cfg.fsp_grouper == "baseline-rw")
@@ -38,18 +38,19 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
                           "skipped when it has no free page; there is no DRAM cache; "
                           "docs/fsp.md)");
     }
+    // leveling and ipr need mechanisms of the page-mapped drive's GC engine and FTL
+    // (controller/gc/engine.h): a destination allocator (shadow blocks), a job held for an
+    // in-place reprogram and an MLC block mode; the hybrid's native GC job has none of them.
     if (cfg.rd_enabled && (cfg.rd_policy == "leveling" || cfg.rd_policy == "ipr"))
       throw ConfigError(
           "--rr " + cfg.rd_policy + " (rd.policy) with " + drive +
           " (hybrid SSD: read refresh runs baseline, ws and ws+rs on native blocks; " +
-          (cfg.rd_policy == "ipr" ? "no in-place TLC->MLC reprogram beside the "
-                                    "SLC/native block modes"
-                                  : "no shadow-block destination stream") +
-          " yet; docs/slc.md)");
-    if (cfg.rd_refresh_preemptible)
-      throw ConfigError("rd.refresh_preemptible with " + drive +
-                        " (hybrid SSD: refresh operations always queue as normal work, as native "
-                        "GC's: the core has no foreground GC class; docs/slc.md)");
+          (cfg.rd_policy == "ipr"
+               ? "ipr reprograms a block's MSB word lines in place (TLC->MLC), and the native "
+                 "GC job has no job held for a reprogram and the sector map no MLC block mode"
+               : "leveling hops read-hot pages into shadow blocks, and the native GC job "
+                 "programs only into native GC's own destination stream") +
+          "; docs/slc.md)");
   } else if (cfg.fsp_grouper != "baseline" && cfg.fsp_grouper != "baseline-rw" &&
              cfg.unit_pages() == 1) {
     // Page-by-page programming: a page's type is its place in the block, not a choice (Baseline-

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <fstream>
@@ -250,27 +251,39 @@ std::string find_preset(const std::string& name) {
     if (file_exists(name)) return name;
     throw ConfigError(name + ": preset file not found");
   }
+  // SSDTLM_CONFIG_DIR, then the installed layout next to the executable (PREFIX/bin/ssdtlm ->
+  // PREFIX/share/ssdtlm/configs, where `cmake --install` puts them), then the source tree the
+  // binary was built from, then build-tree layouts and ./configs.
   std::vector<std::string> dirs;
   if (const char* env = std::getenv("SSDTLM_CONFIG_DIR")) dirs.push_back(env);
-#ifdef SSDTLM_SOURCE_CONFIG_DIR
-  dirs.push_back(SSDTLM_SOURCE_CONFIG_DIR);
-#endif
+  // The executable's folder and its parents, without "..": PREFIX/bin -> PREFIX.
+  std::string up1, up2;
   char exe[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n > 0) {
     exe[n] = 0;
     std::string d(exe);
-    d = d.substr(0, d.rfind('/'));
-    dirs.push_back(d + "/../configs");
-    dirs.push_back(d + "/../../configs");
-    dirs.push_back(d + "/../share/ssdtlm/configs");
+    up1 = d.substr(0, d.rfind('/'));
+    up1 = up1.substr(0, up1.rfind('/'));
+    up2 = up1.substr(0, up1.rfind('/'));
+    dirs.push_back(up1 + "/share/ssdtlm/configs");
+  }
+#ifdef SSDTLM_SOURCE_CONFIG_DIR
+  dirs.push_back(SSDTLM_SOURCE_CONFIG_DIR);
+#endif
+  if (!up1.empty()) {
+    dirs.push_back(up1 + "/configs");
+    dirs.push_back(up2 + "/configs");
   }
   dirs.push_back("configs");
-  for (const auto& d : dirs) {
-    std::string p = d + "/" + name + ".json";
+  std::string looked;
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    std::string p = dirs[i] + "/" + name + ".json";
     if (file_exists(p)) return p;
+    if (std::find(dirs.begin(), dirs.begin() + i, dirs[i]) == dirs.begin() + i)
+      looked += (looked.empty() ? "" : ", ") + p;
   }
-  throw ConfigError("preset '" + name + "': not found (looked for configs/" + name + ".json)");
+  throw ConfigError("preset '" + name + "': not found (looked for " + looked + ")");
 }
 
 }  // namespace ssdtlm

@@ -221,7 +221,8 @@ struct SsdConfig {
   static std::vector<std::string> keys();  // every key, in declaration order
 };
 
-// Locates a preset by name (configs/NAME.json next to the source tree or the executable) or path.
+// Locates a preset by name (NAME.json in SSDTLM_CONFIG_DIR, the installed share/ssdtlm/configs,
+// the source tree's configs/) or path.
 std::string find_preset(const std::string& name_or_path);
 
 }  // namespace ssdtlm

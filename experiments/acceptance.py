@@ -1,3 +1,4 @@
+#!/usr/bin/python3
 """Each headline of the five papers on ANY trace: replays the trace on the headline's documented
 setup (drive, cache, warm-up), at an unsaturated operating point found by a fixed rule, and prints
 the paper-vs-ours table (one seed: context), the ablation that names the mechanism, and for the
@@ -42,6 +43,13 @@ import os
 import shlex
 import subprocess
 import sys
+
+if __name__ == "__main__" and not __package__:
+    # Run as a file (`experiments/acceptance.py HEADLINE --trace FILE`, the documented command):
+    # the same program as `python3 -m experiments.acceptance`, with the repository on PYTHONPATH.
+    _root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    _env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_root, os.environ.get("PYTHONPATH")])))
+    os.execve(sys.executable, [sys.executable, "-m", "experiments.acceptance", *sys.argv[1:]], _env)
 
 from experiments.acceptance_verdicts import VERDICT, effort, lat, op_point, ratio, training, tput
 

@@ -1,7 +1,8 @@
 """C++ vs RTL decision units on the experiments' own replays: every RL run of the
 experiments' sweep specs (the --quick versions by default), replayed with `--rl-backend cpp` and
 `--rl-backend rtl`; the two result JSONs must be identical except wall-clock fields (any key with
-`wall` in it, the backend's name and the peak RSS). Runs that read another run's output (pre-training chains)
+`wall` in it, the backend's name, the peak RSS and the top-level `build` object, whose command line
+names the backend). Runs that read another run's output (pre-training chains)
 are skipped.
 
     python3 -m experiments.rtl_equivalence [--bin B] [--workers N] [--full] [--limit N] [--out DIR]
@@ -39,15 +40,17 @@ def is_rl(args):
     return any(args[i] == k and args[i + 1] == v for i in range(len(args) - 1) for k, v in RL_ARGS)
 
 
-def strip(o):
+def strip(o, top=True):
+    if top and isinstance(o, dict):
+        return strip({k: v for k, v in o.items() if k != "build"}, False)
     if isinstance(o, dict):
         return {
-            k: strip(v)
+            k: strip(v, False)
             for k, v in o.items()
             if "wall" not in k and k not in ("backend", "rl_backend", "peak_rss_mib")
         }
     if isinstance(o, list):
-        return [strip(x) for x in o]
+        return [strip(x, False) for x in o]
     return o
 
 

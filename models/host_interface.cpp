@@ -105,7 +105,8 @@ void HostInterface::pull() {
   }
   if (opt_.closed_loop_qd > 0) {
     traces::TraceRecord r;
-    while (!src_done_ && outstanding_ + backlog_.size() < opt_.closed_loop_qd) {
+    if (opt_.stop_time > 0 && now_ps() >= opt_.stop_time) trace_done();  // the trace is cut
+    while (!src_done_ && outstanding_ + backlog_.size() + thinking_ < opt_.closed_loop_qd) {
       if (!src_.next(r)) {
         trace_done();
         break;
@@ -363,6 +364,10 @@ void HostInterface::process() {
         if (retire_armed_ == now_ps()) retire_armed_ = ~Tick(0);
         try_submit();
         break;
+      case kThink:  // a closed-loop slot's think time is over
+        --thinking_;
+        pull();
+        break;
     }
   });
   admit_ahead();  // the next arrival, if the host is not active again before it
@@ -429,6 +434,12 @@ void HostInterface::complete(HostCmd* c) {
   record(c, now);
   if (on_completion) on_completion(now);
   try_submit();
+  if (opt_.think_time > 0 && opt_.closed_loop_qd > 0 && (opt_.warmup_qd == 0 || shifted_) &&
+      !src_done_) {
+    ++thinking_;
+    q_.schedule(now + opt_.think_time, Ev{kThink, nullptr});
+    return;
+  }
   if (opt_.closed_loop_qd > 0 || (opt_.warmup_qd > 0 && !shifted_)) pull();
 }
 

@@ -3,7 +3,9 @@
 // Open loop: a request enters the host queue at its trace timestamp; it is submitted when one
 // of the `host.queues` x `host.queue_depth` submission-queue entries is free (else it waits, and
 // the wait counts in its latency). Closed loop (closed_loop_qd > 0): the next request enters as
-// soon as fewer than QD are outstanding; trace timestamps are ignored.
+// soon as fewer than QD are outstanding; trace timestamps are ignored. With a think time, a slot
+// whose request completed waits that long before it issues its next request (fio's thinktime on
+// a closed-loop job); with a stop time, no request enters after it (fio's runtime).
 // PCIe (full duplex): a command occupies the host-to-device direction for the per-command
 // overhead plus, for writes, its data; read data occupy the device-to-host direction once the
 // controller has them in DRAM. Latency = completion - entry into the host queue.
@@ -33,6 +35,8 @@ namespace ssdtlm::models {
 
 struct HostOptions {
   uint32_t closed_loop_qd = 0;     // 0: open loop
+  Tick think_time = 0;             // closed loop: a slot's wait after a completion
+  Tick stop_time = 0;              // closed loop: no request enters at or after it (0: none)
   bool progress = false;           // progress line on stderr
   uint64_t expected_requests = 0;  // for the progress line (0: unknown)
   // Warm-up: the first warmup_requests records are served but not measured. warmup_qd > 0: they
@@ -125,7 +129,7 @@ class HostInterface : public sc_core::sc_module {
   bool send_ahead() const { return send_ahead_; }
 
  private:
-  enum Kind : uint8_t { kArrival, kDeliver, kComplete, kRetire };
+  enum Kind : uint8_t { kArrival, kDeliver, kComplete, kRetire, kThink };
   static constexpr uint64_t kMaxArrivalNs = 200ull * 86400 * 1000000000;  // fetch()
   static constexpr size_t kAheadMax = 32;  // admissions ahead of an activation (can_admit_ahead)
   struct Ev {
@@ -176,6 +180,7 @@ class HostInterface : public sc_core::sc_module {
   PayloadPool<HostCmdExt> gp_pool_;
   Tick h2d_free_ = 0, d2h_free_ = 0, h2d_busy_ = 0, d2h_busy_ = 0;
   uint64_t outstanding_ = 0, issued_ = 0, completed_ = 0, next_id_ = 0;
+  uint64_t thinking_ = 0;  // closed-loop slots in their think time
   Tick last_done_ = 0;
   void account_occupancy();  // before outstanding_ or backlog_ changes
   // Commands completed when the device answered (complete_on_answer): they leave the device at

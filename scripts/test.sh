@@ -46,11 +46,12 @@ case "$mode" in
       name=$(basename "$f"); fmt=${name#fuzz_trace_}; fmt=${fmt#fuzz_}
       corpus=tests/fuzz/corpus/$fmt
       [ -d "$corpus" ] || corpus=tests/fuzz/corpus/${fmt//_/-}
+      [ -d "$corpus" ] || corpus=""  # a format without seeds starts from an empty corpus
       # A crash, leak, hang or sanitizer report makes the fuzzer exit non-zero: that fails CI.
       # New corpus entries go to a scratch directory, never into the checked-in seeds.
       scratch=$(mktemp -d)
       if ! "$f" -runs="${FUZZ_RUNS:-3000}" -max_len=1024 -artifact_prefix="$scratch/" \
-          "$scratch" "$corpus" > "$scratch/log" 2>&1; then
+          "$scratch" ${corpus:+"$corpus"} > "$scratch/log" 2>&1; then
         tail -40 "$scratch/log" >&2
         echo "fuzz smoke failed: $name (artifacts in $scratch)" >&2
         exit 1

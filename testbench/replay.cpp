@@ -106,6 +106,8 @@ json run_replay(const RunOptions& opt) {
 
   models::HostOptions hopt;
   hopt.closed_loop_qd = opt.closed_loop;
+  hopt.think_time = opt.think_ns * nand::kPsPerNs;
+  hopt.stop_time = opt.stop_ns * nand::kPsPerNs;
   hopt.progress = opt.progress == 1 || (opt.progress == -1 && isatty(2));
   models::Ssd ssd("ssd", cfg, trace.replay(), hopt, opt.integrity);
   Core& core = ssd.ctrl.core();

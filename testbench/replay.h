@@ -37,6 +37,8 @@ struct RunOptions {
   std::string out_csv;
   std::string log_requests;  // --log-requests: a CSV row per measured request ("-": stdout)
   uint32_t closed_loop = 0;
+  uint64_t think_ns = 0;  // closed loop: a slot's think time after each completion (fio thinktime)
+  uint64_t stop_ns = 0;   // closed loop: no request enters after this time (fio runtime; 0 none)
   // --stall-timeout: the replay stops when no request was answered for this long in simulated
   // seconds while one that had arrived was outstanding (a drive that stopped answering but keeps
   // producing events, e.g. a livelock; an idle gap of the trace is not a stall). Default 600 s: far

@@ -44,6 +44,8 @@ int use_fio_job(const std::string& path, const std::vector<CLI::Option*>& trace_
     auto job = std::make_shared<traces::FioJobFile>(traces::read_fio_job(path));
     opt.trace.path = path;
     opt.closed_loop = job->closed_loop_slots();
+    opt.think_ns = job->closed_loop_think_ns();
+    opt.stop_ns = job->closed_loop_runtime_ns();
     opt.source = [job](uint64_t capacity) { return traces::make_fio_source(*job, capacity); };
   } catch (const traces::TraceError& e) {
     std::fprintf(stderr, "ssdtlm run: %s\n", e.what());

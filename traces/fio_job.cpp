@@ -290,16 +290,7 @@ void Parser::finish_job() {
     if (j.bs_max[d] > j.size)
       fail(j.line, where + "block size " + std::to_string(j.bs_max[d]) + " exceeds size " +
                        std::to_string(j.size));
-  if (!j.open_loop()) {
-    if (j.runtime_line)
-      fail(j.runtime_line, where +
-                               "runtime needs rate_iops: a closed-loop job (iodepth) runs "
-                               "size bytes or number_ios requests, not for a time");
-    if (j.thinktime_line)
-      fail(j.thinktime_line, where +
-                                 "thinktime needs rate_iops: the closed loop issues the "
-                                 "next request as soon as one completes");
-  } else if (j.iodepth_line) {
+  if (j.open_loop() && j.iodepth_line) {
     fail(j.iodepth_line, where +
                              "iodepth with rate_iops: an open-loop job's requests queue in "
                              "the host's submission queues (host.queues x host.queue_depth)");
@@ -312,11 +303,22 @@ void Parser::finish_job() {
 }
 
 void Parser::check_loop_modes() const {
-  for (const auto& j : out_.jobs)
-    if (j.open_loop() != out_.jobs[0].open_loop())
+  const FioJob& first = out_.jobs[0];
+  for (const auto& j : out_.jobs) {
+    if (j.open_loop() != first.open_loop())
       fail(j.line, "[" + j.name +
                        "]: mixes a closed-loop job (no rate_iops) with an open-loop one "
                        "(rate_iops): give every job rate_iops or none");
+    // Closed-loop jobs share the host's slots, and the host's think time and stop time.
+    if (!j.open_loop() && j.thinktime_ns != first.thinktime_ns)
+      fail(j.thinktime_line ? j.thinktime_line : j.line,
+           "[" + j.name + "]: thinktime differs from [" + first.name +
+               "]'s: closed-loop jobs share the host's slots, give them the same thinktime");
+    if (!j.open_loop() && j.runtime_ns != first.runtime_ns)
+      fail(j.runtime_line ? j.runtime_line : j.line,
+           "[" + j.name + "]: runtime differs from [" + first.name +
+               "]'s: closed-loop jobs share the host's slots, give them the same runtime");
+  }
 }
 
 }  // namespace

@@ -26,7 +26,8 @@ struct FioJob {
   uint64_t rate_iops = 0;     // 0: closed loop
   uint64_t runtime_ns = 0;    // 0: none
   uint64_t number_ios = 0;    // 0: the job ends after `size` bytes
-  uint64_t thinktime_ns = 0;  // added to the gap between a thread's arrivals
+  uint64_t thinktime_ns = 0;  // open loop: added to the gap between a thread's arrivals; closed
+                              // loop: a slot's wait after each completion (the host's)
   bool randrepeat = true;
   bool randseed_set = false;
   uint64_t randseed = 0;
@@ -44,6 +45,10 @@ struct FioJobFile {
   bool open_loop() const { return !jobs.empty() && jobs[0].open_loop(); }
   // Closed loop: numjobs x iodepth summed over the jobs (the replay's queue depth); open: 0.
   uint32_t closed_loop_slots() const;
+  // Closed loop: a slot's wait after each completion and the time no request enters after (0:
+  // none), the same for every job (checked); open loop: 0.
+  uint64_t closed_loop_think_ns() const { return open_loop() ? 0 : jobs[0].thinktime_ns; }
+  uint64_t closed_loop_runtime_ns() const { return open_loop() ? 0 : jobs[0].runtime_ns; }
 };
 
 // Parses job-file text; `name` stands for the file in messages. Throws TraceError.

@@ -17,8 +17,7 @@ namespace ssdtlm::traces {
 
 struct TraceOptions {
   std::string path;  // set by the caller (--trace FILE for run, positional for trace-stats)
-  std::string format = "auto";  // --format auto|msrc|msrc-ms|umass|fiu|alibaba|tencent|systor|
-                                //          blkparse|mqsim|ssdsim|disksim
+  std::string format = "auto";  // --format auto or a name of all_formats() (traces/formats.h)
   bool strict = false;          // --strict: any junk line is an error (default: skipped, counted)
   std::string blkparse_event = "Q";  // --blkparse-event: blkparse action taken as the arrival
 

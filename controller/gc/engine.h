@@ -1,4 +1,4 @@
-// The GC engine of the page-mapped core: per plane one job that collects a victim block — its
+// The GC engine of the page-mapped drive: per plane one job that collects a victim block — its
 // valid pages read and programmed again in full program units (padded at the end), then its
 // erase — either whole (greedy GC, wear leveling, a full read refresh) or in steps that a policy
 // asks for (partial GC, partial read refresh). A GcPolicy decides when the engine runs

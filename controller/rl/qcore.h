@@ -98,8 +98,7 @@ class QCore {
   static constexpr uint32_t kSkippedUpdateCycles = 1;  // an update dropped in the warm-up
   // Shift-and-add steps of the serial update (qrl_pkg.sv n_steps()): one per binary digit of
   // alpha * 2^K and per non-adjacent-form digit of alpha * gamma, each shifting by up to
-  // kMaxShift positions (10 for alpha 77, gamma 205, K 8; 19 with one position per step before
-  // branch hw7).
+  // kMaxShift positions (10 for alpha 77, gamma 205, K 8; 19 with one position per step).
   static constexpr int kMaxShift = 3;
   static uint32_t update_steps(uint32_t alpha_fx, uint32_t gamma_fx, int coef_frac);
   // accept, read Q(s, a), read Q(s', a*), d (the RTL's q operands come from a read-data

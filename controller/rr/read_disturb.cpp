@@ -55,7 +55,7 @@ ReadDisturb::ReadDisturb(const SsdConfig& cfg, const BlockWear& wear, const Jobs
       policy_ = std::make_unique<BaselineRefresh>();
   }
   jobs_ = make_jobs(model_, *policy_);
-  policy_->attach(jobs_.get());
+  policy_->attach(jobs_.get(), policy_name());
 }
 
 ReadDisturb::~ReadDisturb() = default;

@@ -11,11 +11,17 @@ bool RefreshPolicy::start_urgent(uint32_t b) {
 }
 
 Ppn RefreshPolicy::allocate_dst(uint32_t plane, uint32_t n) {
-  return page_jobs().ftl.allocate(plane, n);
+  // Only the page-mapped engine asks a refresh job for its destination (GcJobHooks::dst).
+  return page_jobs_ ? page_jobs_->ftl.allocate(plane, n) : kNoPpn;
 }
 
-PageRefreshJobs& RefreshPolicy::page_jobs() const {
-  return static_cast<PageRefreshJobs&>(*jobs_);
+void RefreshPolicy::attach(RefreshJobs* jobs, const char* name) {
+  jobs_ = jobs;
+  page_jobs_ = jobs->page_drive();
+  if (needs_page_drive() && !page_jobs_)
+    throw ConfigError(std::string("rd.policy ") + name +
+                      " needs the page-mapped drive's GC engine and FTL (shadow-block "
+                      "destinations, a held job for the in-place reprogram)");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -62,7 +62,12 @@ struct RefreshStats {
 class RefreshPolicy {
  public:
   virtual ~RefreshPolicy() = default;
-  void attach(RefreshJobs* jobs) { jobs_ = jobs; }
+  // Binds the policy to its drive's jobs. A policy that needs the page-mapped drive
+  // (needs_page_drive) on another drive's jobs is a ConfigError naming the policy.
+  void attach(RefreshJobs* jobs, const char* name);
+  // leveling and ipr: their mechanisms (shadow-block destinations, a held job for the in-place
+  // reprogram) are PageGcEngine's and the Ftl's.
+  virtual bool needs_page_drive() const { return false; }
 
   // A read below the hard threshold counted on block b (eff: its effective reads).
   virtual void on_read_count(uint64_t /*b*/, uint32_t /*eff*/) {}
@@ -89,10 +94,12 @@ class RefreshPolicy {
   virtual void add_stats(nlohmann::json& /*j*/) const {}  // sections of its own ("rl")
 
  protected:
-  // The page-mapped drive's jobs (leveling, ipr and the default destination: page core only).
-  PageRefreshJobs& page_jobs() const;
+  // The page-mapped drive's jobs (leveling, ipr and the default destination); attach() checked
+  // that the drive has them when the policy needs them.
+  PageRefreshJobs& page_jobs() const { return *page_jobs_; }
 
   RefreshJobs* jobs_ = nullptr;
+  PageRefreshJobs* page_jobs_ = nullptr;  // null on another drive
 };
 
 // The job machinery and state shared by the policies, over a drive's GC engine: the drive's side
@@ -103,6 +110,8 @@ class RefreshPolicy {
 class RefreshJobs : public GcJobOwner {
  public:
   RefreshJobs(const SsdConfig& cfg, DisturbModel& model, RefreshPolicy& policy);
+  // The page-mapped drive's jobs, or null (another drive's).
+  virtual PageRefreshJobs* page_drive() { return nullptr; }
 
   // --- the drive's engine ---
   virtual bool engine_free(uint32_t plane) const = 0;  // no job, no step scheduled
@@ -174,6 +183,7 @@ class PageRefreshJobs final : public RefreshJobs, public VictimOrder, public Des
                   SimCounters& ctr, const GcPolicy& gc_policy, DisturbModel& model,
                   RefreshPolicy& policy);
 
+  PageRefreshJobs* page_drive() override { return this; }
   bool engine_free(uint32_t plane) const override;
   bool rr_job(uint32_t plane) const override;
   bool job_partial(uint32_t plane) const override { return engine.partial(plane); }

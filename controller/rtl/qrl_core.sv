@@ -89,7 +89,7 @@ module qrl_core #(
   localparam int unsigned QAW = qrl_pkg::idx_w(QDepth);
   localparam int unsigned NSteps = qrl_pkg::NSteps;  // the update's shift-and-add steps
   // The counter: the clear's and the copy's sweep (cnt + 1 up to QDepth), s' of an update, the
-  // step index, the compare loop (its low ActW + 1 bits). No spare bit (branch hw8: one bit less).
+  // step index, the compare loop (its low ActW + 1 bits). No spare bit.
   localparam int unsigned CntA = ($clog2(QDepth + 1) > StW) ? $clog2(QDepth + 1) : StW;
   localparam int unsigned CntB = (CntA > $clog2(NSteps + 1)) ? CntA : $clog2(NSteps + 1);
   localparam int unsigned CntW = (CntB > ActW + 1) ? CntB : ActW + 1;
@@ -194,8 +194,8 @@ module qrl_core #(
   // flag set in the loop once j has passed a (no comparator in front of the adder).
   // ord_q: the pair's two bits from qrl_qadd, registered, {high, low} (high: Q(s, j) >= q_new
   // for j > a, q_new >= Q(s, j) for j < a), compared with the work table's row. A management
-  // write on a unit with a shadow table writes them into both tables (branch hw8: one comparator,
-  // not one per table). Management writes come as whole rows, actions 0 .. Actions - 1 in order
+  // write on a unit with a shadow table writes them into both tables (one comparator, not one per
+  // table). Management writes come as whole rows, actions 0 .. Actions - 1 in order
   // (the backend's write_row, the only writer): the bits of a pair (i, j), i < j, are written
   // last by the write of j, which compares with Q(s, i) already written with the same value in
   // both tables, so after the row both tables' order bits are those of their own (equal) values.
@@ -279,7 +279,7 @@ module qrl_core #(
     copy_pend_d = copy_pend_q;
     seed_clr = 1'b0;
     // the mask is read only in the cycle after the accept (the decision's second cycle, the
-    // update's a* in StUpdRdQ): loaded at every edge, no enable (branch hw8)
+    // update's a* in StUpdRdQ): loaded at every edge, no enable
     mask_d = dec_mask_n;
     u_s_d = u_s_q;
     u_a_d = u_a_q;

@@ -5,8 +5,8 @@
 // The 32-step leap is two chained 16-step matrices: each output bit of a half the XOR of the state
 // bits its row of the 16-step matrix selects (computed at elaboration; rows of 1-12 bits, 180
 // two-input XORs before sharing against 473 for one 32-step matrix with rows of up to 21 bits).
-// Branch hw7 had one 32-step matrix (fmax: four chained 8-step leaps were kept 9-10 LUT levels
-// deep by synthesis); branch hw8 takes two halves for area, ~2 LUT levels each.
+// Two 16-step halves, ~2 LUT levels each: one 32-step matrix is larger, and four chained 8-step
+// leaps were kept 9-10 LUT levels deep by synthesis (fmax).
 module qrl_lfsr (
   input  logic        clk_i,
   input  logic        rst_ni,

@@ -67,6 +67,7 @@ struct Slot {
 struct Job {
   uint8_t purpose = kSlcWrite;  // kSlcWrite, kNativeWrite, kMigWrite, kGcWrite
   uint8_t stream = kSlcL2;
+  uint8_t prio = kPrioNormal;  // dispatch class of its program (native GC: its job's)
   bool sealed = false, issued = false;
   uint32_t npages = 0, used = 0;  // pages of the unit; slots used (packing)
   uint32_t pending_reads = 0;
@@ -108,8 +109,8 @@ class CorePort {
   virtual void seal(Job* j) = 0;
   // A job that is not going to be programmed.
   virtual void release_job(Job* j) = 0;
-  // Erases block b; the completion comes back with op->lpn = tag.
-  virtual void erase(uint64_t b, uint8_t purpose, Lpn tag) = 0;
+  // Erases block b at dispatch class prio; the completion comes back with op->lpn = tag.
+  virtual void erase(uint64_t b, uint8_t purpose, Lpn tag, uint8_t prio) = 0;
   // Whether flash reads of block b are in flight.
   virtual bool block_reads_busy(uint64_t b) = 0;
   // Programs waiting for space: whether any, and another try for each.

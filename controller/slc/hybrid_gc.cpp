@@ -1,14 +1,12 @@
 #include "controller/slc/hybrid_gc.h"
 
-#include "controller/core/core.h"
-
 namespace ssdtlm::slc {
 
-HybridGc::HybridGc(const SsdConfig& cfg, CoreEnv& env, CorePort& jobs, SectorMap& map,
+HybridGc::HybridGc(const SsdConfig& cfg, FlashPort& port, CorePort& jobs, SectorMap& map,
                    const SlcRegion& region, const SlcStaging* staging)
     : migration_(cfg, jobs, map, region, staging) {
   if (cfg.gc_policy == "greedy") return;
-  native_gc_ = std::make_unique<NativeGc>(cfg, env, Core::kTimerGc, jobs, map, region, migration_);
+  native_gc_ = std::make_unique<NativeGc>(cfg, port, jobs, map, region, migration_);
   migration_.set_native_gc(native_gc_.get());
 }
 

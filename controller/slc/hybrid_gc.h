@@ -15,7 +15,7 @@ namespace ssdtlm::slc {
 
 class HybridGc final : public GcUnit {
  public:
-  HybridGc(const SsdConfig& cfg, CoreEnv& env, CorePort& jobs, SectorMap& map,
+  HybridGc(const SsdConfig& cfg, FlashPort& port, CorePort& jobs, SectorMap& map,
            const SlcRegion& region, const SlcStaging* staging);
 
   Migration& migration() { return migration_; }

@@ -2,12 +2,9 @@
 
 namespace ssdtlm::slc {
 
-HybridRefreshJobs::HybridRefreshJobs(const SsdConfig& cfg, const Parts& parts, uint32_t timer_kind,
-                                     DisturbModel& model, RefreshPolicy& policy)
-    : RefreshJobs(cfg, model, policy),
-      x_(parts),
-      timer_kind_(timer_kind),
-      spp_(cfg.geo.sectors_per_page()) {}
+HybridRefreshJobs::HybridRefreshJobs(const SsdConfig& cfg, const Parts& parts, DisturbModel& model,
+                                     RefreshPolicy& policy)
+    : RefreshJobs(cfg, model, policy), x_(parts), spp_(cfg.geo.sectors_per_page()) {}
 
 bool HybridRefreshJobs::engine_free(uint32_t p) const {
   return !x_.mig.native_gc_active(p) && !(x_.native_gc && x_.native_gc->pending(p));
@@ -19,8 +16,8 @@ int64_t HybridRefreshJobs::engine_victim(uint32_t p, bool* refresh) const {
   return v;
 }
 
-void HybridRefreshJobs::run_step(uint32_t p, uint32_t copies, uint8_t /*prio*/) {
-  x_.mig.gc_step(p, page_move_sectors(copies, spp_));
+void HybridRefreshJobs::run_step(uint32_t p, uint32_t copies, uint8_t prio) {
+  x_.mig.gc_step(p, page_move_sectors(copies, spp_), prio);
 }
 
 // The pages of b holding a valid sector, in page order.
@@ -35,9 +32,9 @@ void HybridRefreshJobs::collect_valid(uint64_t b, std::vector<Ppn>& out) const {
       }
 }
 
-void HybridRefreshJobs::begin(uint32_t p, uint64_t b, uint32_t copies, uint8_t /*prio*/) {
+void HybridRefreshJobs::begin(uint32_t p, uint64_t b, uint32_t copies, uint8_t prio) {
   x_.mig.refresh_begin(p, b, order[p],
-                       copies == UINT32_MAX ? UINT32_MAX : page_move_sectors(copies, spp_));
+                       copies == UINT32_MAX ? UINT32_MAX : page_move_sectors(copies, spp_), prio);
 }
 
 }  // namespace ssdtlm::slc

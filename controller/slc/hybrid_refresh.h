@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "controller/core/core.h"
+#include "controller/flash_port.h"
 #include "controller/rr/refresh_policy.h"
 #include "controller/slc/core_port.h"
 #include "controller/slc/migration.h"
@@ -28,18 +28,19 @@ namespace ssdtlm::slc {
 
 class HybridRefreshJobs final : public RefreshJobs {
  public:
-  // What the jobs use of the hybrid core and its components.
+  // What the jobs use of the hybrid drive: the core's port, the SLC cache, its map and parts.
   struct Parts {
-    CoreEnv& env;
+    FlashPort& port;
     const CorePort& core;
     SectorMap& map;
     const SlcRegion& region;
     Migration& mig;
     const NativeGc* native_gc;  // the GC policy on native GC (null: greedy)
   };
-  // timer_kind: the core's timer for a decided refresh action (ReadDisturb::on_timer).
-  HybridRefreshJobs(const SsdConfig& cfg, const Parts& parts, uint32_t timer_kind,
-                    DisturbModel& model, RefreshPolicy& policy);
+  // A decided refresh action comes back through the core's port (PortTimer::Refresh,
+  // ReadDisturb::on_timer).
+  HybridRefreshJobs(const SsdConfig& cfg, const Parts& parts, DisturbModel& model,
+                    RefreshPolicy& policy);
 
   bool engine_free(uint32_t plane) const override;
   bool rr_job(uint32_t plane) const override { return x_.mig.refresh_job(plane); }
@@ -49,11 +50,11 @@ class HybridRefreshJobs final : public RefreshJobs {
   bool erase_requested(uint32_t plane) const override { return x_.mig.gc_erase_requested(plane); }
   bool step_busy(uint32_t plane) const override { return x_.mig.gc_step_busy(plane); }
   void run_step(uint32_t plane, uint32_t copies, uint8_t prio) override;
-  void make_whole(uint32_t plane, uint8_t /*prio*/) override { x_.mig.gc_make_whole(plane); }
+  void make_whole(uint32_t plane, uint8_t prio) override { x_.mig.gc_make_whole(plane, prio); }
   uint32_t free_blocks(uint32_t plane) const override { return x_.map.free_native(plane); }
   bool host_blocked() const override { return x_.core.has_blocked(); }
-  Tick now() const override { return x_.env.now(); }
-  void timer(Tick at) override { x_.env.timer(at, timer_kind_, nullptr); }
+  Tick now() const override { return x_.port.now(); }
+  void timer(Tick at) override { x_.port.timer(at, PortTimer::Refresh, 0); }
   int64_t active_block(uint32_t plane) const override {
     return x_.map.plane(plane).active[kNative];
   }
@@ -72,7 +73,6 @@ class HybridRefreshJobs final : public RefreshJobs {
   void begin(uint32_t plane, uint64_t b, uint32_t copies, uint8_t prio) override;
 
   const Parts x_;
-  const uint32_t timer_kind_;
   const uint32_t spp_;
 };
 

@@ -108,7 +108,7 @@ void Migration::check_all() {
 }
 
 bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget,
-                      uint32_t max_valid) {
+                      uint32_t max_valid, uint8_t prio) {
   GcJob& g = gc_[migration][plane];
   if (g.active) return false;
   int64_t v = -1;
@@ -146,6 +146,7 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
   open_job(g, v, budget);
   g.migration = migration;
   g.idle = idle;
+  g.prio = prio;
   if (migration) {
     std::fill(mig_read_[plane].begin(), mig_read_[plane].end(), 0);
     if (grouping_) grouping_->begin(plane, static_cast<uint64_t>(v));
@@ -289,7 +290,7 @@ void Migration::next_native_unit(uint32_t plane) {
           .push_back(Slot{lsn, core_.flash_version(src * spp_ + k), src * spp_ + k, nullptr});
     }
     g.used += c;
-    core_.job_read(j, src, kPrioNormal, kGcRead);
+    core_.job_read(j, src, g.prio, kGcRead);
     g.scan = (g.scan / spp_ + 1) * spp_;
     g.step_sectors += c;
     if (g.budget != UINT32_MAX) g.budget -= std::min(g.budget, c);
@@ -316,6 +317,7 @@ void Migration::next_native_unit(uint32_t plane) {
   ctr_.gc_page_moves += page;
   hc_.gc_pages += bits_;
   hc_.gc_units += 1;
+  j->prio = g.prio;
   core_.seal(j);
 }
 
@@ -384,7 +386,7 @@ void Migration::maybe_erase(uint32_t plane, bool migration) {
   }
   if (core_.block_reads_busy(v)) return;  // block_reads_done() calls back
   g.erase_issued = true;
-  core_.erase(v, map_.blk(v).slc ? kSlcErase : kNativeErase, static_cast<Lpn>(migration));
+  core_.erase(v, map_.blk(v).slc ? kSlcErase : kNativeErase, static_cast<Lpn>(migration), g.prio);
 }
 
 void Migration::erase_done(uint32_t plane, bool migration) {
@@ -422,7 +424,7 @@ void Migration::erase_done(uint32_t plane, bool migration) {
 }
 
 bool Migration::refresh_begin(uint32_t plane, uint64_t b, const std::vector<Ppn>& order,
-                              uint32_t sectors) {
+                              uint32_t sectors, uint8_t prio) {
   GcJob& g = gc_[0][plane];
   if (g.active) return false;
   if (refresh_order_.empty()) refresh_order_.resize(geo_.planes());
@@ -431,13 +433,15 @@ bool Migration::refresh_begin(uint32_t plane, uint64_t b, const std::vector<Ppn>
   for (Ppn ppn : order) o.push_back(geo_.page_of(ppn));
   open_job(g, static_cast<int64_t>(b), sectors);
   g.refresh = true;
+  g.prio = prio;
   next_unit(plane, false);
   return true;
 }
 
-void Migration::gc_make_whole(uint32_t plane) {
+void Migration::gc_make_whole(uint32_t plane, uint8_t prio) {
   GcJob& g = gc_[0][plane];
   if (!g.active || !g.partial) return;
+  g.prio = prio;
   g.partial = false;
   g.step_open = false;
   g.budget = UINT32_MAX;
@@ -468,11 +472,11 @@ bool Migration::busy() const {
 // ---------------------------------------------------------------------------------------------
 // Native GC driven by a GC policy (NativeGc)
 
-bool Migration::gc_begin(uint32_t plane, uint32_t sectors, uint32_t max_valid) {
-  return start(plane, false, false, sectors, max_valid);
+bool Migration::gc_begin(uint32_t plane, uint32_t sectors, uint32_t max_valid, uint8_t prio) {
+  return start(plane, false, false, sectors, max_valid, prio);
 }
 
-void Migration::gc_step(uint32_t plane, uint32_t sectors) {
+void Migration::gc_step(uint32_t plane, uint32_t sectors, uint8_t prio) {
   GcJob& g = gc_[0][plane];
   if (!g.active || g.erase_issued || !g.partial) return;  // a whole victim runs by itself
   if (sectors == 0 && !gc_victim_empty(plane)) return;
@@ -482,6 +486,7 @@ void Migration::gc_step(uint32_t plane, uint32_t sectors) {
     g.step_open = true;
     g.step_sectors = 0;
     g.budget = sectors;
+    g.prio = prio;
   }
   advance(plane);
 }

@@ -80,10 +80,13 @@ class Migration {
   // --- native GC driven by a GC policy (NativeGc); without it native GC is greedy ---
   void set_native_gc(NativeGc* n) { native_gc_ = n; }
   // Starts collecting the plane's native victim: `sectors` valid sectors in the first step
-  // (UINT32_MAX: whole, then the erase), only a victim with at most max_valid valid sectors.
-  bool gc_begin(uint32_t plane, uint32_t sectors, uint32_t max_valid);
-  // The next step of the plane's partial victim: `sectors` more (0: the erase, once empty).
-  void gc_step(uint32_t plane, uint32_t sectors);
+  // (UINT32_MAX: whole, then the erase), only a victim with at most max_valid valid sectors; its
+  // reads, programs and erase at dispatch class prio.
+  bool gc_begin(uint32_t plane, uint32_t sectors, uint32_t max_valid, uint8_t prio);
+  // The next step of the plane's partial victim: `sectors` more (0: the erase, once empty); a
+  // new step runs at prio (a step still running keeps its class).
+  void gc_step(uint32_t plane, uint32_t sectors, uint8_t prio);
+  uint8_t gc_prio(uint32_t plane) const { return gc_[0][plane].prio; }
   bool gc_step_busy(uint32_t plane) const;     // a step's reads, program or erase in flight
   bool gc_victim_empty(uint32_t plane) const;  // the next step is the erase
   // An unsealed native GC unit (a partial step's moves waiting for the next step) read its pages.
@@ -93,7 +96,7 @@ class Migration {
   uint64_t gc_erase_steps() const { return erase_steps_; }
   bool gc_partial(uint32_t plane) const { return gc_[0][plane].partial; }
   bool gc_erase_requested(uint32_t plane) const { return gc_[0][plane].erase_step; }
-  void gc_make_whole(uint32_t plane);  // a partial victim runs to its erase now
+  void gc_make_whole(uint32_t plane, uint8_t prio);  // a partial victim runs to its erase now
   int64_t gc_victim(uint32_t plane) const {
     return gc_[0][plane].active ? gc_[0][plane].victim : -1;
   }
@@ -102,7 +105,8 @@ class Migration {
   void set_refresh_owner(GcJobOwner* o) { refresh_ = o; }
   // Starts the refresh of native block b (taken by the caller): the pages of `order` (the victim's,
   // hottest first), `sectors` valid sectors in the first step (UINT32_MAX: whole, then the erase).
-  bool refresh_begin(uint32_t plane, uint64_t b, const std::vector<Ppn>& order, uint32_t sectors);
+  bool refresh_begin(uint32_t plane, uint64_t b, const std::vector<Ppn>& order, uint32_t sectors,
+                     uint8_t prio);
   bool refresh_job(uint32_t plane) const { return gc_[0][plane].active && gc_[0][plane].refresh; }
 
  private:
@@ -123,13 +127,16 @@ class Migration {
     uint32_t budget = UINT32_MAX;
     uint32_t step_sectors = 0;  // sectors taken by the current step
     bool refresh = false;       // a read-refresh job (its pages in refresh_order_)
+    // Dispatch class of its reads, programs and erase: a GC policy's or read refresh's; greedy
+    // native GC and migration queue as normal work.
+    uint8_t prio = kPrioNormal;
   };
 
   bool want_migration(uint32_t plane, uint8_t& kind) const;
   bool frees_a_unit(uint64_t v) const;  // native GC: collecting v frees a unit after packing
   static constexpr uint32_t kPackingTries = 16;  // victims start() looks at for one that does
   bool start(uint32_t plane, bool migration, bool idle, uint32_t budget = UINT32_MAX,
-             uint32_t max_valid = UINT32_MAX);
+             uint32_t max_valid = UINT32_MAX, uint8_t prio = kPrioNormal);
   // A fresh job on `victim`: `budget` sectors in the first step (UINT32_MAX: whole).
   void open_job(GcJob& g, int64_t victim, uint32_t budget);
   void next_unit(uint32_t plane, bool migration);

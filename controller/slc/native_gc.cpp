@@ -4,11 +4,10 @@
 
 namespace ssdtlm::slc {
 
-NativeGc::NativeGc(const SsdConfig& cfg, CoreEnv& env, uint32_t timer_kind, const CorePort& core,
+NativeGc::NativeGc(const SsdConfig& cfg, FlashPort& port, const CorePort& core,
                    const SectorMap& map, const SlcRegion& region, Migration& mig)
     : geo_(cfg.geo),
-      env_(env),
-      timer_kind_(timer_kind),
+      port_(port),
       core_(core),
       map_(map),
       region_(region),
@@ -21,41 +20,41 @@ NativeGc::NativeGc(const SsdConfig& cfg, CoreEnv& env, uint32_t timer_kind, cons
   policy_->attach(this);
 }
 
-bool NativeGc::gc_start(uint32_t plane, uint32_t copies, uint8_t /*prio*/) {
+bool NativeGc::gc_start(uint32_t plane, uint32_t copies, uint8_t prio) {
   if (mig_.native_gc_active(plane)) return false;
-  return mig_.gc_begin(plane, copies == UINT32_MAX ? UINT32_MAX : sectors(copies), UINT32_MAX);
+  return mig_.gc_begin(plane, copies == UINT32_MAX ? UINT32_MAX : sectors(copies), UINT32_MAX,
+                       prio);
 }
 
 void NativeGc::gc_step(uint32_t plane, uint32_t copies) {
-  mig_.gc_step(plane, sectors(copies));
+  mig_.gc_step(plane, sectors(copies), mig_.gc_prio(plane));
 }
 
-bool NativeGc::gc_start_partial(uint32_t plane, uint32_t copies, uint8_t /*prio*/,
-                                uint32_t max_valid) {
+bool NativeGc::gc_start_partial(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid) {
   if (mig_.native_gc_active(plane)) return false;
-  return mig_.gc_begin(plane, sectors(copies), max_sectors(max_valid));
+  return mig_.gc_begin(plane, sectors(copies), max_sectors(max_valid), prio);
 }
 
-void NativeGc::run_step(uint32_t plane, uint32_t copies, uint32_t max_valid) {
+void NativeGc::run_step(uint32_t plane, uint32_t copies, uint32_t max_valid, uint8_t prio) {
   if (!mig_.native_gc_active(plane))
-    gc_start_partial(plane, copies, kPrioNormal, max_valid);
+    gc_start_partial(plane, copies, prio, max_valid);
   else
-    mig_.gc_step(plane, sectors(copies));
+    mig_.gc_step(plane, sectors(copies), prio);
 }
 
-void NativeGc::gc_schedule(uint32_t plane, uint32_t copies, uint8_t /*prio*/, uint32_t max_valid,
+void NativeGc::gc_schedule(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid,
                            Tick delay) {
   if (delay == 0) {
-    run_step(plane, copies, max_valid);
+    run_step(plane, copies, max_valid, prio);
     return;
   }
-  pending_[plane].add(copies, kPrioNormal, max_valid);
-  env_.timer(env_.now() + delay, timer_kind_, reinterpret_cast<void*>(uintptr_t(plane)));
+  pending_[plane].add(copies, prio, max_valid);
+  port_.timer(port_.now() + delay, PortTimer::GcStep, plane);
 }
 
 void NativeGc::on_timer(uint32_t plane) {
   DelayedGcStep& p = pending_[plane];
-  if (p.take()) run_step(plane, p.copies, p.max_valid);
+  if (p.take()) run_step(plane, p.copies, p.max_valid, p.prio);
 }
 
 void NativeGc::restart_min_free() {

@@ -13,13 +13,14 @@
 //                            a unit not full when a step ends waits for the next step
 //   host_blocked()           programs (host, or migration) wait for a free native block
 //
-// The hybrid core calls the policy's hooks: on_request_arrival / on_request_served around each
-// host command, on_host_blocked when a program waits for space, host_reserve_blocks for host
-// allocations; Migration calls free_changed (on_free_blocks), step_ended and erased (on_gc_idle).
-// Dispatch classes are the hybrid core's (GC operations queue as normal work; the prio a
-// policy passes is not used). With gc.policy greedy there is no NativeGc: native GC keeps its
-// own trigger, including the convertible drive's "SLC region starved" trigger, which a policy
-// replaces (with a policy the SLC region grows only as far as the policy's GC frees blocks).
+// The core calls the policy's hooks on_request_arrival / on_request_served around each host
+// command, the SLC cache on_host_blocked when a program waits for space and host_reserve_blocks
+// for host allocations; Migration calls free_changed (on_free_blocks), step_ended and erased
+// (on_gc_idle). The dispatch class a policy passes (kPrioGc: foreground, ahead of host work;
+// kPrioNormal: background) is the class of the job's reads, programs and erase, as on the
+// page-mapped drive. With gc.policy greedy there is no NativeGc: native GC keeps its own trigger,
+// including the convertible drive's "SLC region starved" trigger, which a policy replaces (with
+// a policy the SLC region grows only as far as the policy's GC frees blocks).
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,7 @@
 #include <vector>
 
 #include "controller/config.h"
-#include "controller/core/core.h"
+#include "controller/flash_port.h"
 #include "controller/gc/policy.h"
 #include "controller/slc/core_port.h"
 #include "controller/slc/migration.h"
@@ -44,10 +45,10 @@ inline uint32_t page_move_sectors(uint32_t copies, uint32_t spp) {
 
 class NativeGc final : public GcEngine {
  public:
-  // Builds the policy cfg.gc_policy and attaches it. timer_kind: the core's timer for a step
-  // scheduled after the decision-unit time (ctx = the plane).
-  NativeGc(const SsdConfig& cfg, CoreEnv& env, uint32_t timer_kind, const CorePort& core,
-           const SectorMap& map, const SlcRegion& region, Migration& mig);
+  // Builds the policy cfg.gc_policy and attaches it. A step scheduled after the decision-unit
+  // time comes back through the core's port (PortTimer::GcStep, GcUnit::on_timer).
+  NativeGc(const SsdConfig& cfg, FlashPort& port, const CorePort& core, const SectorMap& map,
+           const SlcRegion& region, Migration& mig);
 
   GcPolicy& policy() { return *policy_; }
   const GcPolicy& policy() const { return *policy_; }
@@ -59,7 +60,7 @@ class NativeGc final : public GcEngine {
   bool gc_active(uint32_t plane) const override { return mig_.native_gc_active(plane); }
   bool gc_start(uint32_t plane, uint32_t copies, uint8_t prio) override;
   void gc_step(uint32_t plane, uint32_t copies) override;
-  Tick now() const override { return env_.now(); }
+  Tick now() const override { return port_.now(); }
   bool gc_start_partial(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid) override;
   bool gc_step_busy(uint32_t plane) const override { return mig_.gc_step_busy(plane); }
   bool gc_victim_empty(uint32_t plane) const override { return mig_.gc_victim_empty(plane); }
@@ -91,11 +92,10 @@ class NativeGc final : public GcEngine {
   uint32_t max_sectors(uint32_t max_valid) const {
     return max_valid >= UINT32_MAX / spp_ ? UINT32_MAX : max_valid * spp_;
   }
-  void run_step(uint32_t plane, uint32_t copies, uint32_t max_valid);
+  void run_step(uint32_t plane, uint32_t copies, uint32_t max_valid, uint8_t prio);
 
   const nand::Geometry& geo_;
-  CoreEnv& env_;
-  const uint32_t timer_kind_;
+  FlashPort& port_;
   const CorePort& core_;
   const SectorMap& map_;
   const SlcRegion& region_;

@@ -111,7 +111,7 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   uint32_t flash_version(Psn psn) const override;
   void seal(Job* j) override;
   void release_job(Job* j) override;
-  void erase(uint64_t b, uint8_t purpose, Lpn tag) override;
+  void erase(uint64_t b, uint8_t purpose, Lpn tag, uint8_t prio) override;
   bool block_reads_busy(uint64_t b) override { return port_.block_reads_busy(b); }
   bool has_blocked() const override { return !blocked_.empty(); }
   uint64_t host_cmd_seq() const override { return last_cmd_seq_; }

@@ -79,6 +79,7 @@ Job* SlcCache::page_job(uint8_t purpose, uint8_t stream, uint32_t npages) {
   j->purpose = purpose;
   j->stream = stream;
   j->npages = npages;
+  j->prio = kPrioNormal;
   j->slots.assign(npages * spp_, Slot{});
   ++jobs_inflight_;
   return j;
@@ -107,8 +108,8 @@ void SlcCache::job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t purpose) {
   port_.submit(op);
 }
 
-void SlcCache::erase(uint64_t b, uint8_t purpose, Lpn tag) {
-  FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(b, 0), 1, kPrioNormal, purpose);
+void SlcCache::erase(uint64_t b, uint8_t purpose, Lpn tag, uint8_t prio) {
+  FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(b, 0), 1, prio, purpose);
   op->lpn = tag;
   port_.submit(op);
 }
@@ -236,7 +237,7 @@ bool SlcCache::issue_program(Job* j) {
       integrity_.set_flash(uint64_t(ppn + i / spp_) * spp_ + i % spp_, s.lsn == kNoLsn ? 0 : s.ver);
   }
   hc_.padding_sectors += pad;
-  FlashOp* op = new_op(FlashKind::Program, ppn, j->npages, kPrioNormal, j->purpose);
+  FlashOp* op = new_op(FlashKind::Program, ppn, j->npages, j->prio, j->purpose);
   op->ctx = j;
   ++ctr_.programs;
   if (host) {

@@ -151,6 +151,8 @@ SLC_SCALES = {
     "full": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
     "--set slc.epoch_writes=256",
     "eighth": SLC8 + " --set slc.epoch_writes=32",
+    # the slides' drive with its 144 KB data DRAM (the preset's write-back) in front
+    "full-dram": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.epoch_writes=256",
 }
 UNITS["slc-ns"] = dict(UNITS["slc"], phased=True, metrics=[SLC_TPUT, WAF])
 UNITS["slc-ns"]["setups"] = {

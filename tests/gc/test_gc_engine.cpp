@@ -1,6 +1,6 @@
 // The partial-GC engine inside Core, driven through a minimal event-queue environment
-// (sim_env.h): a step is N copies from the current victim, the erase is a step of its own once
-// the victim is empty; read-initiated GC starts only after the read is served.
+// (tests/common/test_env.h): a step is N copies from the current victim, the erase is a step of its
+// own once the victim is empty; read-initiated GC starts only after the read is served.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "tests/common/core_parts.h"
-#include "tests/gc/sim_env.h"
+#include "tests/gc/small_tlc.h"
 
 namespace ssdtlm {
 namespace {
 
-using gctest::SimEnv;
 using gctest::small_tlc;
+using test::TestEnv;
 
 // The full block of `plane` with the fewest valid pages (the greedy victim).
 uint32_t min_valid_full(const Core& core, uint32_t plane) {
@@ -29,7 +29,7 @@ uint32_t min_valid_full(const Core& core, uint32_t plane) {
 
 TEST(GcEngine, StepsCopyThenEraseAsItsOwnStep) {
   const SsdConfig cfg = small_tlc("greedy", 0.0);  // greedy never triggers at threshold 0
-  SimEnv env;
+  TestEnv env;
   Core core(cfg, env, true);
   env.bind(&core);
   precondition(core, 0.5, 0.5, PreconditionMode::Overwrite);
@@ -90,12 +90,12 @@ TEST(GcEngine, AStepThatFindsNothingMoreToReadPadsTheLastUnit) {
   // A preconditioned layout whose greedy victim on plane 0 does not fill whole units and whose
   // last page is not valid (so that reading exactly its valid pages leaves the scan short of the
   // block's end).
-  std::unique_ptr<SimEnv> env;
+  std::unique_ptr<TestEnv> env;
   std::unique_ptr<Core> core;
   uint64_t vb = 0;
   uint32_t v = 0;
   for (double r : {0.5, 0.3, 0.7, 1.0, 0.2, 0.9}) {
-    env = std::make_unique<SimEnv>();
+    env = std::make_unique<TestEnv>();
     core = std::make_unique<Core>(cfg, *env, true);
     env->bind(core.get());
     precondition(*core, 0.6, r, PreconditionMode::Overwrite);
@@ -135,7 +135,7 @@ TEST(GcEngine, AStepThatFindsNothingMoreToReadPadsTheLastUnit) {
 
 TEST(GcEngine, DelayedStepStartsAfterTheDecisionTime) {
   const SsdConfig cfg = small_tlc("greedy", 0.0);
-  SimEnv env;
+  TestEnv env;
   Core core(cfg, env, false);
   env.bind(&core);
   precondition(core, 0.5, 0.5, PreconditionMode::Overwrite);
@@ -153,7 +153,7 @@ TEST(GcEngine, DelayedStepStartsAfterTheDecisionTime) {
 
 TEST(GcEngine, BandVictimFilterReturnsTheVictim) {
   const SsdConfig cfg = small_tlc("greedy", 0.0);
-  SimEnv env;
+  TestEnv env;
   Core core(cfg, env, false);
   env.bind(&core);
   precondition(core, 0.5, 0.5, PreconditionMode::Overwrite);
@@ -169,7 +169,7 @@ TEST(GcEngine, BandVictimFilterReturnsTheVictim) {
 // 64-block plane): every GC step starts after a request was served, within the decision time.
 void read_initiated(const char* policy, bool expect_gc) {
   SsdConfig cfg = small_tlc(policy, 0.0);
-  SimEnv env;
+  TestEnv env;
   Core core(cfg, env, true);
   env.bind(&core);
   precondition(core, 0.9, 1.0,

@@ -230,7 +230,7 @@ TEST(PredictorGc, MovingAverageReturnsToZeroExactly) {
 // intensive from 1 free block, T^A_GC 100, 2 copies and 60 % invalid in the band, lazy trigger
 // 2, predictors aggressive, a host reserve of 1 block) moves the behaviour the tests above check
 // at the defaults.
-TEST(PartialGc, ConfigKeysMoveTheirThresholds) {
+SsdConfig moved_gc_keys() {
   SsdConfig c;
   c.apply_file(std::string(SSDTLM_TEST_CONFIG_DIR) + "/tlc-gc-512gb.json");
   c.set("gc.t_gc", 6, "t");
@@ -242,94 +242,109 @@ TEST(PartialGc, ConfigKeysMoveTheirThresholds) {
   c.set("gc.lazy_trigger_blocks", 4, "t");
   c.set("gc.predictor_aggressive", false, "t");
   c.finalize();
-  {  // rl: decisions from T_GC = 6; intensive from 2 free blocks until T_IGC = 4
-    auto p = make_gc_policy("rl", &c);
-    auto& rl = static_cast<RlGc&>(*p);
-    ScriptEngine e(1);
+  return c;
+}
+
+TEST(PartialGc, ConfigKeysMoveRlThresholds) {
+  // rl: decisions from T_GC = 6; intensive from 2 free blocks until T_IGC = 4
+  const SsdConfig c = moved_gc_keys();
+  auto p = make_gc_policy("rl", &c);
+  auto& rl = static_cast<RlGc&>(*p);
+  ScriptEngine e(1);
+  p->attach(&e);
+  Driver d;
+  e.free = {7};
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_EQ(rl.decisions(), 0u);
+  e.free = {6};
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_EQ(rl.decisions(), 1u);
+  EXPECT_FALSE(rl.intensive(0));
+  e.free = {2};
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_TRUE(rl.intensive(0));
+  e.free = {3};  // still below T_IGC = 4
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_TRUE(rl.intensive(0));
+  e.free = {4};
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_FALSE(rl.intensive(0));
+}
+
+TEST(PartialGc, ConfigKeysMoveTheRlAggrBand) {
+  // rl-aggr: the band from T^A_GC = 40, at most 1 copy, victims at least 50 % invalid
+  const SsdConfig c = moved_gc_keys();
+  auto p = make_gc_policy("rl-aggr", &c);
+  auto& rl = static_cast<RlGc&>(*p);
+  ScriptEngine e(1);
+  p->attach(&e);
+  Driver d;
+  e.free = {41};
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_EQ(rl.decisions(), 0u);
+  e.free = {40};
+  for (int i = 0; i < 100; ++i) d.serve(*p, false, 500 * kUs);
+  EXPECT_EQ(rl.decisions(), 100u);
+  ASSERT_FALSE(e.log.empty());
+  for (const auto& s : e.log) {
+    EXPECT_LE(s.copies, 1u);
+    EXPECT_EQ(s.max_valid, 384u);  // floor(768 x (1 - 0.5))
+  }
+}
+
+TEST(PartialGc, ConfigKeysMoveTheLazyTrigger) {
+  // lazy: steps from 4 free blocks
+  const SsdConfig c = moved_gc_keys();
+  auto p = make_lazy_gc(&c);
+  ScriptEngine e(1);
+  p->attach(&e);
+  Driver d;
+  e.free = {5};
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_TRUE(e.log.empty());
+  e.free = {4};
+  d.serve(*p, false, 500 * kUs);
+  EXPECT_EQ(e.log.size(), 1u);
+}
+
+TEST(PartialGc, ConfigKeysMoveTheHostReserve) {
+  // gc.host_reserve_blocks: with the host blocked, the emergency step goes to every plane at or
+  // below the reserve (default 1: plane 1 only)
+  struct Blocked : ScriptEngine {
+    Blocked() : ScriptEngine(2) {}
+    bool host_blocked() const override { return true; }
+  };
+  for (uint32_t reserve : {1u, 3u}) {
+    SsdConfig r = moved_gc_keys();
+    r.set("gc.host_reserve_blocks", reserve, "t");
+    r.finalize();
+    auto p = make_lazy_gc(&r);
+    EXPECT_EQ(p->host_reserve_blocks(), reserve);
+    Blocked e;
     p->attach(&e);
-    Driver d;
-    e.free = {7};
-    d.serve(*p, false, 500 * kUs);
-    EXPECT_EQ(rl.decisions(), 0u);
-    e.free = {6};
-    d.serve(*p, false, 500 * kUs);
-    EXPECT_EQ(rl.decisions(), 1u);
-    EXPECT_FALSE(rl.intensive(0));
-    e.free = {2};
-    d.serve(*p, false, 500 * kUs);
-    EXPECT_TRUE(rl.intensive(0));
-    e.free = {3};  // still below T_IGC = 4
-    d.serve(*p, false, 500 * kUs);
-    EXPECT_TRUE(rl.intensive(0));
-    e.free = {4};
-    d.serve(*p, false, 500 * kUs);
-    EXPECT_FALSE(rl.intensive(0));
+    e.free = {3, 1};
+    p->on_gc_idle(0);
+    ASSERT_EQ(e.log.size(), reserve == 1 ? 1u : 2u) << reserve;
+    EXPECT_EQ(e.log.back().plane, 1u);
+    EXPECT_EQ(e.log.front().plane, reserve == 1 ? 1u : 0u);
   }
-  {  // rl-aggr: the band from T^A_GC = 40, at most 1 copy, victims at least 50 % invalid
-    auto p = make_gc_policy("rl-aggr", &c);
-    auto& rl = static_cast<RlGc&>(*p);
-    ScriptEngine e(1);
-    p->attach(&e);
-    Driver d;
-    e.free = {41};
-    d.serve(*p, false, 500 * kUs);
-    EXPECT_EQ(rl.decisions(), 0u);
-    e.free = {40};
-    for (int i = 0; i < 100; ++i) d.serve(*p, false, 500 * kUs);
-    EXPECT_EQ(rl.decisions(), 100u);
-    ASSERT_FALSE(e.log.empty());
-    for (const auto& s : e.log) {
-      EXPECT_LE(s.copies, 1u);
-      EXPECT_EQ(s.max_valid, 384u);  // floor(768 x (1 - 0.5))
-    }
-  }
-  {  // lazy: steps from 4 free blocks
-    auto p = make_lazy_gc(&c);
-    ScriptEngine e(1);
-    p->attach(&e);
-    Driver d;
-    e.free = {5};
-    d.serve(*p, false, 500 * kUs);
-    EXPECT_TRUE(e.log.empty());
-    e.free = {4};
-    d.serve(*p, false, 500 * kUs);
-    EXPECT_EQ(e.log.size(), 1u);
-  }
-  {  // gc.host_reserve_blocks (set to 3 below): with the host blocked, the emergency step goes to
-     // every plane at or below the reserve (default 1: plane 1 only)
-    struct Blocked : ScriptEngine {
-      Blocked() : ScriptEngine(2) {}
-      bool host_blocked() const override { return true; }
-    };
-    for (uint32_t reserve : {1u, 3u}) {
-      SsdConfig r = c;
-      r.set("gc.host_reserve_blocks", reserve, "t");
-      r.finalize();
-      auto p = make_lazy_gc(&r);
-      EXPECT_EQ(p->host_reserve_blocks(), reserve);
-      Blocked e;
-      p->attach(&e);
-      e.free = {3, 1};
-      p->on_gc_idle(0);
-      ASSERT_EQ(e.log.size(), reserve == 1 ? 1u : 2u) << reserve;
-      EXPECT_EQ(e.log.back().plane, 1u);
-      EXPECT_EQ(e.log.front().plane, reserve == 1 ? 1u : 0u);
-    }
-  }
-  {  // a predictor without the aggressive triggers: nothing in the band, nothing on reads
-    auto p = make_gc_policy("exp0.3", &c);
-    ScriptEngine e(1);
-    p->attach(&e);
-    Driver d;
-    e.free = {20};
-    for (int i = 0; i < 5; ++i) d.serve(*p, false, 20000 * kUs);
-    EXPECT_TRUE(e.log.empty());
-    e.free = {6};
-    d.serve(*p, true, 20000 * kUs);
-    EXPECT_TRUE(e.log.empty());
-    d.serve(*p, false, 20000 * kUs);
-    EXPECT_EQ(e.log.size(), 1u);
-  }
+}
+
+TEST(PartialGc, ConfigKeysTurnThePredictorsAggressiveTriggersOff) {
+  // a predictor without the aggressive triggers: nothing in the band, nothing on reads
+  const SsdConfig c = moved_gc_keys();
+  auto p = make_gc_policy("exp0.3", &c);
+  ScriptEngine e(1);
+  p->attach(&e);
+  Driver d;
+  e.free = {20};
+  for (int i = 0; i < 5; ++i) d.serve(*p, false, 20000 * kUs);
+  EXPECT_TRUE(e.log.empty());
+  e.free = {6};
+  d.serve(*p, true, 20000 * kUs);
+  EXPECT_TRUE(e.log.empty());
+  d.serve(*p, false, 20000 * kUs);
+  EXPECT_EQ(e.log.size(), 1u);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Shared by the read-refresh tests: a recording SimEnv, a fixed wear model and a driver of host
+// Shared by the read-refresh tests: a recording TestEnv, a fixed wear model and a driver of host
 // reads and writes through the core.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include "controller/rr/read_disturb.h"
 #include "nand/reliability.h"
 #include "tests/common/core_parts.h"
-#include "tests/gc/sim_env.h"
+#include "tests/gc/small_tlc.h"
 
 namespace ssdtlm {
 namespace {
@@ -20,8 +20,8 @@ using nand::LdpcModel;
 using nand::RberTable;
 
 // Records the physical page of every GC-engine read (the refresh order) and every submitted
-// operation with its page (index = the SimEnv log's index).
-class RecEnv : public gctest::SimEnv {
+// operation with its page (index = the TestEnv log's index).
+class RecEnv : public test::TestEnv {
  public:
   struct Op {
     FlashKind kind;
@@ -35,7 +35,7 @@ class RecEnv : public gctest::SimEnv {
     if (op->owner == OpOwner::GcRead) gc_read_ppns.push_back(op->ppn);
     if (op->kind == FlashKind::Read) levels.push_back(op->retry_level);
     ops.push_back({op->kind, op->owner, op->ppn, op->prio, op->no_transfer, op->read_time});
-    SimEnv::submit(op);
+    TestEnv::submit(op);
   }
   std::vector<Ppn> gc_read_ppns;
   std::vector<int> levels;

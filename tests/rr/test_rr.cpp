@@ -13,7 +13,7 @@
 #include "controller/rr/read_disturb.h"
 #include "nand/reliability.h"
 #include "tests/common/core_parts.h"
-#include "tests/gc/sim_env.h"
+#include "tests/gc/small_tlc.h"
 #include "tests/rr/rr_fixtures.h"
 
 namespace ssdtlm {

@@ -11,7 +11,7 @@
 #include "controller/rr/read_disturb.h"
 #include "nand/reliability.h"
 #include "tests/common/core_parts.h"
-#include "tests/gc/sim_env.h"
+#include "tests/gc/small_tlc.h"
 #include "tests/rr/rr_fixtures.h"
 
 namespace ssdtlm {
@@ -183,7 +183,7 @@ TEST(RrIpr, MsbPagesMoveThenEveryWordLineIsReprogrammedByAFlashProgram) {
   ASSERT_LT(last_move, first_rp);
   EXPECT_GE(d.env.log[first_rp].submit, d.env.log[last_move].done);
   const Tick rp_span = d.env.log[first_rp + wordlines - 1].done - d.env.log[first_rp].start;
-  EXPECT_GE(rp_span, Tick(wordlines) * gctest::SimEnv::kProgram) << "the die is busy";
+  EXPECT_GE(rp_span, Tick(wordlines) * 700 * nand::kPsPerUs) << "the die is busy (tPROG 700 us)";
   const auto j = rd->stats(0);
   EXPECT_EQ(j["refresh"]["ipr_reprograms"], 1u);
   EXPECT_EQ(j["refresh"]["ipr_reprogram_ops"], wordlines);
@@ -313,12 +313,12 @@ std::vector<Lpn> lpns_on_die(const Driver& d, uint32_t die, size_t n) {
   return out;
 }
 
-using SimEnv = gctest::SimEnv;
+using test::TestEnv;
 
 struct ScopeRun {
-  std::vector<SimEnv::OpLog> refresh_reads;  // GC-engine reads: the refresh's page moves
-  std::vector<Tick> busy_done;               // when each read of the busy die was served
-  Tick device_idle = 0;                      // when the last request was served
+  std::vector<TestEnv::OpLog> refresh_reads;  // GC-engine reads: the refresh's page moves
+  std::vector<Tick> busy_done;                // when each read of the busy die was served
+  Tick device_idle = 0;                       // when the last request was served
   uint64_t decisions_before_idle = 0;
   uint32_t idle_die = 0, busy_die = 0;
 };

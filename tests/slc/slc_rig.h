@@ -13,12 +13,12 @@
 
 #include "controller/slc/rl_sizer.h"
 #include "tests/common/core_parts.h"
-#include "tests/slc/hybrid_env.h"
+#include "tests/common/test_env.h"
 #include "tests/slc/small_configs.h"
 
 using namespace ssdtlm;
 using ssdtlm::Core;
-using ssdtlm::slctest::HybridEnv;
+using ssdtlm::test::TestEnv;
 
 using slctest::qlc_small;
 using slctest::tlc_small;
@@ -35,7 +35,7 @@ constexpr Tick kFw1 = 1'100 * kNsPs;  // firmware time of a one-page command: 2 
 // A configuration, its environment and a core; host commands owned here.
 struct Rig {
   SsdConfig cfg;
-  HybridEnv env;
+  TestEnv env;
   Core core;
   std::deque<HostCmd> cmds;
 
@@ -66,10 +66,10 @@ struct Rig {
   nlohmann::json json() const { return slc_json(core, double(env.now()) / 1e12); }
 };
 
-inline bool is_read(const HybridEnv::OpLog& l) {
+inline bool is_read(const TestEnv::OpLog& l) {
   return l.kind == FlashKind::Read;
 }
-inline bool is_program(const HybridEnv::OpLog& l) {
+inline bool is_program(const TestEnv::OpLog& l) {
   return l.kind == FlashKind::Program;
 }
 

@@ -1,5 +1,5 @@
 // Read refresh on the hybrid SSD (controller/slc/hybrid_refresh.h) without SystemC, driven
-// through tests/slc/hybrid_env.h on qlc_small (one plane of 16 blocks of 16 QLC pages, SLC-mode
+// through tests/common/test_env.h on qlc_small (one plane of 16 blocks of 16 QLC pages, SLC-mode
 // blocks of 4 pages): reads of native blocks count towards the thresholds and a block at the hard
 // threshold is refreshed through the native GC job (hottest page first, then the erase, counted
 // as a read-refresh erase); reads of SLC-mode blocks are outside the model; ws+rs refreshes a
@@ -10,12 +10,12 @@
 #include <string>
 
 #include "tests/common/core_parts.h"
-#include "tests/slc/hybrid_env.h"
+#include "tests/common/test_env.h"
 #include "tests/slc/small_configs.h"
 
 using namespace ssdtlm;
 using ssdtlm::Core;
-using ssdtlm::slctest::HybridEnv;
+using ssdtlm::test::TestEnv;
 
 namespace {
 
@@ -23,7 +23,7 @@ constexpr uint32_t kPage = 16384;
 
 struct Rig {
   SsdConfig cfg;
-  HybridEnv env;
+  TestEnv env;
   Core core;
   std::deque<HostCmd> cmds;
 
@@ -58,7 +58,7 @@ SsdConfig rr_small(const std::string& slc, const std::string& policy, uint32_t h
   return c;
 }
 
-bool host_read(const HybridEnv::OpLog& l) {
+bool host_read(const TestEnv::OpLog& l) {
   return l.kind == FlashKind::Read && l.purpose == slc::kHostRead;
 }
 
@@ -69,7 +69,7 @@ TEST(HybridRr, NativeBlockAtTheHardThresholdIsRefreshedHottestPageFirst) {
   // Whole 4-page units: the first block full (lpns 0-15), the next open.
   for (uint64_t l = 0; l < 20; l += 4) r.exec(l, false, 4);
   r.exec(3, true);
-  const std::vector<HybridEnv::OpLog> first = r.env.ops(host_read);
+  const std::vector<TestEnv::OpLog> first = r.env.ops(host_read);
   ASSERT_EQ(first.size(), 1u);
   const uint64_t b = first[0].block;
   const Ppn hot = first[0].ppn;
@@ -82,11 +82,11 @@ TEST(HybridRr, NativeBlockAtTheHardThresholdIsRefreshedHottestPageFirst) {
   EXPECT_EQ(r.rd()["refresh"]["full"].get<uint64_t>(), 1u) << r.rd().dump();
   EXPECT_EQ(r.rd()["refresh"]["hard_triggers"].get<uint64_t>(), 1u);
   const auto moves = r.env.ops(
-      [&](const HybridEnv::OpLog& l) { return l.purpose == slc::kGcRead && l.block == b; }, from);
+      [&](const TestEnv::OpLog& l) { return l.purpose == slc::kGcRead && l.block == b; }, from);
   ASSERT_EQ(moves.size(), 16u);  // every page of the block holds one valid logical page
   EXPECT_EQ(moves[0].ppn, hot);  // hottest first
   const auto erases = r.env.ops(
-      [&](const HybridEnv::OpLog& l) { return l.kind == FlashKind::Erase && l.block == b; }, from);
+      [&](const TestEnv::OpLog& l) { return l.kind == FlashKind::Erase && l.block == b; }, from);
   ASSERT_EQ(erases.size(), 1u);
   EXPECT_EQ(r.core.counters().erases_rr, 1u);
   EXPECT_EQ(slc_cache(r.core).counters().native_erases, 0u);  // native GC's erases only
@@ -99,6 +99,58 @@ TEST(HybridRr, NativeBlockAtTheHardThresholdIsRefreshedHottestPageFirst) {
   EXPECT_EQ(r.core.counters().mismatches, 0u);
   EXPECT_GT(r.core.counters().checked_reads, 20u);
   EXPECT_TRUE(r.core.idle());
+}
+
+// The refresh's operations (its reads of the block, the unit programs, the erase) queue at the
+// class read refresh asks for: foreground (kPrioGc, ahead of host work), or normal work with
+// rd.refresh_preemptible -- as on the page-mapped drive.
+std::vector<uint8_t> urgent_refresh_classes(bool preemptible) {
+  SsdConfig c = slctest::qlc_small();
+  c.set("slc.policy", "none", "test");
+  c.set("rd.enabled", true, "test");
+  c.set("rd.policy", "baseline", "test");
+  c.set("rd.hard_threshold", 20u, "test");
+  c.set("rd.soft_threshold", 10u, "test");
+  c.set("rd.refresh_preemptible", preemptible, "test");
+  c.finalize();
+  Rig r(c);
+  for (uint64_t l = 0; l < 20; l += 4) r.exec(l, false, 4);
+  r.exec(3, true);
+  const uint64_t b = r.env.ops(host_read).at(0).block;
+  const size_t from = r.env.log.size();
+  for (int i = 0; i < 19; ++i) r.exec(3, true);
+  EXPECT_EQ(r.core.counters().erases_rr, 1u);
+  std::vector<uint8_t> classes;
+  for (const auto& l : r.env.ops(
+           [&](const TestEnv::OpLog& l) {
+             return (l.purpose == slc::kGcRead && l.block == b) || l.purpose == slc::kGcWrite ||
+                    (l.kind == FlashKind::Erase && l.block == b);
+           },
+           from))
+    classes.push_back(l.prio);
+  EXPECT_EQ(classes.size(), 16u + 4u + 1u);  // 16 page reads, 4 units of 4 pages, the erase
+  return classes;
+}
+
+TEST(HybridRr, UrgentRefreshQueuesAtTheForegroundClassUnlessPreemptible) {
+  for (uint8_t prio : urgent_refresh_classes(false)) EXPECT_EQ(prio, kPrioGc);
+  for (uint8_t prio : urgent_refresh_classes(true)) EXPECT_EQ(prio, kPrioNormal);
+}
+
+// leveling and ipr need the page-mapped drive's GC engine and FTL: the controller itself refuses
+// them on the hybrid (the CLI's composition rules refuse them first).
+TEST(HybridRr, PoliciesNeedingThePageDriveAreRefusedByTheController) {
+  for (const char* policy : {"ipr", "leveling"}) {
+    const SsdConfig c = rr_small("none", policy, 20, 10);
+    TestEnv env(c);
+    try {
+      Core core(c, env, /*integrity=*/true);
+      ADD_FAILURE() << policy << ": not refused";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("rd.policy ") + policy), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(HybridRr, ReadsOfSlcModeBlocksAreOutsideTheModel) {

@@ -3,8 +3,9 @@
 // hybrid-slc-qlc drive replays a read-heavy generated mix with low refresh thresholds, so that
 // blocks reach them; the result carries both the gc and the read_disturb sections with their own
 // counters, every read returns the last version written (through refreshes, GC and migration),
-// the RTL decision units give the identical result, and the policies without a mechanism on the
-// hybrid (ipr, leveling) are refused naming both options.
+// the RTL decision units give the identical result, rd.refresh_preemptible changes the refresh's
+// dispatch class, and the policies without a mechanism on the hybrid (ipr, leveling) are refused
+// naming both options.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -163,7 +164,7 @@ TEST(HybridRrCli, RtlBackendGivesTheIdenticalResult) {
 }
 
 // ipr (a TLC->MLC reprogram) and leveling (shadow blocks) have no mechanism on the hybrid: refused
-// with a message naming both options.
+// with a message naming both options and the mechanism that is missing.
 TEST(HybridRrCli, PoliciesWithoutAMechanismAreRefusedNamingBothOptions) {
   for (const char* rr : {"ipr", "leveling"}) {
     auto r = run_ssdtlm(std::string("run --preset hybrid-slc-qlc --rr ") + rr +
@@ -171,15 +172,24 @@ TEST(HybridRrCli, PoliciesWithoutAMechanismAreRefusedNamingBothOptions) {
     EXPECT_NE(r.code, 0) << rr;
     EXPECT_NE(r.out.find(std::string("--rr ") + rr), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("--preset hybrid-slc-qlc"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(std::string(rr) == "ipr" ? "reprogram" : "shadow"), std::string::npos)
+        << r.out;
   }
-  // Refresh operations queue as normal work on the hybrid: the dispatch key would change nothing.
-  auto r = run_ssdtlm(
-      "run --preset hybrid-slc-qlc --rr ws+rs --set rd.refresh_preemptible=true "
-      "--trace " +
-      mix_trace() + " --quiet --no-progress");
-  EXPECT_NE(r.code, 0);
-  EXPECT_NE(r.out.find("rd.refresh_preemptible"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("--preset hybrid-slc-qlc"), std::string::npos) << r.out;
+}
+
+// rd.refresh_preemptible acts on the hybrid (refresh operations then queue as normal work, not
+// ahead of host work): the run completes, refreshes, and differs from the foreground one.
+TEST(HybridRrCli, PreemptibleRefreshRunsAndChangesTheDispatch) {
+  const json fg = run("greedy", "baseline");
+  const json pre = run("greedy", "baseline", "--set rd.refresh_preemptible=true");
+  ASSERT_FALSE(fg.empty());
+  ASSERT_FALSE(pre.empty());
+  expect_clean(pre);
+  EXPECT_GT(pre["read_disturb"]["refresh"]["full"].get<uint64_t>(), 0u);
+  json a = fg["latency_us"], b = pre["latency_us"];
+  strip_wall(a);
+  strip_wall(b);
+  EXPECT_NE(a.dump(), b.dump());
 }
 
 }  // namespace

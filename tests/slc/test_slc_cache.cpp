@@ -1,6 +1,6 @@
 // Unit tests of the hybrid SLC/TLC/QLC drive: Core with the slc::SlcCache write buffer (its SLC
 // region, migration and native GC; controller/slc/slc_cache.h), driven without a SystemC kernel
-// through tests/slc/hybrid_env.h (one operation at a time per die, SLC/native array times from the
+// through tests/common/test_env.h (one operation at a time per die, SLC/native array times from the
 // configuration, no bus, DRAM and host transfers free).
 //
 // Small configurations (built from the presets, numbers worked by hand):
@@ -140,8 +140,7 @@ TEST(SlcCache, ConvertibleBlockReturnsInNativeModeAfterMigration) {
     EXPECT_TRUE(erases[0].slc);
     EXPECT_EQ(erases[0].purpose, slc::kSlcErase);
     EXPECT_EQ(erases[0].done - erases[0].start, 3000 * kUs);
-    const auto mig =
-        r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kMigWrite; });
+    const auto mig = r.env.ops([](const TestEnv::OpLog& l) { return l.purpose == slc::kMigWrite; });
     ASSERT_GE(mig.size(), 1u);
     EXPECT_FALSE(mig[0].slc);
     EXPECT_EQ(mig[0].npages, 4u);
@@ -156,7 +155,7 @@ TEST(SlcCache, ConvertibleBlockReturnsInNativeModeAfterMigration) {
   EXPECT_EQ(r.core.counters().mismatches, 0u);
   EXPECT_TRUE(r.core.idle());
 
-  std::map<uint64_t, std::vector<HybridEnv::OpLog>> by_block;
+  std::map<uint64_t, std::vector<TestEnv::OpLog>> by_block;
   for (const auto& l : r.env.log) by_block[l.block].push_back(l);
   bool slc_then_native = false;
   for (const auto& [b, ops] : by_block) {
@@ -265,7 +264,7 @@ TEST(SlcCache, PagePolicyPartialUpdateIsReadModifyWrite) {
   EXPECT_EQ(r.write(0, kSec), 1'032'200 * kNsPs);
   EXPECT_EQ(r.core.counters().rmw_reads, 1u);
   EXPECT_EQ(slc_cache(r.core).counters().rmw_reads, 1u);
-  const auto rmw = r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kRmwRead; });
+  const auto rmw = r.env.ops([](const TestEnv::OpLog& l) { return l.purpose == slc::kRmwRead; });
   ASSERT_EQ(rmw.size(), 1u);
   const auto progs = r.env.ops(is_program);
   ASSERT_EQ(progs.size(), 2u);
@@ -379,7 +378,7 @@ TEST(SlcCache, MigrationReadsEachVictimPageOncePerJob) {
   EXPECT_EQ(slc_cache(r.core).counters().mig_victims, 1u);
   EXPECT_EQ(slc_cache(r.core).counters().mig_units, 4u);
   const auto mreads =
-      r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kMigRead; }, mark);
+      r.env.ops([](const TestEnv::OpLog& l) { return l.purpose == slc::kMigRead; }, mark);
   ASSERT_EQ(mreads.size(), 4u);
   std::set<Ppn> pages;
   for (const auto& l : mreads) {

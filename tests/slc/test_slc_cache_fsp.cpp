@@ -1,5 +1,5 @@
 // The hybrid drive's FSP grouping of migration units (controller/slc/unit_grouping.h,
-// docs/fsp.md "On the hybrid drive"), through tests/slc/hybrid_env.h.
+// docs/fsp.md "On the hybrid drive"), through tests/common/test_env.h.
 #include <gtest/gtest.h>
 
 #include "tests/slc/slc_rig.h"

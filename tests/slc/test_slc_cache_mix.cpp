@@ -1,4 +1,4 @@
-// The hybrid drive (Core with slc::SlcCache) through tests/slc/hybrid_env.h: the L1/L2 division
+// The hybrid drive (Core with slc::SlcCache) through tests/common/test_env.h: the L1/L2 division
 // window, the mapping table's size model, integrity under migration and native GC (random mixes
 // of every policy, allocation, write-back, GC and refresh policy), DWA's idle migration and the
 // failure modes A-D (test_slc_cache.cpp's header names them).
@@ -68,7 +68,7 @@ TEST(SlcCache, MappingTableExtraBytesModel) {
     c.apply_file(find_preset("hybrid-slc-tlc"));
     c.set("slc.policy", policy, "test");
     c.finalize();
-    HybridEnv env(c);
+    TestEnv env(c);
     Core core(c, env, false);
     env.bind(&core);
     const auto j = slc_json(core, 0);
@@ -217,7 +217,7 @@ TEST(SlcCache, LazyStepMovesItsCopiesAsPagesAndWaitsWithAPartialUnit) {
     const nlohmann::json s1 = gc.policy().stats();
     const auto d = [&](const char* k) { return s1[k].get<uint64_t>() - s0[k].get<uint64_t>(); };
     const size_t reads =
-        r.env.ops([](const HybridEnv::OpLog& l) { return l.purpose == slc::kGcRead; }, from).size();
+        r.env.ops([](const TestEnv::OpLog& l) { return l.purpose == slc::kGcRead; }, from).size();
     if (d("steps") == 1 && d("erase_steps") == 0 && d("intensive_steps") == 0 &&
         d("emergency_steps") == 0) {
       ++pure_steps;
@@ -231,6 +231,33 @@ TEST(SlcCache, LazyStepMovesItsCopiesAsPagesAndWaitsWithAPartialUnit) {
   }
   EXPECT_GE(three, 40) << pure_steps << " lazy steps";
   EXPECT_GT(between, 0);
+}
+
+// A GC policy's dispatch class acts on native GC: lazy's steps queue as normal work, its
+// emergency steps (host writes blocked, free blocks at the reserve) at the foreground class
+// kPrioGc, ahead of host work -- their reads, unit programs and erases alike.
+TEST(SlcCache, NativeGcOperationsQueueAtTheClassTheirPolicyAsks) {
+  SsdConfig c = qlc_small();
+  c.set("slc.policy", "none", "test");
+  c.set("gc.policy", "lazy", "test");
+  c.finalize();
+  Rig r(c);
+  const slc::NativeGc& gc = *hybrid_gc(r.core).native_gc();
+  std::mt19937_64 rng(11);
+  const uint64_t lpns = c.logical_pages();
+  for (int i = 0; i < 6000 && gc.policy().stats()["emergency_steps"].get<uint64_t>() < 5; ++i)
+    r.write((rng() % lpns) * kPage, kPage);
+  ASSERT_GT(gc.policy().stats()["emergency_steps"].get<uint64_t>(), 0u);
+  uint64_t by_class[kPrioClasses] = {};
+  for (const auto& l : r.env.ops([](const TestEnv::OpLog& l) {
+         return l.purpose == slc::kGcRead || l.purpose == slc::kGcWrite ||
+                l.purpose == slc::kNativeErase;
+       }))
+    ++by_class[l.prio];
+  EXPECT_GT(by_class[kPrioGc], 0u);
+  EXPECT_GT(by_class[kPrioNormal], 0u);
+  EXPECT_EQ(by_class[kPrioRead], 0u);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
 }
 
 TEST(SlcCacheIntegrity, ConvertibleStaticPage) {
@@ -327,9 +354,9 @@ TEST(SlcCache, DwaMigratesEveryFullSlcBlockWhileTheHostIsIdle) {
   EXPECT_TRUE(r.core.idle());
   const size_t mark = r.env.log.size();
   for (uint64_t i = 0; i < 20; ++i) r.read(i * kPage, kPage);
-  auto host_read = [](const HybridEnv::OpLog& l) { return l.purpose == slc::kHostRead; };
+  auto host_read = [](const TestEnv::OpLog& l) { return l.purpose == slc::kHostRead; };
   EXPECT_EQ(r.env.ops(host_read, mark).size(), 20u);
-  auto slc_read = [](const HybridEnv::OpLog& l) { return l.purpose == slc::kHostRead && l.slc; };
+  auto slc_read = [](const TestEnv::OpLog& l) { return l.purpose == slc::kHostRead && l.slc; };
   EXPECT_EQ(r.env.ops(slc_read, mark).size(), 4u);  // the pages of the two open SLC blocks
   EXPECT_EQ(r.core.counters().mismatches, 0u);
 }

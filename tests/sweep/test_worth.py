@@ -172,11 +172,13 @@ def test_phased_workload_ramps_and_scales_with_the_drive():
 def test_slc_robustness_sweep_covers_cap_utilisation_and_scale():
     u = UNITS["slc-ns"]
     assert u["phased"] and [m[0] for m in u["metrics"]] == ["write MiB/s", "WAF"]
-    assert len(u["setups"]) == 2 * 3 * 3
+    assert len(u["setups"]) == 3 * 3 * 3  # full, full-dram, eighth x cap x utilisation
     full = u["setups"]["full cap 1.0 util 0.9"]
     assert "--precondition 0.9" in full and "slc.max_fraction=1.0" in full
     assert "blocks_per_plane" not in full  # the slides' 2,138 blocks
     assert "nand.blocks_per_plane=267" in u["setups"]["eighth cap 0.25 util 0.3"]
+    assert "slc.write_back_mib=0" in full
+    assert "write_back_mib" not in u["setups"]["full-dram cap 0.25 util 0.3"]  # the preset's 144 KB
     assert set(u["quick_setups"]) == {s for s in u["setups"] if s.startswith("eighth")}
 
 

@@ -81,6 +81,21 @@ class CheckTidy(unittest.TestCase):
         d = write(self.root, "tests/b.cpp", "void fb() {\n" + logic("q") + "}\n")
         self.assertEqual(run(self.root, c, d)[0], 0)
 
+    def test_history_in_code_and_docs_fails(self):
+        # the phrases built from pieces, so that this file does not match itself
+        cases = {"d/a.md": "Fixed on " + "this bra" + "nch.\n",
+                 "d/b.cpp": "// see iss" + "ue 12\n",
+                 "d/c.sh": "# since 2026" + "-11-25 the default\n",
+                 "d/e.md": "Since bra" + "nch rl-tie the tie-break\n"}
+        for rel, text in cases.items():
+            write(self.root, rel, text)
+            rc, out = run(self.root, rel)
+            self.assertEqual(rc, 1, rel)
+            self.assertIn(f"{rel}:1:", out)
+        ok = write(self.root, "d/ok.md", "Measured 2026-11-25 with `ssdtlm run`; the enabled "
+                                         "bra" + "nch of the if.\n")
+        self.assertEqual(run(self.root, ok)[0], 0)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -79,6 +79,17 @@ TEST(FioJob, GlobalDefaultsCommentsAndBareFlags) {
   EXPECT_FALSE(f.open_loop());
 }
 
+TEST(FioJob, ClosedLoopThinktimeAndRuntimeAreTheHosts) {
+  const FioJobFile f = parse_fio_job(
+      "[a]\nsize=1m\nthinktime=250\nruntime=2s\n[b]\nsize=1m\nthinktime=250us\n"
+      "runtime=2\n",
+      "j.fio");
+  EXPECT_EQ(f.closed_loop_think_ns(), 250000u);
+  EXPECT_EQ(f.closed_loop_runtime_ns(), 2000000000u);
+  const FioJobFile open = parse_fio_job("[a]\nsize=1m\nrate_iops=10\nthinktime=250\n", "j.fio");
+  EXPECT_EQ(open.closed_loop_think_ns(), 0u);  // open loop: the arrivals carry it
+}
+
 TEST(FioJob, RefusalsNameTheFileLineAndOption) {
   EXPECT_EQ(error_of(""), "j.fio: empty job file: no [global] or job section");
   EXPECT_EQ(error_of("; only a comment\n"), "j.fio: empty job file: no [global] or job section");
@@ -104,9 +115,11 @@ TEST(FioJob, RefusalsNameTheFileLineAndOption) {
   EXPECT_NE(error_of("[j]\nrw=read\n").find("j.fio:1: [j]: size is required"), std::string::npos);
   EXPECT_NE(error_of("[j]\nsize=4k\nbs=8k\n").find("j.fio:1: [j]: block size 8192 exceeds"),
             std::string::npos);
-  EXPECT_NE(error_of("[j]\nsize=1m\nruntime=10\n").find("j.fio:3: [j]: runtime needs rate_iops"),
+  EXPECT_NE(error_of("[a]\nsize=1m\nthinktime=10\n[b]\nsize=1m\nthinktime=20\n")
+                .find("j.fio:6: [b]: thinktime differs from [a]'s"),
             std::string::npos);
-  EXPECT_NE(error_of("[j]\nsize=1m\nthinktime=10\n").find("j.fio:3: [j]: thinktime needs"),
+  EXPECT_NE(error_of("[a]\nsize=1m\nruntime=1\n[b]\nsize=1m\n")
+                .find("j.fio:4: [b]: runtime differs from [a]'s"),
             std::string::npos);
   EXPECT_NE(error_of("[j]\nsize=1m\nrate_iops=100\niodepth=4\n").find("j.fio:4: [j]: iodepth "),
             std::string::npos);

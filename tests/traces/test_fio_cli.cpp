@@ -89,6 +89,42 @@ TEST(FioCli, RunClosedLoopAtNumjobsTimesIodepth) {
   EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
 }
 
+// The host's sim time and requests of `run --fio` on a one-slot read job (preconditioned, so
+// every read goes to flash), with the job's extra lines.
+json run_reads(const std::string& name, const std::string& extra) {
+  const std::string f =
+      job(name + ".fio", "[r]\nrw=randread\nsize=64m\nbs=4k\niodepth=1\nnumber_ios=400\n" + extra);
+  const std::string out = (dir() / (name + ".json")).string();
+  const auto r = run_ssdtlm("run --quiet --precondition 0.5 --fio " + f + " --out " + out);
+  EXPECT_EQ(r.code, 0) << r.out;
+  return ssdtlm::test::load_json(out)["host"];
+}
+
+// Closed loop, one slot: each request waits for the previous one's completion plus the think
+// time, so the run lasts its service times plus a think time per request (the last one's may
+// end after the last completion); runtime stops the requests entering after that time.
+TEST(FioCli, ClosedLoopThinktimeAndRuntimeAreTheHosts) {
+  const json base = run_reads("nothink", "");
+  const json think = run_reads("think", "thinktime=500\n");  // 500 us
+  const double t0 = base["sim_time_s"].get<double>(), t1 = think["sim_time_s"].get<double>();
+  ASSERT_EQ(think["requests"].get<uint64_t>(), 400u);
+  EXPECT_GE(t1 - t0, 399 * 500e-6 * (1 - 1e-9));
+  EXPECT_LE(t1 - t0, 400 * 500e-6 * (1 + 1e-9));
+  const double per_request = t0 / 400 + 500e-6;  // service + think
+  const json cut = run_reads("runtime", "thinktime=500\nruntime=50ms\n");
+  const double expect = 0.050 / per_request;
+  EXPECT_NEAR(double(cut["requests"].get<uint64_t>()), expect, 2.0);
+  EXPECT_LT(cut["requests"].get<uint64_t>(), 400u);
+}
+
+TEST(FioCli, GenRefusesAClosedLoopThinktime) {
+  const std::string f = job("gen-think.fio", "[j]\nrw=randread\nsize=1m\nthinktime=10\n");
+  const auto r = run_ssdtlm("gen --quiet --fio " + f + " --out " + (dir() / "x.csv").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("a trace file cannot carry them, use run --fio"), std::string::npos)
+      << r.out;
+}
+
 TEST(FioCli, BadJobFilesExitOneNamingFileLineAndOption) {
   struct Case {
     const char* name;

@@ -1,11 +1,11 @@
-// A minimal CoreEnv for driving the hybrid drive (Core with slc::SlcCache) without
-// SystemC, in the manner of tests/gc/sim_env.h: one event queue; each die runs one flash
-// operation at a time in submission order (no bus, no priorities, no multi-plane merging); an
-// operation takes its array time from the die's timing model, nand::TimingModel::op_time, as the
-// flash channel does (models/flash_channel.cpp, array_time). DRAM and host transfers take no time
-// (dram() returns now). The env fills op->t_submit / t_start / t_done before
-// Core::on_flash_done (the core charges busy time from them), logs every submitted
-// operation and records host completion times.
+// The tests' CoreEnv: drives a Core (either drive) without SystemC. One event queue; each die
+// runs one flash operation at a time in submission order (no bus, no priorities, no multi-plane
+// merging); an operation takes its array time from the die's timing model,
+// nand::TimingModel::op_time, as the flash channel does (models/flash_channel.cpp, array_time).
+// DRAM and host transfers take no time (dram() returns now). The env fills op->t_submit /
+// t_start / t_done before Core::on_flash_done (the core charges busy time from them), logs every
+// submitted operation and records host completion times. The configuration is the bound core's
+// (bind), or the one given at construction.
 #pragma once
 
 #include <algorithm>
@@ -17,23 +17,34 @@
 
 #include "tests/common/core_parts.h"
 
-namespace ssdtlm::slctest {
+namespace ssdtlm::test {
 
-class HybridEnv : public CoreEnv {
+class TestEnv : public CoreEnv {
  public:
   struct OpLog {
     FlashKind kind;
+    OpOwner owner;
+    uint8_t prio;  // dispatch class (logged; this env runs operations in submission order)
     bool slc;
-    uint32_t purpose;  // slc::Purpose (the core keeps it in op->aux)
+    uint32_t purpose;  // the hybrid's slc::Purpose (the core keeps it in op->aux)
     Ppn ppn;
     uint32_t npages;
     uint64_t block;
     uint32_t plane;
     Tick submit, start, done;
   };
+  struct Done {
+    HostCmd* cmd;
+    uint64_t id;
+    Tick at;
+  };
 
-  explicit HybridEnv(const SsdConfig& cfg) : cfg_(cfg) {}
-  void bind(Core* core) { core_ = core; }
+  TestEnv() = default;
+  explicit TestEnv(const SsdConfig& cfg) : cfg_(&cfg) {}
+  void bind(Core* core) {
+    core_ = core;
+    if (!cfg_) cfg_ = &core->config();
+  }
 
   // Array time of one operation, as FlashChannel::array_time for a single-plane operation.
   static Tick duration(const SsdConfig& cfg, const FlashOp& op) {
@@ -44,16 +55,16 @@ class HybridEnv : public CoreEnv {
 
   Tick now() const override { return now_; }
   void submit(FlashOp* op) override {
-    const uint32_t die = cfg_.geo.die_of_plane(op->plane);
+    const uint32_t die = cfg_->geo.die_of_plane(op->plane);
     if (die_free_.size() <= die) die_free_.resize(die + 1, 0);
     const Tick start = std::max(now_, die_free_[die]);
-    const Tick done = start + duration(cfg_, *op);
+    const Tick done = start + duration(*cfg_, *op);
     die_free_[die] = done;
     op->t_submit = now_;
     op->t_start = start;
     op->t_done = done;
-    log.push_back({op->kind, op->slc, op->aux, op->ppn, op->npages, cfg_.geo.block_of(op->ppn),
-                   op->plane, now_, start, done});
+    log.push_back({op->kind, op->owner, op->prio, op->slc, op->aux, op->ppn, op->npages,
+                   cfg_->geo.block_of(op->ppn), op->plane, now_, start, done});
     push(done, [this, op] { core_->on_flash_done(op); });
   }
   void timer(Tick at, uint32_t kind, void* ctx) override {
@@ -61,7 +72,7 @@ class HybridEnv : public CoreEnv {
   }
   Tick dram(uint64_t) override { return now_; }
   void host_done(HostCmd* cmd, Tick at) override {
-    done.push_back({cmd, at});
+    done.push_back({cmd, cmd->id, at});
     done_at[cmd] = at;
     if (on_done) on_done(cmd, at);
   }
@@ -106,11 +117,12 @@ class HybridEnv : public CoreEnv {
   std::vector<OpLog> ops_of(FlashKind kind, size_t from = 0) const {
     return ops([kind](const OpLog& l) { return l.kind == kind; }, from);
   }
+  uint64_t count(OpOwner owner) const {
+    uint64_t n = 0;
+    for (const auto& l : log) n += l.owner == owner;
+    return n;
+  }
 
-  struct Done {
-    HostCmd* cmd;
-    Tick at;
-  };
   std::vector<OpLog> log;
   std::vector<Done> done;
   std::map<const HostCmd*, Tick> done_at;
@@ -137,7 +149,7 @@ class HybridEnv : public CoreEnv {
     }
     q_.push(Ev{t, seq_++, slot});
   }
-  const SsdConfig& cfg_;
+  const SsdConfig* cfg_ = nullptr;
   Core* core_ = nullptr;
   Tick now_ = 0;
   std::priority_queue<Ev> q_;
@@ -147,4 +159,4 @@ class HybridEnv : public CoreEnv {
   std::vector<Tick> die_free_;
 };
 
-}  // namespace ssdtlm::slctest
+}  // namespace ssdtlm::test

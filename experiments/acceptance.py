@@ -8,9 +8,9 @@ seeds, each "RL beats", "matches" or "loses" by the 95% interval of the paired r
 testable on this trace" with the measured reason (experiments/worth, docs/experiments/worth.md);
 for hierarchy, the policy against page, SA and Sector at DRAM write-backs of 0-256 MiB.
 
-    experiments/acceptance.py HEADLINE --trace FILE [--trace-args "..."] [--run-args "..."] [--workers N]
-                              [--bin PATH] [--out DIR] [--budget quick|full] [--no-ablations]
-                              [--no-controls]
+    python3 -m experiments.acceptance HEADLINE --trace FILE [--trace-args "..."] [--run-args "..."] [--workers N]
+                                      [--bin PATH] [--out DIR] [--budget quick|full] [--no-ablations]
+                                      [--no-controls]
     HEADLINE: fsp | gc | rr | hierarchy | slc-rl
 
 --trace-args are trace options added to every run (--format, --device, --map-devices, ...;
@@ -44,10 +44,17 @@ import shlex
 import subprocess
 import sys
 
+if __name__ == "__main__" and not __package__:
+    # Run as a file (`experiments/acceptance.py HEADLINE --trace FILE`, the documented command):
+    # the same program as `python3 -m experiments.acceptance`, with the repository on PYTHONPATH.
+    _root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    _env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_root, os.environ.get("PYTHONPATH")])))
+    os.execve(sys.executable, [sys.executable, "-m", "experiments.acceptance", *sys.argv[1:]], _env)
+
+from experiments.acceptance_verdicts import VERDICT, effort, lat, op_point, ratio, training, tput
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(HERE, "fsp"))
-sys.path.insert(0, os.path.join(HERE, "worth"))
 
 MIB = 1 << 20
 SLOWDOWNS = 6  # speed down to 1/64
@@ -67,7 +74,7 @@ def page_bytes(first, size, page):
 
 HEADLINES = {
     "fsp": dict(
-        doc="docs/fsp.md \"Ablation: a grouper that runs\"; experiments/fsp/ablation.yaml",
+        doc='docs/fsp.md "Ablation: a grouper that runs"; experiments/fsp/ablation.yaml',
         base="--preset qlc-fsp --cache-mb 2 --set cache.flush_policy=on-demand --warmup footprint",
         # 200k placed 8 KiB pages, the footprint warm-up's included: at least 200 episodes of
         # 1000 placements if each page is evicted once (the paper's agent converges in ~30, its
@@ -75,15 +82,19 @@ HEADLINES = {
         loop=("write+footprint", 200_000 * 8192),
         ref="baseline",
         runs={"baseline": "--fsp baseline", "rl": "--fsp rl", "frequency": "--fsp frequency"},
-        ablations={"rl no-promotion": "--fsp rl --set fsp.rewrite_read_promotion=false",
-                   "rl rewrite-skip": "--fsp rl --set fsp.rewrite_when_full=skip"},
+        ablations={
+            "rl no-promotion": "--fsp rl --set fsp.rewrite_read_promotion=false",
+            "rl rewrite-skip": "--fsp rl --set fsp.rewrite_when_full=skip",
+        },
     ),
     "gc": dict(
-        doc="docs/gc.md \"Ablation on the paper's full-size die\"; experiments/gc/ablation.yaml",
+        doc='docs/gc.md "Ablation on the paper\'s full-size die"; experiments/gc/ablation.yaml',
         # N_free per die (Algorithm 1) and the stochastic exploitation of footnote 2 ("in our
         # experiments, we applied the stochastic policy"): the paper's own setting.
-        base=("--preset tlc-gc-128gb --set cache.size_mib=0.0078125 --precondition 1.0 "
-              "--precondition-random 0.15 --set gc.free_count=die"),
+        base=(
+            "--preset tlc-gc-128gb --set cache.size_mib=0.0078125 --precondition 1.0 "
+            "--precondition-random 0.15 --set gc.free_count=die"
+        ),
         # 2.5 times the free pool's worth of writes (the pool at the start of the replay:
         # precondition.free_blocks_per_plane.mean x planes x block bytes, from a probe run), as
         # the full ablation: its quick set (1.2x) is a transient in which lazy has not paid its
@@ -91,52 +102,72 @@ HEADLINES = {
         loop=("write", "2.5 free pools"),
         ref="lazy",
         runs={"lazy": "--gc lazy", "rl-aggr": "--gc rl-aggr --set gc.rl_selection=stochastic"},
-        ablations={"rl (no T^A_GC band)": "--gc rl --set gc.rl_selection=stochastic",
-                   "rl-aggr greedy": "--gc rl-aggr",
-                   "lazy N_free/plane": "--gc lazy --set gc.free_count=plane",
-                   "rl-aggr N_free/plane": ("--gc rl-aggr --set gc.rl_selection=stochastic "
-                                            "--set gc.free_count=plane")},
+        ablations={
+            "rl (no T^A_GC band)": "--gc rl --set gc.rl_selection=stochastic",
+            "rl-aggr greedy": "--gc rl-aggr",
+            "lazy N_free/plane": "--gc lazy --set gc.free_count=plane",
+            "rl-aggr N_free/plane": (
+                "--gc rl-aggr --set gc.rl_selection=stochastic " "--set gc.free_count=plane"
+            ),
+        },
     ),
     "rr": dict(
-        doc="docs/read-disturb.md \"Measured\"; experiments/read-disturb/sweep.yaml",
+        doc='docs/read-disturb.md "Measured"; experiments/read-disturb/sweep.yaml',
         base="--preset tlc-rr --set cache.flush_policy=on-demand",
         # reads: 1.2 x the hard threshold (25K) per block of the read footprint on average
         loop=("read-per-block", 1.2 * 25_000),
         ref="baseline preempt",
         runs={"baseline": "--rr baseline", "ws+rs": "--rr ws+rs"},
-        ablations={"baseline preempt": "--rr baseline --set rd.refresh_preemptible=true",
-                   "ws+rs preempt": "--rr ws+rs --set rd.refresh_preemptible=true",
-                   "ws (no RL)": "--rr ws"},
+        ablations={
+            "baseline preempt": "--rr baseline --set rd.refresh_preemptible=true",
+            "ws+rs preempt": "--rr ws+rs --set rd.refresh_preemptible=true",
+            "ws (no RL)": "--rr ws",
+        },
     ),
     "hierarchy": dict(
-        doc="docs/slc.md \"SLC cache hierarchy\"; experiments/slc-hierarchy/sweep.yaml",
-        base=("--preset hybrid-slc-tlc --set nand.blocks_per_plane=32 --set slc.blocks_per_plane=8 "
-              "--set slc.write_back_mib=0"),
+        doc='docs/slc.md "SLC cache hierarchy"; experiments/slc-hierarchy/sweep.yaml',
+        base=(
+            "--preset hybrid-slc-tlc --set nand.blocks_per_plane=32 --set slc.blocks_per_plane=8 "
+            "--set slc.write_back_mib=0"
+        ),
         # several times the 256 MiB SLC cache written
         loop=("write", 4 * 256 * MIB),
         ref="page",
         runs={"page": "--slc page", "hierarchy": "--slc hierarchy", "sector": "--slc sector"},
-        ablations={"page write-back": "--slc page --set slc.write_back_mib=16",
-                   "hierarchy write-back": "--slc hierarchy --set slc.write_back_mib=16",
-                   "page static": "--slc page --set slc.allocation=static",
-                   "hierarchy static": "--slc hierarchy --set slc.allocation=static"},
+        ablations={
+            "page write-back": "--slc page --set slc.write_back_mib=16",
+            "hierarchy write-back": "--slc hierarchy --set slc.write_back_mib=16",
+            "page static": "--slc page --set slc.allocation=static",
+            "hierarchy static": "--slc hierarchy --set slc.allocation=static",
+        },
     ),
     "slc-rl": dict(
-        doc="docs/slc.md \"SLC-RL: headroom\"; experiments/slc-rl/headroom.yaml",
-        base=("--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
-              "--set nand.blocks_per_plane=267"),
+        doc='docs/slc.md "SLC-RL: headroom"; experiments/slc-rl/headroom.yaml',
+        base=(
+            "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
+            "--set nand.blocks_per_plane=267"
+        ),
         # twice the quick drive's SLC cap (0.25 of 267 blocks x 4 planes... reported as
         # slc.max_slc_blocks); 2 GiB keeps the region cycling
         loop=("write", 2048 * MIB),
         ref="ust",
-        runs={"qlc-only": "--slc none", "ust": "--slc page --slc-size ust",
-              "rl": "--slc page --slc-size rl", "dwa": "--slc page --slc-size dwa"},
+        runs={
+            "qlc-only": "--slc none",
+            "ust": "--slc page --slc-size ust",
+            "rl": "--slc page --slc-size rl",
+            "dwa": "--slc page --slc-size dwa",
+        },
         ablations={
-            **{f"static {f:g} theta {t}K": (f"--slc page --slc-size static --set slc.static_fraction={f} "
-                                            f"--set slc.theta_kib={t}")
-               for f in (0.25, 1.0) for t in (4, 64, 1024)},
+            **{
+                f"static {f:g} theta {t}K": (
+                    f"--slc page --slc-size static --set slc.static_fraction={f} " f"--set slc.theta_kib={t}"
+                )
+                for f in (0.25, 1.0)
+                for t in (4, 64, 1024)
+            },
             "ust whole-drive": "--slc page --slc-size ust --set slc.max_fraction=1.0",
-            "rl whole-drive": "--slc page --slc-size rl --set slc.max_fraction=1.0"},
+            "rl whole-drive": "--slc page --slc-size rl --set slc.max_fraction=1.0",
+        },
     ),
 }
 
@@ -151,21 +182,34 @@ PAPER = {
 
 # ---- running ------------------------------------------------------------------------------
 
+
 class Runner:
     def __init__(self, a, name, outdir):
         self.a, self.name, self.out = a, name, outdir
 
     def run(self, label, args):
         path = os.path.join(self.out, label.replace(" ", "_").replace("/", "-") + ".json")
-        cmd = ["nice", "-n", "10", self.a.bin, "run", "--trace", self.a.trace, "--quiet",
-               "--out", path] + shlex.split(args)
+        cmd = [
+            "nice",
+            "-n",
+            "10",
+            self.a.bin,
+            "run",
+            "--trace",
+            self.a.trace,
+            "--quiet",
+            "--out",
+            path,
+        ] + shlex.split(args)
         log = path[:-5] + ".cmd"
         with open(log, "w") as f:
             f.write(" ".join(shlex.quote(c) for c in cmd[3:]) + "\n")
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode not in (0,) or not os.path.exists(path):
-            raise SystemExit(f"acceptance.py: run '{label}' failed (exit {r.returncode}): "
-                             f"{' '.join(cmd[3:])}\n{r.stdout[-2000:]}")
+            raise SystemExit(
+                f"acceptance.py: run '{label}' failed (exit {r.returncode}): "
+                f"{' '.join(cmd[3:])}\n{r.stdout[-2000:]}"
+            )
         with open(path) as f:
             return json.load(f)
 
@@ -181,8 +225,7 @@ def trace_stats(a, extra):
 def free_pool_bytes(j):
     c = j["config"]["nand"]
     planes = c["channels"] * c["chips_per_channel"] * c["dies_per_chip"] * c["planes_per_die"]
-    return (j["precondition"]["free_blocks_per_plane"]["mean"] * planes * c["pages_per_block"]
-            * c["page_size"])
+    return j["precondition"]["free_blocks_per_plane"]["mean"] * planes * c["pages_per_block"] * c["page_size"]
 
 
 def loop_count(h, st, budget, probe=None, pages_per_block=384, page=8192):
@@ -211,35 +254,11 @@ def loop_count(h, st, budget, probe=None, pages_per_block=384, page=8192):
     unit = "bytes written" if kind == "write" else "reads per block"
     note = f"{n} passes ({per_pass:,.0f} {unit} per pass, target {target:,.0f})"
     if capped:
-        note += (f"; CAPPED at {cap} passes ({LOOP_CAP} passes or {REQUEST_CAP[budget]:,} requests):"
-                 f" the target is not reached")
+        note += (
+            f"; CAPPED at {cap} passes ({LOOP_CAP} passes or {REQUEST_CAP[budget]:,} requests):"
+            f" the target is not reached"
+        )
     return n, note
-
-
-def training(j, headline):
-    if headline == "fsp":
-        return j.get("fsp", {}).get("policy", {}).get("training")
-    if headline == "gc":
-        return j.get("gc", {}).get("rl", {}).get("training")
-    if headline == "rr":
-        return j.get("read_disturb", {}).get("rl", {}).get("training")
-    if headline == "slc-rl":
-        return (j.get("slc", {}).get("sizer") or {}).get("training")
-    return None
-
-
-def effort(t, headline="fsp"):
-    """The run's training effort and whether it is trained by the one rule of every unit
-    (`training.trained`: at least 10 updates per visited q-table entry, controller/rl/effort.h)."""
-    if not t:
-        return "-", True
-    ok = bool(t["trained"])
-    flag = "" if ok else (f" UNDER-TRAINED ({t.get('updates_per_visited_entry', 0):.1f} updates per "
-                          f"visited entry < 10)")
-    r = t["rewards"]
-    return (f"{t['decisions']} dec, {t['explorations']} expl, {t['updates']} upd, "
-            f"{t['episodes']} ep, rewards +{r['positive']}/0:{r['zero']}/-{r['negative']}"
-            f"{flag}"), ok
 
 
 def unsaturated(j):
@@ -250,101 +269,12 @@ def unsaturated(j):
     return not op["saturated"] and op["die_utilisation"]["max"] <= MAX_DIE
 
 
-def op_point(j):
-    op = j["operating_point"]
-    fq = op.get("flash_queue", {})
-    s = f"{100 * op['die_utilisation']['max']:.1f}% die"
-    hw = fq.get("host_wait_over_service")
-    if hw is not None:
-        s += f", host wait {hw:.2f}x service"
-    if op["saturated"]:
-        s += " SATURATED"
-    return s
-
-
-# ---- metrics and verdicts per headline ------------------------------------------------------
-
-def lat(j, kind, p):
-    return j["latency_us"][kind][p]
-
-
-def ratio(a, b):
-    return a / b if b else float("nan")
-
-
-def verdict_fsp(R):
-    b, r = R["baseline"], R["rl"]
-    share = ratio(r["fsp"]["lsb_share"], b["fsp"]["lsb_share"])
-    rd = ratio(lat(r, "read", "mean"), lat(b, "read", "mean"))
-    met = share >= 1.5 and rd < 1.0
-    rows = [("LSB share RL / Baseline", "2.9x LSB reads (73.1% vs ~25%)", f"{share:.2f}x "
-             f"({100 * r['fsp']['lsb_share']:.1f}% / {100 * b['fsp']['lsb_share']:.1f}%)", ">= 1.5x"),
-            ("LSB reads RL / Baseline", "2.9x", f"{ratio(r['fsp']['lsb_reads'], b['fsp']['lsb_reads']):.2f}x"
-             f" ({r['fsp']['lsb_reads']} / {b['fsp']['lsb_reads']})", "-"),
-            ("read mean RL / Baseline", "0.596", f"{rd:.3f}", "< 1"),
-            ("placed-read share (warm-up)", "-", f"{r.get('warmup', {}).get('placed_read_share', 0):.3f}", "-")]
-    return met, rows
-
-
-def verdict_gc(R):
-    lz, ag = R["lazy"], R["rl-aggr"]
-    p = ratio(lat(ag, "write", "p99_99"), lat(lz, "write", "p99_99"))
-    e = ratio(ag["flash"]["erases"]["gc"], lz["flash"]["erases"]["gc"])
-    met = p < 1.0 and (e <= 1.10 or lz["flash"]["erases"]["gc"] == 0 and ag["flash"]["erases"]["gc"] == 0)
-    rows = [("write p99.99 rl-aggr / lazy", "0.64", f"{p:.3f} ({lat(ag, 'write', 'p99_99') / 1e3:.2f} / "
-             f"{lat(lz, 'write', 'p99_99') / 1e3:.2f} ms)", "< 1"),
-            ("GC erases rl-aggr / lazy", "1.03", f"{e:.3f} ({ag['flash']['erases']['gc']} / "
-             f"{lz['flash']['erases']['gc']})", "<= 1.10"),
-            ("GC page moves lazy / rl-aggr", "-", f"{lz['flash']['gc_page_moves']} / {ag['flash']['gc_page_moves']}", "-")]
-    return met, rows
-
-
-def verdict_rr(R):
-    b, w = R["baseline"], R["ws+rs"]
-    m = ratio(lat(w, "read", "mean"), lat(b, "read", "mean"))
-    t = ratio(lat(w, "read", "p99_99"), lat(b, "read", "p99_99"))
-    met = m < 1.0 and t < 1.0
-    fb = b["read_disturb"]["refresh"]["full"]
-    fw = w["read_disturb"]["refresh"]["full"]
-    rows = [("read mean ws+rs / Baseline", "0.789 (vs best related)", f"{m:.3f}", "< 1"),
-            ("read p99.99 ws+rs / Baseline", "0.83 / 0.80 (vs RL / IPR)", f"{t:.3f}", "< 1"),
-            ("full refreshes Baseline -> ws+rs", "-", f"{fb} -> {fw}", "-")]
-    return met, rows
-
-
-def verdict_hierarchy(R):
-    p, h = R["page"], R["hierarchy"]
-    w = ratio(lat(h, "write", "mean"), lat(p, "write", "mean"))
-    met = w <= 0.80
-    rows = [("write mean hierarchy / page", "0.749", f"{w:.3f}", "<= 0.80"),
-            ("write mean hierarchy / sector", "0.811", f"{ratio(lat(h, 'write', 'mean'), lat(R['sector'], 'write', 'mean')):.3f}", "-"),
-            ("read mean hierarchy / page", "0.896", f"{ratio(lat(h, 'read', 'mean'), lat(p, 'read', 'mean')):.3f}", "-")]
-    return met, rows
-
-
-def tput(j):
-    return j["slc"]["write_throughput_mib_s"] if "slc" in j else j["host"]["bandwidth_mib_s"]
-
-
-def verdict_slc_rl(R):
-    u, r = R["ust"], R["rl"]
-    x = ratio(tput(r), tput(u))
-    met = x >= 1.58
-    rows = [("write throughput RL / UST", "1.58 (held-out; slides +77.6% vs their reference)", f"{x:.3f}", ">= 1.58"),
-            ("write throughput RL / QLC-only", "1.776", f"{ratio(tput(r), tput(R['qlc-only'])):.3f}", "-"),
-            ("WAF RL / UST", "0.797", f"{ratio(r['flash']['waf'], u['flash']['waf']):.3f}", "-")]
-    return met, rows
-
-
-VERDICT = {"fsp": verdict_fsp, "gc": verdict_gc, "rr": verdict_rr, "hierarchy": verdict_hierarchy,
-           "slc-rl": verdict_slc_rl}
-
-
 def ablation_text(headline, R, a, fold_args):
     """The mechanism check: what the ablation says about this trace."""
     L = []
     if headline == "fsp":
-        from oracle_lsb import analyse, to_records
+        from experiments.fsp.oracle_lsb import analyse, to_records
+
         fold = R["baseline"]["trace"]["transformations"].get("fold", {})
         cap = fold.get("capacity_bytes", 0) / 2**30
         rec = to_records(a.trace, a.bin, fold_args + (f" --capacity-gib {cap!r}" if cap else ""))
@@ -353,85 +283,117 @@ def ablation_text(headline, R, a, fold_args):
         finally:
             os.unlink(rec)
         if o is None:
-            L.append("Oracle bound (experiments/fsp/oracle_lsb.py, 2 MiB): no programmed data is read "
-                     "after the warm-up: placement cannot move any read to LSB.")
+            L.append(
+                "Oracle bound (experiments/fsp/oracle_lsb.py, 2 MiB): no programmed data is read "
+                "after the warm-up: placement cannot move any read to LSB."
+            )
         else:
-            L.append(f"Oracle bound (experiments/fsp/oracle_lsb.py, 2 MiB cache, the looped trace): "
-                     f"{o['flash_reads']} flash reads of programmed data; LSB share by read history "
-                     f"{100 * o['history']:.1f}% ({o['history'] / o['random']:.2f}x random), future-knowing "
-                     f"per unit {100 * o['per_unit']:.1f}% ({o['per_unit'] / o['random']:.2f}x), global "
-                     f"{100 * o['glob']:.1f}% ({o['glob'] / o['random']:.2f}x). Placement of what the "
-                     f"trace writes, ranked by past reads (the RL state), is bounded by the history "
-                     f"figure; below 1.5x, only Rewrite (re-placing data read hot from a slow page, "
-                     f"the 'rl rewrite-skip' row removes it) can move reads to LSB.")
+            L.append(
+                f"Oracle bound (experiments/fsp/oracle_lsb.py, 2 MiB cache, the looped trace): "
+                f"{o['flash_reads']} flash reads of programmed data; LSB share by read history "
+                f"{100 * o['history']:.1f}% ({o['history'] / o['random']:.2f}x random), future-knowing "
+                f"per unit {100 * o['per_unit']:.1f}% ({o['per_unit'] / o['random']:.2f}x), global "
+                f"{100 * o['glob']:.1f}% ({o['glob'] / o['random']:.2f}x). Placement of what the "
+                f"trace writes, ranked by past reads (the RL state), is bounded by the history "
+                f"figure; below 1.5x, only Rewrite (re-placing data read hot from a slow page, "
+                f"the 'rl rewrite-skip' row removes it) can move reads to LSB."
+            )
         st = R["_stats"]
-        L.append(f"Read-hot data in one pass of the trace (`ssdtlm trace-stats`): Hot R "
-                 f"{100 * st['hot_read_ratio']:.1f}% of the read pages are read >= 4 times, Int. ratio "
-                 f"{100 * st['int_ratio']:.1f}% (hottest share of pages serving 80% of the reads); "
-                 f"{100 * st['read_ratio_ops']:.1f}% of requests are reads. The paper's mechanism "
-                 f"needs pages read often enough to reach the RL state's top read bin (> 5 reads) "
-                 f"and the Rewrite trigger.")
+        L.append(
+            f"Read-hot data in one pass of the trace (`ssdtlm trace-stats`): Hot R "
+            f"{100 * st['hot_read_ratio']:.1f}% of the read pages are read >= 4 times, Int. ratio "
+            f"{100 * st['int_ratio']:.1f}% (hottest share of pages serving 80% of the reads); "
+            f"{100 * st['read_ratio_ops']:.1f}% of requests are reads. The paper's mechanism "
+            f"needs pages read often enough to reach the RL state's top read bin (> 5 reads) "
+            f"and the Rewrite trigger."
+        )
         for k in ("rl no-promotion", "rl rewrite-skip", "frequency"):
             if k in R:
-                L.append(f"{k}: LSB share {ratio(R[k]['fsp']['lsb_share'], R['baseline']['fsp']['lsb_share']):.2f}x, "
-                         f"read mean {ratio(lat(R[k], 'read', 'mean'), lat(R['baseline'], 'read', 'mean')):.3f} of Baseline.")
+                L.append(
+                    f"{k}: LSB share {ratio(R[k]['fsp']['lsb_share'], R['baseline']['fsp']['lsb_share']):.2f}x, "
+                    f"read mean {ratio(lat(R[k], 'read', 'mean'), lat(R['baseline'], 'read', 'mean')):.3f} of Baseline."
+                )
     elif headline == "gc":
         lz = R["lazy"]
         host_pages = max(1, lz["flash"].get("host_pages_programmed", 0))
-        L.append(f"GC pressure: lazy moved {lz['flash']['gc_page_moves']} valid pages "
-                 f"({lz['flash']['gc_page_moves'] / host_pages:.3f} per host page programmed) and "
-                 f"erased {lz['flash']['erases']['gc']} blocks (WAF {lz['flash']['waf']:.2f}). Partial GC "
-                 f"spreads page copies over idle gaps; where GC moves (almost) nothing it is "
-                 f"erase-only, the RL unit gets few decisions (it decides only while N_free <= T_GC "
-                 f"or in the T^A_GC band) and there is nothing to spread: outside the paper's regime "
-                 f"(its traces, and the ablation's home1-like workloads, reach WAF ~2).")
+        L.append(
+            f"GC pressure: lazy moved {lz['flash']['gc_page_moves']} valid pages "
+            f"({lz['flash']['gc_page_moves'] / host_pages:.3f} per host page programmed) and "
+            f"erased {lz['flash']['erases']['gc']} blocks (WAF {lz['flash']['waf']:.2f}). Partial GC "
+            f"spreads page copies over idle gaps; where GC moves (almost) nothing it is "
+            f"erase-only, the RL unit gets few decisions (it decides only while N_free <= T_GC "
+            f"or in the T^A_GC band) and there is nothing to spread: outside the paper's regime "
+            f"(its traces, and the ablation's home1-like workloads, reach WAF ~2)."
+        )
         for k in ("rl (no T^A_GC band)", "rl-aggr greedy", "lazy N_free/plane", "rl-aggr N_free/plane"):
             if k in R:
-                L.append(f"{k}: write p99.99 {ratio(lat(R[k], 'write', 'p99_99'), lat(lz, 'write', 'p99_99')):.3f} "
-                         f"of lazy (N_free/die), GC erases {ratio(R[k]['flash']['erases']['gc'], lz['flash']['erases']['gc']):.3f}.")
+                L.append(
+                    f"{k}: write p99.99 {ratio(lat(R[k], 'write', 'p99_99'), lat(lz, 'write', 'p99_99')):.3f} "
+                    f"of lazy (N_free/die), GC erases {ratio(R[k]['flash']['erases']['gc'], lz['flash']['erases']['gc']):.3f}."
+                )
     elif headline == "rr":
         b = R["baseline"]
         full = b["read_disturb"]["refresh"]["full"]
-        L.append(f"Refresh pressure: Baseline ran {full} full refreshes "
-                 f"({b['flash']['erases']['read_refresh']} refresh erases)"
-                 + (". None: no block reached the hard threshold, there is nothing for ws+rs to "
-                    "move into idle time (outside the paper's regime)." if full == 0 else "."))
+        L.append(
+            f"Refresh pressure: Baseline ran {full} full refreshes "
+            f"({b['flash']['erases']['read_refresh']} refresh erases)"
+            + (
+                ". None: no block reached the hard threshold, there is nothing for ws+rs to "
+                "move into idle time (outside the paper's regime)."
+                if full == 0
+                else "."
+            )
+        )
         w = R["ws+rs"]["read_disturb"]["refresh"]
-        L.append(f"ws+rs: {w['partial_jobs']} partial refresh jobs ({w['partial_moves']} page moves) in "
-                 f"idle time, {w['full']} full refreshes ({w['forced_full']} partial jobs forced full).")
+        L.append(
+            f"ws+rs: {w['partial_jobs']} partial refresh jobs ({w['partial_moves']} page moves) in "
+            f"idle time, {w['full']} full refreshes ({w['forced_full']} partial jobs forced full)."
+        )
         bp, wp = R.get("baseline preempt"), R.get("ws+rs preempt")
         if bp and wp:
-            L.append(f"Preemptible refresh (a refresh that never delays a read by more than one "
-                     f"operation): ws+rs / Baseline read mean {ratio(lat(wp, 'read', 'mean'), lat(bp, 'read', 'mean')):.3f}, "
-                     f"p99.99 {ratio(lat(wp, 'read', 'p99_99'), lat(bp, 'read', 'p99_99')):.3f}. The paper's gain "
-                     f"needs refreshes that block reads (its Observation II); if ws+rs wins only with "
-                     f"blocking refreshes, that is the mechanism.")
+            L.append(
+                f"Preemptible refresh (a refresh that never delays a read by more than one "
+                f"operation): ws+rs / Baseline read mean {ratio(lat(wp, 'read', 'mean'), lat(bp, 'read', 'mean')):.3f}, "
+                f"p99.99 {ratio(lat(wp, 'read', 'p99_99'), lat(bp, 'read', 'p99_99')):.3f}. The paper's gain "
+                f"needs refreshes that block reads (its Observation II); if ws+rs wins only with "
+                f"blocking refreshes, that is the mechanism."
+            )
         if "ws (no RL)" in R:
-            L.append(f"ws alone (no RL refresh): read mean {ratio(lat(R['ws (no RL)'], 'read', 'mean'), lat(b, 'read', 'mean')):.3f} of Baseline.")
+            L.append(
+                f"ws alone (no RL refresh): read mean {ratio(lat(R['ws (no RL)'], 'read', 'mean'), lat(b, 'read', 'mean')):.3f} of Baseline."
+            )
     elif headline == "hierarchy":
-        notes = {"hierarchy write-back": "with a DRAM write-back cache of 16 MiB (MQSim-like: a "
-                                         "write completes in DRAM while the cache has room, so the "
-                                         "programs a policy saves reach write latency only when it "
-                                         "is full)",
-                 "hierarchy static": "with MQSim's static LPN-to-plane allocation"}
+        notes = {
+            "hierarchy write-back": "with a DRAM write-back cache of 16 MiB (MQSim-like: a "
+            "write completes in DRAM while the cache has room, so the "
+            "programs a policy saves reach write latency only when it "
+            "is full)",
+            "hierarchy static": "with MQSim's static LPN-to-plane allocation",
+        }
         for k, ref in (("hierarchy write-back", "page write-back"), ("hierarchy static", "page static")):
             if k in R and ref in R:
-                L.append(f"{k} / {ref}, {notes[k]}: write mean "
-                         f"{ratio(lat(R[k], 'write', 'mean'), lat(R[ref], 'write', 'mean')):.3f}.")
+                L.append(
+                    f"{k} / {ref}, {notes[k]}: write mean "
+                    f"{ratio(lat(R[k], 'write', 'mean'), lat(R[ref], 'write', 'mean')):.3f}."
+                )
         p = R["page"]["slc"]
-        L.append(f"SLC pressure (page): {p.get('migration_victims', 0)} migration victims, "
-                 f"{p.get('migration_pages', 0)} pages migrated, {p.get('native_gc_pages', 0)} native GC "
-                 f"pages. With (almost) no migration the policies differ only in how they pack "
-                 f"writes into SLC pages (partial-page writes, read-modify-writes).")
+        L.append(
+            f"SLC pressure (page): {p.get('migration_victims', 0)} migration victims, "
+            f"{p.get('migration_pages', 0)} pages migrated, {p.get('native_gc_pages', 0)} native GC "
+            f"pages. With (almost) no migration the policies differ only in how they pack "
+            f"writes into SLC pages (partial-page writes, read-modify-writes)."
+        )
     elif headline == "slc-rl":
         u = tput(R["ust"])
         best = max(((k, tput(j)) for k, j in R.items() if k.startswith("static")), key=lambda x: x[1])
-        L.append(f"Headroom: the best fixed (size, theta) cell is '{best[0]}' at {best[1] / u:.3f}x UST; "
-                 f"a policy that settles on one setting cannot beat that. Whole drive allowed in SLC mode: "
-                 f"RL {tput(R['rl whole-drive']) / u:.3f}x, UST {tput(R['ust whole-drive']) / u:.3f}x of UST "
-                 f"(capped). If the best fixed cell is far below 1.58x, the +58% is outside what this "
-                 f"trace on this drive allows (the slides' gain needs large writes that belong in SLC "
-                 f"and a cap UST does not already fill).")
+        L.append(
+            f"Headroom: the best fixed (size, theta) cell is '{best[0]}' at {best[1] / u:.3f}x UST; "
+            f"a policy that settles on one setting cannot beat that. Whole drive allowed in SLC mode: "
+            f"RL {tput(R['rl whole-drive']) / u:.3f}x, UST {tput(R['ust whole-drive']) / u:.3f}x of UST "
+            f"(capped). If the best fixed cell is far below 1.58x, the +58% is outside what this "
+            f"trace on this drive allows (the slides' gain needs large writes that belong in SLC "
+            f"and a cap UST does not already fill)."
+        )
     return L
 
 
@@ -444,39 +406,51 @@ def controls(a, headline, opts, outdir):
     trace with the options `opts`, over the evaluation seeds; the cells' Markdown."""
     import types
 
-    import plan
-    import worth
-    from setups import UNITS
+    from experiments.worth import plan, worth
+    from experiments.worth.setups import UNITS
+
     unit = UNIT_OF[headline]
     trace = os.path.abspath(a.trace)
     tname = os.path.basename(a.trace).split(".")[0]
-    cs = [plan.Cell(unit, st, tname, "real", lambda s, t=trace: t, plan.options(opts))
-          for st in UNITS[unit]["quick_setups"]]
-    ns = types.SimpleNamespace(bin=a.bin, workers=a.workers, out=outdir, quick=False,
-                               db=os.path.join(outdir, "controls.sqlite"))
+    cs = [
+        plan.Cell(unit, st, tname, "real", lambda s, t=trace: t, plan.options(opts))
+        for st in UNITS[unit]["quick_setups"]
+    ]
+    ns = types.SimpleNamespace(
+        bin=a.bin, workers=a.workers, out=outdir, quick=False, db=os.path.join(outdir, "controls.sqlite")
+    )
     rows, n_sel, n_ev, t1, t2 = worth.evaluate(ns, cs, {}, "-" + tname)
     md = "## RL against its controls\n" + worth.cells_md(rows).split("\n", 1)[1]
     ns.hwcost = None
-    return (md + f"\n{n_sel} selection and {n_ev} evaluation runs, {t1 + t2:.0f} s.\n\n"
-            "## Worth on this trace (RL against its best control, beside its hardware cost)\n\n"
-            + worth.worth_md(rows, worth.hwcost(ns), [unit]))
+    return (
+        md + f"\n{n_sel} selection and {n_ev} evaluation runs, {t1 + t2:.0f} s.\n\n"
+        "## Worth on this trace (RL against its best control, beside its hardware cost)\n\n"
+        + worth.worth_md(rows, worth.hwcost(ns), [unit])
+    )
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
     ap.add_argument("headline", choices=sorted(HEADLINES))
     ap.add_argument("--trace", required=True, help="any trace file ssdtlm run --trace reads")
     ap.add_argument("--trace-args", default="", help="trace options added to every run")
-    ap.add_argument("--run-args", default="",
-                    help="other `ssdtlm run` options added to every run (e.g. --closed-loop 4)")
+    ap.add_argument(
+        "--run-args", default="", help="other `ssdtlm run` options added to every run (e.g. --closed-loop 4)"
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "ssdtlm"))
     ap.add_argument("--out", default=os.path.join(HERE, "results", "acceptance"))
     ap.add_argument("--budget", choices=["quick", "full"], default="full")
     ap.add_argument("--no-ablations", action="store_true")
-    ap.add_argument("--no-controls", action="store_true",
-                    help="skip RL against its controls over the seeds (the verdicts)")
+    ap.add_argument(
+        "--no-controls",
+        action="store_true",
+        help="skip RL against its controls over the seeds (the verdicts)",
+    )
     a = ap.parse_args()
     if not os.path.exists(a.trace):
         sys.exit(f"acceptance.py: --trace {a.trace}: no such file")
@@ -524,17 +498,27 @@ def main():
 
     met, rows = VERDICT[a.headline](R)
     # the RL policies' runs (QLC-only reports an idle sizer, the baselines none)
-    train_ok = all(effort(training(R[k], a.headline), a.headline)[1] for k in h["runs"]
-                   if k in RL_RUNS and training(R[k], a.headline) is not None)
-    L = [f"# Acceptance: {a.headline} on {os.path.basename(a.trace)}", "",
-         f"Command: `experiments/acceptance.py {a.headline} --trace {a.trace}"
-         f"{' --trace-args ' + shlex.quote(a.trace_args) if a.trace_args else ''}"
-         f"{' --run-args ' + shlex.quote(a.run_args) if a.run_args else ''}"
-         f"{' --budget quick' if a.budget == 'quick' else ''}` (setup: {h['doc']})", "",
-         f"Setup: `{h['base']} {targs.strip()}`; loop: {loop_note}; speed {speed:g} "
-         f"(reference '{ref}': " + "; ".join(f"x{s:g}: {o}" for s, o in calib) + ")", "",
-         f"Paper: {PAPER[a.headline]}", "",
-         "| metric | paper | ours | acceptance |", "|---|---|---|---|"]
+    train_ok = all(
+        effort(training(R[k], a.headline), a.headline)[1]
+        for k in h["runs"]
+        if k in RL_RUNS and training(R[k], a.headline) is not None
+    )
+    L = [
+        f"# Acceptance: {a.headline} on {os.path.basename(a.trace)}",
+        "",
+        f"Command: `python3 -m experiments.acceptance {a.headline} --trace {a.trace}"
+        f"{' --trace-args ' + shlex.quote(a.trace_args) if a.trace_args else ''}"
+        f"{' --run-args ' + shlex.quote(a.run_args) if a.run_args else ''}"
+        f"{' --budget quick' if a.budget == 'quick' else ''}` (setup: {h['doc']})",
+        "",
+        f"Setup: `{h['base']} {targs.strip()}`; loop: {loop_note}; speed {speed:g} "
+        f"(reference '{ref}': " + "; ".join(f"x{s:g}: {o}" for s, o in calib) + ")",
+        "",
+        f"Paper: {PAPER[a.headline]}",
+        "",
+        "| metric | paper | ours | acceptance |",
+        "|---|---|---|---|",
+    ]
     L += [f"| {m} | {p} | {o} | {c} |" for m, p, o, c in rows]
     verdict = "MET" if met else "NOT MET"
     if not train_ok:
@@ -543,12 +527,19 @@ def main():
     if any(R[k]["operating_point"]["saturated"] for k in h["runs"]) and not by_design:
         verdict += " (a headline run is SATURATED: see the operating point column)"
     elif not by_design and not unsaturated(R[ref]):
-        verdict += (f" (the reference is above {100 * MAX_DIE:.0f}% die"
-                    + (" in closed loop" if closed else f" after {SLOWDOWNS} halvings of the speed")
-                    + ": not the documented operating point)")
-    L += ["", f"**Paper's headline, one seed: {verdict}** (context, not a verdict on the unit: "
-          "the verdicts are RL against its controls over the seeds, below)", "",
-          "| run | operating point | RL training effort |", "|---|---|---|"]
+        verdict += (
+            f" (the reference is above {100 * MAX_DIE:.0f}% die"
+            + (" in closed loop" if closed else f" after {SLOWDOWNS} halvings of the speed")
+            + ": not the documented operating point)"
+        )
+    L += [
+        "",
+        f"**Paper's headline, one seed: {verdict}** (context, not a verdict on the unit: "
+        "the verdicts are RL against its controls over the seeds, below)",
+        "",
+        "| run | operating point | RL training effort |",
+        "|---|---|---|",
+    ]
     for k in list(h["runs"]) + [x for x in R if x not in h["runs"] and x != "_stats"]:
         t = training(R[k], a.headline)
         eff = effort(t, a.headline)[0] if t and (t["decisions"] or "rl" in k or "ws+rs" in k) else "-"
@@ -557,8 +548,7 @@ def main():
         L += ["", "Ablation (the mechanism):", ""]
         L += ["- " + x for x in ablation_text(a.headline, R, a, f"{targs} --loop {loops}")]
     if a.headline in UNIT_OF and not a.no_controls:
-        L += ["", controls(a, a.headline, f"{targs} --loop {loops} --speed {speed:g} {a.run_args}",
-                           outdir)]
+        L += ["", controls(a, a.headline, f"{targs} --loop {loops} --speed {speed:g} {a.run_args}", outdir)]
     text = "\n".join(L) + "\n"
     with open(os.path.join(outdir, "table.md"), "w") as f:
         f.write(text)

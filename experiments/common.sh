@@ -5,6 +5,7 @@
 #   exp_options "db sweep" "$@"   # --quick --workers N (--jobs N) --bin PATH --out DIR, plus the
 #                                 # listed options with a value (--db X sets opt_db=X)
 #   exp_sweep NAME [SPEC]         # sets db and out; a failed run is a note, not the end
+#   exp_py MODULE ARGS...         # python3 -m experiments.MODULE ARGS (experiments/README.md)
 #
 # After exp_options: bin, workers, quick (array: empty or --quick), outdir, py, root.
 #   exp_src_rev VAR               # exports VAR = the source revision (summaries print it)
@@ -40,6 +41,12 @@ exp_options() {
     esac
     shift
   done
+}
+
+exp_py() {
+  local module="$1"
+  shift
+  PYTHONPATH="$root${PYTHONPATH:+:$PYTHONPATH}" "$py" -m "experiments.$module" "$@"
 }
 
 exp_sweep() {

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """C++ vs RTL decision units on the experiments' own replays: every RL run of the
 experiments' sweep specs (the --quick versions by default), replayed with `--rl-backend cpp` and
 `--rl-backend rtl`; the two result JSONs must be identical except wall-clock fields (any key with
@@ -6,7 +5,7 @@ experiments' sweep specs (the --quick versions by default), replayed with `--rl-
 names the backend). Runs that read another run's output (pre-training chains)
 are skipped.
 
-    experiments/rtl_equivalence.py [--bin B] [--workers N] [--full] [--limit N] [--out DIR]
+    python3 -m experiments.rtl_equivalence [--bin B] [--workers N] [--full] [--limit N] [--out DIR]
                                    [--only NAME[,NAME]]
 
 Prints one line per run and a summary per experiment; exits 1 if any pair differs or fails.
@@ -20,10 +19,10 @@ import subprocess
 import sys
 import time
 
+from testbench.sweep.ssdtlm_sweep import spec as specmod
+from testbench.sweep.ssdtlm_sweep.runner import estimated_cost, generate_workloads
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "testbench", "sweep"))
-from ssdtlm_sweep import spec as specmod  # noqa: E402
-from ssdtlm_sweep.runner import estimated_cost, generate_workloads  # noqa: E402
 
 SPECS = {
     "fsp": "experiments/fsp/sweep.yaml",
@@ -34,8 +33,7 @@ SPECS = {
     "slc-rl": "experiments/slc-rl/sweep.yaml",
     "slc-rl-headroom": "experiments/slc-rl/headroom.yaml",
 }
-RL_ARGS = [("--fsp", "rl"), ("--gc", "rl"), ("--gc", "rl-aggr"), ("--rr", "ws+rs"),
-           ("--slc-size", "rl")]
+RL_ARGS = [("--fsp", "rl"), ("--gc", "rl"), ("--gc", "rl-aggr"), ("--rr", "ws+rs"), ("--slc-size", "rl")]
 
 
 def is_rl(args):
@@ -46,7 +44,11 @@ def strip(o, top=True):
     if top and isinstance(o, dict):
         return strip({k: v for k, v in o.items() if k != "build"}, False)
     if isinstance(o, dict):
-        return {k: strip(v, False) for k, v in o.items() if "wall" not in k and k not in ("backend", "rl_backend", "peak_rss_mib")}
+        return {
+            k: strip(v, False)
+            for k, v in o.items()
+            if "wall" not in k and k not in ("backend", "rl_backend", "peak_rss_mib")
+        }
     if isinstance(o, list):
         return [strip(x, False) for x in o]
     return o
@@ -80,8 +82,11 @@ def run_pair(binp, args, out, tag):
     for be in ("cpp", "rtl"):
         path = os.path.join(out, f"{tag}-{be}.json")
         t0 = time.time()
-        p = subprocess.run([binp] + args + ["--rl-backend", be, "--quiet", "--no-progress", "--out", path],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p = subprocess.run(
+            [binp] + args + ["--rl-backend", be, "--quiet", "--no-progress", "--out", path],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         t[be] = time.time() - t0
         if p.returncode != 0:
             return tag, False, f"{be} exit {p.returncode}: {p.stderr.decode(errors='replace')[-300:]}", t
@@ -115,7 +120,7 @@ def main():
         runs = [r for r in spec.expand() if not r.deps and is_rl(r.args)]
         runs.sort(key=estimated_cost)
         if o.limit:
-            runs = runs[:o.limit]
+            runs = runs[: o.limit]
         generate_workloads(spec, binp, runs)
         t0 = time.time()
         ok = 0
@@ -127,13 +132,18 @@ def main():
                 ok += good
                 for k in t:
                     walls[k] += t[k]
-                print(f"{'ok  ' if good else 'FAIL'} {tag} {r.label}: {msg} "
-                      f"(cpp {t.get('cpp', 0):.1f} s, rtl {t.get('rtl', 0):.1f} s)", flush=True)
+                print(
+                    f"{'ok  ' if good else 'FAIL'} {tag} {r.label}: {msg} "
+                    f"(cpp {t.get('cpp', 0):.1f} s, rtl {t.get('rtl', 0):.1f} s)",
+                    flush=True,
+                )
         bad += len(runs) - ok
         ratio = walls["rtl"] / walls["cpp"] if walls["cpp"] else 0
-        print(f"== {name}: {ok} of {len(runs)} RL runs identical (cpp {walls['cpp']:.0f} s, "
-              f"rtl {walls['rtl']:.0f} s of process time, ratio {ratio:.2f}; {time.time() - t0:.0f} s)",
-              flush=True)
+        print(
+            f"== {name}: {ok} of {len(runs)} RL runs identical (cpp {walls['cpp']:.0f} s, "
+            f"rtl {walls['rtl']:.0f} s of process time, ratio {ratio:.2f}; {time.time() - t0:.0f} s)",
+            flush=True,
+        )
     sys.exit(1 if bad else 0)
 
 

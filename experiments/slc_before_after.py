@@ -1,29 +1,18 @@
-#!/usr/bin/python3
 """Before/after comparison of the two SLC quick sweeps (experiments/slc-hierarchy/run.sh --quick,
 experiments/slc-rl/run.sh --quick; docs/slc.md "Fidelity fixes"): the headline ratios of each
 sweep store, beside its operating point (die utilisation, space utilisation at the end) and, for
 SLC-RL, the agent's training effort.
 
-    slc_before_after.py hierarchy LABEL=DB[:SWEEP] ...   # default sweep slc-hierarchy-quick
-    slc_before_after.py rl LABEL=DB[:SWEEP] ...          # default sweep slc-rl-quick
+    python3 -m experiments.slc_before_after hierarchy LABEL=DB[:SWEEP] ...   # default slc-hierarchy-quick
+    python3 -m experiments.slc_before_after rl LABEL=DB[:SWEEP] ...          # default slc-rl-quick
 
 Prints Markdown tables (geometric means over the generated "-like" workloads; all workloads in
 brackets).
 """
-import importlib.util
-import os
+import importlib
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from slc_summary import gmean  # noqa: E402
-
-
-def module(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+from experiments.common.tables import gmean
 
 
 def pct(v):
@@ -37,7 +26,7 @@ def util(res, series):
 
 
 def hierarchy(stores):
-    s = module("hsum", os.path.join(HERE, "slc-hierarchy", "summary.py"))
+    s = importlib.import_module("experiments.slc-hierarchy.summary")
     keys = ["write latency", "read latency", "migration reads", "migration volume"]
     print("| store | metric | vs page | vs SA | vs Sector |")
     print("|---|---|---|---|---|")
@@ -52,6 +41,7 @@ def hierarchy(stores):
         for k in keys:
             cells = []
             for other in ["page", "sa", "sector"]:
+
                 def ratios(ws):
                     out = []
                     for w in ws:
@@ -59,14 +49,14 @@ def hierarchy(stores):
                         if a and b:
                             out.append(a / b)
                     return gmean(out) if out else None
+
                 cells.append(f"{pct(ratios(gen))} ({pct(ratios(wl))})")
             print(f"| {label} | {k} | " + " | ".join(cells) + " |")
         for p in s.POLICIES:
             d = [util(r["res"], r["series"]) for r in ok if r["policy"] == p and r["workload"] in gen]
             die = [x[0] for x in d if x[0] is not None]
             sp = [x[1] for x in d if x[1] is not None]
-            ops.append((label, p, sum(die) / len(die) if die else None,
-                        sum(sp) / len(sp) if sp else None))
+            ops.append((label, p, sum(die) / len(die) if die else None, sum(sp) / len(sp) if sp else None))
     print()
     print("| store | policy | die utilisation, mean (generated) | space utilisation at the end, mean |")
     print("|---|---|---|---|")
@@ -75,7 +65,7 @@ def hierarchy(stores):
 
 
 def rl(stores):
-    s = module("rsum", os.path.join(HERE, "slc-rl", "summary.py"))
+    s = importlib.import_module("experiments.slc-rl.summary")
     others = ["none", "static", "ust", "dwa"]
     print("| store | RL vs | throughput | WAF | migration + QLC GC busy |")
     print("|---|---|---|---|---|")
@@ -90,6 +80,7 @@ def rl(stores):
         for o in others:
             cells = []
             for k in ["throughput", "WAF", "reclaim"]:
+
                 def ratios(ws):
                     out = []
                     for w in ws:
@@ -97,6 +88,7 @@ def rl(stores):
                         if a and b:
                             out.append(a / b)
                     return gmean(out) if out else None
+
                 cells.append(f"{pct(ratios(gen))} ({pct(ratios(wl))})")
             print(f"| {label} | {s.LABEL[o]} | " + " | ".join(cells) + " |")
         for r in ok:
@@ -105,17 +97,34 @@ def rl(stores):
             sz = r["res"]["slc"]["sizer"]
             t = sz.get("training", {})
             die, sp = util(r["res"], r["series"])
-            train.append((label, r["workload"], sz["epochs"], t.get("decisions"), t.get("updates"),
-                          t.get("explorations"), sz["positive_rewards"], sz["negative_rewards"],
-                          " ".join(str(x) for x in sz["actions_chosen"]), die, sp,
-                          sz.get("reward", "cumulative"), sz.get("demand", "1mib")))
+            train.append(
+                (
+                    label,
+                    r["workload"],
+                    sz["epochs"],
+                    t.get("decisions"),
+                    t.get("updates"),
+                    t.get("explorations"),
+                    sz["positive_rewards"],
+                    sz["negative_rewards"],
+                    " ".join(str(x) for x in sz["actions_chosen"]),
+                    die,
+                    sp,
+                    sz.get("reward", "cumulative"),
+                    sz.get("demand", "1mib"),
+                )
+            )
     print()
-    print("| store | workload | epochs | decisions | updates | explorations | rewards + / − | "
-          "actions chosen (0..8) | die util. | space util. end | reward / demand |")
+    print(
+        "| store | workload | epochs | decisions | updates | explorations | rewards + / − | "
+        "actions chosen (0..8) | die util. | space util. end | reward / demand |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for x in train:
-        print(f"| {x[0]} | {x[1]} | {x[2]} | {x[3]} | {x[4]} | {x[5]} | {x[6]} / {x[7]} | {x[8]} | "
-              f"{x[9]:.3f} | {x[10]:.3f} | {x[11]} / {x[12]} |")
+        print(
+            f"| {x[0]} | {x[1]} | {x[2]} | {x[3]} | {x[4]} | {x[5]} | {x[6]} / {x[7]} | {x[8]} | "
+            f"{x[9]:.3f} | {x[10]:.3f} | {x[11]} / {x[12]} |"
+        )
 
 
 def main():

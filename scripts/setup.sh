@@ -22,6 +22,7 @@ PKGS=(
   python3 python3-matplotlib python3-yaml  # plots and experiment scripts
   python3-pandas           # ssdtlm_sweep.load(): runs as a DataFrame
   python3-distributed python3-dask python3-pytest chromium   # ssdtlm sweep/report and their tests (docs/sweep.md)
+  black flake8             # Python style of experiments/ and the sweep tool (CTest python_lint)
 )
 
 missing=()

@@ -17,5 +17,5 @@ exp_options "" "$@"
 name=fsp-ablation${quick:+-quick}
 t0=$(date +%s)
 exp_sweep "$name" "$here/ablation.yaml"
-"$py" "$here/ablation_table.py" "$db" "$name" > "$out/table.md"
+exp_py fsp.ablation_table "$db" "$name" > "$out/table.md"
 echo "$name: $(( $(date +%s) - t0 )) s; table: $out/table.md, report: $out/report.html"

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """FSP lifetime comparison (the paper's Section IV-D2, docs/fsp.md "Lifetime (measured)").
 
 Lifetime = host data written before 5% of the blocks wear out, extrapolated from each run's
@@ -10,19 +9,21 @@ update (`fsp.policy.training.trained` false) is flagged UNTRAINED and left out o
 measures the untrained table's tie-break, not a policy); every run's operating point (busiest
 die, saturated) and the RL runs' training effort are listed.
 
-    lifetime.py STORE.sqlite [--sweep NAME] [--out FILE.md]   # an `ssdtlm sweep` store
-    lifetime.py OUTDIR [--out FILE.md]                        # experiments/fsp/run.sh's runs/*.json
+    python3 -m experiments.fsp.lifetime STORE.sqlite [--sweep NAME] [--out FILE.md]   # a sweep store
+    python3 -m experiments.fsp.lifetime OUTDIR [--out FILE.md]   # experiments/fsp/run.sh's runs/*.json
 
 Without --out the Markdown goes to stdout.
 """
 import argparse
 import glob
 import json
-import math
 import os
 import re
-import sqlite3
 import sys
+
+from experiments.common import store as storemod
+from experiments.common.names import workload_name
+from experiments.common.tables import gmean
 
 GROUPERS = ["baseline", "baseline-rw", "frequency", "distance", "rl"]
 # p95 block erase counts below this are too coarse to rank groupers (an integer count of 1 or 2
@@ -37,34 +38,24 @@ PAPER_LIFETIME = {"rl": 0.993}
 PAPER_ERASES = {"baseline-rw": 2.2, "frequency": 1.076, "rl": 1.025}
 
 
-def workload_name(trace):
-    t = str(trace)
-    if t.startswith("workload:"):
-        return t.split(":", 1)[1]
-    return re.sub(r"\.(csv|trace|ssdsim|blkparse|txt)(\.gz)?$", "", os.path.basename(t))
-
-
 def load_store(path, sweep):
-    db = sqlite3.connect(path)
-    db.row_factory = sqlite3.Row
+    store = storemod.open_store(path)
     if sweep is None:
-        names = [r[0] for r in db.execute("SELECT name FROM sweeps ORDER BY started_at")]
-        sweep = names[-1] if names else None
-    q = ("SELECT r.params, r.result, r.wall_s FROM runs r JOIN sweep_runs s ON s.key = r.key "
-         "WHERE s.sweep = ? AND r.status = 'ok'")
-    rows = db.execute(q, (sweep,)).fetchall() if sweep else []
+        sweep = storemod.latest_sweep(store)
+    rows = storemod.runs(store, sweep, ok=True) if sweep else []
     runs, walls = {}, []
     for row in rows:
-        p = json.loads(row["params"])
-        res = json.loads(row["result"])
-        runs[(workload_name(p["trace"]), int(p["cache-mb"]), p["fsp"])] = res
+        p = row["params"]
+        runs[(workload_name(p["trace"]), int(p["cache-mb"]), p["fsp"])] = row["result"]
         walls.append(row["wall_s"])
-    meta = db.execute("SELECT quick, runs, wall_s, started_at FROM sweeps WHERE name = ?",
-                      (sweep,)).fetchone() if sweep else None
+    meta = storemod.sweep_info(store, sweep) if sweep else None
+    store.close()
     src = f"sweep `{sweep}` in `{path}`"
     if meta:
-        src += (f" ({'--quick, ' if meta['quick'] else ''}{meta['runs']} runs, started "
-                f"{meta['started_at']}, {meta['wall_s']:.0f} s)")
+        src += (
+            f" ({'--quick, ' if meta['quick'] else ''}{meta['runs']} runs, started "
+            f"{meta['started_at']}, {meta['wall_s']:.0f} s)"
+        )
     return runs, walls, src
 
 
@@ -80,11 +71,6 @@ def load_dir(out):
     return runs, walls, f"`{out}/runs/*.json` (experiments/fsp/run.sh)"
 
 
-def gmean(xs):
-    xs = [x for x in xs if x is not None and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
-
-
 def fmt(x, nd=3):
     return "n/a" if x is None else f"{x:.{nd}f}"
 
@@ -92,8 +78,13 @@ def fmt(x, nd=3):
 def life(r):
     f = r["fsp"]
     lt = f["lifetime"]
-    return {"erases": f["erases_total"], "uniform": lt["uniform_tb"], "p95": lt["p95_tb"],
-            "e95": lt["p95_block_erases"], "written": lt["host_bytes_written"]}
+    return {
+        "erases": f["erases_total"],
+        "uniform": lt["uniform_tb"],
+        "p95": lt["p95_tb"],
+        "e95": lt["p95_block_erases"],
+        "written": lt["host_bytes_written"],
+    }
 
 
 def untrained(r):
@@ -103,8 +94,13 @@ def untrained(r):
 
 def blocks_of(r):
     n = r["config"]["nand"]
-    return (n["channels"] * n["chips_per_channel"] * n["dies_per_chip"] * n["planes_per_die"]
-            * n["blocks_per_plane"])
+    return (
+        n["channels"]
+        * n["chips_per_channel"]
+        * n["dies_per_chip"]
+        * n["planes_per_die"]
+        * n["blocks_per_plane"]
+    )
 
 
 def left_out(L, why, cells):
@@ -112,8 +108,12 @@ def left_out(L, why, cells):
     means, and why."""
     cells = {k: v for k, v in cells.items() if v}
     if cells:
-        L.append(why + ": " + "; ".join(f"{g} at {c} MiB: {', '.join(v)}"
-                                        for (c, g), v in sorted(cells.items())) + ".")
+        L.append(
+            why
+            + ": "
+            + "; ".join(f"{g} at {c} MiB: {', '.join(v)}" for (c, g), v in sorted(cells.items()))
+            + "."
+        )
         L.append("")
 
 
@@ -139,7 +139,7 @@ def main():
     # Normalised values per (cache, grouper): lists over workloads with erases on both sides.
     norm_u = {}
     norm_p = {}
-    only_grouper = {}   # grouper erased, Baseline did not (lifetime below Baseline, ratio unbounded)
+    only_grouper = {}  # grouper erased, Baseline did not (lifetime below Baseline, ratio unbounded)
     untrained_cells = {}  # (cache, grouper) -> workloads whose RL run made no update
     all_e95 = []
     max_replay_erases = 0
@@ -167,16 +167,20 @@ def main():
         max_replay_erases = max(max_replay_erases, lr["erases"])
     p95_ok = min(all_e95) >= P95_MIN_ERASES and max_replay_erases >= nblocks / 20
 
-    L = ["# FSP lifetime: data written before 5% of the blocks wear out", "",
-         f"Generated by `experiments/fsp/lifetime.py` from {src}. docs/fsp.md (\"Lifetime\") "
-         "defines the estimates and says which one to read.", "",
-         f"Drive: {any_r['config']['preset']}, {nblocks} blocks, erase limit {limit}; "
-         f"precondition {pre.get('fraction')} of the logical space + "
-         f"{pre.get('random_overwrites')} random overwrites. Each value is the grouper's lifetime "
-         "divided by Baseline's on the same workload and cache; the summary tables give the "
-         "geometric mean over the workloads where both runs erased blocks (n of them); a run "
-         "without erases has no finite estimate.",
-         ""]
+    L = [
+        "# FSP lifetime: data written before 5% of the blocks wear out",
+        "",
+        f'Generated by `experiments/fsp/lifetime.py` from {src}. docs/fsp.md ("Lifetime") '
+        "defines the estimates and says which one to read.",
+        "",
+        f"Drive: {any_r['config']['preset']}, {nblocks} blocks, erase limit {limit}; "
+        f"precondition {pre.get('fraction')} of the logical space + "
+        f"{pre.get('random_overwrites')} random overwrites. Each value is the grouper's lifetime "
+        "divided by Baseline's on the same workload and cache; the summary tables give the "
+        "geometric mean over the workloads where both runs erased blocks (n of them); a run "
+        "without erases has no finite estimate.",
+        "",
+    ]
 
     def summary(title, norm, note):
         L.append(f"## {title}")
@@ -195,52 +199,67 @@ def main():
                 paper = ["1"]
             if g == "distance":
                 paper = ["not reported"]
-            L.append(f"| {g} | " + " | ".join(cells) + f" | {fmt(gmean(allv))} (n={len(allv)}) | "
-                     + "; ".join(paper) + " |")
+            L.append(
+                f"| {g} | "
+                + " | ".join(cells)
+                + f" | {fmt(gmean(allv))} (n={len(allv)}) | "
+                + "; ".join(paper)
+                + " |"
+            )
         L.append("")
         L.append(note)
         L.append("")
 
-    summary("uniform_tb (all blocks wear at the mean rate) — read this one", norm_u,
-            "Per workload this is Baseline's erases / the grouper's erases (host data written is "
-            "the same for every grouper), so it is the inverse of the Fig. 14 erase ratio "
-            "including wear-leveling and read-refresh erases. `all` pools every cache size, as "
-            "the paper's average does. Paper column: the paper reports lifetime for RL only "
-            "(−0.7% vs Baseline, average over its traces and caches, workloads repeated until 5% "
-            "of the blocks wore out); the `1 / Fig. 14 erases` values are what its erase ratios "
-            "would give under even wear (our uniform_tb), derived here, not stated in the paper.")
+    summary(
+        "uniform_tb (all blocks wear at the mean rate) — read this one",
+        norm_u,
+        "Per workload this is Baseline's erases / the grouper's erases (host data written is "
+        "the same for every grouper), so it is the inverse of the Fig. 14 erase ratio "
+        "including wear-leveling and read-refresh erases. `all` pools every cache size, as "
+        "the paper's average does. Paper column: the paper reports lifetime for RL only "
+        "(−0.7% vs Baseline, average over its traces and caches, workloads repeated until 5% "
+        "of the blocks wore out); the `1 / Fig. 14 erases` values are what its erase ratios "
+        "would give under even wear (our uniform_tb), derived here, not stated in the paper.",
+    )
     e95s = sorted(set(all_e95))
     if max(all_e95) == 0:
-        p95_note = ("No block was erased in any run (p95 block erase count 0): p95_tb is "
-                    "undefined.")
+        p95_note = "No block was erased in any run (p95 block erase count 0): p95_tb is " "undefined."
     else:
         p95_note = ("**Not meaningful on these runs**: " if not p95_ok else "") + (
             f"p95 block erase counts are {', '.join(map(str, e95s))} over all {len(runs)} runs, "
             f"and the largest replay erased {max_replay_erases} blocks of {nblocks} "
             f"({max_replay_erases / nblocks:.2%}; the 95th percentile can come from the replay only "
-            f"when it erases at least 5% = {-(-nblocks // 20)} blocks). ")
+            f"when it erases at least 5% = {-(-nblocks // 20)} blocks). "
+        )
         if max_replay_erases < nblocks / 20:
-            p95_note += ("The count therefore comes from the blocks the preconditioning's "
-                         "timing-free GC erased (block erase counts are not reset after "
-                         "preconditioning), not from the replay. ")
+            p95_note += (
+                "The count therefore comes from the blocks the preconditioning's "
+                "timing-free GC erased (block erase counts are not reset after "
+                "preconditioning), not from the replay. "
+            )
         if len(e95s) == 1:
-            p95_note += (f"p95_tb = host data written × erase limit / {e95s[0]} is then the same "
-                         "for every grouper on a workload, so its ratio to Baseline is 1 by "
-                         "construction. ")
+            p95_note += (
+                f"p95_tb = host data written × erase limit / {e95s[0]} is then the same "
+                "for every grouper on a workload, so its ratio to Baseline is 1 by "
+                "construction. "
+            )
         if any(life(r)["e95"] and not life(r)["erases"] for r in runs.values()):
             p95_note += "It is even defined for runs whose replay erased nothing. "
-        p95_note += (f"Read p95_tb only when the p95 erase count is at least {P95_MIN_ERASES} "
-                     "and comes from the replay; otherwise read uniform_tb.")
+        p95_note += (
+            f"Read p95_tb only when the p95 erase count is at least {P95_MIN_ERASES} "
+            "and comes from the replay; otherwise read uniform_tb."
+        )
     summary("p95_tb (the 95th-percentile block wears at its own rate)", norm_p, p95_note)
 
     L.append("## Per workload: uniform_tb normalised to Baseline")
     L.append("")
     for c in caches:
-        L.append(f"**cache {c} MiB** (Baseline: replay erases, uniform_tb in TB; p95 = p95 "
-                 "block erase count of Baseline's run)")
+        L.append(
+            f"**cache {c} MiB** (Baseline: replay erases, uniform_tb in TB; p95 = p95 "
+            "block erase count of Baseline's run)"
+        )
         L.append("")
-        L.append("| workload | Baseline erases | Baseline TB | p95 | " +
-                 " | ".join(GROUPERS[1:]) + " |")
+        L.append("| workload | Baseline erases | Baseline TB | p95 | " + " | ".join(GROUPERS[1:]) + " |")
         L.append("|---" * (len(GROUPERS) + 3) + "|")
         for w in workloads:
             b = runs.get((w, c, "baseline"))
@@ -263,12 +282,18 @@ def main():
                     row.append("n/a (no erases)")
             L.append(f"| {w} | " + " | ".join(row) + " |")
         L.append("")
-    left_out(L, "Left out of the means, flagged † (the RL grouper made no update: its choices are "
-             "exploration and the initial table's tie-break)", untrained_cells)
+    left_out(
+        L,
+        "Left out of the means, flagged † (the RL grouper made no update: its choices are "
+        "exploration and the initial table's tie-break)",
+        untrained_cells,
+    )
     L.append("## Training effort and operating point")
     L.append("")
-    L.append("| workload | cache MiB | RL episodes / decisions / updates | busiest die (max over "
-             "groupers) | saturated runs |")
+    L.append(
+        "| workload | cache MiB | RL episodes / decisions / updates | busiest die (max over "
+        "groupers) | saturated runs |"
+    )
     L.append("|---|---|---|---|---|")
     for c in caches:
         for w in workloads:
@@ -277,21 +302,33 @@ def main():
                 continue
             rl = dict(cell).get("rl")
             t = rl.get("fsp", {}).get("policy", {}).get("training") if rl else None
-            eff = "-" if not t else (f"{t['episodes']} / {t['decisions']} / {t['updates']}"
-                                     + ("" if t["trained"] else " UNTRAINED"))
+            eff = (
+                "-"
+                if not t
+                else (
+                    f"{t['episodes']} / {t['decisions']} / {t['updates']}"
+                    + ("" if t["trained"] else " UNTRAINED")
+                )
+            )
             ops = [r.get("operating_point", {}) for _, r in cell]
             die = max((o.get("die_utilisation", {}).get("max", 0) for o in ops), default=0)
             sat = [g for g, r in cell if r.get("operating_point", {}).get("saturated")]
             L.append(f"| {w} | {c} | {eff} | {100 * die:.1f}% | {', '.join(sat) or 'none'} |")
     L.append("")
-    left_out(L, "Left out of the means (the grouper erased, Baseline did not, so the grouper's "
-             "lifetime is below Baseline's by an unbounded factor)", only_grouper)
+    left_out(
+        L,
+        "Left out of the means (the grouper erased, Baseline did not, so the grouper's "
+        "lifetime is below Baseline's by an unbounded factor)",
+        only_grouper,
+    )
     walls = [w for w in walls if w]
     if walls:
-        L.append(f"Run wall time: {len(walls)} runs, mean {sum(walls) / len(walls):.1f} s, "
-                 f"max {max(walls):.1f} s (mostly preconditioning: `sim.setup_wall_s` "
-                 f"{sum(r['sim']['setup_wall_s'] for r in runs.values()) / len(runs):.1f} s "
-                 "mean).")
+        L.append(
+            f"Run wall time: {len(walls)} runs, mean {sum(walls) / len(walls):.1f} s, "
+            f"max {max(walls):.1f} s (mostly preconditioning: `sim.setup_wall_s` "
+            f"{sum(r['sim']['setup_wall_s'] for r in runs.values()) / len(runs):.1f} s "
+            "mean)."
+        )
         L.append("")
     text = "\n".join(L)
     if a.out:

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Upper bounds on the LSB share of flash page reads that any FSP grouping can reach on a trace
 (docs/fsp.md "Oracle bound"): an analysis of the trace, not a simulation of the drive.
 
@@ -20,7 +19,7 @@ Bounds, over the programmed versions' flash reads (measured = the trace part):
               agent's long-term read-count state (ties: the first evicted)
   random      the expected share of a placement blind to reads (1/UNIT)
 
-    oracle_lsb.py TRACE [--page 8192] [--cache-mib 2 8] [--unit 4] [--bin build/ssdtlm]
+    python3 -m experiments.fsp.oracle_lsb TRACE [--page 8192] [--cache-mib 2 8] [--unit 4] [--bin build/ssdtlm]
                   [--trace-args "--fold modulo --capacity-gib 900 --loop 10 ..."]
 
 TRACE is any trace `ssdtlm run --trace` reads (every format, compressed or not): its records, after
@@ -69,8 +68,10 @@ def records(path):
         for n, line in enumerate(f, 2):
             p = line.rstrip("\n").split(",")
             if len(p) != 5 or p[1] not in ("R", "W"):
-                sys.exit(f"oracle_lsb.py: {path}: line {n}: expected 5 fields "
-                         f"(time_ns,op R|W,offset_bytes,size_bytes,device)")
+                sys.exit(
+                    f"oracle_lsb.py: {path}: line {n}: expected 5 fields "
+                    f"(time_ns,op R|W,offset_bytes,size_bytes,device)"
+                )
             yield p[1] == "R", int(p[2]), int(p[3])
 
 
@@ -81,13 +82,13 @@ def analyse(path, page, cache_pages, unit):
         first, last = off // page, (off + size - 1) // page
         reqs.append((is_read, first, last))
         pages_touched.update(range(first, last + 1))
-    cur = {}          # lpn -> current version id
-    reads = []        # version id -> flash reads (measured)
+    cur = {}  # lpn -> current version id
+    reads = []  # version id -> flash reads (measured)
     cache = OrderedDict()  # lpn -> version, LRU order (dirty pages)
-    units = []        # programmed units: lists of version ids
-    pending = []      # evicted versions waiting to fill a unit
-    lpn_reads = {}    # lpn -> reads so far (all versions, cache hits included)
-    owner = []        # version id -> lpn
+    units = []  # programmed units: lists of version ids
+    pending = []  # evicted versions waiting to fill a unit
+    lpn_reads = {}  # lpn -> reads so far (all versions, cache hits included)
+    owner = []  # version id -> lpn
     history_pick = []  # per unit: index of the version with the most past reads of its page
 
     def new_version(lpn):
@@ -138,9 +139,17 @@ def analyse(path, page, cache_pages, unit):
     per_unit = sum(max(reads[v] for v in u) for u in units) / flash
     lsb_slot = sum(reads[u[0]] for u in units) / flash  # Baseline's order: first evicted on LSB
     history = sum(reads[u[k]] for u, k in zip(units, history_pick)) / flash
-    return dict(reads=total_reads, cache_hits=hits, flash_reads=flash, units=len(units),
-                glob=glob, per_unit=per_unit, history=history, baseline_slot0=lsb_slot,
-                random=1 / unit)
+    return dict(
+        reads=total_reads,
+        cache_hits=hits,
+        flash_reads=flash,
+        units=len(units),
+        glob=glob,
+        per_unit=per_unit,
+        history=history,
+        baseline_slot0=lsb_slot,
+        random=1 / unit,
+    )
 
 
 def main():
@@ -149,10 +158,16 @@ def main():
     ap.add_argument("--page", type=int, default=8192)
     ap.add_argument("--cache-mib", type=float, nargs="+", default=[2, 8])
     ap.add_argument("--unit", type=int, default=4)
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "ssdtlm"),
-                    help="the ssdtlm binary that reads TRACE (trace-stats --records)")
-    ap.add_argument("--trace-args", default="",
-                    help="trace options for trace-stats (--fold modulo --capacity-gib G, --loop N, ...)")
+    ap.add_argument(
+        "--bin",
+        default=os.path.join(ROOT, "build", "ssdtlm"),
+        help="the ssdtlm binary that reads TRACE (trace-stats --records)",
+    )
+    ap.add_argument(
+        "--trace-args",
+        default="",
+        help="trace options for trace-stats (--fold modulo --capacity-gib G, --loop N, ...)",
+    )
     a = ap.parse_args()
     name = a.trace.split("/")[-1]
     tmp = None
@@ -166,20 +181,24 @@ def main():
 
 
 def table(a, name):
-    print("| trace | cache MiB | page reads | DRAM hits | flash reads | units | random | "
-          "Baseline order (slot 0 on LSB) | history per unit | oracle per unit | oracle global | "
-          "history / random | per-unit / random | global / random |")
+    print(
+        "| trace | cache MiB | page reads | DRAM hits | flash reads | units | random | "
+        "Baseline order (slot 0 on LSB) | history per unit | oracle per unit | oracle global | "
+        "history / random | per-unit / random | global / random |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for c in a.cache_mib:
         r = analyse(a.trace, a.page, int(c * 2**20) // a.page, a.unit)
         if r is None:
             print(f"| {name} | {c:g} | no flash reads |")
             continue
-        print(f"| {name} | {c:g} | {r['reads']} | {r['cache_hits']} | "
-              f"{r['flash_reads']} | {r['units']} | {r['random']:.1%} | {r['baseline_slot0']:.1%} | "
-              f"{r['history']:.1%} | {r['per_unit']:.1%} | {r['glob']:.1%} | "
-              f"{r['history'] / r['random']:.2f}x | {r['per_unit'] / r['random']:.2f}x | "
-              f"{r['glob'] / r['random']:.2f}x |")
+        print(
+            f"| {name} | {c:g} | {r['reads']} | {r['cache_hits']} | "
+            f"{r['flash_reads']} | {r['units']} | {r['random']:.1%} | {r['baseline_slot0']:.1%} | "
+            f"{r['history']:.1%} | {r['per_unit']:.1%} | {r['glob']:.1%} | "
+            f"{r['history'] / r['random']:.2f}x | {r['per_unit'] / r['random']:.2f}x | "
+            f"{r['glob'] / r['random']:.2f}x |"
+        )
 
 
 if __name__ == "__main__":

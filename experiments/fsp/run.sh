@@ -47,9 +47,8 @@ mkdir -p "$OUT"
 T0=$(date +%s)
 "$SSDTLM" sweep "$SPEC" ${QUICK[@]+"${QUICK[@]}"} ${WORKERS[@]+"${WORKERS[@]}"} --db "$DB"
 "$SSDTLM" report "$DB" --sweep "$NAME" --html "$OUT/sweep-report.html" >"$OUT/sweep-report.md"
-"$PY" "$HERE/report.py" "$OUT" "$DB" "$NAME"
-if [ -f "$HERE/lifetime.py" ]; then
-  "$PY" "$HERE/lifetime.py" "$DB" --sweep "$NAME" --out "$OUT/lifetime.md" ||
-    echo "lifetime.py failed: no lifetime.md" >&2
-fi
+export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"  # python3 -m experiments.* (experiments/README.md)
+"$PY" -m experiments.fsp.report "$OUT" "$DB" "$NAME"
+"$PY" -m experiments.fsp.lifetime "$DB" --sweep "$NAME" --out "$OUT/lifetime.md" ||
+  echo "lifetime.py failed: no lifetime.md" >&2
 echo "$NAME: $(( $(date +%s) - T0 )) s; tables: $OUT/report.md, report: $OUT/sweep-report.html"

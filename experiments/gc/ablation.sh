@@ -18,5 +18,5 @@ exp_options "" "$@"
 name=gc-ablation${quick:+-quick}
 t0=$(date +%s)
 exp_sweep "$name" "$here/ablation.yaml"
-"$py" "$here/ablation_table.py" "$db" "$name" > "$out/table.md"
+exp_py gc.ablation_table "$db" "$name" > "$out/table.md"
 echo "$name: $(( $(date +%s) - t0 )) s; table: $out/table.md, report: $out/report.html"

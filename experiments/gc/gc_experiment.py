@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """GC experiment report: reads the runs of a sweep store and writes the tables and plots.
 
 The runs are the sweep spec experiments/gc/sweep.yaml; experiments/gc/run.sh runs it
 (`ssdtlm sweep`) and then this script. See run.sh for usage and docs/gc.md for the method.
 
-  gc_experiment.py --db STORE [--sweep NAME] [--out DIR]
+  python3 -m experiments.gc.gc_experiment --db STORE [--sweep NAME] [--out DIR]
       -> DIR/tables.md (paper Tables 5-12, the seed spread of Tables 9-10, Fig. 9 statistics),
          DIR/summary.json and DIR/fig9-free-blocks-DRIVE.png (Fig. 9)
 
@@ -20,6 +19,9 @@ import os
 import statistics
 import sys
 
+from experiments.common import store as storemod
+from experiments.common.names import workload_name
+
 POLICIES = ["greedy", "lazy", "mov10", "mov100", "exp0.1", "exp0.3", "rl", "rl-aggr"]
 DRIVES = ["tlc-gc-512gb", "tlc-gc-128gb"]
 PAGE = {"tlc-gc-512gb": (768, 16384), "tlc-gc-128gb": (384, 8192)}  # pages/block, page bytes
@@ -27,33 +29,55 @@ PAGE = {"tlc-gc-512gb": (768, 16384), "tlc-gc-128gb": (384, 8192)}  # pages/bloc
 # The paper's averages (AVG columns) of Tables 5-12.
 PAPER = {
     "tlc-gc-512gb": {
-        "lat": {"p99_9999": {"greedy": 1813, "rl": 0.86, "rl-aggr": 0.76},
-                "p99_99": {"greedy": 1823, "rl": 0.94, "rl-aggr": 0.71},
-                "p99": {"greedy": 568, "rl": 0.92, "rl-aggr": 0.92}},
+        "lat": {
+            "p99_9999": {"greedy": 1813, "rl": 0.86, "rl-aggr": 0.76},
+            "p99_99": {"greedy": 1823, "rl": 0.94, "rl-aggr": 0.71},
+            "p99": {"greedy": 568, "rl": 0.92, "rl-aggr": 0.92},
+        },
         "erase": {"greedy": 2.72, "rl": 1.00, "rl-aggr": 1.00},
-        "pred": {"p99_9999": {"rl-aggr": 0.76, "mov10": 0.94, "mov100": 1.01, "exp0.1": 0.97, "exp0.3": 0.94},
-                 "p99_99": {"rl-aggr": 0.71, "mov10": 0.86, "mov100": 0.99, "exp0.1": 0.95, "exp0.3": 0.88},
-                 "p99": {"rl-aggr": 0.92, "mov10": 0.97, "mov100": 0.97, "exp0.1": 0.97, "exp0.3": 0.97}},
-        "std": {"p99_9999": {"rl": 0.038, "rl-aggr": 0.019}, "p99_99": {"rl": 0.016, "rl-aggr": 0.008},
-                "p99": {"rl": 0.001, "rl-aggr": 0.001}},
+        "pred": {
+            "p99_9999": {"rl-aggr": 0.76, "mov10": 0.94, "mov100": 1.01, "exp0.1": 0.97, "exp0.3": 0.94},
+            "p99_99": {"rl-aggr": 0.71, "mov10": 0.86, "mov100": 0.99, "exp0.1": 0.95, "exp0.3": 0.88},
+            "p99": {"rl-aggr": 0.92, "mov10": 0.97, "mov100": 0.97, "exp0.1": 0.97, "exp0.3": 0.97},
+        },
+        "std": {
+            "p99_9999": {"rl": 0.038, "rl-aggr": 0.019},
+            "p99_99": {"rl": 0.016, "rl-aggr": 0.008},
+            "p99": {"rl": 0.001, "rl-aggr": 0.001},
+        },
         "tables": (5, 7, 9, 11),
     },
     "tlc-gc-128gb": {
-        "lat": {"p99_9999": {"greedy": 509, "rl": 0.86, "rl-aggr": 0.66},
-                "p99_99": {"greedy": 238, "rl": 0.79, "rl-aggr": 0.64},
-                "p99": {"greedy": 82.4, "rl": 0.80, "rl-aggr": 0.67}},
+        "lat": {
+            "p99_9999": {"greedy": 509, "rl": 0.86, "rl-aggr": 0.66},
+            "p99_99": {"greedy": 238, "rl": 0.79, "rl-aggr": 0.64},
+            "p99": {"greedy": 82.4, "rl": 0.80, "rl-aggr": 0.67},
+        },
         "erase": {"greedy": 1.20, "rl": 1.21, "rl-aggr": 1.03},
-        "pred": {"p99_9999": {"rl-aggr": 0.66, "mov10": 0.92, "mov100": 1.43, "exp0.1": 1.06, "exp0.3": 0.97},
-                 "p99_99": {"rl-aggr": 0.64, "mov10": 0.89, "mov100": 1.07, "exp0.1": 0.96, "exp0.3": 0.93},
-                 "p99": {"rl-aggr": 0.67, "mov10": 0.93, "mov100": 1.00, "exp0.1": 0.96, "exp0.3": 0.92}},
-        "std": {"p99_9999": {"rl": 0.037, "rl-aggr": 0.028}, "p99_99": {"rl": 0.018, "rl-aggr": 0.011},
-                "p99": {"rl": 0.002, "rl-aggr": 0.000}},
+        "pred": {
+            "p99_9999": {"rl-aggr": 0.66, "mov10": 0.92, "mov100": 1.43, "exp0.1": 1.06, "exp0.3": 0.97},
+            "p99_99": {"rl-aggr": 0.64, "mov10": 0.89, "mov100": 1.07, "exp0.1": 0.96, "exp0.3": 0.93},
+            "p99": {"rl-aggr": 0.67, "mov10": 0.93, "mov100": 1.00, "exp0.1": 0.96, "exp0.3": 0.92},
+        },
+        "std": {
+            "p99_9999": {"rl": 0.037, "rl-aggr": 0.028},
+            "p99_99": {"rl": 0.018, "rl-aggr": 0.011},
+            "p99": {"rl": 0.002, "rl-aggr": 0.000},
+        },
         "tables": (6, 8, 10, 12),
     },
 }
 PCTS = [("p99_9999", "99.9999th"), ("p99_99", "99.99th"), ("p99", "99th")]
-LABEL = {"greedy": "Page", "lazy": "Lazy", "rl": "Base", "rl-aggr": "Aggr", "mov10": "Mov10",
-         "mov100": "Mov100", "exp0.1": "Exp0.1", "exp0.3": "Exp0.3"}
+LABEL = {
+    "greedy": "Page",
+    "lazy": "Lazy",
+    "rl": "Base",
+    "rl-aggr": "Aggr",
+    "mov10": "Mov10",
+    "mov100": "Mov100",
+    "exp0.1": "Exp0.1",
+    "exp0.3": "Exp0.3",
+}
 
 
 def raw_bytes(drive, bpp):
@@ -64,37 +88,32 @@ def raw_bytes(drive, bpp):
 # ---------------------------------------------------------------------------------------------
 # The runs: a sweep store (`ssdtlm sweep experiments/gc/sweep.yaml`, docs/sweep.md).
 
+
 class StoreSource:
     """Results of a sweep in an SQLite store (runs.result = the result JSON, artifacts 'csv' =
     the time series, zlib-compressed; testbench/sweep/ssdtlm_sweep/store.py)."""
 
     def __init__(self, db, sweep=None):
-        import sqlite3
-        self.db = sqlite3.connect(db)
-        self.db.row_factory = sqlite3.Row
-        sweeps = [dict(r) for r in self.db.execute("SELECT * FROM sweeps ORDER BY started_at")]
+        self.store = storemod.open_store(db)
+        sweeps = self.store.sweeps()
         if not sweeps:
             sys.exit(f"{db}: no sweep stored")
         sw = [x for x in sweeps if x["name"] == sweep] if sweep else sweeps[-1:]
         if not sw:
             sys.exit(f"{db}: no sweep {sweep!r} (stored: {', '.join(x['name'] for x in sweeps)})")
         self.sweep = sw[0]
-        rows = [dict(r) for r in self.db.execute(
-            "SELECT runs.* FROM runs JOIN sweep_runs ON runs.key = sweep_runs.key "
-            "WHERE sweep_runs.sweep=? ORDER BY sweep_runs.pos", (self.sweep["name"],))]
+        rows = storemod.runs(self.store, self.sweep["name"])
         self.missing = [r["label"] for r in rows if r["status"] != "ok"]
         self.idx, self.work, seeds, bpps = {}, {d: [] for d in DRIVES}, set(), set()
         self.desc, self.wall = {}, 0.0
         for r in rows:
             if r["status"] != "ok":
                 continue
-            p = json.loads(r["params"])
+            p = r["params"]
             d, t = p["preset"], str(p["trace"])
-            if t.startswith("workload:"):
-                w = t[len("workload:"):]
-                w = w[:-len(d) - 1] if w.endswith("-" + d) else w
-            else:
-                w = os.path.basename(t).split(".")[0]
+            w = workload_name(t)
+            if t.startswith("workload:") and w.endswith("-" + d):  # a workload per drive: NAME-PRESET
+                w = w[: -len(d) - 1]
             s = int(p.get("seed", 1))
             self.idx[(d, w, p["gc"], s)] = r
             if w not in self.work.setdefault(d, []):
@@ -104,7 +123,9 @@ class StoreSource:
             bpps.add(p.get("nand.blocks_per_plane"))
             self.wall += r["wall_s"] or 0.0
             if (d, w) not in self.desc:
-                self.desc[(d, w)] = f"loop {p['loop']}" if "loop" in p else "generated (`workload:` of the spec)"
+                self.desc[(d, w)] = (
+                    f"loop {p['loop']}" if "loop" in p else "generated (`workload:` of the spec)"
+                )
         self.work = {d: ws for d, ws in self.work.items() if ws}
         self.seeds = sorted(seeds) or [1]
         self.bpp = bpps.pop() if len(bpps) == 1 else "/".join(map(str, sorted(bpps, key=str)))
@@ -115,19 +136,15 @@ class StoreSource:
         if k not in self._cache:
             if k not in self.idx:
                 raise KeyError(f"sweep {self.sweep['name']}: no ok run for {k}")
-            self._cache[k] = json.loads(self.idx[k]["result"])
+            self._cache[k] = self.idx[k]["result"]
         return self._cache[k]
 
     def has(self, d, w, pol, s=1):
         return (d, w, pol, s) in self.idx
 
     def series(self, d, w, pol, s=1):
-        import zlib
         r = self.idx.get((d, w, pol, s))
-        if r is None:
-            return None
-        a = self.db.execute("SELECT data FROM artifacts WHERE key=? AND name='csv'", (r["key"],)).fetchone()
-        return zlib.decompress(a["data"]).decode("utf-8", "replace") if a else None
+        return storemod.artifact_text(self.store, r["key"], "csv") if r is not None else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -140,6 +157,7 @@ def parse_series(text):
     """CSV time series -> (seconds, free blocks of the emptiest plane, free blocks in total)."""
     import csv
     import io
+
     xs, ymin, ytot = [], [], []
     for row in csv.DictReader(io.StringIO(text)):
         xs.append(float(row["time_ms"]) / 1000.0)
@@ -154,10 +172,13 @@ def fig9(src, out, t_gc=10, t_gc_aggr=100):
     pngs, stats = {}, {}
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("warning: no matplotlib (use /usr/bin/python3): Fig. 9 statistics only, no PNG", file=sys.stderr)
+        print(
+            "warning: no matplotlib (use /usr/bin/python3): Fig. 9 statistics only, no PNG", file=sys.stderr
+        )
         plt = None
     style = {"lazy": ("tab:gray", "-"), "rl": ("tab:blue", "-"), "rl-aggr": ("tab:red", "-")}
     for d, ws in src.work.items():
@@ -184,9 +205,19 @@ def fig9(src, out, t_gc=10, t_gc_aggr=100):
                 # Second half of the run's simulated time: past the initial fill of an empty die.
                 half = [y for x, y in zip(xs, ys) if x >= xs[-1] / 2 and not math.isnan(y)]
                 if half:
-                    q = statistics.quantiles(half, n=20, method="inclusive") if len(half) > 1 else [half[0]] * 19
-                    stats[(d, w, pol)] = {"median": statistics.median(half), "p5": q[0], "p95": q[-1],
-                                          "min": min(half), "max": max(half), "samples": len(half)}
+                    q = (
+                        statistics.quantiles(half, n=20, method="inclusive")
+                        if len(half) > 1
+                        else [half[0]] * 19
+                    )
+                    stats[(d, w, pol)] = {
+                        "median": statistics.median(half),
+                        "p5": q[0],
+                        "p95": q[-1],
+                        "min": min(half),
+                        "max": max(half),
+                        "samples": len(half),
+                    }
             if not ax:
                 continue
             for y in (t_gc, t_gc_aggr):
@@ -200,8 +231,11 @@ def fig9(src, out, t_gc=10, t_gc_aggr=100):
             continue
         for j in range(n, nrow * ncol):
             axes[j // ncol][j % ncol].axis("off")
-        fig.suptitle(f"{d}: free blocks over time (paper Fig. 9; seed 1; dotted: T_GC = {t_gc}, "
-                     f"T^A_GC = {t_gc_aggr})", fontsize=10)
+        fig.suptitle(
+            f"{d}: free blocks over time (paper Fig. 9; seed 1; dotted: T_GC = {t_gc}, "
+            f"T^A_GC = {t_gc_aggr})",
+            fontsize=10,
+        )
         fig.tight_layout()
         if drawn:
             p = os.path.join(out, f"fig9-free-blocks-{d}.png")
@@ -214,28 +248,46 @@ def fig9(src, out, t_gc=10, t_gc_aggr=100):
 # ---------------------------------------------------------------------------------------------
 # Tables in the shape of the paper's Tables 5-12, the spread of Tables 9-10 and Fig. 9.
 
+
 def spread(md, summary, d, ws, rl_pols, seeds, norm, row, hdr, sep, paper_std, t_std):
     """Paper Tables 9-10: standard deviation over seeds of the latency normalised to lazy."""
-    md += [f"## {d}: run-to-run spread over {len(seeds)} seeds (paper Table {t_std})", "",
-           "Standard deviation (population, over the seeds) of the latency normalised to lazy, seeds " +
-           ", ".join(map(str, seeds)) + " (the seed drives the RL unit's LFSR, i.e. its exploration; "
-           "lazy and the predictors are deterministic, so lazy is one run).", "", hdr, sep]
+    md += [
+        f"## {d}: run-to-run spread over {len(seeds)} seeds (paper Table {t_std})",
+        "",
+        "Standard deviation (population, over the seeds) of the latency normalised to lazy, seeds "
+        + ", ".join(map(str, seeds))
+        + " (the seed drives the RL unit's LFSR, i.e. its exploration; "
+        "lazy and the predictors are deterministic, so lazy is one run).",
+        "",
+        hdr,
+        sep,
+    ]
     for k, kn in PCTS:
         for pol in rl_pols:
             vals = [statistics.pstdev([norm(pol, w, k, s) for s in seeds]) for w in ws]
             r, avg = row(f"{kn} {LABEL[pol]}", vals, paper_std[k][pol], "{:.3f}")
             md.append(r)
             summary[f"{d}/std/{k}/{pol}"] = avg
-    md += ["", f"Mean over the {len(seeds)} seeds of the same normalised latency, and the largest "
-           "standard deviation relative to it (paper: \"3.8% of the average normalized latency\"):", "",
-           "| | " + " | ".join(ws) + " | AVG | max std / mean |", sep]
+    md += [
+        "",
+        f"Mean over the {len(seeds)} seeds of the same normalised latency, and the largest "
+        'standard deviation relative to it (paper: "3.8% of the average normalized latency"):',
+        "",
+        "| | " + " | ".join(ws) + " | AVG | max std / mean |",
+        sep,
+    ]
     for k, kn in PCTS:
         for pol in rl_pols:
             per = [[norm(pol, w, k, s) for s in seeds] for w in ws]
             means = [statistics.mean(v) for v in per]
-            rel = max([statistics.pstdev(v) / statistics.mean(v) for v in per if statistics.mean(v) > 0] or [0.0])
-            md.append(f"| {kn} {LABEL[pol]} | " + " | ".join(f"{m:.2f}" for m in means) +
-                      f" | {statistics.mean(means):.2f} | {100 * rel:.1f}% |")
+            rel = max(
+                [statistics.pstdev(v) / statistics.mean(v) for v in per if statistics.mean(v) > 0] or [0.0]
+            )
+            md.append(
+                f"| {kn} {LABEL[pol]} | "
+                + " | ".join(f"{m:.2f}" for m in means)
+                + f" | {statistics.mean(means):.2f} | {100 * rel:.1f}% |"
+            )
             summary[f"{d}/seedmean/{k}/{pol}"] = statistics.mean(means)
     md.append("")
 
@@ -244,8 +296,10 @@ def effort(j):
     """RL updates with their reward signs (+/0/−); UNTRAINED when the unit made no update."""
     t = j["gc"]["rl"].get("training", {})
     rw = t.get("rewards", {})
-    return (f"{t.get('updates', 0)} ({rw.get('positive', 0)}/{rw.get('zero', 0)}/"
-            f"{rw.get('negative', 0)})" + ("" if t.get("trained") else " UNTRAINED"))
+    return (
+        f"{t.get('updates', 0)} ({rw.get('positive', 0)}/{rw.get('zero', 0)}/"
+        f"{rw.get('negative', 0)})" + ("" if t.get("trained") else " UNTRAINED")
+    )
 
 
 def report(src, out, title, header, wall_line):
@@ -260,8 +314,10 @@ def report(src, out, title, header, wall_line):
                 md.append(f"  - `{w}`: {src.desc.get((d, w), '')}; no lazy run")
                 continue
             j = src.result(d, w, "lazy")
-            md.append(f"  - `{w}`: {src.desc.get((d, w), '')}; {j['host']['requests']} requests, host writes = "
-                      f"{j['host']['bytes_written'] / raw_bytes(d, src.bpp):.2f} x raw capacity")
+            md.append(
+                f"  - `{w}`: {src.desc.get((d, w), '')}; {j['host']['requests']} requests, host writes = "
+                f"{j['host']['bytes_written'] / raw_bytes(d, src.bpp):.2f} x raw capacity"
+            )
     md.append("")
     summary = {}
     for d, ws in src.work.items():
@@ -279,15 +335,21 @@ def report(src, out, title, header, wall_line):
 
         def row(name, vals, paper, fmt="{:.2f}", pol=None):
             # An RL cell whose unit made no update is flagged (†) and left out of AVG.
-            flags = [pol is not None and untrained(pol, w) for w in ws] if len(vals) == len(ws) \
+            flags = (
+                [pol is not None and untrained(pol, w) for w in ws]
+                if len(vals) == len(ws)
                 else [False] * len(vals)
+            )
             kept = [v for v, f in zip(vals, flags) if not f]
             avg = statistics.mean(kept) if kept else float("nan")
             if isinstance(paper, (int, float)) and paper < 10:
                 paper = fmt.format(paper)
-            return (f"| {name} | " + " | ".join(fmt.format(v) + (" †" if f else "")
-                                                for v, f in zip(vals, flags))
-                    + f" | {fmt.format(avg)} | {paper} |", avg)
+            return (
+                f"| {name} | "
+                + " | ".join(fmt.format(v) + (" †" if f else "") for v, f in zip(vals, flags))
+                + f" | {fmt.format(avg)} | {paper} |",
+                avg,
+            )
 
         # Policies run on every workload of the drive (a spread-only sweep has lazy, rl, rl-aggr).
         have = [pol for pol in POLICIES if all(src.has(d, w, pol) for w in ws)]
@@ -299,32 +361,53 @@ def report(src, out, title, header, wall_line):
 
         hdr = "| | " + " | ".join(ws) + " | AVG | paper AVG |"
         sep = "|" + "---|" * (len(ws) + 3)
-        md += [f"## {d}: latency normalised to lazy (paper Table {t_lat})", "",
-               "Base and Aggr: seed 1 (the spread over seeds is below).", ""]
+        md += [
+            f"## {d}: latency normalised to lazy (paper Table {t_lat})",
+            "",
+            "Base and Aggr: seed 1 (the spread over seeds is below).",
+            "",
+        ]
         for k, kn in PCTS:
-            md += [f"**{kn} percentile** (lazy absolute, us: " +
-                   ", ".join(f"{w} {lat(src.result(d, w, 'lazy'), k):.0f}" for w in ws) + ")", "", hdr, sep]
+            md += [
+                f"**{kn} percentile** (lazy absolute, us: "
+                + ", ".join(f"{w} {lat(src.result(d, w, 'lazy'), k):.0f}" for w in ws)
+                + ")",
+                "",
+                hdr,
+                sep,
+            ]
             for pol in [p for p in ["greedy", "lazy", "rl", "rl-aggr"] if p in have]:
-                r, avg = row(LABEL[pol], [norm(pol, w, k) for w in ws],
-                             pp["lat"][k].get(pol, "1.00" if pol == "lazy" else ""), pol=pol)
+                r, avg = row(
+                    LABEL[pol],
+                    [norm(pol, w, k) for w in ws],
+                    pp["lat"][k].get(pol, "1.00" if pol == "lazy" else ""),
+                    pol=pol,
+                )
                 md.append(r)
                 summary[f"{d}/{k}/{pol}"] = avg
             md.append("")
         md += [f"## {d}: GC erase count normalised to lazy (paper Table {t_er})", "", hdr, sep]
-        for pol in [p for p in ["greedy", "lazy", "rl", "rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"] if p in have]:
-            vals = [src.result(d, w, pol)["flash"]["erases"]["gc"] /
-                    max(1, src.result(d, w, "lazy")["flash"]["erases"]["gc"]) for w in ws]
+        for pol in [
+            p for p in ["greedy", "lazy", "rl", "rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"] if p in have
+        ]:
+            vals = [
+                src.result(d, w, pol)["flash"]["erases"]["gc"]
+                / max(1, src.result(d, w, "lazy")["flash"]["erases"]["gc"])
+                for w in ws
+            ]
             r, avg = row(LABEL[pol], vals, pp["erase"].get(pol, "1.00" if pol == "lazy" else ""), pol=pol)
             md.append(r)
             summary[f"{d}/erase/{pol}"] = avg
         md.append("")
-        md.append("Lazy erases (absolute): " + ", ".join(
-            f"{w} {src.result(d, w, 'lazy')['flash']['erases']['gc']}" for w in ws))
+        md.append(
+            "Lazy erases (absolute): "
+            + ", ".join(f"{w} {src.result(d, w, 'lazy')['flash']['erases']['gc']}" for w in ws)
+        )
         md.append("")
         preds = [p for p in ["rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"] if p in have]
         if len(preds) > 1:
             md += [f"## {d}: simple predictors vs Aggr, normalised to lazy (paper Table {t_pred})", ""]
-        for k, kn in (PCTS if len(preds) > 1 else []):
+        for k, kn in PCTS if len(preds) > 1 else []:
             md += [f"**{kn}**", "", hdr, sep]
             for pol in preds:
                 r, avg = row(LABEL[pol], [norm(pol, w, k) for w in ws], pp["pred"][k][pol], pol=pol)
@@ -339,24 +422,46 @@ def report(src, out, title, header, wall_line):
         md += [f"## {d}: RL unit", "", "| | " + " | ".join(ws) + " |", "|" + "---|" * (len(ws) + 1)]
         for pol in rl_pols:
             for key in ["states_visited_fraction", "q_entries_updated_fraction"]:
-                md.append(f"| {LABEL[pol]} {key} | " + " | ".join(
-                    f"{src.result(d, w, pol)['gc']['rl'][key]:.2f}" for w in ws) + " |")
-            md.append(f"| {LABEL[pol]} decisions | " + " | ".join(
-                str(src.result(d, w, pol)['gc']['decisions']) for w in ws) + " |")
+                md.append(
+                    f"| {LABEL[pol]} {key} | "
+                    + " | ".join(f"{src.result(d, w, pol)['gc']['rl'][key]:.2f}" for w in ws)
+                    + " |"
+                )
+            md.append(
+                f"| {LABEL[pol]} decisions | "
+                + " | ".join(str(src.result(d, w, pol)["gc"]["decisions"]) for w in ws)
+                + " |"
+            )
 
-            md.append(f"| {LABEL[pol]} updates (rewards +/0/−) | " + " | ".join(
-                effort(src.result(d, w, pol)) for w in ws) + " |")
+            md.append(
+                f"| {LABEL[pol]} updates (rewards +/0/−) | "
+                + " | ".join(effort(src.result(d, w, pol)) for w in ws)
+                + " |"
+            )
+
         def opp(j):
             o = j["operating_point"]
             return f"{100 * o['die_utilisation']['max']:.1f}%" + (" SATURATED" if o["saturated"] else "")
+
         for pol in [p for p in ["greedy", "lazy", "rl", "rl-aggr"] if p in have]:
-            md.append(f"| {LABEL[pol]} busiest die (operating point) | " + " | ".join(
-                opp(src.result(d, w, pol)) for w in ws) + " |")
+            md.append(
+                f"| {LABEL[pol]} busiest die (operating point) | "
+                + " | ".join(opp(src.result(d, w, pol)) for w in ws)
+                + " |"
+            )
         for pol in [p for p in ["lazy", "rl", "rl-aggr", "mov10"] if p in have]:
-            md.append(f"| {LABEL[pol]} min free blocks per plane | " + " | ".join(
-                "/".join(map(str, src.result(d, w, pol)['gc']['min_free_blocks_per_plane'])) for w in ws) + " |")
-            md.append(f"| {LABEL[pol]} write mean us | " + " | ".join(
-                f"{src.result(d, w, pol)['latency_us']['write']['mean']:.0f}" for w in ws) + " |")
+            md.append(
+                f"| {LABEL[pol]} min free blocks per plane | "
+                + " | ".join(
+                    "/".join(map(str, src.result(d, w, pol)["gc"]["min_free_blocks_per_plane"])) for w in ws
+                )
+                + " |"
+            )
+            md.append(
+                f"| {LABEL[pol]} write mean us | "
+                + " | ".join(f"{src.result(d, w, pol)['latency_us']['write']['mean']:.0f}" for w in ws)
+                + " |"
+            )
         md.append("")
     # ---- Fig. 9 ----
     pngs, fst = fig9(src, out)
@@ -366,11 +471,15 @@ def report(src, out, title, header, wall_line):
     for d, ws in src.work.items():
         if not any(k[0] == d for k in fst):
             continue
-        md += [(f"`{os.path.basename(pngs[d])}` (written next to this file): free" if d in pngs else "Free") +
-               f" blocks of the emptiest plane over simulated time, {d}, seed 1. Over the second half of "
-               "each run's simulated time, median [5th-95th percentile] of the samples (one per "
-               "second of activity):", "",
-               "| | " + " | ".join(ws) + " |", "|" + "---|" * (len(ws) + 1)]
+        md += [
+            (f"`{os.path.basename(pngs[d])}` (written next to this file): free" if d in pngs else "Free")
+            + f" blocks of the emptiest plane over simulated time, {d}, seed 1. Over the second half of "
+            "each run's simulated time, median [5th-95th percentile] of the samples (one per "
+            "second of activity):",
+            "",
+            "| | " + " | ".join(ws) + " |",
+            "|" + "---|" * (len(ws) + 1),
+        ]
         for pol in FIG9_POLICIES:
             cells = []
             for w in ws:
@@ -395,36 +504,52 @@ def main():
     argv = sys.argv[1:]
     old = [o for o in RUNNER_OPTS if any(x == o or x.startswith(o + "=") for x in argv)]
     if old:
-        sys.exit(f"gc_experiment.py: {', '.join(old)}: this script no longer runs the experiment, it "
-                 "only reports a sweep store. Run `experiments/gc/run.sh [--quick] [--workers N] "
-                 "[--bin PATH] [--out DIR]` (`ssdtlm sweep experiments/gc/sweep.yaml`, then this "
-                 "report; rl / rl-aggr seeds 1..10 are fixed in sweep.yaml), or pass --db STORE.")
-    ap = argparse.ArgumentParser(description="GC experiment: tables and Fig. 9 from a sweep "
-                                 "store (experiments/gc/run.sh runs the sweep, then this).")
-    ap.add_argument("--db", help="the sweep store (ssdtlm sweep experiments/gc/sweep.yaml "
-                    "--db STORE, or experiments/gc/run.sh)")
+        sys.exit(
+            f"gc_experiment.py: {', '.join(old)}: this script no longer runs the experiment, it "
+            "only reports a sweep store. Run `experiments/gc/run.sh [--quick] [--workers N] "
+            "[--bin PATH] [--out DIR]` (`ssdtlm sweep experiments/gc/sweep.yaml`, then this "
+            "report; rl / rl-aggr seeds 1..10 are fixed in sweep.yaml), or pass --db STORE."
+        )
+    ap = argparse.ArgumentParser(
+        description="GC experiment: tables and Fig. 9 from a sweep "
+        "store (experiments/gc/run.sh runs the sweep, then this)."
+    )
+    ap.add_argument(
+        "--db",
+        help="the sweep store (ssdtlm sweep experiments/gc/sweep.yaml "
+        "--db STORE, or experiments/gc/run.sh)",
+    )
     ap.add_argument("--sweep", help="the sweep's name (default: the last one started)")
     ap.add_argument("--out", help="folder of tables.md and the PNGs (default: DB's folder/SWEEP)")
     a = ap.parse_args(argv)
     if not a.db:
-        ap.error("--db STORE is required: this script reports a sweep store; experiments/gc/run.sh "
-                 "[--quick] runs the sweep and then this")
+        ap.error(
+            "--db STORE is required: this script reports a sweep store; experiments/gc/run.sh "
+            "[--quick] runs the sweep and then this"
+        )
     src = StoreSource(a.db, a.sweep)
     name = src.sweep["name"]
     out = a.out or os.path.join(os.path.dirname(os.path.abspath(a.db)), name)
     os.makedirs(out, exist_ok=True)
     if src.missing:
-        print(f"warning: {len(src.missing)} runs of {name} not ok (left out): {src.missing[:3]}", file=sys.stderr)
-    header = (f"From the sweep store `{a.db}`, sweep `{name}` ({src.sweep['runs']} runs, spec "
-              f"`{src.sweep['spec_path']}`), reported by `experiments/gc/gc_experiment.py --db`. Dies "
-              f"scaled to {src.bpp} blocks per plane (same pages per block, page size and timing as the "
-              "presets), write cache of one page, starting empty. Latency = all requests "
-              "(`latency_us.all`), normalised to lazy = 1.00; the Page row is greedy / lazy, as in the "
-              "paper. `paper AVG` = the paper's average column; † = the RL unit of that cell made no "
-              "update (UNTRAINED): shown, left out of AVG. Method: docs/gc.md.")
-    wall = (f"Sweep wall time: {src.sweep['wall_s'] or 0:.0f} s ({src.sweep['started_at']} to "
-            f"{src.sweep['finished_at']}, backend {src.sweep['backend']}); sum of the runs' wall times "
-            f"{src.wall:.0f} s.")
+        print(
+            f"warning: {len(src.missing)} runs of {name} not ok (left out): {src.missing[:3]}",
+            file=sys.stderr,
+        )
+    header = (
+        f"From the sweep store `{a.db}`, sweep `{name}` ({src.sweep['runs']} runs, spec "
+        f"`{src.sweep['spec_path']}`), reported by `python3 -m experiments.gc.gc_experiment --db`. Dies "
+        f"scaled to {src.bpp} blocks per plane (same pages per block, page size and timing as the "
+        "presets), write cache of one page, starting empty. Latency = all requests "
+        "(`latency_us.all`), normalised to lazy = 1.00; the Page row is greedy / lazy, as in the "
+        "paper. `paper AVG` = the paper's average column; † = the RL unit of that cell made no "
+        "update (UNTRAINED): shown, left out of AVG. Method: docs/gc.md."
+    )
+    wall = (
+        f"Sweep wall time: {src.sweep['wall_s'] or 0:.0f} s ({src.sweep['started_at']} to "
+        f"{src.sweep['finished_at']}, backend {src.sweep['backend']}); sum of the runs' wall times "
+        f"{src.wall:.0f} s."
+    )
     print(report(src, out, f"GC experiment results (sweep {name})", header, wall))
 
 

@@ -32,13 +32,14 @@ if [ -n "$opt_db" ]; then
   args=(--db "$opt_db")
   [ -z "$opt_sweep" ] || args+=(--sweep "$opt_sweep")
   [ -z "$out_given" ] || args+=(--out "$outdir")
-  exec "$py" "$here/gc_experiment.py" "${args[@]}"
+  exp_py gc.gc_experiment "${args[@]}"
+  exit
 fi
 [ -z "$opt_sweep" ] || { echo "--sweep goes with --db (the sweep is gc or gc-quick)" >&2; exit 2; }
 name=gc${quick:+-quick}
 t0=$(date +%s)
 # Failed runs are left out of the tables (with a warning) and listed in report.md.
 exp_sweep "$name"
-"$py" "$here/gc_experiment.py" --db "$db" --sweep "$name" --out "$out" >/dev/null
+exp_py gc.gc_experiment --db "$db" --sweep "$name" --out "$out" >/dev/null
 echo "$name: $(( $(date +%s) - t0 )) s; tables: $out/tables.md (fig9-free-blocks-*.png beside it)," \
   "report: $out/report.html"

@@ -65,5 +65,5 @@ mkdir -p "$out"
 t0=$(date +%s)
 "$bin" sweep "$spec" ${quick[@]+"${quick[@]}"} ${workers[@]+"${workers[@]}"} --db "$db"
 "$bin" report "$db" --sweep "$name" --html "$out/report.html" >"$out/report.md"
-"$py" "$here/summary.py" "$db" "$name" "$out"
+PYTHONPATH="$root${PYTHONPATH:+:$PYTHONPATH}" "$py" -m experiments.read-disturb.summary "$db" "$name" "$out"
 echo "$name: $(( $(date +%s) - t0 )) s; summary: $out/summary.md, report: $out/report.html"

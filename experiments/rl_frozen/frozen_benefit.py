@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The shipping workflow of an RL unit, measured (docs/rl.md "Frozen benefit on held-out traces"):
 train online on a set of bundled traces (one after the other: --rl-save, then --rl-load
 --rl-save), freeze (--rl-mode frozen --rl-load), replay bundled traces the unit has not seen,
@@ -8,7 +7,7 @@ on tlc-gc-512gb shrunk to 64 blocks x 48 pages per plane, as the tests do; fsp o
 C++ backend (the RTL gives the same results: RlModesCli.*), seeds 1..N via --set sim.seed (it
 seeds the units' LFSRs: exploration, random tie-breaks).
 
-    experiments/rl_frozen/frozen_benefit.py [--bin SSDTLM] [--seeds 5] [--jobs 2] [--units gc,fsp]
+    python3 -m experiments.rl_frozen.frozen_benefit [--bin SSDTLM] [--seeds 5] [--jobs 2] [--units gc,fsp]
                                             [--out DIR]
 Prints a markdown table (mean and sample standard deviation over the seeds) and writes every run's
 JSON to DIR (default: a temporary directory, removed). Standard library only.
@@ -27,15 +26,28 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DATA = os.path.join(ROOT, "traces", "data")
 TRAIN = ["umass-financial1.ssdsim.gz", "msrc-windows-1006.trace.gz"]
 HELD_OUT = ["msrc-hm0.csv.gz", "msrc-windows-1370.trace.gz"]
-GC_SMALL = {"nand": {"blocks_per_plane": 64, "pages_per_block": 48}, "dram": {"size_mib": 64},
-            "cache": {"size_mib": 0.25}}
+GC_SMALL = {
+    "nand": {"blocks_per_plane": 64, "pages_per_block": 48},
+    "dram": {"size_mib": 64},
+    "cache": {"size_mib": 0.25},
+}
 # unit: (run arguments before the trace, epsilon key, metric name, JSON path, +1 higher better)
 UNITS = {
-    "gc": ("--preset tlc-gc-512gb --config {cfg} --fold modulo --loop 2 --precondition 0.9 "
-           "--precondition-random 1 --gc rl", "gc.rl_epsilon", "write p99.99 µs",
-           ("latency_us", "write", "p99_99"), -1),
-    "fsp": ("--preset qlc-fsp --fold modulo --fsp rl", "fsp.rl_epsilon", "read mean µs",
-            ("latency_us", "read", "mean"), -1),
+    "gc": (
+        "--preset tlc-gc-512gb --config {cfg} --fold modulo --loop 2 --precondition 0.9 "
+        "--precondition-random 1 --gc rl",
+        "gc.rl_epsilon",
+        "write p99.99 µs",
+        ("latency_us", "write", "p99_99"),
+        -1,
+    ),
+    "fsp": (
+        "--preset qlc-fsp --fold modulo --fsp rl",
+        "fsp.rl_epsilon",
+        "read mean µs",
+        ("latency_us", "read", "mean"),
+        -1,
+    ),
 }
 
 
@@ -68,8 +80,11 @@ def one_seed(binary, unit, seed, work):
     res = {}
     for h in HELD_OUT:
         tr = base + " --trace " + os.path.join(DATA, h)
-        for pol, extra in (("online", ""), ("eps1", " --set %s=1" % eps_key),
-                           ("frozen", " --rl-mode frozen --rl-load " + tables)):
+        for pol, extra in (
+            ("online", ""),
+            ("eps1", " --set %s=1" % eps_key),
+            ("frozen", " --rl-mode frozen --rl-load " + tables),
+        ):
             j = run(binary, tr + extra, os.path.join(work, "%s-s%d-%s-%s.json" % (unit, seed, h, pol)))
             res[(h, pol)] = get(j, path)
     return res
@@ -93,27 +108,49 @@ def main():
         json.dump(GC_SMALL, f)
     try:
         with cf.ThreadPoolExecutor(a.jobs) as ex:
-            futs = {(u, s): ex.submit(one_seed, a.bin, u, s, work)
-                    for u in units for s in range(1, a.seeds + 1)}
+            futs = {
+                (u, s): ex.submit(one_seed, a.bin, u, s, work) for u in units for s in range(1, a.seeds + 1)
+            }
             res = {k: f.result() for k, f in futs.items()}
     finally:
         if not a.out:
             shutil.rmtree(work, ignore_errors=True)
-    print("| unit | held-out trace | metric | online | ε = 1 | frozen | frozen vs online | "
-          "frozen vs ε = 1 |")
+    print(
+        "| unit | held-out trace | metric | online | ε = 1 | frozen | frozen vs online | " "frozen vs ε = 1 |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for u in units:
         _, _, name, _, sign = UNITS[u]
         for h in HELD_OUT:
-            v = {p: [res[(u, s)][(h, p)] for s in range(1, a.seeds + 1)] for p in ("online", "eps1", "frozen")}
+            v = {
+                p: [res[(u, s)][(h, p)] for s in range(1, a.seeds + 1)] for p in ("online", "eps1", "frozen")
+            }
             m = {p: statistics.mean(x) for p, x in v.items()}
             sd = {p: statistics.stdev(x) if len(x) > 1 else 0.0 for p, x in v.items()}
-            rel = lambda p: 100.0 * sign * (m["frozen"] - m[p]) / m[p]  # + = frozen better
-            print("| %s | %s | %s | %.1f ± %.1f | %.1f ± %.1f | %.1f ± %.1f | %+.1f %% | %+.1f %% |" % (
-                u, h, name, m["online"], sd["online"], m["eps1"], sd["eps1"], m["frozen"],
-                sd["frozen"], rel("online"), rel("eps1")))
-    print("\n%d seeds (--set sim.seed=1..%d); trained on %s in that order; + = frozen better." % (
-        a.seeds, a.seeds, ", ".join(TRAIN)))
+
+            def rel(p, m=m, sign=sign):  # + = frozen better
+                return 100.0 * sign * (m["frozen"] - m[p]) / m[p]
+
+            print(
+                "| %s | %s | %s | %.1f ± %.1f | %.1f ± %.1f | %.1f ± %.1f | %+.1f %% | %+.1f %% |"
+                % (
+                    u,
+                    h,
+                    name,
+                    m["online"],
+                    sd["online"],
+                    m["eps1"],
+                    sd["eps1"],
+                    m["frozen"],
+                    sd["frozen"],
+                    rel("online"),
+                    rel("eps1"),
+                )
+            )
+    print(
+        "\n%d seeds (--set sim.seed=1..%d); trained on %s in that order; + = frozen better."
+        % (a.seeds, a.seeds, ", ".join(TRAIN))
+    )
 
 
 if __name__ == "__main__":

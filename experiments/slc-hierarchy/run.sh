@@ -13,5 +13,5 @@ exp_options "" "$@"
 t0=$(date +%s)
 exp_src_rev SLC_EXP_SRC_REV
 exp_sweep "slc-hierarchy${quick:+-quick}"
-"$py" "$here/summary.py" "$db" "slc-hierarchy${quick:+-quick}" "$out" >/dev/null
+exp_py slc-hierarchy.summary "$db" "slc-hierarchy${quick:+-quick}" "$out" >/dev/null
 echo "slc-hierarchy${quick:+-quick}: $(( $(date +%s) - t0 )) s; summary: $out/summary.md, report: $out/report.html"

@@ -11,5 +11,5 @@ exp_options "" "$@"
 t0=$(date +%s)
 exp_src_rev SLC_EXP_SRC_REV
 exp_sweep slc-rl-headroom "$here/headroom.yaml"
-"$py" "$here/headroom.py" "$db" slc-rl-headroom "$out.md"
+exp_py slc-rl.headroom "$db" slc-rl-headroom "$out.md"
 echo "slc-rl-headroom: $(( $(date +%s) - t0 )) s; summary: $out.md"

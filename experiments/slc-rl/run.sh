@@ -13,5 +13,5 @@ exp_options "" "$@"
 t0=$(date +%s)
 exp_src_rev SLC_EXP_SRC_REV
 exp_sweep "slc-rl${quick:+-quick}"
-"$py" "$here/summary.py" "$db" "slc-rl${quick:+-quick}" "$out" >/dev/null
+exp_py slc-rl.summary "$db" "slc-rl${quick:+-quick}" "$out" >/dev/null
 echo "slc-rl${quick:+-quick}: $(( $(date +%s) - t0 )) s; summary: $out/summary.md, report: $out/report.html"

@@ -22,7 +22,8 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$out"
 trace="$out/synth40-$requests.mqsim"
-[ -f "$trace" ] || python3 "$here/gen_synth_mqsim.py" "$requests" 16 40000 "$trace"
+[ -f "$trace" ] || PYTHONPATH="$root${PYTHONPATH:+:$PYTHONPATH}" python3 -m experiments.validation.gen_synth_mqsim \
+  "$requests" 16 40000 "$trace"
 nice -n 10 "$bin" run --preset tlc-gc-128gb --config "$here/match.json" --trace "$trace" \
   --format mqsim --quiet --no-progress --out "$out/match.json"
 nice -n 10 "$bin" run --preset tlc-gc-128gb --mqsim-config "$root/configs/mqsim/matched-ssdconfig.xml" \

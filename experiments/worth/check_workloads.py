@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Shape check of experiments/worth/workloads.yaml (the fixed workload list of the worth experiment).
 
-    experiments/worth/check_workloads.py [FILE] [--bin SSDTLM]
+    python3 -m experiments.worth.check_workloads [FILE] [--bin SSDTLM]
 
 Every paper (fsp, gc, rr, hierarchy, slc-rl) has >= 4 generated workloads, each with `paper` (a
 mapping with `trace` and `source`), `gen` (`ssdtlm gen` options with `requests` <= 300k and no
@@ -86,7 +85,10 @@ class Checker:
                     self.bad(keys + ["gen", "seed"], "no seed: the seed is the run's")
                 requests = gen.get("requests")
                 if not self.is_int(requests) or not 0 < requests <= MAX_REQUESTS:
-                    self.bad(keys + ["gen", "requests"], f"must be an integer in 1..{MAX_REQUESTS}, got {requests!r}")
+                    self.bad(
+                        keys + ["gen", "requests"],
+                        f"must be an integer in 1..{MAX_REQUESTS}, got {requests!r}",
+                    )
                     requests = None
         if "quick_requests" in w:
             q = w["quick_requests"]
@@ -124,8 +126,12 @@ class Checker:
         for i, ph in enumerate(w["phases"]):
             k = keys + ["phases", str(i)]
             r = ph.get("region") if isinstance(ph, dict) else None
-            if not (isinstance(r, list) and len(r) == 2 and all(isinstance(x, (int, float)) for x in r)
-                    and 0 <= r[0] < r[1] <= 1):
+            if not (
+                isinstance(r, list)
+                and len(r) == 2
+                and all(isinstance(x, (int, float)) for x in r)
+                and 0 <= r[0] < r[1] <= 1
+            ):
                 self.bad(k + ["region"], f"must be [lo, hi] with 0 <= lo < hi <= 1, got {r!r}")
             v = ph.get("volume") if isinstance(ph, dict) else None
             if not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:
@@ -190,8 +196,9 @@ class Checker:
                     argv += ["--requests", "1000"]
                     pr = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                     if pr.returncode != 0:
-                        self.bad([p, "generated", name, "gen"],
-                                 f"`ssdtlm gen` refuses it: {pr.stderr.strip()}")
+                        self.bad(
+                            [p, "generated", name, "gen"], f"`ssdtlm gen` refuses it: {pr.stderr.strip()}"
+                        )
 
 
 def main(argv=None):
@@ -209,7 +216,9 @@ def main(argv=None):
         return 1
     n = sum(len(data[p]["generated"]) for p in PAPERS)
     r = sum(len(data[p]["real"]) for p in PAPERS)
-    print(f"check_workloads: {a.file}: {n} generated workloads, {r} real excerpts over {len(PAPERS)} papers: OK")
+    print(
+        f"check_workloads: {a.file}: {n} generated workloads, {r} real excerpts over {len(PAPERS)} papers: OK"
+    )
     return 0
 
 

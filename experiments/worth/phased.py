@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """A non-stationary workload of experiments/worth/workloads.yaml (`slc-rl.phased.NAME`) as one MSRC
 CSV trace: each phase is an `ssdtlm gen` stream over its own address region, in order, the whole
 list repeated `cycles` times. Regions and volumes are fractions of the drive's logical capacity,
@@ -7,7 +6,7 @@ A phase with `ramp: true` writes data that is not there before: in cycle k it co
 `cycles` equal slices of its region, so the drive's utilisation rises cycle after cycle (on top
 of `--precondition`, which fills the lowest addresses).
 
-    experiments/worth/phased.py NAME --capacity-mib C --seed S --out FILE.csv.gz [--bin ssdtlm]
+    python3 -m experiments.worth.phased NAME --capacity-mib C --seed S --out FILE.csv.gz [--bin ssdtlm]
 
 Phase keys: region [lo, hi] (fractions of the capacity), volume (bytes written / capacity),
 gen (`ssdtlm gen` options: write-size, zipf, ...; read-ratio 0 unless given), ramp (optional).
@@ -20,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-import plan
+from experiments.worth import plan
 
 ALIGN = 4096
 
@@ -62,8 +61,19 @@ def _write(w, capacity_mib, seed, part, binary):
     with tempfile.TemporaryDirectory() as d, gzip.open(part, "wt", compresslevel=1) as f:
         for k, i, base, fp_mib, req, g in phase_runs(w, capacity_mib):
             tmp = os.path.join(d, "p.csv")
-            argv = [binary, "gen", "--quiet", "--out", tmp, "--requests", str(req),
-                    "--seed", str(seed * 1000 + k * 100 + i), "--footprint-mib", f"{fp_mib:.4f}"]
+            argv = [
+                binary,
+                "gen",
+                "--quiet",
+                "--out",
+                tmp,
+                "--requests",
+                str(req),
+                "--seed",
+                str(seed * 1000 + k * 100 + i),
+                "--footprint-mib",
+                f"{fp_mib:.4f}",
+            ]
             g.setdefault("read-ratio", 0)
             for key, v in g.items():
                 argv += [f"--{key}"] if v is True else [f"--{key}", str(v)]
@@ -82,8 +92,11 @@ def _write(w, capacity_mib, seed, part, binary):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
     ap.add_argument("name", help="a workload of workloads.yaml's slc-rl.phased")
     ap.add_argument("--capacity-mib", type=float, required=True, help="the drive's logical capacity")
     ap.add_argument("--seed", type=int, required=True)

@@ -9,7 +9,7 @@ import subprocess
 
 import yaml
 
-from setups import EVAL_SEEDS, SELECTION_SEED, UNITS
+from experiments.worth.setups import EVAL_SEEDS, SELECTION_SEED, UNITS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -76,7 +76,10 @@ def cells(units, quick, wl, only=None, setups_only=None):
                 if quick:
                     g["requests"] = w["quick_requests"]
                 gen[f"{u['paper']}-{wname}-s{s}"] = g
-            trace = (lambda s, p=u["paper"], n=wname: f"workload:{p}-{n}-s{s}")
+
+            def trace(s, p=u["paper"], n=wname):
+                return f"workload:{p}-{n}-s{s}"
+
             for st in setups:
                 out.append(Cell(unit, st, wname, "generated", trace, dict(w.get("args") or {})))
         for wname, w in paper.get("real", {}).items():
@@ -96,8 +99,10 @@ def policies(unit, phase, chosen=None):
     the comparators and the chosen fixed / tuned (chosen: {'fixed': label, 'tuned': label})."""
     u = UNITS[unit]
     if phase == "select":
-        return {**{f"fixed {k}": v for k, v in u.get("fixed", {}).items()},
-                **{f"tuned {k}": v for k, v in u.get("tuned", {}).items()}}
+        return {
+            **{f"fixed {k}": v for k, v in u.get("fixed", {}).items()},
+            **{f"tuned {k}": v for k, v in u.get("tuned", {}).items()},
+        }
     p = {"rl": u["rl"], **({"eps1": u["eps1"]} if "eps1" in u else {}), **u["comparators"]}
     for fam in ("fixed", "tuned"):
         if chosen and chosen.get(fam):
@@ -117,8 +122,13 @@ def entry(cell, label, pol, seed, quick):
 
 
 def spec(name, entries, gen, timeout_s=1800):
-    return {"name": name, "description": "worth experiment: RL against non-learning controls",
-            "workloads": gen, "list": entries, "timeout_s": timeout_s}
+    return {
+        "name": name,
+        "description": "worth experiment: RL against non-learning controls",
+        "workloads": gen,
+        "list": entries,
+        "timeout_s": timeout_s,
+    }
 
 
 def write_spec(path, s):
@@ -141,10 +151,12 @@ REQUEST_CAP = {True: 600_000, False: 2_000_000}
 
 def size_mean(spec):
     """Mean bytes of an `ssdtlm gen` size spec: 8192, 8k or a weighted list 4k:60,8k:40."""
+
     def b(x):
         x = str(x).strip().lower()
         mult = {"k": 1 << 10, "m": 1 << 20}.get(x[-1:], 1)
         return float(x[:-1] if x[-1:] in "km" else x) * mult
+
     parts = [p.split(":") for p in str(spec).split(",")]
     if len(parts) == 1 and len(parts[0]) == 1:
         return b(parts[0][0])
@@ -170,16 +182,28 @@ def write_pass(binary, cell, gen):
 def free_pool(binary, setup_opts):
     """Bytes of the free pool of the aged drive at the start of a replay (a probe run)."""
     out = f"/tmp/ssdtlm-worth-probe-{os.getpid()}.json"
-    cmd = [binary, "run", "--trace", os.path.join(ROOT, "traces/data/msrc-hm0.csv.gz"), "--fold",
-           "modulo", "--max-requests", "1", "--gc", "lazy", "--quiet", "--out", out]
+    cmd = [
+        binary,
+        "run",
+        "--trace",
+        os.path.join(ROOT, "traces/data/msrc-hm0.csv.gz"),
+        "--fold",
+        "modulo",
+        "--max-requests",
+        "1",
+        "--gc",
+        "lazy",
+        "--quiet",
+        "--out",
+        out,
+    ]
     subprocess.run(cmd + shlex.split(setup_opts), check=True)
     with open(out) as f:
         j = json.load(f)
     os.unlink(out)
     c = j["config"]["nand"]
     planes = c["channels"] * c["chips_per_channel"] * c["dies_per_chip"] * c["planes_per_die"]
-    return (j["precondition"]["free_blocks_per_plane"]["mean"] * planes * c["pages_per_block"]
-            * c["page_size"])
+    return j["precondition"]["free_blocks_per_plane"]["mean"] * planes * c["pages_per_block"] * c["page_size"]
 
 
 def gc_loops(binary, cells_, gen, quick):
@@ -195,9 +219,10 @@ def gc_loops(binary, cells_, gen, quick):
         cap = max(2, REQUEST_CAP[quick] // max(1, reqs))
         c.args["loop"] = max(2, min(need, cap))
         c.args["loop-remap"] = True
-        c.note = (f"{c.args['loop']} passes of {wbytes / 2**20:.0f} MiB written "
-                         f"(pool {pools[c.setup] / 2**20:.0f} MiB x {GC_POOLS}"
-                  + (", CAPPED" if need > cap else "") + ")")
+        c.note = (
+            f"{c.args['loop']} passes of {wbytes / 2**20:.0f} MiB written "
+            f"(pool {pools[c.setup] / 2**20:.0f} MiB x {GC_POOLS}" + (", CAPPED" if need > cap else "") + ")"
+        )
 
 
 def capacity_mib(binary, setup_opts):
@@ -206,9 +231,22 @@ def capacity_mib(binary, setup_opts):
     opts = shlex.split(setup_opts)
     if "--precondition" in opts:  # the probe's own
         i = opts.index("--precondition")
-        del opts[i:i + 2]
-    cmd = [binary, "run", "--trace", os.path.join(ROOT, "traces/data/msrc-hm0.csv.gz"), "--fold",
-           "modulo", "--max-requests", "1", "--quiet", "--out", out, "--precondition", "0.5"]
+        del opts[i : i + 2]
+    cmd = [
+        binary,
+        "run",
+        "--trace",
+        os.path.join(ROOT, "traces/data/msrc-hm0.csv.gz"),
+        "--fold",
+        "modulo",
+        "--max-requests",
+        "1",
+        "--quiet",
+        "--out",
+        out,
+        "--precondition",
+        "0.5",
+    ]
     subprocess.run(cmd + opts, check=True)
     with open(out) as f:
         j = json.load(f)
@@ -219,7 +257,8 @@ def capacity_mib(binary, setup_opts):
 def phased_traces(binary, out, cells_, wl=None):
     """Generates the traces of the non-stationary ("phased") cells, one per drive capacity and
     seed (experiments/worth/phased.py), and points the cells at them."""
-    import phased
+    from experiments.worth import phased
+
     wl = wl or load_workloads()
     caps, made = {}, {}
     for c in cells_:
@@ -238,5 +277,7 @@ def phased_traces(binary, out, cells_, wl=None):
                 made[p] = os.path.exists(p) or phased.generate(w, caps[key], s, p, binary)
             paths[s] = p
         c.trace_of_seed = paths.__getitem__
-        c.note = (f"{c.workload}: experiments/worth/phased.py {c.workload} --capacity-mib "
-                  f"{caps[key]:.1f} --seed S")
+        c.note = (
+            f"{c.workload}: python3 -m experiments.worth.phased {c.workload} --capacity-mib "
+            f"{caps[key]:.1f} --seed S"
+        )

@@ -2,8 +2,8 @@
 drive scale): one row per setup with RL against each control, per metric, its interval and
 verdict, the training effort and the operating point; and the verdict's range over the setups
 ("robust" only where it is the same in every testable setup)."""
-from setups import UNITS, get
-from stats import fmt, verdict
+from experiments.worth.setups import UNITS, get
+from experiments.worth.stats import fmt, verdict
 
 SHORT = {"RL beats": "beats", "matches": "matches", "loses": "loses"}
 
@@ -47,19 +47,35 @@ def robust_md(rows, unit, controls=("ust", "dwa", "qlc-only", "eps1", "fixed")):
                     continue
                 v = SHORT.get(verdict(p), verdict(p))
                 tally[(m[0], ctl)][v] = tally[(m[0], ctl)].get(v, 0) + 1
-                cols.append(f"{fmt(p)} **{v}**" + (f" ({r['chosen'].get('fixed')})"
-                                                    if ctl == "fixed" else ""))
+                cols.append(
+                    f"{fmt(p)} **{v}**" + (f" ({r['chosen'].get('fixed')})" if ctl == "fixed" else "")
+                )
         L.append("| " + " | ".join(cols) + " |")
     nt = sum(1 for r in rs if r["why"])
-    L += ["", f"Verdict range over the {len(rs) - nt} testable of {len(rs)} setups"
-          + (f" ({nt} not testable: " + "; ".join(sorted({r['why'] for r in rs if r['why']})) + ")"
-             if nt else "") + ":", "",
-          "| metric | control | beats / matches / loses | robust? |", "|---|---|---|---|"]
+    L += [
+        "",
+        f"Verdict range over the {len(rs) - nt} testable of {len(rs)} setups"
+        + (
+            f" ({nt} not testable: " + "; ".join(sorted({r["why"] for r in rs if r["why"]})) + ")"
+            if nt
+            else ""
+        )
+        + ":",
+        "",
+        "| metric | control | beats / matches / loses | robust? |",
+        "|---|---|---|---|",
+    ]
     for (mn, ctl), t in tally.items():
         b, mt, lo = t.get("beats", 0), t.get("matches", 0), t.get("loses", 0)
         one = [k for k, n in t.items() if n]
-        rob = (f"robust: RL {one[0]}" if len(one) == 1 else
-               "not robust; RL never beats it" if not b else
-               "not robust; RL never loses" if not lo else "not robust")
+        rob = (
+            f"robust: RL {one[0]}"
+            if len(one) == 1
+            else "not robust; RL never beats it"
+            if not b
+            else "not robust; RL never loses"
+            if not lo
+            else "not robust"
+        )
         L.append(f"| {mn} | {ctl} | {b} / {mt} / {lo} | {rob} |")
     return "\n".join(L) + "\n"

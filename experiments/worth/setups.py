@@ -20,31 +20,41 @@ SLC_TPUT = ("write MiB/s", ("slc", "write_throughput_mib_s"), +1)
 WAF = ("WAF", ("flash", "waf"), -1)
 
 GC_RL = "--gc rl-aggr --set gc.rl_selection=stochastic"
-GC128 = ("--preset tlc-gc-128gb --set cache.size_mib=0.0078125 --precondition 1.0 "
-         "--precondition-random 0.15 --set gc.free_count=die")
-SLC8 = ("--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
-        "--set nand.blocks_per_plane=267")
+GC128 = (
+    "--preset tlc-gc-128gb --set cache.size_mib=0.0078125 --precondition 1.0 "
+    "--precondition-random 0.15 --set gc.free_count=die"
+)
+SLC8 = (
+    "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 " "--set nand.blocks_per_plane=267"
+)
 
 UNITS = {
     "fsp": dict(
         paper="fsp",
         # FSP paper Table I: the 1 TiB QLC drive, DRAM write cache of 2 / 8 / 32 MiB evicted on
         # demand; the footprint warm-up fills the cache first (experiments/fsp/ablation.yaml).
-        setups={"cache 2 MiB": "--preset qlc-fsp --cache-mb 2 --set cache.flush_policy=on-demand "
-                               "--warmup footprint",
-                "cache 8 MiB": "--preset qlc-fsp --cache-mb 8 --set cache.flush_policy=on-demand "
-                               "--warmup footprint",
-                "cache 32 MiB": "--preset qlc-fsp --cache-mb 32 --set cache.flush_policy=on-demand "
-                                "--warmup footprint"},
+        setups={
+            "cache 2 MiB": "--preset qlc-fsp --cache-mb 2 --set cache.flush_policy=on-demand "
+            "--warmup footprint",
+            "cache 8 MiB": "--preset qlc-fsp --cache-mb 8 --set cache.flush_policy=on-demand "
+            "--warmup footprint",
+            "cache 32 MiB": "--preset qlc-fsp --cache-mb 32 --set cache.flush_policy=on-demand "
+            "--warmup footprint",
+        },
         quick_setups=["cache 2 MiB", "cache 8 MiB"],
         rl="--fsp rl",
         eps1="--fsp rl --set fsp.rl_epsilon=1",
         # a fixed type: every candidate labelled with it, the grouper fills the other slots in
         # LRU-tail order and Rewrite still runs -- Baseline grouping with the RL's Rewrite trigger
-        fixed={f"type {t}": f"--fsp rl --set fsp.rl_fixed_action={i}"
-               for i, t in enumerate(("LSB", "CLSB", "CMSB", "MSB"))},
-        comparators={"baseline": "--fsp baseline", "frequency": "--fsp frequency",
-                     "distance": "--fsp distance"},
+        fixed={
+            f"type {t}": f"--fsp rl --set fsp.rl_fixed_action={i}"
+            for i, t in enumerate(("LSB", "CLSB", "CMSB", "MSB"))
+        },
+        comparators={
+            "baseline": "--fsp baseline",
+            "frequency": "--fsp frequency",
+            "distance": "--fsp distance",
+        },
         metrics=[READ_MEAN],
         training=("fsp", "policy", "training"),
     ),
@@ -52,19 +62,23 @@ UNITS = {
         paper="gc",
         # the GC paper's dies at full size, aged to greedy GC's steady state, one-page cache, N_free
         # per die (Algorithm 1), stochastic exploitation (footnote 2): experiments/gc/ablation.yaml
-        setups={"128Gb die": GC128,
-                "512Gb die": "--preset tlc-gc-512gb --set cache.size_mib=0.015625 "
-                             "--precondition 1.0 --precondition-random 0.15 --set gc.free_count=die",
-                # robustness: the die's load, the trace's arrivals 4x, 8x and 16x faster
-                "128Gb die 4x speed": GC128 + " --speed 4",
-                "128Gb die 8x speed": GC128 + " --speed 8",
-                "128Gb die 16x speed": GC128 + " --speed 16"},
+        setups={
+            "128Gb die": GC128,
+            "512Gb die": "--preset tlc-gc-512gb --set cache.size_mib=0.015625 "
+            "--precondition 1.0 --precondition-random 0.15 --set gc.free_count=die",
+            # robustness: the die's load, the trace's arrivals 4x, 8x and 16x faster
+            "128Gb die 4x speed": GC128 + " --speed 4",
+            "128Gb die 8x speed": GC128 + " --speed 8",
+            "128Gb die 16x speed": GC128 + " --speed 16",
+        },
         quick_setups=["128Gb die"],
         rl=GC_RL,
         eps1=GC_RL + " --set gc.rl_epsilon=1",
         fixed={f"{c} copies": f"{GC_RL} --set gc.rl_fixed_action={c}" for c in range(8)},
-        tuned={f"lazy T10 c{c}": f"--gc lazy --set gc.lazy_trigger_blocks=10 --set gc.lazy_copies={c}"
-               for c in (1, 2, 3, 4)},
+        tuned={
+            f"lazy T10 c{c}": f"--gc lazy --set gc.lazy_trigger_blocks=10 --set gc.lazy_copies={c}"
+            for c in (1, 2, 3, 4)
+        },
         comparators={"lazy": "--gc lazy", "mov10": "--gc mov10", "exp0.3": "--gc exp0.3"},
         metrics=[WRITE_P9999],
         training=("gc", "rl", "training"),
@@ -76,17 +90,25 @@ UNITS = {
         # the read-disturb paper's TLC drive (tlc-rr), cache evicted on demand; refresh blocking
         # (the paper's SSDsim) or preemptible by host reads. Quick: thresholds scaled by 1/5 as in
         # experiments/read-disturb/sweep.yaml so that refreshes happen in short runs.
-        setups={"blocking": "--preset tlc-rr --set cache.flush_policy=on-demand",
-                "preemptible": "--preset tlc-rr --set cache.flush_policy=on-demand "
-                               "--set rd.refresh_preemptible=true"},
+        setups={
+            "blocking": "--preset tlc-rr --set cache.flush_policy=on-demand",
+            "preemptible": "--preset tlc-rr --set cache.flush_policy=on-demand "
+            "--set rd.refresh_preemptible=true",
+        },
         quick_setups=["blocking", "preemptible"],
         quick_args="--set rd.hard_threshold=5000 --set rd.soft_threshold=4900",
         rl="--rr ws+rs",
         eps1="--rr ws+rs --set rd.rl_epsilon=1",
-        fixed={f"erase+{m}": f"--rr ws+rs --set rd.rl_fixed_action={a}"
-               for a, m in ((5, 1), (6, 2), (7, 4), (8, 8))},
-        comparators={"baseline": "--rr baseline", "leveling": "--rr leveling", "ipr": "--rr ipr",
-                     "ws": "--rr ws"},
+        fixed={
+            f"erase+{m}": f"--rr ws+rs --set rd.rl_fixed_action={a}"
+            for a, m in ((5, 1), (6, 2), (7, 4), (8, 8))
+        },
+        comparators={
+            "baseline": "--rr baseline",
+            "leveling": "--rr leveling",
+            "ipr": "--rr ipr",
+            "ws": "--rr ws",
+        },
         metrics=[READ_MEAN, READ_P9999],
         training=("read_disturb", "rl", "training"),
     ),
@@ -94,16 +116,25 @@ UNITS = {
         paper="slc-rl",
         # the slides' drive at 1/8 scale (267 blocks), write-through, closed loop QD 16: a
         # throughput measurement (experiments/slc-rl/headroom.yaml); the cap at 0.25 or 1.0
-        setups={f"cap {c}": SLC8 + ("" if c == "0.25" else f" --set slc.max_fraction={c}")
-                for c in ("0.25", "0.5", "1.0")},
+        setups={
+            f"cap {c}": SLC8 + ("" if c == "0.25" else f" --set slc.max_fraction={c}")
+            for c in ("0.25", "0.5", "1.0")
+        },
         quick_setups=["cap 0.25", "cap 1.0"],
         rl="--slc page --slc-size rl",
         eps1="--slc page --slc-size rl --set slc.rl_epsilon=1",
-        fixed={f"static {f:g} theta {t}K": (f"--slc page --slc-size static --set slc.static_fraction={f} "
-                                            f"--set slc.theta_kib={t}")
-               for f in (0.25, 0.5, 1.0) for t in (4, 64, 1024)},
-        comparators={"ust": "--slc page --slc-size ust", "dwa": "--slc page --slc-size dwa",
-                     "qlc-only": "--slc none"},
+        fixed={
+            f"static {f:g} theta {t}K": (
+                f"--slc page --slc-size static --set slc.static_fraction={f} " f"--set slc.theta_kib={t}"
+            )
+            for f in (0.25, 0.5, 1.0)
+            for t in (4, 64, 1024)
+        },
+        comparators={
+            "ust": "--slc page --slc-size ust",
+            "dwa": "--slc page --slc-size dwa",
+            "qlc-only": "--slc none",
+        },
         metrics=[SLC_TPUT],
         training=("slc", "sizer", "training"),
         closed_loop=True,
@@ -116,26 +147,31 @@ UNITS = {
 # 2,138 blocks and 1/8 of them). The epoch is scaled with the drive, 256 host writes at full
 # size and 32 at 1/8 (the preset's 1024 [assumed] leaves the agent under-trained at both: 3.1
 # and 5.3 updates per visited entry on this workload at 60% / 90%), for every policy alike.
-SLC_SCALES = {"full": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
-                      "--set slc.epoch_writes=256",
-              "eighth": SLC8 + " --set slc.epoch_writes=32",
-              # the slides' drive with its 144 KB data DRAM (the preset's write-back) in front
-              "full-dram": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.epoch_writes=256"}
+SLC_SCALES = {
+    "full": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
+    "--set slc.epoch_writes=256",
+    "eighth": SLC8 + " --set slc.epoch_writes=32",
+    # the slides' drive with its 144 KB data DRAM (the preset's write-back) in front
+    "full-dram": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.epoch_writes=256",
+}
 UNITS["slc-ns"] = dict(UNITS["slc"], phased=True, metrics=[SLC_TPUT, WAF])
 UNITS["slc-ns"]["setups"] = {
-    f"{sc} cap {c} util {p}": f"{base} --precondition {p}" + ("" if c == "0.25" else
-                                                              f" --set slc.max_fraction={c}")
-    for sc, base in SLC_SCALES.items() for c in ("0.25", "0.5", "1.0") for p in ("0.3", "0.6", "0.9")}
+    f"{sc} cap {c} util {p}": f"{base} --precondition {p}"
+    + ("" if c == "0.25" else f" --set slc.max_fraction={c}")
+    for sc, base in SLC_SCALES.items()
+    for c in ("0.25", "0.5", "1.0")
+    for p in ("0.3", "0.6", "0.9")
+}
 UNITS["slc-ns"]["quick_setups"] = [st for st in UNITS["slc-ns"]["setups"] if st.startswith("eighth")]
 
 # Not an RL unit: the SLC-hierarchy paper's policy against its comparators, across the DRAM
 # write-back size that decides its verdict (robustness; no epsilon, no fixed action, no training).
-HIERARCHY_BASE = ("--preset hybrid-slc-tlc --set nand.blocks_per_plane=32 "
-                  "--set slc.blocks_per_plane=8")
+HIERARCHY_BASE = "--preset hybrid-slc-tlc --set nand.blocks_per_plane=32 " "--set slc.blocks_per_plane=8"
 UNITS["hierarchy"] = dict(
     paper="hierarchy",
-    setups={f"write-back {w} MiB": f"{HIERARCHY_BASE} --set slc.write_back_mib={w}"
-            for w in (0, 1, 4, 16, 256)},
+    setups={
+        f"write-back {w} MiB": f"{HIERARCHY_BASE} --set slc.write_back_mib={w}" for w in (0, 1, 4, 16, 256)
+    },
     quick_setups=[f"write-back {w} MiB" for w in (0, 1, 4, 16, 256)],
     rl="--slc hierarchy",
     comparators={"page": "--slc page", "sa": "--slc sa", "sector": "--slc sector"},
@@ -143,7 +179,7 @@ UNITS["hierarchy"] = dict(
     training=None,
 )
 
-SELECTION_SEED = 0      # the best fixed action (and lazy's tuning) is chosen on this seed
+SELECTION_SEED = 0  # the best fixed action (and lazy's tuning) is chosen on this seed
 EVAL_SEEDS = (1, 2, 3, 4, 5)
 
 
@@ -178,8 +214,10 @@ def why_not_testable(unit, rl_runs, ref_runs):
     if t and len(untrained) * 2 > len(t):
         per = sorted(x.get("updates_per_visited_entry", 0) for x in t if x)
         med = per[len(per) // 2] if per else 0
-        return (f"RL under-trained in {len(untrained)} of {len(t)} seeds (median {med:.1f} updates "
-                f"per visited q-table entry, the rule asks 10)")
+        return (
+            f"RL under-trained in {len(untrained)} of {len(t)} seeds (median {med:.1f} updates "
+            f"per visited q-table entry, the rule asks 10)"
+        )
     if not u.get("closed_loop"):
         sat = [j for j in ref_runs + rl_runs if j["operating_point"]["saturated"]]
         if sat:

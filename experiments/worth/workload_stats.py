@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """Calibration table of experiments/worth/workloads.yaml (docs/experiments/workloads.md).
 
 Generates every generated workload at seed 1 and full size with `ssdtlm gen`, measures it with
 `ssdtlm trace-stats --json`, and prints, per statistic the paper gives, the paper's figure next to
 the measured one; then the one-pass statistics of each real excerpt with its trace options.
 
-    experiments/worth/workload_stats.py --bin build/ssdtlm [--only fsp] [--seeds 5] [--workdir DIR]
+    python3 -m experiments.worth.workload_stats --bin build/ssdtlm [--only fsp] [--seeds 5] [--workdir DIR]
 
 Also the range over seeds 1..N (a run's seed is its workload's seed) and seed 1 at quick_requests.
 Standard library plus PyYAML.
@@ -22,8 +21,12 @@ import yaml
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 MIB = 1024.0 * 1024.0
-BUCKETS = (("write_share_le_128k", 0, 128 << 10), ("write_share_le_256k", 128 << 10, 256 << 10),
-           ("write_share_le_512k", 256 << 10, 512 << 10), ("write_share_gt_512k", 512 << 10, 1 << 62))
+BUCKETS = (
+    ("write_share_le_128k", 0, 128 << 10),
+    ("write_share_le_256k", 128 << 10, 256 << 10),
+    ("write_share_le_512k", 256 << 10, 512 << 10),
+    ("write_share_gt_512k", 512 << 10, 1 << 62),
+)
 
 
 def gen_argv(opts):
@@ -138,11 +141,21 @@ def generated_rows(binp, w, workdir, seeds):
         vals = [r[k] for r in runs]
         rows.append((k, v, target, vals[0], (min(vals), max(vals)), quick[k]))
     m = runs[0]
-    shown = ", ".join(f"{k} {fmt(m[k])}" for k in ("requests", "read_ratio", "mean_read_kib",
-                                                       "mean_write_kib", "interarrival_ms",
-                                                       "footprint_mib", "int_ratio",
-                                                       "hot_read_ratio", "concn_ratio",
-                                                       "total_write_mib"))
+    shown = ", ".join(
+        f"{k} {fmt(m[k])}"
+        for k in (
+            "requests",
+            "read_ratio",
+            "mean_read_kib",
+            "mean_write_kib",
+            "interarrival_ms",
+            "footprint_mib",
+            "int_ratio",
+            "hot_read_ratio",
+            "concn_ratio",
+            "total_write_mib",
+        )
+    )
     cmd_text = "ssdtlm gen --seed 1 --out W.csv " + " ".join(gen_argv(w["gen"]))
     return rows, shown, cmd_text
 
@@ -165,25 +178,33 @@ def main():
         for name, w in entry["generated"].items():
             rows, shown, cmd = generated_rows(a.bin, w, workdir, a.seeds)
             print(f"### {name} ({w['paper']['trace']}, {w['paper'].get('source', '')})\n")
-            print(f"| statistic | paper | target | seed 1 | seed 1 / target | seeds 1-{a.seeds} | "
-                  f"quick ({fmt(w['quick_requests'])}) |\n|---|---|---|---|---|---|---|")
+            print(
+                f"| statistic | paper | target | seed 1 | seed 1 / target | seeds 1-{a.seeds} | "
+                f"quick ({fmt(w['quick_requests'])}) |\n|---|---|---|---|---|---|---|"
+            )
             for k, pv, tv, gv, (lo, hi), qv in rows:
                 ratio = fmt(gv / tv) if tv else "-"
                 shown_t = "-" if tv is None else ("= paper" if tv == pv else fmt(tv))
-                print(f"| {k} | {fmt(pv)} | {shown_t} | {fmt(gv)} | {ratio} | {fmt(lo)}..{fmt(hi)} | {fmt(qv)} |")
+                print(
+                    f"| {k} | {fmt(pv)} | {shown_t} | {fmt(gv)} | {ratio} | {fmt(lo)}..{fmt(hi)} | {fmt(qv)} |"
+                )
             print(f"\nAll: {shown}\n\n`{cmd}`\n")
         if a.no_real:
             continue
-        print("| real excerpt | options | requests | read ratio | footprint MiB | mean read KiB | "
-              "mean write KiB | mean inter-arrival ms | Int. ratio |\n|---|---|---|---|---|---|---|---|---|")
+        print(
+            "| real excerpt | options | requests | read ratio | footprint MiB | mean read KiB | "
+            "mean write KiB | mean inter-arrival ms | Int. ratio |\n|---|---|---|---|---|---|---|---|---|"
+        )
         for name, r in (entry.get("real") or {}).items():
             path = r["trace"].replace("{root}", ROOT)
             st = json.loads(run([a.bin, "trace-stats", path, "--json"] + stats_argv(r.get("args"))))
             m = measured(st, None)
             opts = " ".join(f"{k}={v}" for k, v in (r.get("args") or {}).items())
-            print(f"| {name} | {opts or '-'} | {fmt(m['requests'])} | {fmt(m['read_ratio'])} | "
-                  f"{fmt(m['footprint_mib'])} | {fmt(m['mean_read_kib'])} | {fmt(m['mean_write_kib'])} | "
-                  f"{fmt(m['interarrival_ms'])} | {fmt(m['int_ratio'])} |")
+            print(
+                f"| {name} | {opts or '-'} | {fmt(m['requests'])} | {fmt(m['read_ratio'])} | "
+                f"{fmt(m['footprint_mib'])} | {fmt(m['mean_read_kib'])} | {fmt(m['mean_write_kib'])} | "
+                f"{fmt(m['interarrival_ms'])} | {fmt(m['int_ratio'])} |"
+            )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Does each RL unit earn its silicon? Runs every RL unit of the papers against its non-learning
 controls -- the same unit exploring at every decision (epsilon 1), the best fixed action (chosen
 on a separate seed), and the paper's own comparators -- on the workloads fixed in
@@ -7,9 +6,9 @@ ratio RL / control with its 95% interval and a verdict, and the worth table: per
 its best control per workload class beside its hardware cost (`ssdtlm hwcost`). `hierarchy` is
 the SLC-hierarchy paper's policy (no RL) against its comparators across the DRAM write-back size.
 
-    experiments/worth/worth.py [--quick] [--units fsp,gc,rr,slc,hierarchy] [--workloads NAME,...]
-                               [--setups NAME,...] [--workers 2] [--bin build/ssdtlm]
-                               [--out DIR] [--hwcost JSON] [--db FILE]
+    python3 -m experiments.worth.worth [--quick] [--units fsp,gc,rr,slc,hierarchy] [--workloads NAME,...]
+                                       [--setups NAME,...] [--workers 2] [--bin build/ssdtlm]
+                                       [--out DIR] [--hwcost JSON] [--db FILE]
 
 Writes OUT/select.yaml and OUT/eval.yaml (the sweep specs), OUT/worth.sqlite (the runs),
 OUT/cells-UNIT.md (every cell) and OUT/worth.md (the table); docs/experiments/worth.md explains the
@@ -21,15 +20,14 @@ are saturated, or whose reference shows no work for the unit (no GC page moves, 
 import argparse
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import time
 
-import plan
-import robust
-from setups import EVAL_SEEDS, SELECTION_SEED, UNITS, get, why_not_testable
-from stats import fmt, paired, verdict
+from experiments.common import store as storemod
+from experiments.worth import plan, robust
+from experiments.worth.setups import EVAL_SEEDS, SELECTION_SEED, UNITS, get, why_not_testable
+from experiments.worth.stats import fmt, paired, verdict
 
 HW_NAME = {"fsp": "fsp", "gc": "gc", "rr": "rr", "slc": "slc", "slc-ns": "slc"}
 
@@ -45,10 +43,10 @@ def run_sweep(a, spec_path):
 
 def results(db, sweep):
     """{canonical params: result} of the sweep's ok runs."""
-    con = sqlite3.connect(db)
-    rows = con.execute("SELECT r.params, r.result FROM runs r JOIN sweep_runs s ON s.key = r.key "
-                       "WHERE s.sweep = ? AND r.status = 'ok'", (sweep,)).fetchall()
-    return {plan.canon(json.loads(p)): json.loads(r) for p, r in rows}
+    store = storemod.open_store(db)
+    rows = storemod.runs(store, sweep, ok=True)
+    store.close()
+    return {plan.canon(r["params"]): r["result"] for r in rows}
 
 
 def metric(j, m):
@@ -78,8 +76,10 @@ def analyse(cells, chosen, res, quick):
     out = []
     for c in cells:
         pols = plan.policies(c.unit, "eval", chosen.get(c.name))
-        runs = {lab: [res.get(plan.canon(plan.entry(c, lab, pol, s, quick))) for s in EVAL_SEEDS]
-                for lab, pol in pols.items()}
+        runs = {
+            lab: [res.get(plan.canon(plan.entry(c, lab, pol, s, quick))) for s in EVAL_SEEDS]
+            for lab, pol in pols.items()
+        }
         missing = [lab for lab, js in runs.items() if any(j is None for j in js)]
         u = UNITS[c.unit]
         ref = next(iter(u["comparators"]))
@@ -92,9 +92,10 @@ def analyse(cells, chosen, res, quick):
         for lab in pols:
             if lab == "rl":
                 continue
-            row["cmp"][lab] = {m[0]: paired([metric(j, m) for j in runs["rl"]],
-                                            [metric(j, m) for j in runs[lab]], m[2])
-                               for m in u["metrics"]}
+            row["cmp"][lab] = {
+                m[0]: paired([metric(j, m) for j in runs["rl"]], [metric(j, m) for j in runs[lab]], m[2])
+                for m in u["metrics"]
+            }
         out.append(row)
     return out
 
@@ -122,10 +123,14 @@ def subject_verdict(unit, p):
 
 
 def cells_md(rows):
-    L = ["# Worth experiment: every cell" + (f" of {rows[0]['cell'].unit}" if rows else ""), "",
-         "RL / control of each metric, seed by seed (paired), mean and 95% interval "
-         f"over seeds {EVAL_SEEDS[0]}-{EVAL_SEEDS[-1]}; the fixed action (and lazy's tuning) chosen "
-         f"on seed {SELECTION_SEED}.", ""]
+    L = [
+        "# Worth experiment: every cell" + (f" of {rows[0]['cell'].unit}" if rows else ""),
+        "",
+        "RL / control of each metric, seed by seed (paired), mean and 95% interval "
+        f"over seeds {EVAL_SEEDS[0]}-{EVAL_SEEDS[-1]}; the fixed action (and lazy's tuning) chosen "
+        f"on seed {SELECTION_SEED}.",
+        "",
+    ]
     for r in rows:
         c = r["cell"]
         u = UNITS[c.unit]
@@ -133,16 +138,25 @@ def cells_md(rows):
         if c.note:
             L.append(f"Replay: {c.note}.")
         if r["chosen"]:
-            L.append("Chosen on the selection seed: " +
-                     ", ".join(f"{k} = {v}" for k, v in r["chosen"].items()) + ".")
+            L.append(
+                "Chosen on the selection seed: "
+                + ", ".join(f"{k} = {v}" for k, v in r["chosen"].items())
+                + "."
+            )
         if "rl" in r["runs"] and all(r["runs"]["rl"]):
             op = op_text([j for js in r["runs"].values() for j in js if j], c.unit)
-            L.append(f"RL training: {training_text(r['runs']['rl'], c.unit)}; operating point: {op}."
-                     if u["training"] else f"Operating point: {op} (no RL unit).")
+            L.append(
+                f"RL training: {training_text(r['runs']['rl'], c.unit)}; operating point: {op}."
+                if u["training"]
+                else f"Operating point: {op} (no RL unit)."
+            )
         if r["why"]:
             L.append(f"**Not testable**: {r['why']}.")
-        L += ["", "| control | " + " | ".join(f"{m[0]}: RL / control | verdict" for m in u["metrics"]) + " |",
-              "|---|" + "---|---|" * len(u["metrics"])]
+        L += [
+            "",
+            "| control | " + " | ".join(f"{m[0]}: RL / control | verdict" for m in u["metrics"]) + " |",
+            "|---|" + "---|---|" * len(u["metrics"]),
+        ]
         for lab, per in r["cmp"].items():
             cols = []
             for m in u["metrics"]:
@@ -166,11 +180,14 @@ def best_control(r, m):
 
 
 def worth_md(rows, hw, units):
-    L = ["RL / best control < 1 is better for latency, > 1 for throughput; the best control of a cell "
-         "is the one with the best mean over the seeds.", "",
-         "| unit | metric | class | cells | RL (hierarchy: the policy) beats / matches / loses its best control | not testable | "
-         "RL / best control (median, range) | best controls | logic kGE | RAM bits |",
-         "|---|---|---|---|---|---|---|---|---|---|"]
+    L = [
+        "RL / best control < 1 is better for latency, > 1 for throughput; the best control of a cell "
+        "is the one with the best mean over the seeds.",
+        "",
+        "| unit | metric | class | cells | RL (hierarchy: the policy) beats / matches / loses its best control | not testable | "
+        "RL / best control (median, range) | best controls | logic kGE | RAM bits |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for unit in units:
         h = hw.get("units", {}).get(HW_NAME.get(unit, ""), {})
         for m in UNITS[unit]["metrics"]:
@@ -189,12 +206,13 @@ def worth_md(rows, hw, units):
                     gains.append(p["mean"])
                     bests[b] = bests.get(b, 0) + 1
                 gains.sort()
-                g = (f"{gains[len(gains) // 2]:.3f} ({gains[0]:.3f} .. {gains[-1]:.3f})"
-                     if gains else "-")
-                L.append(f"| {unit} | {m[0]} | {cls} | {len(rs)} | {v['RL beats']} / {v['matches']} / "
-                         f"{v['loses']} | {nt} | {g} | "
-                         + ", ".join(f"{k} {n}" for k, n in sorted(bests.items(), key=lambda x: -x[1]))
-                         + f" | {h.get('logic_kge', '-')} | {h.get('ram_bits', '-')} |")
+                g = f"{gains[len(gains) // 2]:.3f} ({gains[0]:.3f} .. {gains[-1]:.3f})" if gains else "-"
+                L.append(
+                    f"| {unit} | {m[0]} | {cls} | {len(rs)} | {v['RL beats']} / {v['matches']} / "
+                    f"{v['loses']} | {nt} | {g} | "
+                    + ", ".join(f"{k} {n}" for k, n in sorted(bests.items(), key=lambda x: -x[1]))
+                    + f" | {h.get('logic_kge', '-')} | {h.get('ram_bits', '-')} |"
+                )
     return "\n".join(L) + "\n"
 
 
@@ -206,8 +224,10 @@ def hwcost(a):
     if not os.path.exists(path):
         r = subprocess.run([a.bin, "hwcost", "--no-ice40", "--json", path], stdout=subprocess.DEVNULL)
         if r.returncode != 0:
-            sys.exit(f"worth.py: {a.bin} hwcost failed (exit {r.returncode}): is Yosys installed "
-                     "(scripts/setup.sh)?")
+            sys.exit(
+                f"worth.py: {a.bin} hwcost failed (exit {r.returncode}): is Yosys installed "
+                "(scripts/setup.sh)?"
+            )
     with open(path) as f:
         return json.load(f)
 
@@ -217,33 +237,51 @@ def evaluate(a, cs, gen, tag):
     returns (rows, selection runs, evaluation runs, selection s, evaluation s)."""
     plan.gc_loops(a.bin, cs, gen, a.quick)
     plan.phased_traces(a.bin, a.out, cs)
-    sel = [plan.entry(c, lab, pol, SELECTION_SEED, a.quick) for c in cs
-           for lab, pol in plan.policies(c.unit, "select").items()]
-    t1 = run_sweep(a, plan.write_spec(os.path.join(a.out, "select.yaml"),
-                                      plan.spec("worth-select" + tag, sel, gen)))
+    sel = [
+        plan.entry(c, lab, pol, SELECTION_SEED, a.quick)
+        for c in cs
+        for lab, pol in plan.policies(c.unit, "select").items()
+    ]
+    t1 = run_sweep(
+        a, plan.write_spec(os.path.join(a.out, "select.yaml"), plan.spec("worth-select" + tag, sel, gen))
+    )
     chosen = choose(cs, results(a.db, "worth-select" + tag), a.quick)
-    ev = [plan.entry(c, lab, pol, s, a.quick) for c in cs
-          for lab, pol in plan.policies(c.unit, "eval", chosen[c.name]).items() for s in EVAL_SEEDS]
-    t2 = run_sweep(a, plan.write_spec(os.path.join(a.out, "eval.yaml"),
-                                      plan.spec("worth-eval" + tag, ev, gen)))
+    ev = [
+        plan.entry(c, lab, pol, s, a.quick)
+        for c in cs
+        for lab, pol in plan.policies(c.unit, "eval", chosen[c.name]).items()
+        for s in EVAL_SEEDS
+    ]
+    t2 = run_sweep(
+        a, plan.write_spec(os.path.join(a.out, "eval.yaml"), plan.spec("worth-eval" + tag, ev, gen))
+    )
     rows = analyse(cs, chosen, results(a.db, "worth-eval" + tag), a.quick)
     return rows, len(sel), len(ev), t1, t2
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
     ap.add_argument("--quick", action="store_true", help="quick sizes and setups")
-    ap.add_argument("--units", default="fsp,gc,rr,slc,hierarchy",
-                    help="RL units (fsp, gc, rr, slc); slc-ns: the SLC unit's robustness sweep on "
-                         "the non-stationary workload (not in the default); "
-                         "hierarchy: the SLC-hierarchy policy across "
-                         "the DRAM write-back size (robustness, no RL)")
+    ap.add_argument(
+        "--units",
+        default="fsp,gc,rr,slc,hierarchy",
+        help="RL units (fsp, gc, rr, slc); slc-ns: the SLC unit's robustness sweep on "
+        "the non-stationary workload (not in the default); "
+        "hierarchy: the SLC-hierarchy policy across "
+        "the DRAM write-back size (robustness, no RL)",
+    )
     ap.add_argument("--workloads", default="", help="comma-separated workload names (default all)")
-    ap.add_argument("--setups", default="",
-                    help="comma-separated setup names, no comma in a name (default: the units' "
-                         "quick or full setups; "
-                         "the robustness setups are named in experiments/worth/setups.py)")
+    ap.add_argument(
+        "--setups",
+        default="",
+        help="comma-separated setup names, no comma in a name (default: the units' "
+        "quick or full setups; "
+        "the robustness setups are named in experiments/worth/setups.py)",
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--bin", default=os.path.join(plan.ROOT, "build", "ssdtlm"))
     ap.add_argument("--out", default=os.path.join(plan.ROOT, "experiments", "results", "worth"))
@@ -262,8 +300,7 @@ def main():
     setups = set(x for x in a.setups.split(",") if x)
     unknown = setups - {st for u in units for st in UNITS[u]["setups"]}
     if unknown:
-        sys.exit(f"worth.py: --setups: {', '.join(sorted(unknown))} is no setup of "
-                 f"{', '.join(units)}")
+        sys.exit(f"worth.py: --setups: {', '.join(sorted(unknown))} is no setup of " f"{', '.join(units)}")
     cs, gen = plan.cells(units, a.quick, plan.load_workloads(), only, setups)
     if not cs:
         sys.exit("worth.py: no cell: --workloads names none of workloads.yaml's workloads")
@@ -276,9 +313,11 @@ def main():
             with open(os.path.join(a.out, f"robust-{unit}.md"), "w") as f:
                 f.write(robust.robust_md(rows, unit))
     table = worth_md(rows, hwcost(a), units)
-    head = (f"# Worth table ({'quick' if a.quick else 'full'} set)\n\n"
-            f"{len(cs)} cells, {n_sel} selection runs and {n_ev} evaluation runs; sweep wall "
-            f"time {t1 + t2:.0f} s on {a.workers} workers (selection {t1:.0f} s, evaluation {t2:.0f} s).\n\n")
+    head = (
+        f"# Worth table ({'quick' if a.quick else 'full'} set)\n\n"
+        f"{len(cs)} cells, {n_sel} selection runs and {n_ev} evaluation runs; sweep wall "
+        f"time {t1 + t2:.0f} s on {a.workers} workers (selection {t1:.0f} s, evaluation {t2:.0f} s).\n\n"
+    )
     with open(os.path.join(a.out, "worth.md"), "w") as f:
         f.write(head + table)
     print(head + table)

@@ -1,5 +1,6 @@
 """Shared fixtures of the sweep tests (docs/sweep.md). CTest passes SSDTLM_BIN (the ssdtlm
-binary under test), PYTHONPATH (testbench/sweep) and SSDTLM_ROOT."""
+binary under test), PYTHONPATH (the repository root, for the package experiments, and
+testbench/sweep) and SSDTLM_ROOT."""
 import os
 import sqlite3
 import subprocess
@@ -31,16 +32,28 @@ def ssdtlm_bin():
 
 def env(extra=None):
     e = dict(os.environ)
-    e["PYTHONPATH"] = SWEEP_DIR + (":" + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
+    e["PYTHONPATH"] = ROOT + ":" + SWEEP_DIR + (":" + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
     e.update(extra or {})
     return e
 
 
+def experiment(module, *args):
+    """The command line of an experiment's entry point: python3 -m experiments.MODULE ARGS
+    (experiments/README.md); run it with env()."""
+    return [PY, "-m", "experiments." + module] + [str(a) for a in args]
+
+
 def sweep_cmd(args, binp, timeout=240, check=True, **kw):
     """/usr/bin/python3 -m ssdtlm_sweep sweep ... (what `ssdtlm sweep` execs)."""
-    p = subprocess.run([PY, "-m", "ssdtlm_sweep", "sweep"] + list(args) + ["--bin", binp],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout,
-                       env=env(), **kw)
+    p = subprocess.run(
+        [PY, "-m", "ssdtlm_sweep", "sweep"] + list(args) + ["--bin", binp],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=timeout,
+        env=env(),
+        **kw,
+    )
     if check and p.returncode != 0:
         raise AssertionError(f"sweep exited {p.returncode}:\n{p.stdout}\n{p.stderr}")
     return p

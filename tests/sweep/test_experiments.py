@@ -1,32 +1,28 @@
 """The experiment scripts' rules (docs/experiments/README.md): the acceptance command's
 loop rule and verdicts, the FSP oracle on any trace format, and the FSP lifetime table leaving
 untrained RL cells out of its means. Hand-made inputs; every expected value is worked by hand."""
-import importlib.util
 import json
 import os
 import subprocess
 
 import pytest
 
-from conftest import PY, ROOT
-
-EXP = os.path.join(ROOT, "experiments")
-
-
-def load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
-
-
-acc = load("acceptance", os.path.join(EXP, "acceptance.py"))
+from conftest import ROOT, env, experiment
+from experiments import acceptance as acc
+from experiments import acceptance_verdicts as verdicts
+from experiments.fsp import lifetime as lt
 
 
 def test_loop_rule_counts_passes_to_the_target_and_caps():
     h = {"loop": ("write", 1000.0)}
-    st = {"requests": 10, "writes": 10, "mean_write_size_bytes": 30.0, "reads": 0, "mean_read_size_bytes": 0,
-          "footprint_bytes": 0}
+    st = {
+        "requests": 10,
+        "writes": 10,
+        "mean_write_size_bytes": 30.0,
+        "reads": 0,
+        "mean_read_size_bytes": 0,
+        "footprint_bytes": 0,
+    }
     n, note = acc.loop_count(h, st, "full")
     assert n == 4  # ceil(1000 / 300)
     n, _ = acc.loop_count(h, st, "quick")  # target / 4 = 250: one pass of 300 bytes
@@ -35,8 +31,14 @@ def test_loop_rule_counts_passes_to_the_target_and_caps():
     assert n == acc.LOOP_CAP and "CAPPED" in note
     # reads per block: 1536 reads of 8 KiB over a 2-block read footprint (384 pages of 8 KiB)
     # = 768 reads per block per pass; 30,000 needs 40 passes
-    st = {"requests": 1536, "writes": 0, "mean_write_size_bytes": 0, "reads": 1536, "mean_read_size_bytes": 8192.0,
-          "footprint_bytes": 2 * 384 * 8192}
+    st = {
+        "requests": 1536,
+        "writes": 0,
+        "mean_write_size_bytes": 0,
+        "reads": 1536,
+        "mean_read_size_bytes": 8192.0,
+        "footprint_bytes": 2 * 384 * 8192,
+    }
     n, _ = acc.loop_count({"loop": ("read-per-block", 30000)}, st, "full")
     assert n == 40
     n, note = acc.loop_count({"loop": ("write", 1000.0)}, st, "full")
@@ -55,22 +57,39 @@ def test_loop_rule_counts_passes_to_the_target_and_caps():
 
 
 def run(lat_w99, lat_rmean, erases=10, share=0.25, lsb=100, trained=True, episodes=50):
-    return {"latency_us": {"write": {"p99_99": lat_w99, "mean": lat_w99},
-                           "read": {"mean": lat_rmean, "p99_99": lat_rmean}},
-            "flash": {"erases": {"gc": erases}, "gc_page_moves": 5, "waf": 1.5},
-            "fsp": {"lsb_share": share, "lsb_reads": lsb,
-                    "policy": {"training": {"trained": trained, "episodes": episodes}}},
-            "operating_point": {"saturated": False, "die_utilisation": {"max": 0.1}}}
+    return {
+        "latency_us": {
+            "write": {"p99_99": lat_w99, "mean": lat_w99},
+            "read": {"mean": lat_rmean, "p99_99": lat_rmean},
+        },
+        "flash": {"erases": {"gc": erases}, "gc_page_moves": 5, "waf": 1.5},
+        "fsp": {
+            "lsb_share": share,
+            "lsb_reads": lsb,
+            "policy": {"training": {"trained": trained, "episodes": episodes}},
+        },
+        "operating_point": {"saturated": False, "die_utilisation": {"max": 0.1}},
+    }
 
 
 # (verdict, old name, new name, old run, new run that meets it, two that do not)
 VERDICT_CASES = {
-    "gc: a lower tail and erases within ten percent":
-        (acc.verdict_gc, "lazy", "rl-aggr", run(100, 1, erases=100),
-         [run(90, 1, erases=110)], [run(90, 1, erases=111), run(100, 1, erases=100)]),
-    "fsp: one and a half times the share and a lower read mean":
-        (acc.verdict_fsp, "baseline", "rl", run(1, 100, share=0.25),
-         [run(1, 99, share=0.375)], [run(1, 99, share=0.37), run(1, 100, share=0.5)]),
+    "gc: a lower tail and erases within ten percent": (
+        verdicts.verdict_gc,
+        "lazy",
+        "rl-aggr",
+        run(100, 1, erases=100),
+        [run(90, 1, erases=110)],
+        [run(90, 1, erases=111), run(100, 1, erases=100)],
+    ),
+    "fsp: one and a half times the share and a lower read mean": (
+        verdicts.verdict_fsp,
+        "baseline",
+        "rl",
+        run(1, 100, share=0.25),
+        [run(1, 99, share=0.375)],
+        [run(1, 99, share=0.37), run(1, 100, share=0.5)],
+    ),
 }
 
 
@@ -86,17 +105,24 @@ def test_verdict_thresholds(case):
 def test_under_trained_runs_are_named_by_the_one_rule():
     # acceptance.py reads `training.trained`, the one rule of every unit (controller/rl/effort.h:
     # at least 10 updates per visited q-table entry), whatever the headline
-    assert acc.effort(None) == ("-", True)
-    t = {"decisions": 5, "explorations": 5, "updates": 0, "episodes": 0, "trained": False,
-         "updates_per_visited_entry": 0.0, "rewards": {"positive": 0, "zero": 0, "negative": 0}}
-    text, ok = acc.effort(t)
+    assert verdicts.effort(None) == ("-", True)
+    t = {
+        "decisions": 5,
+        "explorations": 5,
+        "updates": 0,
+        "episodes": 0,
+        "trained": False,
+        "updates_per_visited_entry": 0.0,
+        "rewards": {"positive": 0, "zero": 0, "negative": 0},
+    }
+    text, ok = verdicts.effort(t)
     assert not ok and "UNDER-TRAINED (0.0 updates per visited entry < 10)" in text
     t.update(updates=95, updates_per_visited_entry=9.5)
     for h in ("fsp", "gc", "rr", "slc-rl"):
-        assert not acc.effort(t, h)[1]
+        assert not verdicts.effort(t, h)[1]
     t.update(updates=100, updates_per_visited_entry=10.0, trained=True)
     for h in ("fsp", "gc", "rr", "slc-rl"):
-        text, ok = acc.effort(t, h)
+        text, ok = verdicts.effort(t, h)
         assert ok and "UNDER-TRAINED" not in text
 
 
@@ -108,45 +134,90 @@ def test_oracle_reads_any_trace_format(ssdtlm_bin, tmp_path):
     # v0 on LSB: 1/3; history (no reads yet at the program): v0, 1/3; oracle per unit and global:
     # v1, 2/3; random 1/2.
     t = tmp_path / "five.trace"
-    t.write_text("0 0 8192 8192 1\n1 0 8192 8192 1\n2 0 0 8192 1\n3 0 16384 8192 1\n"
-                 "4 0 24576 8192 1\n")
-    out = subprocess.run([PY, os.path.join(EXP, "fsp", "oracle_lsb.py"), str(t), "--bin", ssdtlm_bin,
-                          "--trace-args", "--format msrc-ms", "--cache-mib", "0.0078125", "--unit", "2"],
-                         capture_output=True, text=True, check=True).stdout
+    t.write_text("0 0 8192 8192 1\n1 0 8192 8192 1\n2 0 0 8192 1\n3 0 16384 8192 1\n" "4 0 24576 8192 1\n")
+    out = subprocess.run(
+        experiment(
+            "fsp.oracle_lsb",
+            t,
+            "--bin",
+            ssdtlm_bin,
+            "--trace-args",
+            "--format msrc-ms",
+            "--cache-mib",
+            "0.0078125",
+            "--unit",
+            "2",
+        ),
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env(),
+    ).stdout
     row = out.strip().splitlines()[-1]
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[:11] == ["five.trace", "0.0078125", "5", "1", "3", "1", "50.0%", "33.3%", "33.3%",
-                          "66.7%", "66.7%"], row
+    assert cells[:11] == [
+        "five.trace",
+        "0.0078125",
+        "5",
+        "1",
+        "3",
+        "1",
+        "50.0%",
+        "33.3%",
+        "33.3%",
+        "66.7%",
+        "66.7%",
+    ], row
 
 
 def life_run(erases, trained=None, saturated=False):
-    nand = {"erase_limit": 500, "channels": 1, "chips_per_channel": 1, "dies_per_chip": 1,
-            "planes_per_die": 1, "blocks_per_plane": 1000}
-    r = {"config": {"preset": "qlc-fsp", "nand": nand},
-         "fsp": {"erases_total": erases,
-                 "lifetime": {"uniform_tb": 1000.0 / erases, "p95_tb": None, "p95_block_erases": 0,
-                              "host_bytes_written": 1}},
-         "operating_point": {"saturated": saturated, "die_utilisation": {"max": 0.2}},
-         "sim": {"setup_wall_s": 1.0, "wall_s": 2.0}}
+    nand = {
+        "erase_limit": 500,
+        "channels": 1,
+        "chips_per_channel": 1,
+        "dies_per_chip": 1,
+        "planes_per_die": 1,
+        "blocks_per_plane": 1000,
+    }
+    r = {
+        "config": {"preset": "qlc-fsp", "nand": nand},
+        "fsp": {
+            "erases_total": erases,
+            "lifetime": {
+                "uniform_tb": 1000.0 / erases,
+                "p95_tb": None,
+                "p95_block_erases": 0,
+                "host_bytes_written": 1,
+            },
+        },
+        "operating_point": {"saturated": saturated, "die_utilisation": {"max": 0.2}},
+        "sim": {"setup_wall_s": 1.0, "wall_s": 2.0},
+    }
     if trained is not None:
-        r["fsp"]["policy"] = {"training": {"trained": trained, "episodes": 30 if trained else 0,
-                                           "decisions": 9, "updates": 9 if trained else 0}}
+        r["fsp"]["policy"] = {
+            "training": {
+                "trained": trained,
+                "episodes": 30 if trained else 0,
+                "decisions": 9,
+                "updates": 9 if trained else 0,
+            }
+        }
     return r
 
 
 def test_lifetime_leaves_untrained_rl_cells_out_of_the_means(tmp_path):
-    lt = load("lifetime", os.path.join(EXP, "fsp", "lifetime.py"))
-    runs = {("a", 2, "baseline"): life_run(10),
-            ("a", 2, "rl"): life_run(20, trained=True),
-            ("b", 2, "baseline"): life_run(10),
-            ("b", 2, "rl"): life_run(5, trained=False, saturated=True)}
+    runs = {
+        ("a", 2, "baseline"): life_run(10),
+        ("a", 2, "rl"): life_run(20, trained=True),
+        ("b", 2, "baseline"): life_run(10),
+        ("b", 2, "rl"): life_run(5, trained=False, saturated=True),
+    }
     assert not lt.untrained(runs[("a", 2, "rl")]) and lt.untrained(runs[("b", 2, "rl")])
     d = tmp_path / "runs"
     d.mkdir()
     for (w, c, g), r in runs.items():
         (d / f"{w}-c{c}-{g}.json").write_text(json.dumps(r))
-    out = subprocess.run([PY, os.path.join(EXP, "fsp", "lifetime.py"), str(tmp_path)],
-                         capture_output=True, text=True)
+    out = subprocess.run(experiment("fsp.lifetime", tmp_path), capture_output=True, text=True, env=env())
     assert out.returncode == 0, out.stderr
     text = out.stdout
     # rl's mean is a's 10/20 = 0.5 alone (b's 2.0 is untrained), n = 1
@@ -157,8 +228,21 @@ def test_lifetime_leaves_untrained_rl_cells_out_of_the_means(tmp_path):
 
 def test_acceptance_refuses_bad_workers(ssdtlm_bin):
     # --workers 0 ended in a ThreadPoolExecutor traceback.
-    p = subprocess.run([PY, os.path.join(EXP, "acceptance.py"), "gc", "--trace",
-                        os.path.join(ROOT, "traces", "data", "msrc-hm0.csv.gz"), "--bin", ssdtlm_bin,
-                        "--workers", "0"], capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        experiment(
+            "acceptance",
+            "gc",
+            "--trace",
+            os.path.join(ROOT, "traces", "data", "msrc-hm0.csv.gz"),
+            "--bin",
+            ssdtlm_bin,
+            "--workers",
+            "0",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env(),
+    )
     assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
     assert "acceptance.py: --workers: must be at least 1" in p.stderr, p.stderr

@@ -17,9 +17,26 @@ def results(tmp_path_factory, ssdtlm_bin):
     paths = []
     for fsp in ("baseline", "frequency"):
         out = str(d / f"{fsp}.json")
-        subprocess.run([ssdtlm_bin, "run", "--trace", TRACE, "--max-requests", "2000", "--fsp", fsp,
-                        "--set", "cache.size_mib=1", "--out", out, "--quiet", "--no-progress"],
-                       check=True, timeout=120)
+        subprocess.run(
+            [
+                ssdtlm_bin,
+                "run",
+                "--trace",
+                TRACE,
+                "--max-requests",
+                "2000",
+                "--fsp",
+                fsp,
+                "--set",
+                "cache.size_mib=1",
+                "--out",
+                out,
+                "--quiet",
+                "--no-progress",
+            ],
+            check=True,
+            timeout=120,
+        )
         paths.append(out)
     return d, paths
 
@@ -39,10 +56,11 @@ def test_result_histograms_add_up(results):
 def test_load_jsons(results):
     pytest.importorskip("pandas")
     import ssdtlm_sweep
+
     df = ssdtlm_sweep.load(results[1])
     assert len(df) == 2
-    assert list(df["fsp"]) == ["baseline", "frequency"]          # options of the command line
-    assert list(df["cache.size_mib"]) == [1, 1]                   # --set KEY=VALUE
+    assert list(df["fsp"]) == ["baseline", "frequency"]  # options of the command line
+    assert list(df["cache.size_mib"]) == [1, 1]  # --set KEY=VALUE
     assert list(df["max-requests"]) == [2000, 2000]
     assert "out" not in df.columns and "quiet" not in df.columns  # outputs are not parameters
     res = json.load(open(results[1][0]))
@@ -54,8 +72,12 @@ def test_load_jsons(results):
 def test_load_store(tmp_path, ssdtlm_bin):
     pytest.importorskip("pandas")
     import ssdtlm_sweep
-    spec = write(tmp_path / "s.yaml", f"name: s\nbase: {{trace: {TRACE}, max-requests: 300}}\n"
-                                      "grid: {cache-mb: [1, 2], fsp: [baseline, rl]}\n")
+
+    spec = write(
+        tmp_path / "s.yaml",
+        f"name: s\nbase: {{trace: {TRACE}, max-requests: 300}}\n"
+        "grid: {cache-mb: [1, 2], fsp: [baseline, rl]}\n",
+    )
     db = str(tmp_path / "s.sqlite")
     sweep_cmd([spec, "--db", db, "--backend", "pool", "--workers", "2"], ssdtlm_bin)
     df = ssdtlm_sweep.load(db)
@@ -66,8 +88,9 @@ def test_load_store(tmp_path, ssdtlm_bin):
 
 
 def report(args):
-    return subprocess.run([PY, "-m", "ssdtlm_sweep", "report"] + args, capture_output=True, text=True,
-                          env=env(), timeout=120)
+    return subprocess.run(
+        [PY, "-m", "ssdtlm_sweep", "report"] + args, capture_output=True, text=True, env=env(), timeout=120
+    )
 
 
 def test_report_on_jsons(results, tmp_path):
@@ -85,6 +108,7 @@ def test_report_on_jsons(results, tmp_path):
 
 def test_report_cdf_points_from_bins():
     from ssdtlm_sweep.plots import cdf_points
+
     xs, ys = cdf_points({"edges_us": [1, 2, 4, 8], "counts": [1, 0, 3]})
     assert xs == [1, 2, 4, 8] and ys == [0.0, 0.25, 0.25, 1.0]
     assert cdf_points({"edges_us": [], "counts": []}) == ([], [])

@@ -6,7 +6,6 @@ import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import time
 
 import pytest
@@ -20,7 +19,9 @@ TRACE_B = os.path.join(DATA, "msrc-hm0.csv.gz")
 
 # ---------------------------------------------------------------- spec expansion
 def test_grid_times_list_times_seeds(tmp_path):
-    p = write(tmp_path / "s.yaml", f"""
+    p = write(
+        tmp_path / "s.yaml",
+        f"""
 name: exp
 base: {{preset: qlc-fsp, max-requests: 500, nand.erase_us: 3500}}
 grid:
@@ -30,7 +31,8 @@ list:
   - {{trace: {TRACE_A}}}
   - {{trace: {TRACE_B}, loop: 2, integrity: true}}
 seeds: [1, 2, 3]
-""")
+""",
+    )
     s = specmod.load(p)
     runs = s.expand()
     assert len(runs) == 2 * 2 * 2 * 3
@@ -46,13 +48,24 @@ seeds: [1, 2, 3]
 
 
 def test_blocks_quick_workloads_and_paths(tmp_path):
-    p = write(tmp_path / "sweep.json", json.dumps({
-        "base": {"trace": "t.csv"},
-        "workloads": {"w": {"requests": 100, "seed": 3}},
-        "blocks": [{"grid": {"gc": ["lazy", "greedy"]}},
-                   {"grid": {"gc": ["rl"]}, "seeds": [1, 2], "list": [{"trace": "workload:w"}, {"set": {"sim.seed": 9}}]}],
-        "quick": {"base": {"max-requests": 10}, "blocks": [{"grid": {"gc": ["lazy"]}}]},
-    }))
+    p = write(
+        tmp_path / "sweep.json",
+        json.dumps(
+            {
+                "base": {"trace": "t.csv"},
+                "workloads": {"w": {"requests": 100, "seed": 3}},
+                "blocks": [
+                    {"grid": {"gc": ["lazy", "greedy"]}},
+                    {
+                        "grid": {"gc": ["rl"]},
+                        "seeds": [1, 2],
+                        "list": [{"trace": "workload:w"}, {"set": {"sim.seed": 9}}],
+                    },
+                ],
+                "quick": {"base": {"max-requests": 10}, "blocks": [{"grid": {"gc": ["lazy"]}}]},
+            }
+        ),
+    )
     s = specmod.load(p)
     assert s.name == tmp_path.name
     s.workload_dir = str(tmp_path / "wl")
@@ -77,7 +90,9 @@ def test_spec_errors(tmp_path):
 
 # ---------------------------------------------------------------- local sweeps and the store
 def small_spec(tmp_path, seeds="[1, 2]", extra=""):
-    return write(tmp_path / "small.yaml", f"""
+    return write(
+        tmp_path / "small.yaml",
+        f"""
 name: small
 base: {{max-requests: 2000, fold: modulo}}
 grid:
@@ -85,7 +100,8 @@ grid:
   fsp: [baseline, rl]
 seeds: {seeds}
 outputs: [csv, fsp-rewards]
-{extra}""")
+{extra}""",
+    )
 
 
 def test_pool_sweep_store_and_skip_unchanged(tmp_path, ssdtlm_bin):
@@ -104,8 +120,10 @@ def test_pool_sweep_store_and_skip_unchanged(tmp_path, ssdtlm_bin):
     assert r["trace_path"] == TRACE_A and len(r["trace_sha256"]) == 64
     assert r["policy"] == "fsp:baseline" and r["fsp_grouper"] == "baseline"
     import hashlib
+
     assert r["trace_sha256"] == hashlib.sha256(open(TRACE_A, "rb").read()).hexdigest()
     from ssdtlm_sweep.store import Store
+
     st = Store(db)
     assert st.artifact(r["key"], "csv").startswith(b"time_ms,")
     st.close()
@@ -128,8 +146,10 @@ def test_pool_sweep_store_and_skip_unchanged(tmp_path, ssdtlm_bin):
     assert "1 unchanged" in sweep_cmd([spec3, "--db", db, "--backend", "pool"], ssdtlm_bin).stderr
     with open(TRACE_A, "rb") as f:
         t.write_bytes(f.read())
-    assert "1 runs, 0 unchanged (skipped), 1 to run" in sweep_cmd([spec3, "--db", db, "--backend", "pool"],
-                                                                  ssdtlm_bin).stderr
+    assert (
+        "1 runs, 0 unchanged (skipped), 1 to run"
+        in sweep_cmd([spec3, "--db", db, "--backend", "pool"], ssdtlm_bin).stderr
+    )
     assert len(rows(db, f"trace_path='{t}'")) == 2
 
 
@@ -141,11 +161,26 @@ def test_worker_bin_and_no_binary_hash(tmp_path, ssdtlm_bin):
     wrapper = tmp_path / "worker-ssdtlm"
     write(wrapper, f'#!/bin/sh\necho "$1" >> "{log}"\nexec "{ssdtlm_bin}" "$@"\n')
     wrapper.chmod(0o755)
-    spec = write(tmp_path / "w.yaml", f"name: w\nbase: {{trace: {TRACE_B}, max-requests: 300}}\n"
-                                      "grid:\n  fsp: [baseline, rl]\n")
+    spec = write(
+        tmp_path / "w.yaml",
+        f"name: w\nbase: {{trace: {TRACE_B}, max-requests: 300}}\n" "grid:\n  fsp: [baseline, rl]\n",
+    )
     db = str(tmp_path / "w.sqlite")
-    p = sweep_cmd([spec, "--db", db, "--backend", "pool", "--workers", "1", "--worker-bin",
-                   str(wrapper), "--no-binary-hash"], ssdtlm_bin)
+    p = sweep_cmd(
+        [
+            spec,
+            "--db",
+            db,
+            "--backend",
+            "pool",
+            "--workers",
+            "1",
+            "--worker-bin",
+            str(wrapper),
+            "--no-binary-hash",
+        ],
+        ssdtlm_bin,
+    )
     assert "2 done, 0 failed" in p.stderr
     assert log.read_text().split() == ["run", "run"]
     rs = rows(db)
@@ -160,14 +195,17 @@ def test_failed_run_recorded_with_error(tmp_path, ssdtlm_bin):
     # Runs that pass the checks before any run and fail when they run: a file that is no trace,
     # an option combination refused once the trace is open.
     write(tmp_path / "garbage.csv", "not a trace\n")
-    spec = write(tmp_path / "f.yaml", f"""
+    spec = write(
+        tmp_path / "f.yaml",
+        f"""
 name: f
 base: {{max-requests: 300}}
 list:
   - {{trace: {TRACE_A}}}
   - {{trace: {tmp_path}/garbage.csv}}
   - {{trace: {TRACE_A}, measure-last-pass: true}}
-""")
+""",
+    )
     db = str(tmp_path / "f.sqlite")
     p = sweep_cmd([spec, "--db", db, "--backend", "pool", "--workers", "2"], ssdtlm_bin, check=False)
     assert p.returncode == 1
@@ -188,15 +226,36 @@ list:
 
 
 def test_interrupt_then_resume(tmp_path, slow_bin):
-    spec = write(tmp_path / "i.yaml", f"""
+    spec = write(
+        tmp_path / "i.yaml",
+        f"""
 name: i
 base: {{trace: {TRACE_B}, max-requests: 200}}
 grid: {{cache-mb: [2, 4, 8, 16, 32, 64]}}
-""")
+""",
+    )
     db = str(tmp_path / "i.sqlite")
-    proc = subprocess.Popen([PY, "-m", "ssdtlm_sweep", "sweep", spec, "--db", db, "--backend", "pool",
-                             "--workers", "1", "--bin", slow_bin],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+    proc = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "ssdtlm_sweep",
+            "sweep",
+            spec,
+            "--db",
+            db,
+            "--backend",
+            "pool",
+            "--workers",
+            "1",
+            "--bin",
+            slow_bin,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(),
+    )
     deadline = time.time() + 60
     while time.time() < deadline:
         time.sleep(0.1)
@@ -239,27 +298,63 @@ def _free_port():
 def test_dask_scheduler_two_workers_on_loopback(tmp_path, slow_bin):
     pytest.importorskip("distributed")
     from distributed import Client
+
     port = _free_port()
     addr = f"tcp://127.0.0.1:{port}"
     # Workers get no PYTHONPATH: the task is shipped by value, the package is not needed there.
     wenv = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    procs = [subprocess.Popen([PY, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
-                               str(port), "--no-dashboard", "--no-show"], env=wenv,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    procs = [
+        subprocess.Popen(
+            [
+                PY,
+                "-m",
+                "distributed.cli.dask_scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-dashboard",
+                "--no-show",
+            ],
+            env=wenv,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    ]
     try:
         for i in range(2):
-            procs.append(subprocess.Popen([PY, "-m", "distributed.cli.dask_worker", addr, "--nthreads", "1",
-                                           "--host", "127.0.0.1", "--no-dashboard", "--name", f"w{i}"],
-                                          env=wenv, cwd=str(tmp_path),
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            procs.append(
+                subprocess.Popen(
+                    [
+                        PY,
+                        "-m",
+                        "distributed.cli.dask_worker",
+                        addr,
+                        "--nthreads",
+                        "1",
+                        "--host",
+                        "127.0.0.1",
+                        "--no-dashboard",
+                        "--name",
+                        f"w{i}",
+                    ],
+                    env=wenv,
+                    cwd=str(tmp_path),
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
         with Client(addr, timeout="30s") as c:
             c.wait_for_workers(2, timeout=60)
-        spec = write(tmp_path / "k.yaml", f"""
+        spec = write(
+            tmp_path / "k.yaml",
+            f"""
 name: k
 base: {{trace: {TRACE_A}, max-requests: 500}}
 grid: {{fsp: [baseline, rl], cache-mb: [2, 4, 8]}}
 outputs: [fsp-rewards]
-""")
+""",
+        )
         db = str(tmp_path / "k.sqlite")
         p = sweep_cmd([spec, "--db", db, "--scheduler", addr], slow_bin)
         assert f"dask scheduler {addr} (2 workers)" in p.stderr
@@ -281,12 +376,19 @@ outputs: [fsp-rewards]
 
 # ---------------------------------------------------------------- the ssdtlm command
 def test_ssdtlm_sweep_and_report_dispatch(tmp_path, ssdtlm_bin):
-    spec = write(tmp_path / "x.yaml", f"name: x\nbase: {{trace: {TRACE_B}, max-requests: 200}}\n"
-                                      "grid: {cache-mb: [2, 8]}\n")
+    spec = write(
+        tmp_path / "x.yaml",
+        f"name: x\nbase: {{trace: {TRACE_B}, max-requests: 200}}\n" "grid: {cache-mb: [2, 8]}\n",
+    )
     db = str(tmp_path / "x.sqlite")
     e = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SSDTLM_BIN")}
-    p = subprocess.run([ssdtlm_bin, "sweep", spec, "--db", db, "--workers", "2", "--backend", "pool"],
-                       capture_output=True, text=True, env=e, timeout=120)
+    p = subprocess.run(
+        [ssdtlm_bin, "sweep", spec, "--db", db, "--workers", "2", "--backend", "pool"],
+        capture_output=True,
+        text=True,
+        env=e,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stderr
     rs = rows(db)
     assert len(rs) == 2 and all(r["status"] == "ok" for r in rs)
@@ -305,8 +407,13 @@ def test_a_file_that_is_not_a_store_and_bad_workers(tmp_path, ssdtlm_bin):
     p = sweep_cmd([spec, "--db", str(junk), "--backend", "pool"], ssdtlm_bin, check=False)
     assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
     assert f"ssdtlm sweep: {junk}: not a results store" in p.stderr, p.stderr
-    p = subprocess.run([PY, "-m", "ssdtlm_sweep", "report", str(junk)], capture_output=True, text=True,
-                       env=env(), timeout=120)
+    p = subprocess.run(
+        [PY, "-m", "ssdtlm_sweep", "report", str(junk)],
+        capture_output=True,
+        text=True,
+        env=env(),
+        timeout=120,
+    )
     assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
     assert f"ssdtlm report: {junk}: not a results store" in p.stderr, p.stderr
     # --workers 0 ran with every core, a negative count failed inside the pool.

@@ -10,7 +10,9 @@ TRACE = os.path.join(DATA, "umass-financial1.ssdsim.gz")
 
 
 def test_all_problems_listed_before_any_run(tmp_path, ssdtlm_bin):
-    spec = write(tmp_path / "bad.yaml", f"""
+    spec = write(
+        tmp_path / "bad.yaml",
+        f"""
 name: bad
 base: {{max-requests: 100, trace: {TRACE}}}
 list:
@@ -20,7 +22,8 @@ list:
   - {{nand.channels: 100}}
   - {{cache-mbb: 2}}
   - {{nand.chanels: 4, seed: 2}}
-""")
+""",
+    )
     db = tmp_path / "out" / "bad.sqlite"
     p = sweep_cmd([spec, "--db", str(db), "--backend", "pool"], ssdtlm_bin, check=False)
     assert p.returncode == 1
@@ -37,10 +40,13 @@ list:
 
 
 def test_one_problem_of_many_runs_is_said_once(tmp_path, ssdtlm_bin):
-    spec = write(tmp_path / "many.yaml", f"""
+    spec = write(
+        tmp_path / "many.yaml",
+        f"""
 base: {{max-requests: 100, trace: {TRACE}, ftl.gc_treshold: 0.1}}
 seeds: [1, 2, 3]
-""")
+""",
+    )
     p = sweep_cmd([spec, "--db", str(tmp_path / "m.sqlite")], ssdtlm_bin, check=False)
     assert p.returncode == 1
     assert p.stderr.count("unknown configuration key 'ftl.gc_treshold'") == 1
@@ -48,14 +54,17 @@ seeds: [1, 2, 3]
 
 
 def test_dry_run_creates_nothing(tmp_path, ssdtlm_bin):
-    spec = write(tmp_path / "d.yaml", f"""
+    spec = write(
+        tmp_path / "d.yaml",
+        f"""
 name: d
 workloads:
   syn: {{requests: 100, seed: 5}}
 grid:
   trace: [{TRACE}, "workload:syn"]
   cache-mb: [2, 8]
-""")
+""",
+    )
     db = tmp_path / "sub" / "d.sqlite"
     p = sweep_cmd([spec, "--db", str(db), "--dry-run"], ssdtlm_bin)
     assert len(p.stdout.strip().splitlines()) == 4
@@ -82,12 +91,16 @@ def test_mqsim_config_is_a_path_option(tmp_path, ssdtlm_bin):
     import shutil
     from conftest import ROOT
     from ssdtlm_sweep import spec as specmod
+
     shutil.copy(os.path.join(ROOT, "configs", "mqsim", "matched-ssdconfig.xml"), tmp_path / "m.xml")
-    spec = write(tmp_path / "s.yaml", f"""
+    spec = write(
+        tmp_path / "s.yaml",
+        f"""
 base: {{max-requests: 100, trace: {TRACE}, preset: tlc-gc-128gb}}
 grid:
   mqsim-config: [m.xml, missing.xml]
-""")
+""",
+    )
     runs = specmod.load(spec).expand()
     assert runs[0].args[runs[0].args.index("--mqsim-config") + 1] == str(tmp_path / "m.xml")
     assert str(tmp_path / "m.xml") in runs[0].files  # its contents are part of the run's key
@@ -99,6 +112,7 @@ grid:
 def test_misspelt_spec_key_names_the_closest(tmp_path):
     import pytest
     from ssdtlm_sweep import spec as specmod
+
     p = write(tmp_path / "s.yaml", "gird: {cache-mb: [2]}\n")
     with pytest.raises(specmod.SpecError, match=r"unknown spec key\(s\): gird \(did you mean 'grid'\?\)"):
         specmod.load(p)

@@ -14,12 +14,16 @@ TRACE_A = os.path.join(DATA, "umass-financial1.ssdsim.gz")
 TRACE_B = os.path.join(DATA, "msrc-hm0.csv.gz")
 
 # A small hybrid drive whose RL SLC-size agent saves and loads q-tables (--slc-rl-save/-load).
-BASE = ("{preset: hybrid-slc-qlc, slc: page, slc-size: rl, fold: modulo, max-requests: 3000, "
-        "nand.blocks_per_plane: 267}")
+BASE = (
+    "{preset: hybrid-slc-qlc, slc: page, slc-size: rl, fold: modulo, max-requests: 3000, "
+    "nand.blocks_per_plane: 267}"
+)
 
 
 def chain_spec(tmp_path, first_extra="", name="c"):
-    return write(tmp_path / f"{name}.yaml", f"""
+    return write(
+        tmp_path / f"{name}.yaml",
+        f"""
 name: {name}
 base: {BASE}
 blocks:
@@ -34,7 +38,8 @@ blocks:
       - {{trace: {TRACE_B}, slc-rl-load: "run:trained/slc-rl-table", id: eval}}
 report:
   where: {{id: null}}
-""")
+""",
+    )
 
 
 # ---------------------------------------------------------------- spec
@@ -62,12 +67,15 @@ def test_chain_ids_and_references(tmp_path):
 
 
 def test_same_run_under_two_ids_runs_once(tmp_path):
-    p = write(tmp_path / "s.yaml", f"""
+    p = write(
+        tmp_path / "s.yaml",
+        f"""
 base: {BASE}
 blocks:
   - {{name: a, chain: [{{trace: {TRACE_A}}}, {{trace: {TRACE_B}}}, {{trace: {TRACE_A}}}], carry: {{output: slc-rl-table, option: slc-rl-load}}}}
   - {{name: b, chain: [{{trace: {TRACE_A}}}, {{trace: {TRACE_B}}}, {{trace: {TRACE_B}}}], carry: {{output: slc-rl-table, option: slc-rl-load}}}}
-""")
+""",
+    )
     runs = specmod.load(p).expand()
     assert len(runs) == 4  # a.0 = b.0 and a.1 = b.1 (it reads the same run's table): one run each
     first = [r for r in runs if "a.0" in r.ids][0]
@@ -78,36 +86,59 @@ blocks:
 
 
 def test_workload_like(tmp_path):
-    p = write(tmp_path / "s.yaml", """
+    p = write(
+        tmp_path / "s.yaml",
+        """
 workloads:
   w: {requests: 100, seed: 3, read-ratio: 0}
   w-train: {like: w, seed: 103}
 quick:
   workloads: {w: {requests: 10}}
-""")
+""",
+    )
     s = specmod.load(p)
-    assert s.workload_args("w-train") == ["gen", "--requests", "100", "--seed", "103", "--read-ratio", "0", "--quiet"]
+    assert s.workload_args("w-train") == [
+        "gen",
+        "--requests",
+        "100",
+        "--seed",
+        "103",
+        "--read-ratio",
+        "0",
+        "--quiet",
+    ]
     q = specmod.load(p, quick=True)
     assert q.workload_args("w-train")[:5] == ["gen", "--requests", "10", "--seed", "103"]
 
 
-@pytest.mark.parametrize("body,msg", [
-    ("list: [{trace: a, slc-rl-load: 'run:nobody/slc-rl-table'}]", "no run has id 'nobody'"),
-    ("list: [{trace: a, id: x}, {trace: b, slc-rl-load: 'run:x/slc-rl-table'}]", "does not collect 'slc-rl-table'"),
-    ("list: [{trace: a, slc-rl-load: 'run:x'}]", "run:ID/OUTPUT"),
-    ("list: [{trace: a, id: x}, {trace: b, id: x}]", "names two different runs"),
-    ("list: [{trace: a, id: x, seeds: [1, 2]}]", "names several runs"),
-    ("outputs: [slc-rl-table]\nlist: [{trace: a, id: x, slc-rl-load: 'run:y/slc-rl-table'},"
-     " {trace: b, id: y, slc-rl-load: 'run:x/slc-rl-table'}]", "cycle"),
-    ("blocks: [{chain: [{trace: a}]}]", "carry"),
-    ("blocks: [{chain: [{trace: a}], carry: {output: slc-rl-table, option: slc-rl-load}, grid: {x: [1]}}]",
-     "no grid"),
-    ("blocks: [{chain: [{trace: a}], carry: {output: csv, option: cache-mb}}]", "not a path option"),
-    ("blocks: [{outputs: [pdf]}]", "unknown output 'pdf'"),
-    ("base: {slc-rl-save: q.txt}", "set by the sweep"),
-    ("workloads: {a: {like: b}, b: {like: a}}", "cycle"),
-    ("workloads: {a: {like: zz}}", "no workload 'zz'"),
-])
+@pytest.mark.parametrize(
+    "body,msg",
+    [
+        ("list: [{trace: a, slc-rl-load: 'run:nobody/slc-rl-table'}]", "no run has id 'nobody'"),
+        (
+            "list: [{trace: a, id: x}, {trace: b, slc-rl-load: 'run:x/slc-rl-table'}]",
+            "does not collect 'slc-rl-table'",
+        ),
+        ("list: [{trace: a, slc-rl-load: 'run:x'}]", "run:ID/OUTPUT"),
+        ("list: [{trace: a, id: x}, {trace: b, id: x}]", "names two different runs"),
+        ("list: [{trace: a, id: x, seeds: [1, 2]}]", "names several runs"),
+        (
+            "outputs: [slc-rl-table]\nlist: [{trace: a, id: x, slc-rl-load: 'run:y/slc-rl-table'},"
+            " {trace: b, id: y, slc-rl-load: 'run:x/slc-rl-table'}]",
+            "cycle",
+        ),
+        ("blocks: [{chain: [{trace: a}]}]", "carry"),
+        (
+            "blocks: [{chain: [{trace: a}], carry: {output: slc-rl-table, option: slc-rl-load}, grid: {x: [1]}}]",
+            "no grid",
+        ),
+        ("blocks: [{chain: [{trace: a}], carry: {output: csv, option: cache-mb}}]", "not a path option"),
+        ("blocks: [{outputs: [pdf]}]", "unknown output 'pdf'"),
+        ("base: {slc-rl-save: q.txt}", "set by the sweep"),
+        ("workloads: {a: {like: b}, b: {like: a}}", "cycle"),
+        ("workloads: {a: {like: zz}}", "no workload 'zz'"),
+    ],
+)
 def test_dependency_spec_errors(tmp_path, body, msg):
     with pytest.raises(specmod.SpecError, match=msg):
         specmod.load(write(tmp_path / "e.yaml", body + "\n")).expand()
@@ -148,14 +179,19 @@ def test_chain_on_local_pool_then_skip_and_key_changes(tmp_path, ssdtlm_bin):
     p = sweep_cmd([spec, "--db", db, "--backend", "pool"], ssdtlm_bin)
     assert "5 unchanged (skipped), 0 to run" in p.stderr
     # nothing ran: the sweep keeps the times of the invocation that ran its runs
-    assert con.execute("SELECT started_at, finished_at, wall_s FROM sweeps WHERE name='c'").fetchone() == times
+    assert (
+        con.execute("SELECT started_at, finished_at, wall_s FROM sweeps WHERE name='c'").fetchone() == times
+    )
     con.close()
     # a changed first step changes every run that depends on it, directly or not
     spec2 = chain_spec(tmp_path, first_extra=", max-requests: 2500", name="c")
     p = sweep_cmd([spec2, "--db", db, "--workers", "2", "--backend", "pool"], ssdtlm_bin)
     assert "5 runs, 1 unchanged (skipped), 4 to run" in p.stderr
-    second = {json.loads(r["params"]).get("id", "untrained"): r for r in rows(db) if r["sweep"] == "c"
-              and r["key"] not in {x["key"] for x in first.values()}}
+    second = {
+        json.loads(r["params"]).get("id", "untrained"): r
+        for r in rows(db)
+        if r["sweep"] == "c" and r["key"] not in {x["key"] for x in first.values()}
+    }
     assert set(second) == {"train.0", "train.1", "trained", "eval"}
 
 
@@ -216,6 +252,7 @@ def test_report_where_and_other_runs(tmp_path, ssdtlm_bin):
     sweep_cmd([spec, "--db", db, "--workers", "2", "--backend", "pool"], ssdtlm_bin)
     from ssdtlm_sweep.report import report
     import io
+
     buf = io.StringIO()
     report(db, None, None, buf)
     md = buf.getvalue()

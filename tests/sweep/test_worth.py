@@ -1,16 +1,10 @@
 """The worth experiment's parts (experiments/worth): the paired ratio and its interval, the
 verdict it allows, the runs each phase plans, and the option parsing of its specs."""
-import os
-import sys
-
 import pytest
 
-from conftest import ROOT
-
-sys.path.insert(0, os.path.join(ROOT, "experiments", "worth"))
-import plan  # noqa: E402
-import stats  # noqa: E402
-from setups import EVAL_SEEDS, SELECTION_SEED, UNITS  # noqa: E402
+from conftest import env, experiment
+from experiments.worth import plan, stats
+from experiments.worth.setups import EVAL_SEEDS, SELECTION_SEED, UNITS
 
 
 def test_paired_ratio_and_interval_by_hand():
@@ -18,8 +12,8 @@ def test_paired_ratio_and_interval_by_hand():
     p = stats.paired([0.8, 0.9, 0.85, 0.8, 0.9], [1, 1, 1, 1, 1], -1)
     assert p["n"] == 5
     assert p["mean"] == pytest.approx(0.85)
-    assert p["lo"] == pytest.approx(0.85 - 2.776 * 0.05 / 5 ** 0.5)
-    assert p["hi"] == pytest.approx(0.85 + 2.776 * 0.05 / 5 ** 0.5)
+    assert p["lo"] == pytest.approx(0.85 - 2.776 * 0.05 / 5**0.5)
+    assert p["hi"] == pytest.approx(0.85 + 2.776 * 0.05 / 5**0.5)
     assert stats.verdict(p) == "RL beats"  # lower is better, the whole interval below 1
     assert stats.verdict(dict(p, sense=+1)) == "loses"  # higher is better
     wide = stats.paired([1, 2, 3], [2, 2, 2], -1)  # ratios 0.5 1 1.5: the interval holds 1
@@ -32,7 +26,11 @@ def test_paired_ratio_and_interval_by_hand():
 
 def test_options_become_spec_keys():
     assert plan.options("--preset qlc-fsp --cache-mb 2 --set fsp.rl_epsilon=1 --loop-remap") == {
-        "preset": "qlc-fsp", "cache-mb": "2", "fsp.rl_epsilon": "1", "loop-remap": True}
+        "preset": "qlc-fsp",
+        "cache-mb": "2",
+        "fsp.rl_epsilon": "1",
+        "loop-remap": True,
+    }
     with pytest.raises(ValueError):
         plan.options("qlc-fsp")
 
@@ -84,13 +82,17 @@ def test_size_mean_of_gen_specs():
 
 def _run(trained=True, decisions=100, saturated=False, gc_erases=10, moves=50, host=1000, full=3):
     t = {"decisions": decisions, "trained": trained, "updates_per_visited_entry": 12.0 if trained else 2.0}
-    return {"operating_point": {"saturated": saturated},
-            "flash": {"erases": {"gc": gc_erases}, "gc_page_moves": moves, "host_pages_programmed": host},
-            "gc": {"rl": {"training": t}}, "read_disturb": {"rl": {"training": t}, "refresh": {"full": full}}}
+    return {
+        "operating_point": {"saturated": saturated},
+        "flash": {"erases": {"gc": gc_erases}, "gc_page_moves": moves, "host_pages_programmed": host},
+        "gc": {"rl": {"training": t}},
+        "read_disturb": {"rl": {"training": t}, "refresh": {"full": full}},
+    }
 
 
 def test_not_testable_names_the_measured_reason():
-    from setups import why_not_testable
+    from experiments.worth.setups import why_not_testable
+
     ok = [_run()] * 5
     assert why_not_testable("gc", ok, ok) is None
     assert "no GC ran" in why_not_testable("gc", ok, [_run(gc_erases=0)] * 5)
@@ -107,13 +109,33 @@ def test_worth_runs_one_cell_end_to_end(ssdtlm_bin, tmp_path):
     # `ssdtlm sweep`, then the cell's verdicts and the worth row (hwcost read from a file)
     import json
     import subprocess
+
     hw = tmp_path / "hw.json"
     hw.write_text(json.dumps({"units": {"fsp": {"logic_kge": 5.57, "ram_bits": 24035}}}))
     out = tmp_path / "out"
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "experiments", "worth", "worth.py"),
-                        "--quick", "--units", "fsp", "--workloads", "msrc-hm0", "--setups",
-                        "cache 2 MiB", "--bin", ssdtlm_bin, "--out", str(out), "--hwcost", str(hw)],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240)
+    r = subprocess.run(
+        experiment(
+            "worth.worth",
+            "--quick",
+            "--units",
+            "fsp",
+            "--workloads",
+            "msrc-hm0",
+            "--setups",
+            "cache 2 MiB",
+            "--bin",
+            ssdtlm_bin,
+            "--out",
+            out,
+            "--hwcost",
+            hw,
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=240,
+        env=env(),
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     assert "1 cells, 4 selection runs and 30 evaluation runs" in r.stdout
     row = next(line for line in r.stdout.splitlines() if line.startswith("| fsp | read mean | real"))
@@ -126,10 +148,15 @@ def test_worth_runs_one_cell_end_to_end(ssdtlm_bin, tmp_path):
 
 
 def test_phased_workload_ramps_and_scales_with_the_drive():
-    import phased
-    w = {"cycles": 3, "phases": [
-        {"region": [0.0, 0.1], "volume": 0.2, "gen": {"write-size": "4k"}},
-        {"region": [0.7, 1.0], "volume": 0.3, "ramp": True, "gen": {"write-size": "1m"}}]}
+    from experiments.worth import phased
+
+    w = {
+        "cycles": 3,
+        "phases": [
+            {"region": [0.0, 0.1], "volume": 0.2, "gen": {"write-size": "4k"}},
+            {"region": [0.7, 1.0], "volume": 0.3, "ramp": True, "gen": {"write-size": "1m"}},
+        ],
+    }
     runs = phased.phase_runs(w, 1024)  # a 1 GiB drive
     assert [(k, i) for k, i, *_ in runs] == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
     ramp = [r for r in runs if r[1] == 1]
@@ -156,7 +183,7 @@ def test_slc_robustness_sweep_covers_cap_utilisation_and_scale():
 
 
 def test_robustness_table_calls_a_verdict_robust_only_when_it_holds_everywhere():
-    import robust
+    from experiments.worth import robust
 
     class C:
         unit, workload, kind = "slc-ns", "w", "phased"
@@ -165,14 +192,27 @@ def test_robustness_table_calls_a_verdict_robust_only_when_it_holds_everywhere()
             self.setup = setup
 
     def row(setup, ratio):
-        rl = [{"slc": {"write_throughput_mib_s": 10.0, "sizer": {"training": {
-            "decisions": 100, "updates_per_visited_entry": 12.0, "trained": True}}},
-            "flash": {"waf": 2.0}}] * 5
-        p = stats.paired([ratio + d for d in (0, .01, -.01, .005, -.005)], [1] * 5, +1)
-        w = stats.paired([1.0 + d for d in (0, .01, -.01, .005, -.005)], [1] * 5, -1)
-        return {"cell": C(setup), "chosen": {"fixed": "static 1 theta 64K"}, "why": None,
-                "runs": {"rl": rl}, "cmp": {c: {"write MiB/s": p, "WAF": w}
-                                            for c in ("ust", "dwa", "qlc-only", "eps1", "fixed")}}
+        rl = [
+            {
+                "slc": {
+                    "write_throughput_mib_s": 10.0,
+                    "sizer": {
+                        "training": {"decisions": 100, "updates_per_visited_entry": 12.0, "trained": True}
+                    },
+                },
+                "flash": {"waf": 2.0},
+            }
+        ] * 5
+        p = stats.paired([ratio + d for d in (0, 0.01, -0.01, 0.005, -0.005)], [1] * 5, +1)
+        w = stats.paired([1.0 + d for d in (0, 0.01, -0.01, 0.005, -0.005)], [1] * 5, -1)
+        return {
+            "cell": C(setup),
+            "chosen": {"fixed": "static 1 theta 64K"},
+            "why": None,
+            "runs": {"rl": rl},
+            "cmp": {c: {"write MiB/s": p, "WAF": w} for c in ("ust", "dwa", "qlc-only", "eps1", "fixed")},
+        }
+
     md = robust.robust_md([row("a", 1.2), row("b", 1.3)], "slc-ns")
     assert "| write MiB/s | ust | 2 / 0 / 0 | robust: RL beats |" in md
     assert "| WAF | ust | 0 / 2 / 0 | robust: RL matches |" in md

@@ -7,15 +7,20 @@ import subprocess
 import pytest
 import yaml
 
-from conftest import PY, ROOT
+from conftest import ROOT, env, experiment
 
-CHECK = os.path.join(ROOT, "experiments", "worth", "check_workloads.py")
 WORKLOADS = os.path.join(ROOT, "experiments", "worth", "workloads.yaml")
 
 
 def check(path, *extra):
-    return subprocess.run([PY, CHECK, str(path)] + list(extra), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True, timeout=120)
+    return subprocess.run(
+        experiment("worth.check_workloads", path, *extra),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        env=env(),
+    )
 
 
 def spec():
@@ -49,6 +54,7 @@ def test_too_few_generated_is_refused(tmp_path):
     def drop(d):
         for name in list(d["gc"]["generated"])[3:]:
             del d["gc"]["generated"][name]
+
     p = check(mutated(tmp_path, drop))
     assert p.returncode == 1
     assert "gc.generated: needs >= 4 generated workloads, has 3" in p.stderr
@@ -57,6 +63,7 @@ def test_too_few_generated_is_refused(tmp_path):
 def test_missing_quick_requests_is_refused_with_its_line(tmp_path):
     def drop(d):
         del d["rr"]["generated"]["hm1-like"]["quick_requests"]
+
     path = mutated(tmp_path, drop)
     p = check(path)
     assert p.returncode == 1
@@ -69,6 +76,7 @@ def test_seed_and_oversized_runs_are_refused(tmp_path):
         d["fsp"]["generated"]["ts0-like"]["gen"]["seed"] = 3
         d["slc-rl"]["generated"]["pc-like"]["gen"]["requests"] = 400000
         d["hierarchy"]["generated"]["web0-like"]["quick_requests"] = 5000
+
     p = check(mutated(tmp_path, change))
     assert p.returncode == 1
     assert "fsp.generated.ts0-like.gen.seed: no seed" in p.stderr
@@ -80,6 +88,7 @@ def test_bad_phase_of_a_non_stationary_workload_is_refused(tmp_path):
     def change(d):
         d["slc-rl"]["phased"]["phase-ramp"]["phases"][1]["region"] = [0.9, 0.8]
         d["slc-rl"]["phased"]["phase-ramp"]["phases"][2]["volume"] = 0
+
     p = check(mutated(tmp_path, change))
     assert p.returncode == 1
     assert "slc-rl.phased.phase-ramp.phases.1.region: must be [lo, hi]" in p.stderr
@@ -89,6 +98,7 @@ def test_bad_phase_of_a_non_stationary_workload_is_refused(tmp_path):
 def test_missing_real_trace_file_is_refused(tmp_path):
     def change(d):
         d["fsp"]["real"]["msrc-hm0"]["trace"] = "{root}/traces/data/no-such-trace.csv.gz"
+
     p = check(mutated(tmp_path, change))
     assert p.returncode == 1
     assert "fsp.real.msrc-hm0.trace: no such file:" in p.stderr
@@ -102,6 +112,7 @@ def test_gen_options_refused_by_ssdtlm_are_reported(tmp_path):
 
     def change(d):
         d["gc"]["generated"]["home1-like"]["gen"]["read-ratio"] = 1.5
+
     p = check(mutated(tmp_path, change), "--bin", binp)
     assert p.returncode == 1
     assert "gc.generated.home1-like.gen: `ssdtlm gen` refuses it" in p.stderr

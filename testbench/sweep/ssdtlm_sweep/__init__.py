@@ -5,4 +5,5 @@ load(db_or_jsons) gives runs as a pandas DataFrame (ssdtlm_sweep/loader.py)."""
 def load(db_or_jsons):
     """A results store, or result JSON path(s) -> pandas DataFrame, one row per run."""
     from .loader import load as _load
+
     return _load(db_or_jsons)

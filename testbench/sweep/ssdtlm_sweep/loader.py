@@ -44,8 +44,20 @@ def _value(text):
 
 
 # Options of `ssdtlm run` that name outputs or the display, not parameters of the run.
-NOT_PARAMETERS = {"out", "csv", "log-requests", "quiet", "no-progress", "progress", "fsp-rewards",
-                  "rr-rewards", "slc-series", "slc-rl-save", "rl-save", "rl-vcd"}
+NOT_PARAMETERS = {
+    "out",
+    "csv",
+    "log-requests",
+    "quiet",
+    "no-progress",
+    "progress",
+    "fsp-rewards",
+    "rr-rewards",
+    "slc-series",
+    "slc-rl-save",
+    "rl-save",
+    "rl-vcd",
+}
 
 
 def options_of(command_line):
@@ -93,15 +105,18 @@ def _flat_params(params):
 
 def _common(result):
     result = result or {}
-    row = {"preset": (result.get("config") or {}).get("preset"),
-           "tool_version": (result.get("tool") or {}).get("version"),
-           "revision": (result.get("build") or {}).get("revision")}
+    row = {
+        "preset": (result.get("config") or {}).get("preset"),
+        "tool_version": (result.get("tool") or {}).get("version"),
+        "revision": (result.get("build") or {}).get("revision"),
+    }
     row.update(flatten(result))
     return row
 
 
 def rows_from_store(db):
     from .store import Store
+
     store = Store(db)
     try:
         runs = store.runs()
@@ -115,8 +130,16 @@ def rows_from_store(db):
                 param_cols.append(k)
         result = json.loads(r["result"]) if r.get("result") else {}
         row = dict(params)
-        row.update({"key": r["key"], "sweep": r["sweep"], "label": r["label"], "status": r["status"],
-                    "policy": r.get("policy"), "wall_s": r.get("wall_s")})
+        row.update(
+            {
+                "key": r["key"],
+                "sweep": r["sweep"],
+                "label": r["label"],
+                "status": r["status"],
+                "policy": r.get("policy"),
+                "wall_s": r.get("wall_s"),
+            }
+        )
         row.update(_common(result))
         row["tool_version"] = row["tool_version"] or r.get("tool_version")
         for c in METRIC_COLUMNS:  # the store's own columns where the result is gone
@@ -158,6 +181,7 @@ def rows_from_jsons(paths):
 def load(db_or_jsons):
     """A results store path, or a result JSON path or list of them -> pandas DataFrame."""
     import pandas as pd
+
     if isinstance(db_or_jsons, (str, os.PathLike)):
         src = os.fspath(db_or_jsons)
         if not os.path.exists(src):

@@ -4,18 +4,28 @@ Every function returns PNG bytes (or None when there is nothing to plot)."""
 import io
 import math
 
-PCTS = [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p99_9", 0.999), ("p99_99", 0.9999),
-        ("p99_999", 0.99999), ("p99_9999", 0.999999)]
+PCTS = [
+    ("p50", 0.5),
+    ("p90", 0.9),
+    ("p99", 0.99),
+    ("p99_9", 0.999),
+    ("p99_99", 0.9999),
+    ("p99_999", 0.99999),
+    ("p99_9999", 0.999999),
+]
 PCT_LABELS = ["50", "90", "99", "99.9", "99.99", "99.999", "99.9999", "max"]
 MAX_PANELS = 16
 
 
 def _plt():
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    plt.rcParams.update({"font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7,
-                         "axes.grid": True, "grid.alpha": 0.3})
+
+    plt.rcParams.update(
+        {"font.size": 8, "axes.titlesize": 9, "legend.fontsize": 7, "axes.grid": True, "grid.alpha": 0.3}
+    )
     return plt
 
 
@@ -88,10 +98,21 @@ def normalised_bars(title, groups, series, values, errors=None, baseline=None, y
             ys.append(v)
             es.append((errors or {}).get((g, s), 0) or 0)
         if ys:
-            ax.bar(xs, ys, width, yerr=es if any(es) else None, label=str(s), edgecolor="black", lw=0.4,
-                   hatch=["", "//", "..", "xx", "\\\\", "++", "oo", "--"][i % 8], capsize=2)
+            ax.bar(
+                xs,
+                ys,
+                width,
+                yerr=es if any(es) else None,
+                label=str(s),
+                edgecolor="black",
+                lw=0.4,
+                hatch=["", "//", "..", "xx", "\\\\", "++", "oo", "--"][i % 8],
+                capsize=2,
+            )
     ax.set_xticks(range(len(names)))
-    ax.set_xticklabels(names, rotation=30 if len(names) > 4 else 0, ha="right" if len(names) > 4 else "center")
+    ax.set_xticklabels(
+        names, rotation=30 if len(names) > 4 else 0, ha="right" if len(names) > 4 else "center"
+    )
     if baseline is not None:
         ax.axhline(1.0, color="black", lw=0.8, ls="--")
     ax.set_ylabel(ylabel)

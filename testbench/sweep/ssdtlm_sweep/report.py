@@ -26,10 +26,24 @@ from . import plots
 from .spec import short
 from .store import METRIC_COLUMNS, Store
 
-DEFAULT_METRICS = ["lat_all_mean_us", "lat_read_mean_us", "lat_all_p99_us", "lat_all_p99_99_us",
-                   "lat_all_p99_9999_us", "flash_erases_gc"]
-DEFAULT_COLUMNS = ["host_iops", "lat_read_mean_us", "lat_write_mean_us", "lat_all_p99_us",
-                   "lat_all_p99_9999_us", "flash_waf", "flash_erases_gc", "wall_s"]
+DEFAULT_METRICS = [
+    "lat_all_mean_us",
+    "lat_read_mean_us",
+    "lat_all_p99_us",
+    "lat_all_p99_99_us",
+    "lat_all_p99_9999_us",
+    "flash_erases_gc",
+]
+DEFAULT_COLUMNS = [
+    "host_iops",
+    "lat_read_mean_us",
+    "lat_write_mean_us",
+    "lat_all_p99_us",
+    "lat_all_p99_9999_us",
+    "flash_waf",
+    "flash_erases_gc",
+    "wall_s",
+]
 SERIES_CANDIDATES = ["gc", "fsp", "gc.policy", "fsp.grouper", "policy"]
 
 
@@ -68,15 +82,21 @@ class Section:
             for k in r["_params"]:
                 if k not in keys:
                     keys.append(k)
-        self.varying = [k for k in keys if len({json.dumps(r["_params"].get(k), sort_keys=True, default=str)
-                                                for r in rows}) > 1]
+        self.varying = [
+            k
+            for k in keys
+            if len({json.dumps(r["_params"].get(k), sort_keys=True, default=str) for r in rows}) > 1
+        ]
         self.series = self.cfg.get("series")
         if self.series is None:
-            self.series = next((k for k in SERIES_CANDIDATES if k in self.varying),
-                               next((k for k in self.varying if k != "seed"), None))
+            self.series = next(
+                (k for k in SERIES_CANDIDATES if k in self.varying),
+                next((k for k in self.varying if k != "seed"), None),
+            )
         self.facet = self.cfg.get("facet") if self.cfg.get("facet") in self.varying else None
-        self.group_keys = self.cfg.get("group") or [k for k in self.varying
-                                                    if k not in (self.series, self.facet, "seed")]
+        self.group_keys = self.cfg.get("group") or [
+            k for k in self.varying if k not in (self.series, self.facet, "seed")
+        ]
         vals = []
         for r in rows:
             v = self.sval(r)
@@ -87,7 +107,7 @@ class Section:
             order = []
             for b in [spec or {}] + list((spec or {}).get("blocks") or []):
                 g = (b.get("grid") or {}).get(self.series)
-                for v in (g if isinstance(g, list) else [g] if g is not None else []):
+                for v in g if isinstance(g, list) else [g] if g is not None else []:
                     if short(v) not in order:
                         order.append(short(v))
         order = [short(v) for v in order or []]
@@ -106,7 +126,10 @@ class Section:
         return short(r["_params"].get(self.series)) if self.series else "run"
 
     def gval(self, r):
-        return " ".join(short(r["_params"].get(k)) for k in self.group_keys if r["_params"].get(k) is not None) or "all"
+        return (
+            " ".join(short(r["_params"].get(k)) for k in self.group_keys if r["_params"].get(k) is not None)
+            or "all"
+        )
 
     def fval(self, r):
         return f"{self.facet}={short(r['_params'].get(self.facet))}" if self.facet else ""
@@ -209,8 +232,10 @@ class Doc:
             return
         self.md += [f"*plot: {title} (in the HTML report)*", ""]
         uri = "data:image/png;base64," + base64.b64encode(png).decode()
-        self.html.append(f'<figure><img alt="{html.escape(title)}" src="{uri}">'
-                         f"<figcaption>{html.escape(title)}</figcaption></figure>")
+        self.html.append(
+            f'<figure><img alt="{html.escape(title)}" src="{uri}">'
+            f"<figcaption>{html.escape(title)}</figcaption></figure>"
+        )
 
 
 def matches(row, where):
@@ -221,8 +246,9 @@ def matches(row, where):
     for k, want in where.items():
         have = params.get(k)
         opts = want if isinstance(want, list) else [want]
-        if not any((have is None) if w is None else (have is not None and short(have) == short(w))
-                   for w in opts):
+        if not any(
+            (have is None) if w is None else (have is not None and short(have) == short(w)) for w in opts
+        ):
             return False
     return True
 
@@ -232,8 +258,9 @@ def sections(name, rows, spec):
     cfg = dict(spec.get("report") or {})
     extra = cfg.pop("sections", None) or []
     out, taken = [], set()
-    for title, c in [(f"sweep {name}", cfg)] + [(f"sweep {name}: {e.get('title', 'section')}", e)
-                                                 for e in extra if isinstance(e, dict)]:
+    for title, c in [(f"sweep {name}", cfg)] + [
+        (f"sweep {name}: {e.get('title', 'section')}", e) for e in extra if isinstance(e, dict)
+    ]:
         sel = [r for r in rows if matches(r, c.get("where"))]
         taken.update(r["key"] for r in sel)
         if sel or not out:
@@ -246,15 +273,19 @@ def sections(name, rows, spec):
 
 def render_section(doc, sec, store):
     doc.heading(sec.title, 2)
-    doc.para(f"{len(sec.rows)} runs: {len(sec.ok)} ok, {len(sec.failed)} failed, {len(sec.pending)} not run yet. "
-             f"Varying: {', '.join(sec.varying) or 'nothing'}; series: {sec.series}; baseline: {sec.baseline}"
-             + (f"; one chart per {sec.facet}" if sec.facet else "") + ".")
+    doc.para(
+        f"{len(sec.rows)} runs: {len(sec.ok)} ok, {len(sec.failed)} failed, {len(sec.pending)} not run yet. "
+        f"Varying: {', '.join(sec.varying) or 'nothing'}; series: {sec.series}; baseline: {sec.baseline}"
+        + (f"; one chart per {sec.facet}" if sec.facet else "")
+        + "."
+    )
     if sec.cfg.get("table_only"):
         _runs_tables(doc, sec)
         return
     # ---- normalised metrics ----
-    metrics = sec.cfg.get("metrics") or [m for m in DEFAULT_METRICS
-                                         if any((r.get(m) or 0) > 0 for r in sec.ok)]
+    metrics = sec.cfg.get("metrics") or [
+        m for m in DEFAULT_METRICS if any((r.get(m) or 0) > 0 for r in sec.ok)
+    ]
     if sec.series and len(sec.series_values) > 1:
         for m in metrics:
             for f in sec.facets():
@@ -267,8 +298,18 @@ def render_section(doc, sec, store):
                 for s, v in gm.items():
                     if v is not None:
                         vals[("geomean", s)] = v
-                doc.image(title, plots.normalised_bars(title, groups + ["geomean"], sec.series_values, vals,
-                                                       errs, sec.baseline, ylabel=f"{m} / {sec.baseline}"))
+                doc.image(
+                    title,
+                    plots.normalised_bars(
+                        title,
+                        groups + ["geomean"],
+                        sec.series_values,
+                        vals,
+                        errs,
+                        sec.baseline,
+                        ylabel=f"{m} / {sec.baseline}",
+                    ),
+                )
                 rows = [[g] + [_fmt(means.get((g, s))) for s in sec.series_values] for g in groups]
                 rows.append(["geomean"] + [_fmt(gm.get(s)) for s in sec.series_values])
                 doc.table([" / ".join(sec.group_keys) or "group"] + sec.series_values, rows, "norm")
@@ -298,8 +339,15 @@ def render_section(doc, sec, store):
     for r in sec.ok:
         eps = _rewards(r, sec, store)
         if eps:
-            rest = " ".join(x for x in (sec.sval(r) if sec.series else "", sec.fval(r),
-                                        f"seed={r['_params'].get('seed')}" if r["_params"].get("seed") is not None else "") if x)
+            rest = " ".join(
+                x
+                for x in (
+                    sec.sval(r) if sec.series else "",
+                    sec.fval(r),
+                    f"seed={r['_params'].get('seed')}" if r["_params"].get("seed") is not None else "",
+                )
+                if x
+            )
             panels.setdefault(sec.gval(r), []).append((rest or "run", list(range(len(eps))), eps))
     png = plots.lines(list(panels.items()), "episode", "average reward")
     if png:
@@ -308,8 +356,10 @@ def render_section(doc, sec, store):
     # ---- time series ----
     ts = {}
     # Free blocks from the run CSV; SLC size, theta and the L1 share from --slc-series.
-    series = (("csv", lambda c: c == "free_blocks" or c.startswith("slc")),
-              ("slc-series", lambda c: c in ("slc_blocks", "theta_kib", "l1_share")))
+    series = (
+        ("csv", lambda c: c == "free_blocks" or c.startswith("slc")),
+        ("slc-series", lambda c: c in ("slc_blocks", "theta_kib", "l1_share")),
+    )
     for r, (art, want) in ((r, a) for r in sec.ok for a in series):
         data = store.artifact(r["key"], art)
         if not data:
@@ -327,9 +377,12 @@ def render_section(doc, sec, store):
             label = " ".join(x for x in (sec.sval(r) if sec.series else "", sec.fval(r)) if x) or "run"
             ts.setdefault(c, {}).setdefault(sec.gval(r), []).append((label, xs, ys))
     for c, panels in ts.items():
-        title = {"free_blocks": "free blocks over time", "slc_blocks": "SLC size (blocks) over time",
-                 "theta_kib": "hot/cold threshold θ (KiB) over time",
-                 "l1_share": "L1 share of the SLC region over time"}.get(c, f"{c} over time")
+        title = {
+            "free_blocks": "free blocks over time",
+            "slc_blocks": "SLC size (blocks) over time",
+            "theta_kib": "hot/cold threshold θ (KiB) over time",
+            "l1_share": "L1 share of the SLC region over time",
+        }.get(c, f"{c} over time")
         png = plots.lines(list(panels.items()), "simulated time (s)", c)
         if png:
             doc.heading(title, 3)
@@ -377,25 +430,38 @@ def _runs_tables(doc, sec):
     ops = {id(r): operating_point(sec.result(r)) for r in sec.ok}
     sat = [r for r in sec.ok if ops[id(r)].startswith("SATURATED")]
     if sat:
-        doc.para(f"{len(sat)} of {len(sec.ok)} runs are saturated (a die, channel or the PCIe link "
-                 "busy more than 90% of the time, or host flash operations waiting above 10x "
-                 "service time): their latencies measure the queue, not the policy. Saturated: "
-                 + ", ".join(r["label"] for r in sat) + ".")
+        doc.para(
+            f"{len(sat)} of {len(sec.ok)} runs are saturated (a die, channel or the PCIe link "
+            "busy more than 90% of the time, or host flash operations waiting above 10x "
+            "service time): their latencies measure the queue, not the policy. Saturated: "
+            + ", ".join(r["label"] for r in sat)
+            + "."
+        )
     trn = {id(r): training(sec.result(r)) for r in sec.ok}
     untrained = [r for r in sec.ok if trn[id(r)] == "UNTRAINED"]
     if untrained:
-        doc.para(f"{len(untrained)} of {len(sec.ok)} runs have an RL unit that made no q-table "
-                 "update: their figures are those of an untrained agent (exploration and the initial "
-                 "table's tie-break), not of a learnt policy. Untrained: "
-                 + ", ".join(r["label"] for r in untrained) + ".")
-    rows = [[r["label"], r["status"], ops.get(id(r), ""), trn.get(id(r), "")] +
-            [_fmt(r.get(c)) for c in cols] for r in sec.rows]
+        doc.para(
+            f"{len(untrained)} of {len(sec.ok)} runs have an RL unit that made no q-table "
+            "update: their figures are those of an untrained agent (exploration and the initial "
+            "table's tie-break), not of a learnt policy. Untrained: "
+            + ", ".join(r["label"] for r in untrained)
+            + "."
+        )
+    rows = [
+        [r["label"], r["status"], ops.get(id(r), ""), trn.get(id(r), "")] + [_fmt(r.get(c)) for c in cols]
+        for r in sec.rows
+    ]
     doc.table(["run", "status", "operating point", "RL training"] + cols, rows, "runs")
     if sec.failed:
         doc.heading("Failed runs", 3)
-        doc.table(["run", "error", "args"],
-                  [[r["label"], (r["error"] or "")[:500], " ".join(json.loads(r["args"] or "[]"))] for r in sec.failed],
-                  "failed")
+        doc.table(
+            ["run", "error", "args"],
+            [
+                [r["label"], (r["error"] or "")[:500], " ".join(json.loads(r["args"] or "[]"))]
+                for r in sec.failed
+            ],
+            "failed",
+        )
 
 
 def _rewards(r, sec, store):
@@ -427,9 +493,11 @@ figure{margin:0.5em 0}img{max-width:100%;border:1px solid #ddd}figcaption{font-s
 
 # Marks the page once loaded: data-images (count) and data-broken-images (failed to decode), so a
 # headless browser's dumped DOM shows that every plot rendered (tests/sweep).
-LOAD_CHECK = ("<script>addEventListener('load',function(){var n=0,b=0;for(var i of document.images)"
-              "{n++;if(!(i.complete&&i.naturalWidth>0))b++;}document.body.dataset.images=n;"
-              "document.body.dataset.brokenImages=b;});</script>\n")
+LOAD_CHECK = (
+    "<script>addEventListener('load',function(){var n=0,b=0;for(var i of document.images)"
+    "{n++;if(!(i.complete&&i.naturalWidth>0))b++;}document.body.dataset.images=n;"
+    "document.body.dataset.brokenImages=b;});</script>\n"
+)
 
 
 def report(db, html_path=None, sweep=None, out=sys.stdout):
@@ -452,6 +520,7 @@ def report(db, html_path=None, sweep=None, out=sys.stdout):
         spec = json.loads(s["spec"] or "{}")
         try:  # the spec file's current report: section, when it is still there
             from .spec import load
+
             cur = load(s["spec_path"], quick=bool(s["quick"])).data
             spec["report"] = cur.get("report") or spec.get("report")
         except Exception:
@@ -459,9 +528,13 @@ def report(db, html_path=None, sweep=None, out=sys.stdout):
         secs = sections(s["name"], rows, spec)
         if spec.get("description"):
             doc.para(str(spec["description"]).strip())
-        doc.para(f"Spec {s['spec_path']}" + (" (--quick)" if s["quick"] else "") +
-                 f"; started {s['started_at']}, finished {s['finished_at'] or 'not yet'}" +
-                 (f", {s['wall_s']:.1f} s on {s['backend']}" if s["wall_s"] is not None else "") + ".")
+        doc.para(
+            f"Spec {s['spec_path']}"
+            + (" (--quick)" if s["quick"] else "")
+            + f"; started {s['started_at']}, finished {s['finished_at'] or 'not yet'}"
+            + (f", {s['wall_s']:.1f} s on {s['backend']}" if s["wall_s"] is not None else "")
+            + "."
+        )
         for sec in secs:
             render_section(doc, sec, store)
         n += len(rows)
@@ -469,10 +542,15 @@ def report(db, html_path=None, sweep=None, out=sys.stdout):
         doc.para("The store holds no runs.")
     out.write("\n".join(doc.md) + "\n")
     if html_path:
-        page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                "<link rel=\"icon\" href=\"data:,\">"
-                f"<title>ssdtlm report</title><style>{CSS}</style></head><body>\n"
-                + "\n".join(doc.html) + "\n" + LOAD_CHECK + "</body></html>\n")
+        page = (
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<link rel="icon" href="data:,">'
+            f"<title>ssdtlm report</title><style>{CSS}</style></head><body>\n"
+            + "\n".join(doc.html)
+            + "\n"
+            + LOAD_CHECK
+            + "</body></html>\n"
+        )
         with open(html_path, "w", encoding="utf-8") as f:
             f.write(page)
     store.close()

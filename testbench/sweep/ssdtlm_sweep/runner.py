@@ -25,8 +25,11 @@ class _HashOnly:
 def binary_version(binp):
     """`ssdtlm version` of the binary: part of every run's input key (with its sha256)."""
     try:
-        v = subprocess.run([binp, "version"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=60).stdout.decode().strip()
+        v = (
+            subprocess.run([binp, "version"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+            .stdout.decode()
+            .strip()
+        )
     except OSError as e:
         raise SystemExit(f"ssdtlm sweep: cannot run {binp}: {e}")
     return v.split()[-1] if v else "unknown"
@@ -45,8 +48,14 @@ def input_key(run, ident, store, outputs, dep_keys=None):
             inputs["trace_sha256"] = None
     for f in run.files:
         files[f] = store.file_hash(f) if os.path.exists(f) else None
-    key = {"v": 1, "tool": [ident["tool_version"], ident["binary_sha256"]], "args": run.args,
-           "trace": inputs.get("trace_sha256"), "files": files, "outputs": sorted(outputs)}
+    key = {
+        "v": 1,
+        "tool": [ident["tool_version"], ident["binary_sha256"]],
+        "args": run.args,
+        "trace": inputs.get("trace_sha256"),
+        "files": files,
+        "outputs": sorted(outputs),
+    }
     if dep_keys:  # absent for runs without dependencies: their keys are as before
         key["deps"] = dep_keys
     blob = json.dumps(key, sort_keys=True)
@@ -84,8 +93,10 @@ class Progress:
         rem = self.total - n
         el = time.monotonic() - self.t0
         eta = f"{el / n * rem:.0f} s" if n else "?"
-        return (f"sweep: {self.done} done, {self.failed} failed, {rem} remaining of {self.total}"
-                f" ({self.skipped} unchanged, skipped); {el:.0f} s elapsed, ETA {eta}")
+        return (
+            f"sweep: {self.done} done, {self.failed} failed, {rem} remaining of {self.total}"
+            f" ({self.skipped} unchanged, skipped); {el:.0f} s elapsed, ETA {eta}"
+        )
 
     def update(self, ok, label=None, error=None, force=False):
         if ok:
@@ -117,8 +128,10 @@ def generate_workloads(spec, binp, runs):
         print(f"sweep: generating workload {name}", file=sys.stderr, flush=True)
         p = subprocess.run([binp] + args + ["--out", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if p.returncode != 0:
-            raise SystemExit(f"ssdtlm sweep: workload {name}: `ssdtlm {' '.join(args)}` failed:\n"
-                             + p.stderr.decode(errors="replace"))
+            raise SystemExit(
+                f"ssdtlm sweep: workload {name}: `ssdtlm {' '.join(args)}` failed:\n"
+                + p.stderr.decode(errors="replace")
+            )
         with open(stamp, "w") as f:
             f.write(want)
 
@@ -127,20 +140,31 @@ def _dask_client(scheduler, workers):
     import dask
     from distributed import Client, LocalCluster
     import cloudpickle
+
     # Ship the task module by value: remote workers need the binary and traces, not this package.
     try:
         cloudpickle.register_pickle_by_value(taskmod)
     except Exception:
         pass
-    dask.config.set({"distributed.worker.daemon": False,
-                     "distributed.scheduler.allowed-failures": 1,
-                     "distributed.logging.distributed": "error"})
+    dask.config.set(
+        {
+            "distributed.worker.daemon": False,
+            "distributed.scheduler.allowed-failures": 1,
+            "distributed.logging.distributed": "error",
+        }
+    )
     if scheduler:
         client = Client(scheduler, timeout="30s")
         n = len(client.scheduler_info().get("workers", {}))
         return client, None, f"dask scheduler {scheduler} ({n} workers)"
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=logging.ERROR, host="127.0.0.1")
+    cluster = LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+        host="127.0.0.1",
+    )
     client = Client(cluster)
     return client, cluster, f"dask LocalCluster ({workers} worker processes)"
 
@@ -161,8 +185,10 @@ def _run_pool(jobs, on_done, workers):
                         waiting.remove(j)
                         running[ex.submit(taskmod.run_one, j, *[done[k] for k in j.get("after") or []])] = j
                 if not running:  # cannot happen: jobs come after the jobs they wait for
-                    raise RuntimeError("sweep: runs wait for runs that are not in the sweep: "
-                                       + ", ".join(j["key"][:12] for j in waiting))
+                    raise RuntimeError(
+                        "sweep: runs wait for runs that are not in the sweep: "
+                        + ", ".join(j["key"][:12] for j in waiting)
+                    )
                 fin, _ = cf.wait(list(running), return_when=cf.FIRST_COMPLETED)
                 for f in fin:
                     j = running.pop(f)
@@ -189,6 +215,7 @@ def execute(jobs, on_done, workers, scheduler=None, backend="auto"):
     if backend == "auto" and not use_dask:
         try:
             import distributed  # noqa: F401
+
             use_dask = True
         except ImportError:
             use_dask = False
@@ -197,7 +224,9 @@ def execute(jobs, on_done, workers, scheduler=None, backend="auto"):
             client, cluster, desc = _dask_client(scheduler, workers)
         except ImportError as e:
             if scheduler or backend == "dask":
-                raise SystemExit(f"ssdtlm sweep: Dask distributed is not installed ({e}): apt-get install python3-distributed")
+                raise SystemExit(
+                    f"ssdtlm sweep: Dask distributed is not installed ({e}): apt-get install python3-distributed"
+                )
             use_dask = False
     if not use_dask:
         desc = f"local pool ({workers} workers)"
@@ -205,14 +234,21 @@ def execute(jobs, on_done, workers, scheduler=None, backend="auto"):
         _run_pool(jobs, on_done, workers)  # each run is its own ssdtlm process
         return desc
     from distributed import as_completed
+
     print(f"sweep: running {len(jobs)} runs on {desc}", file=sys.stderr, flush=True)
     futs = {}
     try:
         by_key = {}
         for j in jobs:  # jobs come after the jobs they wait for; Dask passes those answers on
             after = [by_key[k] for k in j.get("after") or []]
-            f = client.submit(taskmod.run_one, j, *after, key=f"ssdtlm-run-{j['key'][:24]}-{time.time_ns()}",
-                              pure=False, priority=len(jobs) - len(futs))  # in the given order
+            f = client.submit(
+                taskmod.run_one,
+                j,
+                *after,
+                key=f"ssdtlm-run-{j['key'][:24]}-{time.time_ns()}",
+                pure=False,
+                priority=len(jobs) - len(futs),
+            )  # in the given order
             futs[f] = j
             by_key[j["key"]] = f
         for f in as_completed(list(futs)):
@@ -220,8 +256,14 @@ def execute(jobs, on_done, workers, scheduler=None, backend="auto"):
             try:
                 out = f.result()
             except Exception as e:  # lost worker, cancelled task...: recorded as a failed run
-                out = {"key": j["key"], "status": "failed", "error": f"{type(e).__name__}: {e}",
-                       "artifacts": {}, "started_at": None, "finished_at": time.time()}
+                out = {
+                    "key": j["key"],
+                    "status": "failed",
+                    "error": f"{type(e).__name__}: {e}",
+                    "artifacts": {},
+                    "started_at": None,
+                    "finished_at": time.time(),
+                }
             on_done(out)
     finally:
         for f in futs:
@@ -233,11 +275,24 @@ def execute(jobs, on_done, workers, scheduler=None, backend="auto"):
     return desc
 
 
-def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=None, backend="auto",
-          retry_failed=True, worker_bin=None, dry_run=False, hash_binary=True):
+def sweep(
+    spec_path,
+    db=None,
+    workers=None,
+    scheduler=None,
+    quick=False,
+    binp=None,
+    backend="auto",
+    retry_failed=True,
+    worker_bin=None,
+    dry_run=False,
+    hash_binary=True,
+):
     binp = binp or os.environ.get("SSDTLM_BIN")
     if not binp or not os.access(binp, os.X_OK):
-        raise SystemExit("ssdtlm sweep: the ssdtlm binary is unknown: run it as `ssdtlm sweep` or set SSDTLM_BIN")
+        raise SystemExit(
+            "ssdtlm sweep: the ssdtlm binary is unknown: run it as `ssdtlm sweep` or set SSDTLM_BIN"
+        )
     binp = os.path.realpath(binp)
     spec = specmod.load(spec_path, quick=quick)
     if db is None:
@@ -247,13 +302,14 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
     # Every run's keys, values and files, checked before anything is created or run.
     problems = validate.check_runs(spec, runs, binp, workers)
     if problems:
-        raise specmod.SpecError(f"{len(problems)} problem(s) in the runs of {spec_path}, found before any "
-                                "run:\n" + "\n".join("  " + p for p in problems))
+        raise specmod.SpecError(
+            f"{len(problems)} problem(s) in the runs of {spec_path}, found before any "
+            "run:\n" + "\n".join("  " + p for p in problems)
+        )
     # --dry-run creates nothing: input keys are computed without the store's hash cache.
     store = _HashOnly() if dry_run else Store(db)
     version = binary_version(binp)
-    ident = {"tool_version": version,
-             "binary_sha256": store.file_hash(binp) if hash_binary else None}
+    ident = {"tool_version": version, "binary_sha256": store.file_hash(binp) if hash_binary else None}
     if not dry_run:
         generate_workloads(spec, binp, runs)
     keyed, key_of = [], {}
@@ -274,7 +330,9 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
         return 0
     workers = workers or os.cpu_count() or 1
     status = {k: store.status(k) for _, k, _ in keyed}
-    run_it = {k for _, k, _ in keyed if status[k] != "ok" and not (status[k] == "failed" and not retry_failed)}
+    run_it = {
+        k for _, k, _ in keyed if status[k] != "ok" and not (status[k] == "failed" and not retry_failed)
+    }
     # A stored run whose file a run to do needs but whose file is not in the store runs again.
     grew = True
     while grew:
@@ -294,10 +352,20 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
         store.add_pending(spec.name, r, k, inputs, [key(d)[0] for _, d, _ in r.deps])
         todo.append((r, k))
     store.commit()
-    store.begin_sweep(spec.name, spec.data, os.path.abspath(spec_path), quick, [k for _, k, _ in keyed],
-                      "dask" if (scheduler or backend != "pool") else "pool", keep_times=not todo)
-    print(f"sweep {spec.name}: {len(keyed)} runs, {skipped} unchanged (skipped), {len(todo)} to run -> {db}",
-          file=sys.stderr, flush=True)
+    store.begin_sweep(
+        spec.name,
+        spec.data,
+        os.path.abspath(spec_path),
+        quick,
+        [k for _, k, _ in keyed],
+        "dask" if (scheduler or backend != "pool") else "pool",
+        keep_times=not todo,
+    )
+    print(
+        f"sweep {spec.name}: {len(keyed)} runs, {skipped} unchanged (skipped), {len(todo)} to run -> {db}",
+        file=sys.stderr,
+        flush=True,
+    )
     # Runs that others wait for first (longest chain of waiting runs), then longest first
     # (estimated: trace bytes x loops), so a long run does not start last. A run always comes
     # after the runs it waits for (their chains are longer).
@@ -308,8 +376,13 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
     needed = {key(d)[0] for r, _ in todo for _, d, _ in r.deps}
     jobs = []
     for r, k in todo:
-        job = {"key": k, "bin": worker_bin or binp, "args": r.args, "outputs": r.outputs,
-               "timeout_s": spec.timeout_s}
+        job = {
+            "key": k,
+            "bin": worker_bin or binp,
+            "args": r.args,
+            "outputs": r.outputs,
+            "timeout_s": spec.timeout_s,
+        }
         if r.deps:
             job["deps"], job["inputs"], job["after"] = [], {}, []
             for ph, d, out in r.deps:
@@ -335,9 +408,12 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
     try:
         execute(jobs, on_done, workers, scheduler, backend)
     except KeyboardInterrupt:
-        print(f"\nsweep: interrupted; {prog.done} done and {prog.failed} failed are stored, "
-              f"{len(todo) - prog.done - prog.failed} remain: run the same command again to resume",
-              file=sys.stderr, flush=True)
+        print(
+            f"\nsweep: interrupted; {prog.done} done and {prog.failed} failed are stored, "
+            f"{len(todo) - prog.done - prog.failed} remain: run the same command again to resume",
+            file=sys.stderr,
+            flush=True,
+        )
         store.close()
         return 130
     wall = time.monotonic() - t0
@@ -345,7 +421,11 @@ def sweep(spec_path, db=None, workers=None, scheduler=None, quick=False, binp=No
     rows = store.runs(spec.name)
     n_ok = sum(1 for x in rows if x["status"] == "ok")
     n_failed = sum(1 for x in rows if x["status"] == "failed")
-    print(f"sweep {spec.name}: {n_ok} ok, {n_failed} failed of {len(rows)} in {db} ({wall:.1f} s); "
-          f"report: ssdtlm report {db} --html REPORT.html", file=sys.stderr, flush=True)
+    print(
+        f"sweep {spec.name}: {n_ok} ok, {n_failed} failed of {len(rows)} in {db} ({wall:.1f} s); "
+        f"report: ssdtlm report {db} --html REPORT.html",
+        file=sys.stderr,
+        flush=True,
+    )
     store.close()
     return 1 if n_failed else 0

@@ -30,15 +30,48 @@ import json
 import os
 
 # Options the sweep itself controls for every run.
-RESERVED = {"out", "csv", "fsp-rewards", "rr-rewards", "slc-series", "slc-rl-save", "progress", "no-progress",
-            "quiet", "help", "list-keys"}
+RESERVED = {
+    "out",
+    "csv",
+    "fsp-rewards",
+    "rr-rewards",
+    "slc-series",
+    "slc-rl-save",
+    "progress",
+    "no-progress",
+    "quiet",
+    "help",
+    "list-keys",
+}
 # Options whose value is a file path (resolved relative to the spec's folder).
-PATH_OPTIONS = {"trace", "config", "mqsim-config", "slc-rl-load"}  # resolved against the spec; contents in the run key
+PATH_OPTIONS = {
+    "trace",
+    "config",
+    "mqsim-config",
+    "slc-rl-load",
+}  # resolved against the spec; contents in the run key
 # Per-run outputs that can be collected: name -> run option.
-OUTPUTS = {"csv": "--csv", "fsp-rewards": "--fsp-rewards", "rr-rewards": "--rr-rewards",
-           "slc-series": "--slc-series", "slc-rl-table": "--slc-rl-save"}
-SPEC_KEYS = {"name", "description", "base", "grid", "list", "seeds", "blocks", "workloads",
-             "outputs", "quick", "report", "timeout_s"}
+OUTPUTS = {
+    "csv": "--csv",
+    "fsp-rewards": "--fsp-rewards",
+    "rr-rewards": "--rr-rewards",
+    "slc-series": "--slc-series",
+    "slc-rl-table": "--slc-rl-save",
+}
+SPEC_KEYS = {
+    "name",
+    "description",
+    "base",
+    "grid",
+    "list",
+    "seeds",
+    "blocks",
+    "workloads",
+    "outputs",
+    "quick",
+    "report",
+    "timeout_s",
+}
 BLOCK_KEYS = {"base", "grid", "list", "seeds", "name", "outputs", "chain", "carry"}
 # A path option's value naming another run's output file: run:ID/OUTPUT.
 REF_PREFIX = "run:"
@@ -72,7 +105,11 @@ def merge(base, over):
         return copy.deepcopy(over)
     out = copy.deepcopy(base)
     for k, v in over.items():
-        out[k] = merge(out[k], v) if k in out and isinstance(out[k], dict) and isinstance(v, dict) else copy.deepcopy(v)
+        out[k] = (
+            merge(out[k], v)
+            if k in out and isinstance(out[k], dict) and isinstance(v, dict)
+            else copy.deepcopy(v)
+        )
     return out
 
 
@@ -81,8 +118,14 @@ def load(path, quick=False, root=None):
     data = _load_text(path)
     if not isinstance(data, dict):
         raise SpecError(f"{path}: a spec is a mapping (got {type(data).__name__})")
-    return Spec(data, os.path.dirname(os.path.abspath(path)), quick=quick, root=root,
-                default_name=_default_name(path), source=path)
+    return Spec(
+        data,
+        os.path.dirname(os.path.abspath(path)),
+        quick=quick,
+        root=root,
+        default_name=_default_name(path),
+        source=path,
+    )
 
 
 def _default_name(path):
@@ -96,15 +139,15 @@ class Run:
     """One `ssdtlm run`: its parameters (as written in the spec) and its argument vector."""
 
     def __init__(self, params, args, trace, seed, files, refs=None, outputs=None):
-        self.params = params          # dict: option/config key -> value
-        self.args = args              # argv after `ssdtlm` (starts with "run"), no outputs
-        self.trace = trace            # absolute trace path (or None)
+        self.params = params  # dict: option/config key -> value
+        self.args = args  # argv after `ssdtlm` (starts with "run"), no outputs
+        self.trace = trace  # absolute trace path (or None)
         self.seed = seed
-        self.files = files            # input files besides the trace (config overrides, preset)
-        self.refs = refs or []        # [(placeholder "run:ID/OUTPUT", ID, OUTPUT)]: other runs' files
+        self.files = files  # input files besides the trace (config overrides, preset)
+        self.refs = refs or []  # [(placeholder "run:ID/OUTPUT", ID, OUTPUT)]: other runs' files
         self.outputs = list(outputs or [])  # per-run files collected (spec + block outputs)
-        self.ids = []                 # the names (`id:`) this run answers to
-        self.deps = []                # [(placeholder, Run, OUTPUT)], resolved by expand()
+        self.ids = []  # the names (`id:`) this run answers to
+        self.deps = []  # [(placeholder, Run, OUTPUT)], resolved by expand()
         self.label = ""
 
     def __repr__(self):
@@ -116,9 +159,14 @@ class Spec:
         unknown = set(data) - SPEC_KEYS
         if unknown:
             from .validate import closest
-            named = [k + (f" (did you mean '{closest(k, SPEC_KEYS)}'?)" if closest(k, SPEC_KEYS) else "")
-                     for k in sorted(unknown)]
-            raise SpecError(f"unknown spec key(s): {', '.join(named)} (known: {', '.join(sorted(SPEC_KEYS))})")
+
+            named = [
+                k + (f" (did you mean '{closest(k, SPEC_KEYS)}'?)" if closest(k, SPEC_KEYS) else "")
+                for k in sorted(unknown)
+            ]
+            raise SpecError(
+                f"unknown spec key(s): {', '.join(named)} (known: {', '.join(sorted(SPEC_KEYS))})"
+            )
         self.raw = data
         self.quick = quick
         if quick and data.get("quick"):
@@ -132,13 +180,13 @@ class Spec:
         self.workloads = _resolve_likes(data.get("workloads") or {})
         self.report = data.get("report") or {}
         self.timeout_s = data.get("timeout_s")
-        self.workload_dir = None      # set by the runner before expand() when workloads exist
+        self.workload_dir = None  # set by the runner before expand() when workloads exist
 
     # ---- paths ----
     def resolve_path(self, value):
         s = str(value)
         if s.startswith("workload:"):
-            name = s[len("workload:"):]
+            name = s[len("workload:") :]
             if name not in self.workloads:
                 raise SpecError(f"trace {s}: no workload '{name}' in workloads:")
             if not self.workload_dir:
@@ -182,8 +230,10 @@ class Spec:
             m = {"base": merge(top.get("base") or {}, b.get("base") or {})}
             if "chain" in b:
                 if set(b) & {"grid", "list", "seeds"}:
-                    raise SpecError(f"blocks[{i}]: a chain block has base, chain, carry, outputs, name "
-                                    "(no grid, list or seeds: one run per chain entry)")
+                    raise SpecError(
+                        f"blocks[{i}]: a chain block has base, chain, carry, outputs, name "
+                        "(no grid, list or seeds: one run per chain entry)"
+                    )
                 m["chain"] = b["chain"]
                 m["carry"] = b.get("carry")
             else:
@@ -195,8 +245,9 @@ class Spec:
                     elif k in top:
                         m[k] = top[k]
             m["name"] = str(b.get("name") or f"blocks[{i}]")
-            m["outputs"] = self.outputs + [o for o in _outputs(b.get("outputs"), f"blocks[{i}].outputs")
-                                           if o not in self.outputs]
+            m["outputs"] = self.outputs + [
+                o for o in _outputs(b.get("outputs"), f"blocks[{i}].outputs") if o not in self.outputs
+            ]
             out.append(m)
         return out
 
@@ -206,13 +257,19 @@ class Spec:
         if not isinstance(chain, list) or not chain or not all(isinstance(e, dict) for e in chain):
             raise SpecError(f"{name}: chain: a non-empty list of mappings (one run each)")
         if not isinstance(carry, dict) or set(carry) != {"output", "option"}:
-            raise SpecError(f"{name}: a chain needs carry: {{output: OUTPUT, option: PATH_OPTION}} "
-                            "(e.g. {output: slc-rl-table, option: slc-rl-load})")
+            raise SpecError(
+                f"{name}: a chain needs carry: {{output: OUTPUT, option: PATH_OPTION}} "
+                "(e.g. {output: slc-rl-table, option: slc-rl-load})"
+            )
         if carry["output"] not in OUTPUTS:
-            raise SpecError(f"{name}: carry.output '{carry['output']}' is not an output ({', '.join(OUTPUTS)})")
+            raise SpecError(
+                f"{name}: carry.output '{carry['output']}' is not an output ({', '.join(OUTPUTS)})"
+            )
         if carry["option"] not in PATH_OPTIONS:
-            raise SpecError(f"{name}: carry.option '{carry['option']}' is not a path option "
-                            f"({', '.join(sorted(PATH_OPTIONS))})")
+            raise SpecError(
+                f"{name}: carry.option '{carry['option']}' is not a path option "
+                f"({', '.join(sorted(PATH_OPTIONS))})"
+            )
         combos, prev = [], None
         for i, entry in enumerate(chain):
             params = dict(b.get("base") or {})
@@ -262,8 +319,10 @@ class Spec:
                     if not isinstance(entry_seeds, list):
                         entry_seeds = [entry_seeds]
                     if "id" in params and len(entry_seeds) > 1:
-                        raise SpecError(f"id '{params['id']}' names several runs (one per seed): "
-                                        "give each seed its own list entry and id")
+                        raise SpecError(
+                            f"id '{params['id']}' names several runs (one per seed): "
+                            "give each seed its own list entry and id"
+                        )
                     for s in entry_seeds:
                         p = dict(params)
                         p["seed"] = s
@@ -296,9 +355,13 @@ class Spec:
             for ph, rid, out in r.refs:
                 dep = by_id.get(rid)
                 if dep is None:
-                    raise SpecError(f"{ph}: no run has id '{rid}' (ids: {', '.join(sorted(by_id)) or 'none'})")
+                    raise SpecError(
+                        f"{ph}: no run has id '{rid}' (ids: {', '.join(sorted(by_id)) or 'none'})"
+                    )
                 if out not in dep.outputs:
-                    raise SpecError(f"{ph}: run '{rid}' does not collect '{out}' (add it to its block's outputs)")
+                    raise SpecError(
+                        f"{ph}: run '{rid}' does not collect '{out}' (add it to its block's outputs)"
+                    )
                 r.deps.append((ph, dep, out))
         _check_acyclic(runs)
         label_runs(runs)
@@ -330,10 +393,12 @@ class Spec:
                 for one in vals:
                     if str(one).startswith(REF_PREFIX):
                         ref = str(one)
-                        rid, sep, out = ref[len(REF_PREFIX):].rpartition("/")
+                        rid, sep, out = ref[len(REF_PREFIX) :].rpartition("/")
                         if not sep or not rid or out not in OUTPUTS:
-                            raise SpecError(f"{k}: {ref}: a run output is run:ID/OUTPUT with OUTPUT one of "
-                                            f"{', '.join(OUTPUTS)}")
+                            raise SpecError(
+                                f"{k}: {ref}: a run output is run:ID/OUTPUT with OUTPUT one of "
+                                f"{', '.join(OUTPUTS)}"
+                            )
                         refs.append((ref, rid, out))
                         args += [f"--{k}", ref]  # replaced by the file's path where the run executes
                         continue
@@ -349,20 +414,23 @@ class Spec:
                     s = self.resolve_path(s)
                     files.append(s)
                 else:
-                    p = os.path.join(os.environ.get("SSDTLM_CONFIG_DIR") or os.path.join(self.root, "configs"), s + ".json")
+                    p = os.path.join(
+                        os.environ.get("SSDTLM_CONFIG_DIR") or os.path.join(self.root, "configs"), s + ".json"
+                    )
                     if os.path.exists(p):
                         files.append(p)
                 args += ["--preset", s]
             else:
                 args += _option(k, v)
         if not any(a == "--preset" for a in args):
-            p = os.path.join(os.environ.get("SSDTLM_CONFIG_DIR") or os.path.join(self.root, "configs"), "qlc-fsp.json")
+            p = os.path.join(
+                os.environ.get("SSDTLM_CONFIG_DIR") or os.path.join(self.root, "configs"), "qlc-fsp.json"
+            )
             if os.path.exists(p):
                 files.append(p)
         for k, v in sets:
             args += ["--set", f"{k}={_value(v)}"]
-        return Run(params, args, trace, seed, files, refs,
-                   self.outputs if outputs is None else outputs)
+        return Run(params, args, trace, seed, files, refs, self.outputs if outputs is None else outputs)
 
 
 def _outputs(v, where):
@@ -408,8 +476,10 @@ def _check_acyclic(runs):
         if st == 2:
             return
         if st == 1:
-            raise SpecError("runs depend on each other in a cycle: " + " -> ".join(
-                (x.ids[0] if x.ids else x.label or "run") for x in path + [r]))
+            raise SpecError(
+                "runs depend on each other in a cycle: "
+                + " -> ".join((x.ids[0] if x.ids else x.label or "run") for x in path + [r])
+            )
         state[id(r)] = 1
         for _, d, _ in r.deps:
             visit(d, path + [r])

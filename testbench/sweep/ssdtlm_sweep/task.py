@@ -11,8 +11,13 @@ import subprocess
 import tempfile
 import time
 
-OUTPUT_FLAGS = {"csv": "--csv", "fsp-rewards": "--fsp-rewards", "rr-rewards": "--rr-rewards",
-                "slc-series": "--slc-series", "slc-rl-table": "--slc-rl-save"}
+OUTPUT_FLAGS = {
+    "csv": "--csv",
+    "fsp-rewards": "--fsp-rewards",
+    "rr-rewards": "--rr-rewards",
+    "slc-series": "--slc-series",
+    "slc-rl-table": "--slc-rl-save",
+}
 
 
 def _dep_files(job, after, tmp):
@@ -47,11 +52,21 @@ def run_one(job, *after):
     deps: [{placeholder run:ID/OUTPUT, key, output, name}]: each placeholder in args becomes a
     file holding that run's OUTPUT, from job["inputs"] (stored earlier) or from `after`."""
     tmp = tempfile.mkdtemp(prefix="ssdtlm-sweep-")
-    out = {"key": job["key"], "status": "failed", "error": None, "returncode": None,
-           "result": None, "artifacts": {}, "wall_s": None, "host": socket.gethostname(),
-           "started_at": time.time(), "finished_at": None}
+    out = {
+        "key": job["key"],
+        "status": "failed",
+        "error": None,
+        "returncode": None,
+        "result": None,
+        "artifacts": {},
+        "wall_s": None,
+        "host": socket.gethostname(),
+        "started_at": time.time(),
+        "finished_at": None,
+    }
     try:  # which Dask worker ran it (when on Dask)
         from distributed import get_worker
+
         out["host"] += " " + get_worker().address
     except Exception:
         pass
@@ -61,14 +76,18 @@ def run_one(job, *after):
         if dep_error:
             out["error"] = dep_error
             return out
-        argv = [job["bin"]] + [paths.get(a, a) for a in job["args"]] + ["--out", res_path, "--quiet",
-                                                                         "--no-progress"]
+        argv = (
+            [job["bin"]]
+            + [paths.get(a, a) for a in job["args"]]
+            + ["--out", res_path, "--quiet", "--no-progress"]
+        )
         for name in job.get("outputs") or []:
             argv += [OUTPUT_FLAGS[name], os.path.join(tmp, name + ".csv")]
         t0 = time.monotonic()
         try:
-            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               timeout=job.get("timeout_s"), cwd=tmp)
+            p = subprocess.run(
+                argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=job.get("timeout_s"), cwd=tmp
+            )
             out["returncode"] = p.returncode
             stderr = p.stderr.decode("utf-8", "replace")
         except subprocess.TimeoutExpired:

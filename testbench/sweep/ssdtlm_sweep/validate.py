@@ -34,8 +34,9 @@ def closest(name, candidates):
 
 def known_keys(binp):
     """The configuration keys of the binary (`ssdtlm run --list-keys`: "key = default -- ...")."""
-    p = subprocess.run([binp, "run", "--list-keys"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, timeout=120)
+    p = subprocess.run(
+        [binp, "run", "--list-keys"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120
+    )
     if p.returncode != 0:
         raise SystemExit(f"ssdtlm sweep: `{binp} run --list-keys` failed: {p.stderr.strip()}")
     return {line.split(" = ", 1)[0] for line in p.stdout.splitlines() if " = " in line}
@@ -68,14 +69,19 @@ def _file_problem(path, what):
 
 
 def _binary_check(binp, args):
-    p = subprocess.run([binp] + args + ["--check-config"], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True, timeout=120)
+    p = subprocess.run(
+        [binp] + args + ["--check-config"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+    )
     if p.returncode == 0:
         return None
     lines = [ln.strip() for ln in p.stderr.splitlines() if ln.strip()]
     # The binary's own messages start with "ssdtlm run: "; CLI11's usage text follows them.
     msg = next((ln for ln in lines if ln.startswith("ssdtlm run:")), lines[0] if lines else "")
-    return msg[len("ssdtlm run: "):] if msg.startswith("ssdtlm run: ") else msg or f"exit {p.returncode}"
+    return msg[len("ssdtlm run: ") :] if msg.startswith("ssdtlm run: ") else msg or f"exit {p.returncode}"
 
 
 def check_runs(spec, runs, binp, workers=None):

@@ -1,0 +1,2 @@
+"""Helpers the experiments share: the sweep store reader (store), workload names (names),
+Markdown tables and the geometric mean (tables)."""

@@ -1,0 +1,1 @@
+"""experiments/read-disturb (experiments/README.md)."""

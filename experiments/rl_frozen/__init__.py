@@ -1,0 +1,1 @@
+"""experiments/rl_frozen (experiments/README.md)."""

@@ -1,0 +1,1 @@
+"""experiments/slc-hierarchy (experiments/README.md)."""

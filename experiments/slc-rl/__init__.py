@@ -1,0 +1,1 @@
+"""experiments/slc-rl (experiments/README.md)."""

@@ -1,0 +1,1 @@
+"""experiments/validation (experiments/README.md)."""

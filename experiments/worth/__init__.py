@@ -1,0 +1,1 @@
+"""experiments/worth (experiments/README.md)."""

@@ -218,6 +218,11 @@ void Parser::option(const std::string& key, const std::string& v, bool has_value
       "rw",         "readwrite", "rwmixread", "bs",        "bsrange",        "size",
       "offset",     "iodepth",   "numjobs",   "rate_iops", "runtime",        "number_ios",
       "randrepeat", "randseed",  "thinktime", "blocksize", "blocksize_range"};
+  if (key == "time_based")
+    fail(line_,
+         "option 'time_based' is not supported: a job ends after size bytes or "
+         "number_ios requests (or at runtime, whichever comes first); it does not wrap "
+         "around its region to fill runtime");
   if (std::find(std::begin(kKnown), std::end(kKnown), key) == std::end(kKnown))
     fail(line_, "option '" + key +
                     "' is not in the supported subset of fio (docs/fio.md lists it: rw, "

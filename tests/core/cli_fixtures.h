@@ -20,9 +20,7 @@ Result sh(const std::string& args) {
 }
 
 fs::path tmpdir() {
-  fs::path d = fs::temp_directory_path() / ("ssdtlm-cli-" + std::to_string(getpid()));
-  fs::create_directories(d);
-  return d;
+  return ssdtlm::test::scratch_dir("ssdtlm-cli-");
 }
 
 std::string write_file(const std::string& name, const std::string& text) {

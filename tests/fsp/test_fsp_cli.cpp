@@ -25,9 +25,7 @@ int sh(const std::string& args, std::string* out = nullptr) {
 }
 
 fs::path tmp(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("ssdtlm-fsp-" + std::to_string(getpid()));
-  fs::create_directories(d);
-  return d / name;
+  return ssdtlm::test::scratch_dir("ssdtlm-fsp-") / name;
 }
 
 json load(const fs::path& p) {

@@ -24,9 +24,7 @@ Result sh(const std::string& args) {
 }
 
 fs::path tmpdir() {
-  fs::path d = fs::temp_directory_path() / ("ssdtlm-gc-cli-" + std::to_string(getpid()));
-  fs::create_directories(d);
-  return d;
+  return ssdtlm::test::scratch_dir("ssdtlm-gc-cli-");
 }
 
 json load(const std::string& path) {

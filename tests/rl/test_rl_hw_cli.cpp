@@ -26,7 +26,7 @@ using ssdtlm::test::run_ssdtlm;
 const std::string kData = std::string(SSDTLM_SOURCE_DIR) + "/traces/data/";
 
 fs::path tmp_dir() {
-  return fs::temp_directory_path() / ("ssdtlm-rl-hw-" + std::to_string(::getpid()));
+  return ssdtlm::test::scratch_dir("ssdtlm-rl-hw-");
 }
 fs::path tmp(const std::string& name) {
   fs::create_directories(tmp_dir());

@@ -26,8 +26,7 @@ Result sh(const std::string& args) {
 
 fs::path dir() {
   static fs::path d = [] {
-    fs::path p = fs::temp_directory_path() / ("ssdtlm-rr-cli-" + std::to_string(getpid()));
-    fs::create_directories(p);
+    fs::path p = ssdtlm::test::scratch_dir("ssdtlm-rr-cli-");
     // 1 channel x 2 planes x 64 blocks x 48 pages of 8 KiB; thresholds scaled down 25K -> 600.
     std::ofstream(p / "small.json") << R"({"nand": {"channels": 1, "chips_per_channel": 1,
       "planes_per_die": 2, "blocks_per_plane": 64, "pages_per_block": 48},

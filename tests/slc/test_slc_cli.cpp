@@ -19,12 +19,7 @@ using ssdtlm::test::run_ssdtlm;
 const std::string kData = std::string(SSDTLM_SOURCE_DIR) + "/traces/data/";
 
 std::string tmp(const std::string& name) {
-  static const std::filesystem::path dir = [] {
-    auto d =
-        std::filesystem::temp_directory_path() / ("ssdtlm_slc_cli_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    return d;
-  }();
+  static const std::filesystem::path dir = ssdtlm::test::scratch_dir("ssdtlm_slc_cli_");
   return (dir / name).string();
 }
 

@@ -98,6 +98,9 @@ TEST(FioJob, RefusalsNameTheFileLineAndOption) {
   EXPECT_NE(error_of("[j]\nsize=1m\nioengine=libaio\n").find("j.fio:3: option 'ioengine' is not"),
             std::string::npos);
   EXPECT_NE(error_of("[j]\nsize=1m\ndirect\n").find("j.fio:3: option 'direct'"), std::string::npos);
+  EXPECT_NE(error_of("[j]\nsize=1m\nruntime=1\ntime_based\n")
+                .find("j.fio:4: option 'time_based' is not supported: a job ends after size"),
+            std::string::npos);
   EXPECT_NE(error_of("[j]\nsize=1m\nbs=4q\n").find("j.fio:3: bs=4q: not a size"),
             std::string::npos);
   EXPECT_NE(error_of("[j]\nsize=1m\nrw=trim\n").find("j.fio:3: rw=trim: expected"),

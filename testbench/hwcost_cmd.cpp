@@ -42,7 +42,6 @@
 #include "testbench/commands.h"
 #include "testbench/hwcost_parts.h"
 #include "testbench/hwcost_power.h"
-#include "testbench/nextpnr_log.h"
 #ifndef SSDTLM_RTL_DIR
 #define SSDTLM_RTL_DIR "controller/rtl"
 #endif
@@ -81,21 +80,6 @@ const char* kHarnessSource = "harness/qrl_harness.sv";
 // (30), so no unit fits there that does not fit here.
 constexpr uint64_t kHx8kBrams = 32;
 constexpr double kTargetMhz = 80.0;  // nextpnr's timing-driven target
-
-// The sources listed in RTL_DIR/qrl.f (comments and blank lines skipped).
-std::vector<std::string> rtl_sources(const fs::path& rtl) {
-  std::ifstream f(rtl / "qrl.f");
-  if (!f) throw std::runtime_error("no source list " + (rtl / "qrl.f").string());
-  std::vector<std::string> v;
-  std::string l;
-  while (std::getline(f, l)) {
-    l.erase(0, l.find_first_not_of(" \t\r"));
-    l.erase(l.find_last_not_of(" \t\r") + 1);
-    if (l.empty() || l[0] == '#' || l.rfind("//", 0) == 0) continue;
-    v.push_back(l);
-  }
-  return v;
-}
 
 // States the fmax harness elaborates the unit with: all of them when the unit's RAMs fit the
 // HX8K's block RAMs (SB_RAM40_4K, 256 x 16 bits each), else the most 256-row banks that fit.
@@ -158,8 +142,10 @@ int run_cmd(const std::string& cmd) {
   return rc == -1 ? -1 : WEXITSTATUS(rc);
 }
 
-std::string quote(const std::string& s) {
-  return "'" + s + "'";
+// Yosys on WORK/TAG.ys, its log in WORK/TAG.log; the exit code.
+int run_yosys(const std::string& yosys, const fs::path& work, const std::string& tag) {
+  return run_cmd(yosys + " -q -l " + quote_arg((work / (tag + ".log")).string()) + " -s " +
+                 quote_arg((work / (tag + ".ys")).string()) + " >/dev/null 2>&1");
 }
 
 // The cells of the first module whose name is `top` exactly, or contains `part` (Yosys names a
@@ -206,43 +192,6 @@ double kge(double ge) {
   return std::round(ge / 10.0) / 100.0;
 }
 
-// fmax from nextpnr: the --report JSON ("fmax": {clock: {"achieved": MHz}}), else the log
-// (testbench/nextpnr_log.h).
-double nextpnr_fmax(const fs::path& report, const fs::path& log, json* crit) {
-  double best = -1;
-  std::ifstream rf(report);
-  if (rf) {
-    try {
-      const json r = json::parse(rf);
-      if (r.contains("fmax"))
-        for (auto& [clk, v] : r["fmax"].items())
-          if (v.contains("achieved")) best = v["achieved"].get<double>();
-      if (r.contains("critical_paths"))
-        for (const auto& p : r["critical_paths"]) {
-          const std::string from = p.value("from", ""), to = p.value("to", "");
-          if (from.rfind("posedge", 0) != 0 || from != to || !p.contains("path") ||
-              p["path"].empty())
-            continue;
-          double ns = 0;
-          uint64_t cells = 0;
-          for (const auto& seg : p["path"]) {
-            ns += seg.value("delay", 0.0);
-            if (seg.value("type", "") == "logic") ++cells;
-          }
-          *crit = {{"from", p["path"].front()["to"].value("cell", "")},
-                   {"to", p["path"].back()["to"].value("cell", "")},
-                   {"ns", std::round(ns * 100) / 100},
-                   {"logic_cells", cells}};
-        }
-    } catch (const std::exception&) {
-      best = -1;
-    }
-  }
-  if (best > 0) return best;
-  std::ifstream f(log);
-  return nextpnr_log_fmax(f);
-}
-
 struct UnitResult {
   json j;
   std::string error;
@@ -253,75 +202,77 @@ struct UnitResult {
 // is the same for every unit) and are added to each unit that has one.
 enum Flow { kGeneric = 0, kIce40 = 1, kFmax = 2, kGenericReward = 3, kIce40Reward = 4 };
 
-void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
-                const std::string& yosys, int flow, const std::string& nextpnr, UnitResult& out) {
+// (1) generic gates of the part (qrl_core, or qrl_reward when REWARD), flattened, RAM wrapper
+// black-boxed
+void synth_generic(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
+                   const std::string& yosys, bool reward, UnitResult& out) {
   json& r = out.j;
-  fs::create_directories(work);
-  const bool reward = flow == kGenericReward || flow == kIce40Reward;
   const std::string top = reward ? "qrl_reward" : "qrl_core";
-  // ---- (1) generic gates of the part, flattened, RAM wrapper black-boxed
-  if (flow == kGeneric || flow == kGenericReward) {
-    const std::string tag = "generic_" + top;
-    {
-      std::ofstream ys(work / (tag + ".ys"));
-      ys << read_logic(rtl) << "read_verilog -sv -lib " << (rtl / kRamSource).string() << "\n"
-         << part_top(u, reward) << "synth -flatten -top " << top << "\n"
-         << "abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX\nopt_clean\n"
-         << "tee -q -o " << (work / (tag + "_stat.json")).string() << " stat -json\n";
-    }
-    if (run_cmd(yosys + " -q -l " + quote((work / (tag + ".log")).string()) + " -s " +
-                quote((work / (tag + ".ys")).string()) + " >/dev/null 2>&1") != 0) {
-      out.error = "yosys generic synthesis failed (see " + (work / (tag + ".log")).string() + ")";
-      return;
-    }
-    const json cells = cells_of(work / (tag + "_stat.json"), "\\" + top, top);
-    const GeSum g = ge_of(cells);
-    if (g.ge <= 0) {
-      out.error = top + " missing from " + (work / (tag + "_stat.json")).string();
-      return;
-    }
-    r["ge"] = g.ge;
-    r["ff_ge"] = g.ff_ge;
-    r["ffs"] = g.ffs;
-    r["rams"] = g.rams;
-    r["cells"] = cells;
-    if (!g.unknown.empty()) r["unweighted_cell_types"] = g.unknown;
+  const std::string tag = "generic_" + top;
+  {
+    std::ofstream ys(work / (tag + ".ys"));
+    ys << read_logic(rtl) << "read_verilog -sv -lib " << (rtl / kRamSource).string() << "\n"
+       << part_top(u, reward) << "synth -flatten -top " << top << "\n"
+       << "abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX\nopt_clean\n"
+       << "tee -q -o " << (work / (tag + "_stat.json")).string() << " stat -json\n";
+  }
+  if (run_yosys(yosys, work, tag) != 0) {
+    out.error = "yosys generic synthesis failed (see " + (work / (tag + ".log")).string() + ")";
     return;
   }
-  // ---- (2) iCE40 area of the part
-  if (flow == kIce40 || flow == kIce40Reward) {
-    const std::string tag = "ice40_" + top;
-    {
-      std::ofstream ys(work / (tag + ".ys"));
-      ys << read_logic(rtl) << "read_verilog -sv " << (rtl / kRamSource).string() << "\n"
-         << part_top(u, reward) << "synth_ice40 -top " << top << "\n"
-         << "tee -q -o " << (work / (tag + "_stat.json")).string() << " stat -json\n";
-    }
-    if (run_cmd(yosys + " -q -l " + quote((work / (tag + ".log")).string()) + " -s " +
-                quote((work / (tag + ".ys")).string()) + " >/dev/null 2>&1") != 0) {
-      out.error = "yosys synth_ice40 failed (see " + (work / (tag + ".log")).string() + ")";
-      return;
-    }
-    const json ic = cells_of(work / (tag + "_stat.json"), "\\" + top, top);
-    uint64_t lut = 0, ff = 0, bram = 0, carry = 0;
-    for (auto& [t, n] : ic.items()) {
-      const uint64_t c = n.get<uint64_t>();
-      if (t == "SB_LUT4")
-        lut += c;
-      else if (t.rfind("SB_DFF", 0) == 0)
-        ff += c;
-      else if (t.rfind("SB_RAM40_4K", 0) == 0)
-        bram += c;
-      else if (t == "SB_CARRY")
-        carry += c;
-    }
-    r["lut4"] = lut;
-    r["ff"] = ff;
-    r["bram"] = bram;
-    r["carry"] = carry;
+  const json cells = cells_of(work / (tag + "_stat.json"), "\\" + top, top);
+  const GeSum g = ge_of(cells);
+  if (g.ge <= 0) {
+    out.error = top + " missing from " + (work / (tag + "_stat.json")).string();
     return;
   }
-  // ---- (3) fmax: the unit in the harness, placed and routed on an HX8K
+  r["ge"] = g.ge;
+  r["ff_ge"] = g.ff_ge;
+  r["ffs"] = g.ffs;
+  r["rams"] = g.rams;
+  r["cells"] = cells;
+  if (!g.unknown.empty()) r["unweighted_cell_types"] = g.unknown;
+}
+
+// (2) iCE40 area of the part
+void synth_ice40(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
+                 const std::string& yosys, bool reward, UnitResult& out) {
+  json& r = out.j;
+  const std::string top = reward ? "qrl_reward" : "qrl_core";
+  const std::string tag = "ice40_" + top;
+  {
+    std::ofstream ys(work / (tag + ".ys"));
+    ys << read_logic(rtl) << "read_verilog -sv " << (rtl / kRamSource).string() << "\n"
+       << part_top(u, reward) << "synth_ice40 -top " << top << "\n"
+       << "tee -q -o " << (work / (tag + "_stat.json")).string() << " stat -json\n";
+  }
+  if (run_yosys(yosys, work, tag) != 0) {
+    out.error = "yosys synth_ice40 failed (see " + (work / (tag + ".log")).string() + ")";
+    return;
+  }
+  const json ic = cells_of(work / (tag + "_stat.json"), "\\" + top, top);
+  uint64_t lut = 0, ff = 0, bram = 0, carry = 0;
+  for (auto& [t, n] : ic.items()) {
+    const uint64_t c = n.get<uint64_t>();
+    if (t == "SB_LUT4")
+      lut += c;
+    else if (t.rfind("SB_DFF", 0) == 0)
+      ff += c;
+    else if (t.rfind("SB_RAM40_4K", 0) == 0)
+      bram += c;
+    else if (t == "SB_CARRY")
+      carry += c;
+  }
+  r["lut4"] = lut;
+  r["ff"] = ff;
+  r["bram"] = bram;
+  r["carry"] = carry;
+}
+
+// (3) fmax: the unit in the harness, placed and routed on an HX8K
+void synth_fmax(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
+                const std::string& yosys, const std::string& nextpnr, UnitResult& out) {
+  json& r = out.j;
   const uint32_t hs = harness_states(u);
   r["device"] = "iCE40HX8K-CT256";
   r["fmax_states"] = hs;
@@ -336,8 +287,7 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
        << "hierarchy -top qrl_harness\n"
        << "synth_ice40 -top qrl_harness -json " << (work / "harness.json").string() << "\n";
   }
-  if (run_cmd(yosys + " -q -l " + quote((work / "harness.log").string()) + " -s " +
-              quote((work / "harness.ys").string()) + " >/dev/null 2>&1") != 0) {
+  if (run_yosys(yosys, work, "harness") != 0) {
     out.error =
         "yosys synth_ice40 of the harness failed (see " + (work / "harness.log").string() + ")";
     return;
@@ -346,9 +296,9 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
   char freq[32];
   std::snprintf(freq, sizeof freq, "%.0f", kTargetMhz);
   const int rc = run_cmd(
-      nextpnr + " --hx8k --package ct256 --json " + quote((work / "harness.json").string()) +
+      nextpnr + " --hx8k --package ct256 --json " + quote_arg((work / "harness.json").string()) +
       " --freq " + freq + " --timing-allow-fail --seed 1 --quiet --report " +
-      quote(report.string()) + " -l " + quote(log.string()) + " >/dev/null 2>&1");
+      quote_arg(report.string()) + " -l " + quote_arg(log.string()) + " >/dev/null 2>&1");
   json crit;
   const double f = nextpnr_fmax(report, log, &crit);
   if (rc != 0 || f <= 0) {
@@ -360,41 +310,45 @@ void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
   if (!crit.is_null()) r["critical_path"] = crit;
 }
 
-}  // namespace
+void synth_unit(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
+                const std::string& yosys, int flow, const std::string& nextpnr, UnitResult& out) {
+  fs::create_directories(work);
+  if (flow == kGeneric || flow == kGenericReward)
+    synth_generic(u, rtl, work, yosys, flow == kGenericReward, out);
+  else if (flow == kIce40 || flow == kIce40Reward)
+    synth_ice40(u, rtl, work, yosys, flow == kIce40Reward, out);
+  else
+    synth_fmax(u, rtl, work, yosys, nextpnr, out);
+}
 
-int hwcost_main(int argc, char** argv) {
-  CLI::App app{"Hardware cost of the RL decision units (Yosys, iCE40, co-simulated cycles)",
-               "ssdtlm hwcost"};
+struct HwcostOpts {
   std::string json_out, rtl_dir = SSDTLM_RTL_DIR, yosys = "yosys", keep, units_opt;
   std::string asic_script = SSDTLM_ASIC_SCRIPT;
   bool no_ice40 = false, no_asic = false, no_power = false;
+  // ABC's delay target of the standard-cell mapping: 2000 ps (200 MHz); 0: area-only mapping
+  unsigned abc_delay_ps = 2000;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  app.add_option("--json", json_out, "write the JSON result to FILE");
-  app.add_option("--rtl-dir", rtl_dir, "directory of the SystemVerilog sources")
-      ->capture_default_str();
-  app.add_option("--yosys", yosys, "Yosys executable")->capture_default_str();
-  app.add_option("--units", units_opt, "comma-separated subset of fsp,gc,rr,slc (default all)");
-  app.add_option("--keep", keep, "keep the Yosys scripts, logs and netlists in DIR");
-  app.add_option("-j,--jobs", jobs, "parallel Yosys runs")->capture_default_str();
-  app.add_flag("--no-ice40", no_ice40, "skip synth_ice40 (faster smoke run)");
-  app.add_option("--asic-script", asic_script, "standard-cell flow (OSU 0.18 um, OpenSTA)")
-      ->capture_default_str();
-  app.add_flag("--no-asic", no_asic, "skip the standard-cell flow (no points.*.asic)");
-  app.add_flag("--no-power", no_power, "skip the replays for dynamic power (asic.dynamic_uw)");
-  if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
-  if (!json_out.empty()) {
-    // before minutes of synthesis, not after them (the file is written at the end)
-    const bool existed = fs::exists(json_out);
-    std::ofstream probe(json_out, std::ios::app);
+  // resolved by hwcost_setup
+  std::string yosys_path, nextpnr;
+  std::vector<UnitSpec> units;
+  fs::path work;
+};
+
+// Checks what the flows need before minutes of synthesis: the output file writable, the RTL
+// sources, Yosys, the standard-cell script, the unit selection; creates the work directory.
+// -1 to go on, else the exit code (after a message).
+int hwcost_setup(HwcostOpts& o) {
+  if (!o.json_out.empty()) {  // the file is written at the end
+    const bool existed = fs::exists(o.json_out);
+    std::ofstream probe(o.json_out, std::ios::app);
     if (!probe) {
-      std::fprintf(stderr, "ssdtlm hwcost: cannot write %s\n", json_out.c_str());
+      std::fprintf(stderr, "ssdtlm hwcost: cannot write %s\n", o.json_out.c_str());
       return 1;
     }
     probe.close();
-    if (!existed) fs::remove(json_out);
+    if (!existed) fs::remove(o.json_out);
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  const fs::path rtl(rtl_dir);
+  const fs::path rtl(o.rtl_dir);
   std::vector<std::string> sources;
   try {
     sources = rtl_sources(rtl);
@@ -409,51 +363,52 @@ int hwcost_main(int argc, char** argv) {
                    (rtl / f).c_str());
       return 1;
     }
-  const std::string yosys_path = find_in_path(yosys);
-  if (yosys_path.empty()) {
+  o.yosys_path = find_in_path(o.yosys);
+  if (o.yosys_path.empty()) {
     std::fprintf(stderr, "ssdtlm hwcost: '%s' not found (install yosys: scripts/setup.sh)\n",
-                 yosys.c_str());
+                 o.yosys.c_str());
     return 1;
   }
-  const std::string nextpnr = find_in_path("nextpnr-ice40");
-  if (!no_asic && !fs::exists(asic_script)) {
+  o.nextpnr = find_in_path("nextpnr-ice40");
+  if (!o.no_asic && !fs::exists(o.asic_script)) {
     std::fprintf(stderr, "ssdtlm hwcost: standard-cell flow %s not found (use --asic-script)\n",
-                 asic_script.c_str());
+                 o.asic_script.c_str());
     return 1;
   }
-  std::vector<UnitSpec> units;
   for (const auto& u : unit_specs())
-    if (units_opt.empty() || ("," + units_opt + ",").find("," + u.name + ",") != std::string::npos)
-      units.push_back(u);
-  if (units.empty()) {
+    if (o.units_opt.empty() ||
+        ("," + o.units_opt + ",").find("," + u.name + ",") != std::string::npos)
+      o.units.push_back(u);
+  if (o.units.empty()) {
     std::fprintf(stderr, "ssdtlm hwcost: --units selects nothing (fsp,gc,rr,slc)\n");
     return 2;
   }
-  if (jobs == 0) {
+  if (o.jobs == 0) {
     std::fprintf(stderr, "ssdtlm hwcost: --jobs: must be at least 1\n");
     return 2;
   }
-  fs::path work;
-  if (!keep.empty()) {
-    work = fs::absolute(keep);
-  } else {
-    work = fs::temp_directory_path() / ("ssdtlm-hwcost-" + std::to_string(::getpid()));
-  }
+  o.work = !o.keep.empty()
+               ? fs::absolute(o.keep)
+               : fs::temp_directory_path() / ("ssdtlm-hwcost-" + std::to_string(::getpid()));
   std::error_code mk;
-  fs::create_directories(work, mk);
+  fs::create_directories(o.work, mk);
   if (mk) {
-    std::fprintf(stderr, "ssdtlm hwcost: cannot create %s%s: %s\n", work.c_str(),
-                 keep.empty() ? "" : " (--keep)", mk.message().c_str());
+    std::fprintf(stderr, "ssdtlm hwcost: cannot create %s%s: %s\n", o.work.c_str(),
+                 o.keep.empty() ? "" : " (--keep)", mk.message().c_str());
     return 1;
   }
+  return -1;
+}
 
-  // Tasks: (unit, flow), the slowest (place and route, iCE40, large units) first; the reward
-  // unit's flows once, as unit index units.size().
+// Runs the flows of every unit on o.jobs threads: res[flow][unit], the reward unit's flows once
+// (its RTL is the same for every unit), as unit index units.size(). Tasks: (unit, flow), the
+// slowest (place and route, iCE40, large units) first.
+using FlowResults = std::vector<std::vector<UnitResult>>;
+FlowResults run_flows(const HwcostOpts& o, const std::vector<int>& flows) {
+  const auto& units = o.units;
   const bool any_reward =
       std::any_of(units.begin(), units.end(), [](const UnitSpec& u) { return u.reward; });
-  const std::vector<int> flows =
-      no_ice40 ? std::vector<int>{kGeneric} : std::vector<int>{kFmax, kIce40, kGeneric};
-  std::vector<std::vector<UnitResult>> res(5, std::vector<UnitResult>(units.size() + 1));
+  FlowResults res(5, std::vector<UnitResult>(units.size() + 1));
   std::vector<std::pair<size_t, int>> tasks;
   for (int f : flows) {
     for (size_t i = 0; i < units.size(); ++i) tasks.emplace_back(i, f);
@@ -461,99 +416,99 @@ int hwcost_main(int argc, char** argv) {
       tasks.emplace_back(units.size(), f == kGeneric ? kGenericReward : kIce40Reward);
   }
   const UnitSpec reward_spec{"reward", "percentile reward unit", 0, 0, false, true, 0};
+  const fs::path rtl(o.rtl_dir);
   std::atomic<size_t> next{0};
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<size_t>(jobs, tasks.size()); ++t)
+  for (unsigned t = 0; t < std::min<size_t>(o.jobs, tasks.size()); ++t)
     pool.emplace_back([&] {
       for (size_t k; (k = next++) < tasks.size();) {
         const auto [i, f] = tasks[k];
         const UnitSpec& u = i < units.size() ? units[i] : reward_spec;
         UnitResult& r = res[f][i];
         try {
-          synth_unit(u, rtl, work / u.name, yosys_path, f, nextpnr, r);
+          synth_unit(u, rtl, o.work / u.name, o.yosys_path, f, o.nextpnr, r);
         } catch (const std::exception& e) {
           r.error = e.what();
         }
       }
     });
   for (auto& th : pool) th.join();
-  // Per unit: the core's figures, plus the reward unit's where the unit has one.
-  const size_t ri = units.size();
-  for (size_t i = 0; i < units.size(); ++i) {
-    const UnitSpec& u = units[i];
-    UnitResult& o = res[kGeneric][i];
-    for (int f : flows) {
-      if (o.error.empty()) o.error = res[f][i].error;
-      if (u.reward && f != kFmax && o.error.empty())
-        o.error = res[f == kGeneric ? kGenericReward : kIce40Reward][ri].error;
-    }
-    if (!o.error.empty()) continue;
-    const json c = o.j;
-    const json w = u.reward ? res[kGenericReward][ri].j : json::object();
-    auto num = [](const json& j, const char* k) {
-      return j.contains(k) ? j[k].get<double>() : 0.0;
-    };
-    json cells = c["cells"];
-    if (u.reward)
-      for (auto& [t, n] : w["cells"].items())
-        cells[t] = cells.value(t, uint64_t{0}) + n.get<uint64_t>();
-    const double ge = num(c, "ge") + num(w, "ge"), ff_ge = num(c, "ff_ge") + num(w, "ff_ge");
-    const uint64_t tables = u.shadow ? 2 : 1;
-    const uint64_t table_bits = uint64_t{u.states} * u.actions * kQW * tables;
-    // qrl_core's order bits: two per action pair (both directions) and row, per table
-    const uint64_t order_bits = uint64_t{u.states} * (u.actions * (u.actions - 1)) * tables;
-    // the reward unit's RAM: 240 bins and the total, 19 bits each (non-zero flag, class, count)
-    const uint64_t hist_bits = u.reward ? (uint64_t{(32 - 3 + 1) << 3} + 1) * 19 : 0;
-    json j;
-    j["role"] = u.role;
-    j["states"] = u.states;
-    j["actions"] = u.actions;
-    j["shadow"] = u.shadow;
-    j["reward_unit"] = u.reward;
-    j["cells"] = cells;
-    j["ffs"] = c["ffs"].get<uint64_t>() + (u.reward ? w["ffs"].get<uint64_t>() : 0);
-    j["logic_kge"] = kge(ge);
-    j["comb_kge"] = kge(ge - ff_ge);
-    j["core_kge"] = kge(num(c, "ge"));
-    j["core_ffs"] = c["ffs"];
-    j["reward_kge"] = u.reward ? json(kge(num(w, "ge"))) : json(nullptr);
-    j["reward_ffs"] = u.reward ? w["ffs"] : json(nullptr);
-    j["ram_instances"] = c["rams"].get<uint64_t>() + (u.reward ? w["rams"].get<uint64_t>() : 0);
-    j["ram_bits"] = table_bits + order_bits + hist_bits;
-    j["ram_bits_qtable"] = table_bits;
-    j["ram_bits_order"] = order_bits;
-    j["ram_bits_histogram"] = hist_bits;
-    json unknown = c.value("unweighted_cell_types", json::array());
-    for (const auto& t : w.value("unweighted_cell_types", json::array())) unknown.push_back(t);
-    if (!unknown.empty()) j["unweighted_cell_types"] = unknown;
-    json ice = {{"lut4", nullptr},       {"ff", nullptr},       {"bram", nullptr},
-                {"carry", nullptr},      {"fmax_mhz", nullptr}, {"device", nullptr},
-                {"fmax_states", nullptr}};
-    if (!no_ice40) {
-      const json& a = res[kIce40][i].j;
-      const json b = u.reward ? res[kIce40Reward][ri].j : json::object();
-      for (const char* k : {"lut4", "ff", "bram", "carry"})
-        ice[k] = a[k].get<uint64_t>() + (b.contains(k) ? b[k].get<uint64_t>() : 0);
-      for (auto& [k, v] : res[kFmax][i].j.items()) ice[k] = v;
-    }
-    j["ice40"] = ice;
-    o.j = j;
-  }
-  std::vector<UnitResult>& unit_res = res[kGeneric];
+  return res;
+}
 
-  json out;
-  out["tool"] = {{"name", "ssdtlm hwcost"}, {"version", version()}};
-  out["build"] = build_json();
-  out["method"] = hwcost_method(!nextpnr.empty(), !no_asic);
-  bool failed = false;
-  for (size_t i = 0; i < units.size(); ++i) {
-    if (!unit_res[i].error.empty()) {
-      std::fprintf(stderr, "ssdtlm hwcost: unit %s: %s\n", units[i].name.c_str(),
-                   unit_res[i].error.c_str());
-      failed = true;
+// Unit I's JSON from the flows' results: the core's figures, plus the reward unit's (index ri)
+// where the unit has one.
+json unit_json(const UnitSpec& u, const FlowResults& res, size_t i, size_t ri, bool no_ice40) {
+  const json c = res[kGeneric][i].j;
+  const json w = u.reward ? res[kGenericReward][ri].j : json::object();
+  auto num = [](const json& j, const char* k) { return j.contains(k) ? j[k].get<double>() : 0.0; };
+  json cells = c["cells"];
+  if (u.reward)
+    for (auto& [t, n] : w["cells"].items())
+      cells[t] = cells.value(t, uint64_t{0}) + n.get<uint64_t>();
+  const double ge = num(c, "ge") + num(w, "ge"), ff_ge = num(c, "ff_ge") + num(w, "ff_ge");
+  const uint64_t tables = u.shadow ? 2 : 1;
+  const uint64_t table_bits = uint64_t{u.states} * u.actions * kQW * tables;
+  // qrl_core's order bits: two per action pair (both directions) and row, per table
+  const uint64_t order_bits = uint64_t{u.states} * (u.actions * (u.actions - 1)) * tables;
+  // the reward unit's RAM: 240 bins and the total, 19 bits each (non-zero flag, class, count)
+  const uint64_t hist_bits = u.reward ? (uint64_t{(32 - 3 + 1) << 3} + 1) * 19 : 0;
+  json j;
+  j["role"] = u.role;
+  j["states"] = u.states;
+  j["actions"] = u.actions;
+  j["shadow"] = u.shadow;
+  j["reward_unit"] = u.reward;
+  j["cells"] = cells;
+  j["ffs"] = c["ffs"].get<uint64_t>() + (u.reward ? w["ffs"].get<uint64_t>() : 0);
+  j["logic_kge"] = kge(ge);
+  j["comb_kge"] = kge(ge - ff_ge);
+  j["core_kge"] = kge(num(c, "ge"));
+  j["core_ffs"] = c["ffs"];
+  j["reward_kge"] = u.reward ? json(kge(num(w, "ge"))) : json(nullptr);
+  j["reward_ffs"] = u.reward ? w["ffs"] : json(nullptr);
+  j["ram_instances"] = c["rams"].get<uint64_t>() + (u.reward ? w["rams"].get<uint64_t>() : 0);
+  j["ram_bits"] = table_bits + order_bits + hist_bits;
+  j["ram_bits_qtable"] = table_bits;
+  j["ram_bits_order"] = order_bits;
+  j["ram_bits_histogram"] = hist_bits;
+  json unknown = c.value("unweighted_cell_types", json::array());
+  for (const auto& t : w.value("unweighted_cell_types", json::array())) unknown.push_back(t);
+  if (!unknown.empty()) j["unweighted_cell_types"] = unknown;
+  json ice = {{"lut4", nullptr},       {"ff", nullptr},       {"bram", nullptr},
+              {"carry", nullptr},      {"fmax_mhz", nullptr}, {"device", nullptr},
+              {"fmax_states", nullptr}};
+  if (!no_ice40) {
+    const json& a = res[kIce40][i].j;
+    const json b = u.reward ? res[kIce40Reward][ri].j : json::object();
+    for (const char* k : {"lut4", "ff", "bram", "carry"})
+      ice[k] = a[k].get<uint64_t>() + (b.contains(k) ? b[k].get<uint64_t>() : 0);
+    for (auto& [k, v] : res[kFmax][i].j.items()) ice[k] = v;
+  }
+  j["ice40"] = ice;
+  return j;
+}
+
+// Per unit: the flows' figures, the cycles, the standard-cell design points (and their power);
+// a failed unit is reported on stderr and left out (*failed).
+json units_json(const HwcostOpts& o, FlowResults& res, const std::vector<int>& flows,
+                bool* failed) {
+  json units = json::object();
+  const size_t ri = o.units.size();
+  for (size_t i = 0; i < o.units.size(); ++i) {
+    const UnitSpec& u = o.units[i];
+    std::string err;
+    for (int f : flows) {
+      if (err.empty()) err = res[f][i].error;
+      if (u.reward && f != kFmax && err.empty())
+        err = res[f == kGeneric ? kGenericReward : kIce40Reward][ri].error;
+    }
+    if (!err.empty()) {
+      std::fprintf(stderr, "ssdtlm hwcost: unit %s: %s\n", u.name.c_str(), err.c_str());
+      *failed = true;
       continue;
     }
-    const UnitSpec& u = units[i];
+    json uj = unit_json(u, res, i, ri, o.no_ice40);
     rl::UnitConfig cfg;
     cfg.name = u.name;
     cfg.core.states = u.states;
@@ -562,37 +517,76 @@ int hwcost_main(int argc, char** argv) {
     cfg.core.episode_len = u.episode_len;
     cfg.has_reward = u.reward;
     bool rtl_used = false;
-    json cyc = measure_cycles(cfg, &rtl_used);
-    for (auto& [k, v] : cyc.items()) unit_res[i].j[k] = v;
-    if (!no_asic) {
+    const json cyc = measure_cycles(cfg, &rtl_used);
+    for (auto& [k, v] : cyc.items()) uj[k] = v;
+    if (!o.no_asic) {
       try {
-        json& pts = unit_res[i].j["points"];
-        pts = asic_points(asic_script, u.name, fs::absolute(rtl), work / u.name / "asic");
-        if (!no_power) add_dynamic_power(u.name, pts, work / u.name / "asic", asic_script);
+        const fs::path aw = o.work / u.name / "asic";
+        json& pts = uj["points"];
+        pts = asic_points(o.asic_script, u.name, fs::absolute(o.rtl_dir), aw, o.abc_delay_ps);
+        if (!o.no_power) add_dynamic_power(u.name, pts, aw, o.asic_script);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "ssdtlm hwcost: unit %s: %s\n", u.name.c_str(), e.what());
-        failed = true;
+        *failed = true;
         continue;
       }
     }
-    out["units"][u.name] = unit_res[i].j;
+    units[u.name] = uj;
   }
+  return units;
+}
+
+}  // namespace
+
+int hwcost_main(int argc, char** argv) {
+  CLI::App app{"Hardware cost of the RL decision units (Yosys, iCE40, co-simulated cycles)",
+               "ssdtlm hwcost"};
+  HwcostOpts o;
+  app.add_option("--json", o.json_out, "write the JSON result to FILE");
+  app.add_option("--rtl-dir", o.rtl_dir, "directory of the SystemVerilog sources")
+      ->capture_default_str();
+  app.add_option("--yosys", o.yosys, "Yosys executable")->capture_default_str();
+  app.add_option("--units", o.units_opt, "comma-separated subset of fsp,gc,rr,slc (default all)");
+  app.add_option("--keep", o.keep, "keep the Yosys scripts, logs and netlists in DIR");
+  app.add_option("-j,--jobs", o.jobs, "parallel Yosys runs")->capture_default_str();
+  app.add_flag("--no-ice40", o.no_ice40, "skip synth_ice40 (faster smoke run)");
+  app.add_option("--asic-script", o.asic_script, "standard-cell flow (OSU 0.18 um, OpenSTA)")
+      ->capture_default_str();
+  app.add_flag("--no-asic", o.no_asic, "skip the standard-cell flow (no points.*.asic)");
+  app.add_option("--abc-delay-ps", o.abc_delay_ps,
+                 "ABC delay target of the standard-cell mapping (0: area-only mapping)")
+      ->capture_default_str();
+  app.add_flag("--no-power", o.no_power, "skip the replays for dynamic power (asic.dynamic_uw)");
+  if (const int code = parse_command_line(app, argc, argv); code >= 0) return code;
+  if (const int code = hwcost_setup(o); code >= 0) return code;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<int> flows =
+      o.no_ice40 ? std::vector<int>{kGeneric} : std::vector<int>{kFmax, kIce40, kGeneric};
+  FlowResults res = run_flows(o, flows);
+
+  json out;
+  out["tool"] = {{"name", "ssdtlm hwcost"}, {"version", version()}};
+  out["build"] = build_json();
+  out["method"] = hwcost_method(!o.nextpnr.empty(), !o.no_asic);
+  bool failed = false;
+  json units = units_json(o, res, flows, &failed);
+  if (!units.empty()) out["units"] = units;
   out["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  hwcost_print_markdown(out, !nextpnr.empty());  // markdown on stdout
-  if (!json_out.empty()) {
-    std::ofstream f(json_out);
+  hwcost_print_markdown(out, !o.nextpnr.empty());  // markdown on stdout
+  if (!o.json_out.empty()) {
+    std::ofstream f(o.json_out);
     if (!f) {
-      std::fprintf(stderr, "ssdtlm hwcost: cannot write %s\n", json_out.c_str());
+      std::fprintf(stderr, "ssdtlm hwcost: cannot write %s\n", o.json_out.c_str());
       return 1;
     }
     f << out.dump(2) << "\n";
   }
-  if (keep.empty() && !failed) {
+  if (o.keep.empty() && !failed) {
     std::error_code ec;
-    fs::remove_all(work, ec);
-  } else if (keep.empty()) {  // the failed flows' messages point at their logs there
-    std::fprintf(stderr, "ssdtlm hwcost: scripts and logs kept in %s\n", work.c_str());
+    fs::remove_all(o.work, ec);
+  } else if (o.keep.empty()) {  // the failed flows' messages point at their logs there
+    std::fprintf(stderr, "ssdtlm hwcost: scripts and logs kept in %s\n", o.work.c_str());
   }
   return failed ? 1 : 0;
 }

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "testbench/nextpnr_log.h"
+
 #ifdef SSDTLM_HAVE_RTL
 #include "controller/rl/rtl_backend.h"
 #endif
@@ -83,10 +85,11 @@ std::string read_all_text(const fs::path& p) {
 }
 
 json asic_cost(const std::string& script, const std::string& name, const fs::path& rtl,
-               const fs::path& work, const std::string& point) {
+               const fs::path& work, const std::string& point, unsigned delay_ps) {
   fs::create_directories(work);
   const fs::path out = work / "asic_cost.json", err = work / "asic_cost.err";
-  const std::string cmd = quote_arg(script) + " -u " + name + " -p " + point + " -r " +
+  const std::string cmd = quote_arg(script) + " -u " + name + " -p " + point +
+                          (delay_ps ? " -D " + std::to_string(delay_ps) : std::string()) + " -r " +
                           quote_arg(rtl.string()) + " -k " + quote_arg(work.string()) + " >" +
                           quote_arg(out.string()) + " 2>" + quote_arg(err.string());
   const int rc = std::system(cmd.c_str());
@@ -116,14 +119,15 @@ json asic_cost(const std::string& script, const std::string& name, const fs::pat
   a["ram_model"] = r["ram"].value("model_in_total", "");
   a["logic_area_um2"] = r.value("logic_area_um2", 0.0);
   a["sram_array_um2"] = r["ram"].value("sram_array_um2", 0.0);
+  a["abc_delay_ps"] = delay_ps;
   return a;
 }
 
 json asic_points(const std::string& script, const std::string& name, const fs::path& rtl,
-                 const fs::path& work) {
+                 const fs::path& work, unsigned delay_ps) {
   json p;
   for (const char* point : {"online", "greedy", "frozen"})
-    p[point]["asic"] = asic_cost(script, name, rtl, work / point, point);
+    p[point]["asic"] = asic_cost(script, name, rtl, work / point, point, delay_ps);
   return p;
 }
 
@@ -154,7 +158,8 @@ json hwcost_method(bool have_nextpnr, bool asic) {
   if (asic)
     m["asic"] =
         "bench/asic/asic_cost.sh -p POINT: qrl_core (Mode 0 online, 1 greedy, 2 frozen) and "
-        "qrl_reward (not in the frozen point) mapped by Yosys dfflibmap/abc -liberty "
+        "qrl_reward (not in the frozen point) mapped by Yosys dfflibmap/abc -liberty (with "
+        "-D abc_delay_ps -constr: ABC's timing-driven mapping, unless abc_delay_ps is 0) "
         "onto the OSU 0.18 um cells (qflow-tech-osu018), RAM black-boxed; OpenSTA at the "
         "library's corner and the preset's controller clock (fmax = 1000 / worst path incl. "
         "setup); area_um2, cells and leakage_uw include the RAMs as a flip-flop array (bits x "
@@ -224,6 +229,57 @@ void hwcost_print_markdown(const json& out, bool have_nextpnr) {
       units.empty() ? "—" : std::string(units.begin()->value("cycles_source", "")).c_str(),
       have_nextpnr ? "nextpnr-ice40 on an iCE40 HX8K" : "nextpnr-ice40 not installed",
       out.value("wall_s", 0.0));
+}
+
+// fmax from nextpnr: the --report JSON ("fmax": {clock: {"achieved": MHz}}), else the log
+// (testbench/nextpnr_log.h).
+double nextpnr_fmax(const fs::path& report, const fs::path& log, json* crit) {
+  double best = -1;
+  std::ifstream rf(report);
+  if (rf) {
+    try {
+      const json r = json::parse(rf);
+      if (r.contains("fmax"))
+        for (auto& [clk, v] : r["fmax"].items())
+          if (v.contains("achieved")) best = v["achieved"].get<double>();
+      if (r.contains("critical_paths"))
+        for (const auto& p : r["critical_paths"]) {
+          const std::string from = p.value("from", ""), to = p.value("to", "");
+          if (from.rfind("posedge", 0) != 0 || from != to || !p.contains("path") ||
+              p["path"].empty())
+            continue;
+          double ns = 0;
+          uint64_t cells = 0;
+          for (const auto& seg : p["path"]) {
+            ns += seg.value("delay", 0.0);
+            if (seg.value("type", "") == "logic") ++cells;
+          }
+          *crit = {{"from", p["path"].front()["to"].value("cell", "")},
+                   {"to", p["path"].back()["to"].value("cell", "")},
+                   {"ns", std::round(ns * 100) / 100},
+                   {"logic_cells", cells}};
+        }
+    } catch (const std::exception&) {
+      best = -1;
+    }
+  }
+  if (best > 0) return best;
+  std::ifstream f(log);
+  return nextpnr_log_fmax(f);
+}
+
+std::vector<std::string> rtl_sources(const fs::path& rtl) {
+  std::ifstream f(rtl / "qrl.f");
+  if (!f) throw std::runtime_error("no source list " + (rtl / "qrl.f").string());
+  std::vector<std::string> v;
+  std::string l;
+  while (std::getline(f, l)) {
+    l.erase(0, l.find_first_not_of(" \t\r"));
+    l.erase(l.find_last_not_of(" \t\r") + 1);
+    if (l.empty() || l[0] == '#' || l.rfind("//", 0) == 0) continue;
+    v.push_back(l);
+  }
+  return v;
 }
 
 }  // namespace ssdtlm::tb

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "controller/rl/backend.h"
 
@@ -23,16 +24,27 @@ std::string read_all_text(const std::filesystem::path& p);
 nlohmann::json measure_cycles(const rl::UnitConfig& cfg, bool* used_rtl);
 
 // The standard-cell figures of unit NAME at design point POINT (online, greedy, frozen): runs
-// SCRIPT (bench/asic/asic_cost.sh) -u NAME -p POINT -r RTL -k WORK and returns the keys hwcost
+// SCRIPT (bench/asic/asic_cost.sh) -u NAME -p POINT [-D DELAY_PS] -r RTL -k WORK (DELAY_PS: ABC's
+// delay target of the timing-driven mapping; 0: the area-only mapping) and returns the keys hwcost
 // reports under points.POINT.asic (area_um2, nand2_eq, cells, fmax_mhz, leakage_uw, worst_path,
-// slack_ns, clock_mhz, library, ram_model). Throws std::runtime_error naming the script and its
-// message when it fails or a key is missing.
+// slack_ns, clock_mhz, library, ram_model, abc_delay_ps). Throws std::runtime_error naming the
+// script and its message when it fails or a key is missing.
 nlohmann::json asic_cost(const std::string& script, const std::string& name,
                          const std::filesystem::path& rtl, const std::filesystem::path& work,
-                         const std::string& point = "online");
+                         const std::string& point = "online", unsigned delay_ps = 0);
 // {POINT: {"asic": asic_cost(.., POINT)}} for the three design points, each in WORK/POINT.
 nlohmann::json asic_points(const std::string& script, const std::string& name,
-                           const std::filesystem::path& rtl, const std::filesystem::path& work);
+                           const std::filesystem::path& rtl, const std::filesystem::path& work,
+                           unsigned delay_ps = 0);
+
+// fmax (MHz) from nextpnr-ice40: the --report JSON, else the log; *crit gets the critical
+// path (from, to, ns, logic_cells) when the report has one. -1 when neither gives one.
+double nextpnr_fmax(const std::filesystem::path& report, const std::filesystem::path& log,
+                    nlohmann::json* crit);
+
+// The sources listed in RTL_DIR/qrl.f (comments and blank lines skipped); throws
+// std::runtime_error when the list is missing.
+std::vector<std::string> rtl_sources(const std::filesystem::path& rtl);
 
 // The "method" object of hwcost's JSON.
 nlohmann::json hwcost_method(bool have_nextpnr, bool asic);

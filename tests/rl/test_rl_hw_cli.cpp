@@ -118,6 +118,11 @@ TEST(HwcostAsic, KeysAreNumbersAndFailuresAreErrors) {
   for (const char* p : {"greedy", "frozen"})
     for (const char* k : {"area_um2", "nand2_eq", "cells", "fmax_mhz", "leakage_uw"})
       EXPECT_TRUE(pts[p]["asic"][k].is_number()) << p << " " << k << " " << pts.dump();
+  // the timing-driven mapping (ABC -D 2000): 200 MHz at 0.18 um at every point
+  for (const char* p : {"online", "greedy", "frozen"}) {
+    EXPECT_EQ(pts[p]["asic"]["abc_delay_ps"], 2000) << p;
+    EXPECT_GE(pts[p]["asic"]["fmax_mhz"].get<double>(), 200.0) << p << " " << pts[p].dump();
+  }
   EXPECT_LT(pts["greedy"]["asic"]["logic_area_um2"].get<double>(),
             asic["logic_area_um2"].get<double>());
   EXPECT_LT(pts["frozen"]["asic"]["logic_area_um2"].get<double>(),

@@ -108,6 +108,8 @@ TEST(FioCli, ClosedLoopThinktimeAndRuntimeAreTheHosts) {
   const json think = run_reads("think", "thinktime=500\n");  // 500 us
   const double t0 = base["sim_time_s"].get<double>(), t1 = think["sim_time_s"].get<double>();
   ASSERT_EQ(think["requests"].get<uint64_t>(), 400u);
+  EXPECT_EQ(think["closed_loop_think_us"].get<double>(), 500.0);
+  EXPECT_FALSE(base.contains("closed_loop_think_us"));
   EXPECT_GE(t1 - t0, 399 * 500e-6 * (1 - 1e-9));
   EXPECT_LE(t1 - t0, 400 * 500e-6 * (1 + 1e-9));
   const double per_request = t0 / 400 + 500e-6;  // service + think
@@ -115,6 +117,7 @@ TEST(FioCli, ClosedLoopThinktimeAndRuntimeAreTheHosts) {
   const double expect = 0.050 / per_request;
   EXPECT_NEAR(double(cut["requests"].get<uint64_t>()), expect, 2.0);
   EXPECT_LT(cut["requests"].get<uint64_t>(), 400u);
+  EXPECT_EQ(cut["closed_loop_stop_s"].get<double>(), 0.05);
 }
 
 TEST(FioCli, GenRefusesAClosedLoopThinktime) {

@@ -14,34 +14,34 @@ IprRefresh::IprRefresh(const SsdConfig& cfg)
 
 bool IprRefresh::start_urgent(uint32_t b) {
   PageRefreshJobs& J = page_jobs();
-  if (J.model.is_mlc(b) || J.st.mlc_blocks >= mlc_quota_ || J.cfg.geo.bits() < 3)
+  if (J.disturb().is_mlc(b) || J.stats().mlc_blocks >= mlc_quota_ || J.config().geo.bits() < 3)
     return J.start_full(b);
-  ++J.st.mlc_blocks;  // reserved for this block (released if the reprogram is abandoned)
+  ++J.stats().mlc_blocks;  // reserved for this block (released if the reprogram is abandoned)
   const bool started =
-      J.start_job(b, J.cfg.geo.pages_per_block, J.urgent_prio(), RefreshJob::Ipr, true);
-  if (!started) --J.st.mlc_blocks;
+      J.start_job(b, J.config().geo.pages_per_block, J.urgent_prio(), RefreshJob::Ipr, true);
+  if (!started) --J.stats().mlc_blocks;
   return started;
 }
 
 void IprRefresh::on_erase(uint64_t b) {
-  if (jobs_->model.is_mlc(b)) --jobs_->st.mlc_blocks;
+  if (jobs_->disturb().is_mlc(b)) --jobs_->stats().mlc_blocks;
 }
 
 void IprRefresh::begin_reprogram(uint32_t p) {
   PageRefreshJobs& J = page_jobs();
   const uint64_t b = static_cast<uint64_t>(J.engine.victim(p));
-  const uint32_t bits = static_cast<uint32_t>(J.cfg.geo.bits());
-  const Ppn first = J.cfg.geo.ppn_of(b, 0);
+  const uint32_t bits = static_cast<uint32_t>(J.config().geo.bits());
+  const Ppn first = J.config().geo.ppn_of(b, 0);
   bool msb_valid = false;
-  for (uint32_t pg = bits - 1; pg < J.cfg.geo.pages_per_block && !msb_valid; pg += bits)
+  for (uint32_t pg = bits - 1; pg < J.config().geo.pages_per_block && !msb_valid; pg += bits)
     msb_valid = J.ftl.is_valid(first + pg);
   if (msb_valid) {
     // A move found no room: the block stays TLC and waits for the next attempt (urgent queue).
     J.engine.release(p);
-    --J.st.mlc_blocks;
-    ++J.st.ipr_aborted;
+    --J.stats().mlc_blocks;
+    ++J.stats().ipr_aborted;
     J.end_job(p);
-    J.urgent.push_back(static_cast<uint32_t>(b));
+    J.queue_urgent(static_cast<uint32_t>(b));
     J.engine.policy_idle(p);
     return;
   }
@@ -50,7 +50,7 @@ void IprRefresh::begin_reprogram(uint32_t p) {
   // [INTERP] baselines.md 5: every word line's MSB page is reprogrammed in place, one program
   // operation of the MSB page type each (tPROG(MSB) on the die, foreground class unless
   // rd.refresh_preemptible, no data on the bus); the block turns MLC when the last one completes.
-  J.job[p] = RefreshJob::Reprogram;
+  J.set_job(p, RefreshJob::Reprogram);
   const uint32_t wordlines = J.ftl.block(b).write_ptr / bits;
   reprog_left_[p] = wordlines;
   if (wordlines == 0) {
@@ -62,8 +62,8 @@ void IprRefresh::begin_reprogram(uint32_t p) {
                                 OpOwner::RdReprogram);
     op->no_transfer = true;
     ++J.ctr.programs;  // flash.programs counts them; no page is programmed for data
-    ++J.st.reprogram_ops;
-    J.st.reprogram_time += J.cfg.timing.program(false, static_cast<int>(bits) - 1, 1);
+    ++J.stats().reprogram_ops;
+    J.stats().reprogram_time += J.config().timing.program(false, static_cast<int>(bits) - 1, 1);
     J.port.submit(op);
   }
 }
@@ -77,9 +77,9 @@ void IprRefresh::finish_reprogram(uint32_t p) {
   PageRefreshJobs& J = page_jobs();
   const uint64_t b = J.engine.release(p);
   // [INTERP] The block serves as MLC: reads count from zero, 10x the limit, 1/10 the disturb.
-  J.model.set_mlc(b);
-  J.flags[b] = static_cast<uint8_t>(J.flags[b] & ~kRefreshHard);
-  ++J.st.ipr_reprograms;
+  J.disturb().set_mlc(b);
+  J.unmark(b, kRefreshHard);
+  ++J.stats().ipr_reprograms;
   J.end_job(p);
   J.engine_released(p);
 }

@@ -29,13 +29,13 @@ LevelingRefresh::LevelingRefresh(const SsdConfig& cfg)
 
 void LevelingRefresh::on_read_count(uint64_t b, uint32_t eff) {
   PageRefreshJobs& J = page_jobs();
-  uint8_t& f = J.flags[b];
-  const uint32_t hard = J.model.hard_threshold();
+  const uint8_t f = J.refresh_flag(b);
+  const uint32_t hard = J.disturb().hard_threshold();
   if (f & kRefreshShadow) {
     // [INTERP] baselines.md 5: a shadow block at T2 moves its (hot) pages to another shadow
     // block and is erased; it takes no more hops from now on.
     if (eff >= hard / 10 * 8 && !(f & kRefreshReclaim)) {
-      f |= kRefreshReclaim;
+      J.mark(b, kRefreshReclaim);
       J.ftl.close_block(b);
       reclaim_q_.push_back(static_cast<uint32_t>(b));
     }
@@ -43,25 +43,25 @@ void LevelingRefresh::on_read_count(uint64_t b, uint32_t eff) {
   }
   // [INTERP] baselines.md 5: T1 = 0.5 RR_thr -> monitored (quota 10%); T2 = 0.8 RR_thr -> the
   // most-read page hops into a shadow block, again every 5% of RR_thr of further reads.
-  if (!(f & kRefreshMonitored) && eff >= hard / 2 && J.st.monitored < monitor_quota_) {
-    f |= kRefreshMonitored;
-    ++J.st.monitored;
+  if (!(f & kRefreshMonitored) && eff >= hard / 2 && J.stats().monitored < monitor_quota_) {
+    J.mark(b, kRefreshMonitored);
+    ++J.stats().monitored;
   }
-  if ((f & kRefreshMonitored) && eff >= hard / 10 * 8 &&
+  if ((J.refresh_flag(b) & kRefreshMonitored) && eff >= hard / 10 * 8 &&
       (last_hop_[b] == 0 || eff - last_hop_[b] >= hard / 20)) {
     last_hop_[b] = eff;
-    J.soft_q.push_back(static_cast<uint32_t>(b));  // hop request
+    J.queue_soft(static_cast<uint32_t>(b));  // hop request
   }
 }
 
 void LevelingRefresh::on_erase(uint64_t b) {
   PageRefreshJobs& J = page_jobs();
-  const uint8_t f = J.flags[b];
-  if (f & kRefreshMonitored) --J.st.monitored;
+  const uint8_t f = J.refresh_flag(b);
+  if (f & kRefreshMonitored) --J.stats().monitored;
   if (f & kRefreshShadow) {
-    const uint32_t p = J.cfg.geo.plane_of_block(b);
+    const uint32_t p = J.config().geo.plane_of_block(b);
     --shadow_count_[p];
-    --J.st.shadow_blocks;
+    --J.stats().shadow_blocks;
     auto& o = shadow_open_[p];
     o.erase(std::remove(o.begin(), o.end(), static_cast<uint32_t>(b)), o.end());
   }
@@ -71,24 +71,24 @@ void LevelingRefresh::on_erase(uint64_t b) {
 void LevelingRefresh::on_moves_done(uint32_t p) {
   // The hop is done: the block goes back to the candidates, unerased.
   page_jobs().engine.release(p);
-  ++jobs_->st.hops;
+  ++jobs_->stats().hops;
   jobs_->end_job(p);
   page_jobs().engine_released(p);
 }
 
 int64_t LevelingRefresh::shadow_dst(uint32_t p, bool* opened) {
   PageRefreshJobs& J = page_jobs();
-  const uint32_t unit = static_cast<uint32_t>(J.cfg.unit_pages());
+  const uint32_t unit = static_cast<uint32_t>(J.config().unit_pages());
   auto& open = shadow_open_[p];
   for (size_t i = 0; i < open.size();) {
     const uint64_t b = open[i];
     const BlockInfo& bi = J.ftl.block(b);
-    if (bi.state != BlockState::Active || (J.flags[b] & (kRefreshReclaim | kRefreshHard))) {
+    if (bi.state != BlockState::Active || (J.refresh_flag(b) & (kRefreshReclaim | kRefreshHard))) {
       open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));  // full or closed
       continue;
     }
     const uint32_t start = (bi.write_ptr + unit - 1) / unit * unit;
-    if (bi.valid + bi.inflight < shadow_cap_ && start + unit <= J.cfg.geo.pages_per_block)
+    if (bi.valid + bi.inflight < shadow_cap_ && start + unit <= J.config().geo.pages_per_block)
       return static_cast<int64_t>(b);
     // [INTERP] At its fill cap a shadow block is closed: its unwritten pages stay unused and it
     // becomes an ordinary GC candidate (it keeps its pool slot until it is erased).
@@ -102,10 +102,10 @@ int64_t LevelingRefresh::shadow_dst(uint32_t p, bool* opened) {
   if (shadow_count_[p] >= shadow_quota_ || J.ftl.free_blocks(p) <= reserve) return -1;
   const int64_t b = J.ftl.open_block(p);
   if (b < 0) return -1;
-  J.flags[b] = kRefreshShadow;
+  J.set_flags(static_cast<uint64_t>(b), kRefreshShadow);
   ++shadow_count_[p];
-  ++J.st.shadow_blocks;
-  ++J.st.shadow_opened;
+  ++J.stats().shadow_blocks;
+  ++J.stats().shadow_opened;
   open.push_back(static_cast<uint32_t>(b));
   if (opened) *opened = true;
   return b;
@@ -113,16 +113,16 @@ int64_t LevelingRefresh::shadow_dst(uint32_t p, bool* opened) {
 
 Ppn LevelingRefresh::allocate_dst(uint32_t p, uint32_t n) {
   PageRefreshJobs& J = page_jobs();
-  if (J.job[p] == RefreshJob::Hop || J.job[p] == RefreshJob::ShadowMove) {
+  if (J.job_of(p) == RefreshJob::Hop || J.job_of(p) == RefreshJob::ShadowMove) {
     const int64_t s = shadow_dst(p, nullptr);
     const Ppn ppn = s >= 0 ? J.ftl.allocate_in(static_cast<uint64_t>(s), n) : kNoPpn;
     if (ppn != kNoPpn) {
-      ++J.st.shadow_pages;
+      ++J.stats().shadow_pages;
       return ppn;
     }
     // No shadow room left (a shadow move of a full pool, or the hop's shadow block closed while
     // its read was in flight): the page goes to the plane's active block.
-    ++J.st.shadow_fallback_pages;
+    ++J.stats().shadow_fallback_pages;
   }
   return J.ftl.allocate(p, n);
 }
@@ -132,29 +132,28 @@ void LevelingRefresh::poll() {
   for (size_t n = reclaim_q_.size(); n > 0 && !reclaim_q_.empty(); --n) {
     const uint32_t b = reclaim_q_.front();
     reclaim_q_.pop_front();
-    if ((J.flags[b] & (kRefreshShadow | kRefreshHard)) != kRefreshShadow)
+    if ((J.refresh_flag(b) & (kRefreshShadow | kRefreshHard)) != kRefreshShadow)
       continue;  // erased, or refreshed at RR
     if (J.start_job(b, UINT32_MAX, kPrioNormal, RefreshJob::ShadowMove))
-      ++J.st.shadow_reclaims;
+      ++J.stats().shadow_reclaims;
     else
       reclaim_q_.push_back(b);
   }
-  for (size_t n = J.soft_q.size(); n > 0 && !J.soft_q.empty(); --n) {
-    const uint32_t b = J.soft_q.front();
-    J.soft_q.pop_front();
-    if (J.flags[b] & kRefreshHard || !(J.flags[b] & kRefreshMonitored)) continue;
-    const uint32_t p = J.cfg.geo.plane_of_block(b);
+  for (size_t n = J.soft_size(); n > 0 && J.soft_size() > 0; --n) {
+    const uint32_t b = J.take_soft();
+    if (J.refresh_flag(b) & kRefreshHard || !(J.refresh_flag(b) & kRefreshMonitored)) continue;
+    const uint32_t p = J.config().geo.plane_of_block(b);
     if (!J.engine_free(p) || !J.ftl.block(b).in_bucket) {
-      J.soft_q.push_back(b);  // engine busy, or the block is still being written
+      J.queue_soft(b);  // engine busy, or the block is still being written
       continue;
     }
     bool opened = false;
     if (shadow_dst(p, &opened) < 0) {
       // [INTERP] Shadow pool exhausted: no hop; the block gets the full refresh at RR_thr.
-      ++J.st.shadow_refused;
+      ++J.stats().shadow_refused;
       continue;
     }
-    if (!J.start_job(b, 1, kPrioNormal, RefreshJob::Hop)) J.soft_q.push_back(b);
+    if (!J.start_job(b, 1, kPrioNormal, RefreshJob::Hop)) J.queue_soft(b);
     if (opened) J.engine.free_changed(p);
   }
 }

@@ -80,7 +80,7 @@ void ReadDisturb::on_flash_op(FlashOp& op, bool host, bool modelled) {
   } else if (op.kind == FlashKind::Erase) {
     const uint64_t b = cfg_.geo.block_of(op.ppn);
     policy_->on_erase(b);
-    jobs_->flags[b] = 0;
+    jobs_->set_flags(b, 0);
     model_.on_erase(b);
   }
 }
@@ -101,7 +101,7 @@ const std::array<uint64_t, ReadDisturb::kActions>& ReadDisturb::rl_actions() con
 }
 
 nlohmann::json ReadDisturb::stats(double /*sim_wall_s*/) const {
-  const RefreshStats& s = jobs_->st;
+  const RefreshStats& s = jobs_->stats();
   nlohmann::json j;
   j["policy"] = policy_name();
   model_.stats(j);
@@ -119,7 +119,7 @@ nlohmann::json ReadDisturb::stats(double /*sim_wall_s*/) const {
                   {"ipr_reprograms", s.ipr_reprograms},
                   {"monitored_blocks_end", s.monitored},
                   {"mlc_blocks_end", s.mlc_blocks},
-                  {"urgent_waiting_end", jobs_->urgent.size()},
+                  {"urgent_waiting_end", jobs_->urgent_waiting()},
                   {"open_blocks_sealed", s.open_blocks_sealed},
                   {"shadow_blocks_opened", s.shadow_opened},
                   {"shadow_blocks_end", s.shadow_blocks},

@@ -76,7 +76,7 @@ class ReadDisturb {
   double rber_of(uint64_t block) const { return model_.rber_of(block); }
   uint32_t page_reads(Ppn ppn) const { return model_.page_reads(ppn); }
   bool is_mlc(uint64_t block) const { return model_.is_mlc(block); }
-  bool is_shadow(uint64_t block) const { return jobs_->flags[block] & kRefreshShadow; }
+  bool is_shadow(uint64_t block) const { return jobs_->refresh_flag(block) & kRefreshShadow; }
   uint32_t shadow_blocks(uint32_t plane) const {
     return leveling_ ? leveling_->shadow_blocks(plane) : 0;
   }

@@ -78,6 +78,13 @@ bool RefreshJobs::start_full(uint32_t b) {
   return started;
 }
 
+bool RefreshJobs::start_partial(uint32_t b, uint32_t moves) {
+  if (!start_job(b, moves, kPrioNormal, RefreshJob::Partial)) return false;
+  ++partial_jobs;
+  ++st.partial_jobs;
+  return true;
+}
+
 void RefreshJobs::make_full(uint32_t p) {
   if (!rr_job(p) || !job_partial(p)) return;
   if (job[p] == RefreshJob::Partial && partial_jobs > 0) --partial_jobs;

@@ -149,6 +149,44 @@ class RefreshJobs : public GcJobOwner {
   // GcJobOwner: the engine became free after an erase (urgent refreshes first).
   bool on_engine_free(uint32_t plane) override;
 
+  // --- what a policy asks and does (the shared state stays the jobs') ---
+  const SsdConfig& config() const { return cfg; }
+  DisturbModel& disturb() const { return model; }
+  RefreshStats& stats() { return st; }
+  const RefreshStats& stats() const { return st; }
+  uint8_t refresh_flag(uint64_t b) const { return flags[b]; }
+  void mark(uint64_t b, uint8_t f) { flags[b] = static_cast<uint8_t>(flags[b] | f); }
+  void unmark(uint64_t b, uint8_t f) { flags[b] = static_cast<uint8_t>(flags[b] & ~f); }
+  void set_flags(uint64_t b, uint8_t f) { flags[b] = f; }  // 0 when the block is erased
+  RefreshJob job_of(uint32_t plane) const { return job[plane]; }
+  void set_job(uint32_t plane, RefreshJob kind) { job[plane] = kind; }  // ipr: Reprogram
+  // A partial refresh job runs on the plane and its victim is empty (the next step is the erase)
+  // / still has pages to move and no erase was asked for.
+  bool partial_erasable(uint32_t plane) const {
+    return job[plane] == RefreshJob::Partial && rr_job(plane) && victim_empty(plane);
+  }
+  bool partial_movable(uint32_t plane) const {
+    return job[plane] == RefreshJob::Partial && rr_job(plane) && !victim_empty(plane) &&
+           !erase_requested(plane);
+  }
+  // A partial refresh of block b with its first `moves` page moves (counted).
+  bool start_partial(uint32_t b, uint32_t moves);
+  void queue_urgent(uint32_t b) { urgent.push_back(b); }  // retried by the next poll
+  size_t urgent_waiting() const { return urgent.size(); }
+  // The soft queue (ws+rs soft-threshold tasks, leveling's hop requests), oldest first.
+  void queue_soft(uint32_t b) { soft_q.push_back(b); }
+  size_t soft_size() const { return soft_q.size(); }
+  uint32_t soft_at(size_t i) const { return soft_q[i]; }
+  uint32_t take_soft() {  // the oldest; the queue must not be empty
+    const uint32_t b = soft_q.front();
+    soft_q.pop_front();
+    return b;
+  }
+  void drop_soft(size_t i) { soft_q.erase(soft_q.begin() + static_cast<std::ptrdiff_t>(i)); }
+
+ protected:
+  // The jobs' state; the drive side (the derived classes) reads it, a policy through the methods
+  // above.
   const SsdConfig& cfg;
   DisturbModel& model;
   std::vector<uint8_t> flags;           // RefreshFlag per block

@@ -69,11 +69,11 @@ uint32_t WsRsRefresh::cur_bin(Tick interval) {
 }
 
 void WsRsRefresh::on_read_count(uint64_t b, uint32_t eff) {
-  uint8_t& f = jobs_->flags[b];
-  if (eff >= jobs_->model.soft_threshold() && !(f & (kRefreshSoft | kRefreshHard))) {
-    f |= kRefreshSoft;
-    ++jobs_->st.soft_tasks;
-    jobs_->soft_q.push_back(static_cast<uint32_t>(b));
+  const uint8_t f = jobs_->refresh_flag(b);
+  if (eff >= jobs_->disturb().soft_threshold() && !(f & (kRefreshSoft | kRefreshHard))) {
+    jobs_->mark(b, kRefreshSoft);
+    ++jobs_->stats().soft_tasks;
+    jobs_->queue_soft(static_cast<uint32_t>(b));
   }
 }
 
@@ -141,7 +141,7 @@ void WsRsRefresh::on_partial_step_end(uint32_t plane) {
   // "When Environment becomes idle, Agent repeatedly works": the device (die) is still idle when
   // a step ends, so the agent decides again (a decision in flight decides for itself).
   if (die_scope_) {
-    const uint32_t d = jobs_->cfg.geo.die_of_plane(plane);
+    const uint32_t d = jobs_->config().geo.die_of_plane(plane);
     if (dies_[d].host_ops == 0 && dies_[d].pending == 0 && !in_step_) die_step(d);
     return;
   }
@@ -149,7 +149,7 @@ void WsRsRefresh::on_partial_step_end(uint32_t plane) {
 }
 
 void WsRsRefresh::on_host_op_submitted(const FlashOp& op) {
-  const uint32_t d = jobs_->cfg.geo.die_of_plane(op.plane);
+  const uint32_t d = jobs_->config().geo.die_of_plane(op.plane);
   DieState& D = dies_[d];
   ++D.host_ops;
   // The die's request stream (the state's intervals): its host operations, those submitted at
@@ -169,7 +169,7 @@ void WsRsRefresh::on_host_op_submitted(const FlashOp& op) {
 }
 
 void WsRsRefresh::on_host_op_done(uint32_t plane) {
-  const uint32_t d = jobs_->cfg.geo.die_of_plane(plane);
+  const uint32_t d = jobs_->config().geo.die_of_plane(plane);
   DieState& D = dies_[d];
   if (D.host_ops > 0) --D.host_ops;
   if (D.host_ops == 0 && D.pending == 0 && !in_step_) die_step(d);  // the die turned idle
@@ -228,8 +228,8 @@ uint32_t WsRsRefresh::rl_state() const {
   const RefreshJobs& J = *jobs_;
 
   bool erasable = false;
-  for (uint32_t p = 0; p < J.cfg.geo.planes() && !erasable; ++p)
-    erasable = J.job[p] == RefreshJob::Partial && J.rr_job(p) && J.victim_empty(p);
+  for (uint32_t p = 0; p < J.config().geo.planes() && !erasable; ++p)
+    erasable = J.partial_erasable(p);
   return state_index(cur_bin(cur_interval_), prev_interval_ >= kBin, prev_big_, erasable);
 }
 
@@ -238,11 +238,9 @@ uint32_t WsRsRefresh::rl_mask() const {
 
   const bool erasable = rl_state() >= 40;
   bool movable = false;
-  for (uint32_t p = 0; p < J.cfg.geo.planes() && !movable; ++p)
-    movable = J.job[p] == RefreshJob::Partial && J.rr_job(p) && !J.victim_empty(p) &&
-              !J.erase_requested(p);
-  for (size_t i = 0; i < J.soft_q.size() && !movable; ++i)
-    movable = (J.flags[J.soft_q[i]] & kRefreshSoft) != 0;
+  for (uint32_t p = 0; p < J.config().geo.planes() && !movable; ++p) movable = J.partial_movable(p);
+  for (size_t i = 0; i < J.soft_size() && !movable; ++i)
+    movable = (J.refresh_flag(J.soft_at(i)) & kRefreshSoft) != 0;
   if (!erasable) return movable ? kMoveActions : 0;
   return movable ? rl::kAllActions : kEraseActions;
 }
@@ -318,12 +316,12 @@ void WsRsRefresh::execute(uint32_t a) {
   RefreshJobs& J = *jobs_;
 
   // What the action finds now (the state may have moved on during the decision time).
-  const uint32_t planes = J.cfg.geo.planes();
+  const uint32_t planes = J.config().geo.planes();
   if (a >= 4) {  // erase an emptied refresh victim
     for (uint32_t p = 0; p < planes; ++p)
-      if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && J.victim_empty(p)) {
+      if (J.partial_erasable(p)) {
         J.run_step(p, 0, kPrioNormal);
-        ++J.st.partial_erases;
+        ++J.stats().partial_erases;
         break;
       }
   }
@@ -331,24 +329,19 @@ void WsRsRefresh::execute(uint32_t a) {
   if (moves > 0) {
     bool done = false;
     for (uint32_t p = 0; p < planes && !done; ++p)
-      if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && !J.victim_empty(p) &&
-          !J.erase_requested(p)) {
+      if (J.partial_movable(p)) {
         J.run_step(p, moves, kPrioNormal);
         done = true;
       }
-    for (size_t n = J.soft_q.size(); n > 0 && !done && !J.soft_q.empty(); --n) {
-      const uint32_t b = J.soft_q.front();
-      J.soft_q.pop_front();
-      if (!(J.flags[b] & kRefreshSoft) || (J.flags[b] & kRefreshHard)) continue;
-      if (J.start_job(b, moves, kPrioNormal, RefreshJob::Partial)) {
-        ++J.partial_jobs;
-        ++J.st.partial_jobs;
+    for (size_t n = J.soft_size(); n > 0 && !done && J.soft_size() > 0; --n) {
+      const uint32_t b = J.take_soft();
+      if (!(J.refresh_flag(b) & kRefreshSoft) || (J.refresh_flag(b) & kRefreshHard)) continue;
+      if (J.start_partial(b, moves))
         done = true;
-      } else {
-        J.soft_q.push_back(b);
-      }
+      else
+        J.queue_soft(b);
     }
-    if (done) J.st.partial_moves += moves;
+    if (done) J.stats().partial_moves += moves;
   }
 }
 
@@ -358,19 +351,19 @@ void WsRsRefresh::execute(uint32_t a) {
 bool WsRsRefresh::die_erasable(uint32_t d) const {
   const RefreshJobs& J = *jobs_;
   for (uint32_t p : die_planes_[d])
-    if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && J.victim_empty(p)) return true;
+    if (J.partial_erasable(p)) return true;
   return false;
 }
 
 bool WsRsRefresh::die_movable(uint32_t d) const {
   const RefreshJobs& J = *jobs_;
   for (uint32_t p : die_planes_[d])
-    if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && !J.victim_empty(p) &&
-        !J.erase_requested(p))
-      return true;
-  for (uint32_t b : J.soft_q)
-    if ((J.flags[b] & kRefreshSoft) && J.cfg.geo.die_of_plane(J.cfg.geo.plane_of_block(b)) == d)
-      return true;
+    if (J.partial_movable(p)) return true;
+  const auto& g = J.config().geo;
+  for (size_t i = 0; i < J.soft_size(); ++i) {
+    const uint32_t b = J.soft_at(i);
+    if ((J.refresh_flag(b) & kRefreshSoft) && g.die_of_plane(g.plane_of_block(b)) == d) return true;
+  }
   return false;
 }
 
@@ -423,9 +416,9 @@ void WsRsRefresh::execute_die(uint32_t d, uint32_t a) {
   // soft-threshold block of one of its planes (the oldest task first).
   if (a >= 4) {
     for (uint32_t p : die_planes_[d])
-      if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && J.victim_empty(p)) {
+      if (J.partial_erasable(p)) {
         J.run_step(p, 0, kPrioNormal);
-        ++J.st.partial_erases;
+        ++J.stats().partial_erases;
         break;
       }
   }
@@ -433,29 +426,26 @@ void WsRsRefresh::execute_die(uint32_t d, uint32_t a) {
   if (moves == 0) return;
   bool done = false;
   for (uint32_t p : die_planes_[d])
-    if (J.job[p] == RefreshJob::Partial && J.rr_job(p) && !J.victim_empty(p) &&
-        !J.erase_requested(p)) {
+    if (J.partial_movable(p)) {
       J.run_step(p, moves, kPrioNormal);
       done = true;
       break;
     }
-  for (size_t i = 0; i < J.soft_q.size() && !done;) {
-    const uint32_t b = J.soft_q[i];
-    if (!(J.flags[b] & kRefreshSoft) || (J.flags[b] & kRefreshHard)) {
-      J.soft_q.erase(J.soft_q.begin() + static_cast<std::ptrdiff_t>(i));  // erased or urgent
+  const auto& g = J.config().geo;
+  for (size_t i = 0; i < J.soft_size() && !done;) {
+    const uint32_t b = J.soft_at(i);
+    if (!(J.refresh_flag(b) & kRefreshSoft) || (J.refresh_flag(b) & kRefreshHard)) {
+      J.drop_soft(i);  // erased or urgent
       continue;
     }
-    if (J.cfg.geo.die_of_plane(J.cfg.geo.plane_of_block(b)) != d ||
-        !J.start_job(b, moves, kPrioNormal, RefreshJob::Partial)) {
+    if (g.die_of_plane(g.plane_of_block(b)) != d || !J.start_partial(b, moves)) {
       ++i;
       continue;
     }
-    J.soft_q.erase(J.soft_q.begin() + static_cast<std::ptrdiff_t>(i));
-    ++J.partial_jobs;
-    ++J.st.partial_jobs;
+    J.drop_soft(i);
     done = true;
   }
-  if (done) J.st.partial_moves += moves;
+  if (done) J.stats().partial_moves += moves;
 }
 
 void WsRsRefresh::write_rewards_csv(const std::string& path) const {

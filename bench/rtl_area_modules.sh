@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Per-module logic area of one RL part with the hierarchy kept (the breakdown in docs/rl.md):
+# Per-module logic area of one RL part with the hierarchy kept:
 # Yosys `synth` without -flatten, the RAM wrapper black-boxed, `abc -g
 # AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX`, the hwcost NAND2 weights (bench/rtl_area.sh).
 # Totals are above the flattened figure (ABC cannot optimise across modules); a module's figure

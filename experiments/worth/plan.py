@@ -179,28 +179,21 @@ def write_pass(binary, cell, gen):
     return st["writes"] * st["mean_write_size_bytes"], st["requests"]
 
 
-def free_pool(binary, setup_opts):
-    """Bytes of the free pool of the aged drive at the start of a replay (a probe run)."""
+def probe(binary, args):
+    """The result JSON of a one-request replay of the bundled msrc-hm0 excerpt with `args`."""
     out = f"/tmp/ssdtlm-worth-probe-{os.getpid()}.json"
-    cmd = [
-        binary,
-        "run",
-        "--trace",
-        os.path.join(ROOT, "traces/data/msrc-hm0.csv.gz"),
-        "--fold",
-        "modulo",
-        "--max-requests",
-        "1",
-        "--gc",
-        "lazy",
-        "--quiet",
-        "--out",
-        out,
-    ]
-    subprocess.run(cmd + shlex.split(setup_opts), check=True)
+    trace = os.path.join(ROOT, "traces/data/msrc-hm0.csv.gz")
+    cmd = [binary, "run", "--trace", trace, "--fold", "modulo", "--max-requests", "1"]
+    subprocess.run(cmd + ["--quiet", "--out", out] + args, check=True)
     with open(out) as f:
         j = json.load(f)
     os.unlink(out)
+    return j
+
+
+def free_pool(binary, setup_opts):
+    """Bytes of the free pool of the aged drive at the start of a replay (a probe run)."""
+    j = probe(binary, ["--gc", "lazy"] + shlex.split(setup_opts))
     c = j["config"]["nand"]
     planes = c["channels"] * c["chips_per_channel"] * c["dies_per_chip"] * c["planes_per_die"]
     return j["precondition"]["free_blocks_per_plane"]["mean"] * planes * c["pages_per_block"] * c["page_size"]
@@ -227,30 +220,11 @@ def gc_loops(binary, cells_, gen, quick):
 
 def capacity_mib(binary, setup_opts):
     """The drive's logical capacity in MiB (a probe run preconditioned to one half)."""
-    out = f"/tmp/ssdtlm-worth-cap-{os.getpid()}.json"
     opts = shlex.split(setup_opts)
     if "--precondition" in opts:  # the probe's own
         i = opts.index("--precondition")
         del opts[i : i + 2]
-    cmd = [
-        binary,
-        "run",
-        "--trace",
-        os.path.join(ROOT, "traces/data/msrc-hm0.csv.gz"),
-        "--fold",
-        "modulo",
-        "--max-requests",
-        "1",
-        "--quiet",
-        "--out",
-        out,
-        "--precondition",
-        "0.5",
-    ]
-    subprocess.run(cmd + opts, check=True)
-    with open(out) as f:
-        j = json.load(f)
-    os.unlink(out)
+    j = probe(binary, ["--precondition", "0.5"] + opts)
     return 2 * j["precondition"]["mapped_pages"] * j["config"]["nand"]["page_size"] / 2**20
 
 

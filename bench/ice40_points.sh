@@ -6,20 +6,21 @@
 # `ssdtlm hwcost`: --freq 80 --seed 1; slc at 512 states, the most its RAMs fit in the HX8K's 32
 # block RAMs, as hwcost's fmax_states). Prints one line of JSON.
 #
-#   bench/ice40_points.sh -u UNIT -p POINT [-k DIR] [-n]   (-n: no nextpnr, fmax null)
+#   bench/ice40_points.sh -u UNIT -p POINT [-r RTL_DIR] [-k DIR] [-n]   (-n: no nextpnr, fmax null)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/bench/rtl_units.sh"
 rtl=$here/controller/rtl
 unit="" point="" keep="" pnr=1
-while getopts "u:p:k:n" o; do
+while getopts "u:p:r:k:n" o; do
   case $o in
-    u) unit=$OPTARG ;; p) point=$OPTARG ;; k) keep=$OPTARG ;; n) pnr=0 ;;
+    u) unit=$OPTARG ;; p) point=$OPTARG ;; r) rtl=$(cd "$OPTARG" && pwd) ;; k) keep=$OPTARG ;;
+    n) pnr=0 ;;
     *) sed -n '2,10p' "$0"; exit 2 ;;
   esac
 done
 [ -n "$unit" ] && [ -n "$point" ] || { sed -n '2,10p' "$0"; exit 2; }
-qrl_unit "$unit" || exit 2
+qrl_unit "$unit" "$rtl" || exit 2
 case $point in
   online) mode=0 ;; greedy) mode=1 ;; frozen) mode=2 QRL_HAS_REWARD=0 ;;
   *) echo "ice40_points.sh: -p $point: not one of online, greedy, frozen" >&2; exit 2 ;;

@@ -519,17 +519,19 @@ json units_json(const HwcostOpts& o, FlowResults& res, const std::vector<int>& f
     bool rtl_used = false;
     const json cyc = measure_cycles(cfg, &rtl_used);
     for (auto& [k, v] : cyc.items()) uj[k] = v;
-    if (!o.no_asic) {
-      try {
-        const fs::path aw = o.work / u.name / "asic";
-        json& pts = uj["points"];
-        pts = asic_points(o.asic_script, u.name, fs::absolute(o.rtl_dir), aw, o.abc_delay_ps);
-        if (!o.no_power) add_dynamic_power(u.name, pts, aw, o.asic_script);
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "ssdtlm hwcost: unit %s: %s\n", u.name.c_str(), e.what());
-        *failed = true;
-        continue;
-      }
+    try {
+      json pts = json::object();
+      const fs::path aw = o.work / u.name / "asic", rtl = fs::absolute(o.rtl_dir);
+      if (!o.no_asic) pts = asic_points(o.asic_script, u.name, rtl, aw, o.abc_delay_ps);
+      if (!o.no_asic && !o.no_power) add_dynamic_power(u.name, pts, aw, o.asic_script);
+      if (!o.no_ice40)
+        add_ice40_points(pts, uj["ice40"], o.asic_script, u.name, rtl, o.work / u.name / "ice40",
+                         !o.nextpnr.empty());
+      if (!pts.empty()) uj["points"] = pts;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ssdtlm hwcost: unit %s: %s\n", u.name.c_str(), e.what());
+      *failed = true;
+      continue;
     }
     units[u.name] = uj;
   }

@@ -84,28 +84,67 @@ std::string read_all_text(const fs::path& p) {
   return ss.str();
 }
 
-json asic_cost(const std::string& script, const std::string& name, const fs::path& rtl,
-               const fs::path& work, const std::string& point, unsigned delay_ps) {
+namespace {
+
+// Runs SCRIPT -u NAME -p POINT ARGS -k WORK with stdout in WORK/TAG.json; its JSON, or a
+// runtime_error naming the script with its stderr.
+json run_script(const std::string& script, const std::string& name, const std::string& point,
+                const std::string& args, const fs::path& work, const std::string& tag) {
   fs::create_directories(work);
-  const fs::path out = work / "asic_cost.json", err = work / "asic_cost.err";
-  const std::string cmd = quote_arg(script) + " -u " + name + " -p " + point +
-                          (delay_ps ? " -D " + std::to_string(delay_ps) : std::string()) + " -r " +
-                          quote_arg(rtl.string()) + " -k " + quote_arg(work.string()) + " >" +
-                          quote_arg(out.string()) + " 2>" + quote_arg(err.string());
-  const int rc = std::system(cmd.c_str());
-  if (rc != 0) {
+  const fs::path out = work / (tag + ".json"), err = work / (tag + ".err");
+  const std::string cmd = quote_arg(script) + " -u " + name + " -p " + point + args + " -k " +
+                          quote_arg(work.string()) + " >" + quote_arg(out.string()) + " 2>" +
+                          quote_arg(err.string());
+  if (std::system(cmd.c_str()) != 0) {
     std::string msg = read_all_text(err);
     while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-    throw std::runtime_error(script + " -u " + name + " failed" +
+    throw std::runtime_error(script + " -u " + name + " -p " + point + " failed" +
                              (msg.empty() ? std::string() : ": " + msg));
   }
-  json r;
   try {
-    r = json::parse(read_all_text(out));
+    return json::parse(read_all_text(out));
   } catch (const json::exception& e) {
     throw std::runtime_error(script + " -u " + name + ": unreadable JSON in " + out.string() +
                              ": " + e.what());
   }
+}
+
+}  // namespace
+
+json ice40_point(const std::string& script, const std::string& name, const fs::path& rtl,
+                 const fs::path& work, const std::string& point, bool pnr) {
+  const json r = run_script(script, name, point,
+                            " -r " + quote_arg(rtl.string()) + (pnr ? "" : " -n"), work, "ice40");
+  json a;
+  for (const char* k : {"lut4", "ff", "bram"}) {
+    if (!r.contains(k) || !r[k].is_number())
+      throw std::runtime_error(script + " -u " + name + ": no number '" + k + "'");
+    a[k] = r[k];
+  }
+  a["fmax_mhz"] = r.value("fmax_mhz", json(nullptr));
+  if (pnr && !a["fmax_mhz"].is_number())
+    throw std::runtime_error(script + " -u " + name + " -p " + point +
+                             ": nextpnr-ice40 gave no fmax (logs in " + work.string() + ")");
+  return a;
+}
+
+void add_ice40_points(json& pts, const json& unit_ice40, const std::string& asic_script,
+                      const std::string& name, const fs::path& rtl, const fs::path& work,
+                      bool pnr) {
+  for (const char* k : {"lut4", "ff", "bram", "fmax_mhz"})
+    pts["online"]["ice40"][k] = unit_ice40[k];
+  const fs::path script = fs::absolute(asic_script).parent_path().parent_path() / "ice40_points.sh";
+  for (const char* p : {"greedy", "frozen"})
+    pts[p]["ice40"] = ice40_point(script.string(), name, rtl, work / p, p, pnr);
+}
+
+json asic_cost(const std::string& script, const std::string& name, const fs::path& rtl,
+               const fs::path& work, const std::string& point, unsigned delay_ps) {
+  const json r = run_script(script, name, point,
+                            (delay_ps ? " -D " + std::to_string(delay_ps) : std::string()) +
+                                " -r " + quote_arg(rtl.string()),
+                            work, "asic_cost");
+  const fs::path out = work / "asic_cost.json";
   json a;
   for (const char* k :
        {"area_um2", "nand2_eq", "cells", "fmax_mhz", "leakage_uw", "slack_ns", "clock_mhz"}) {
@@ -119,6 +158,9 @@ json asic_cost(const std::string& script, const std::string& name, const fs::pat
   a["ram_model"] = r["ram"].value("model_in_total", "");
   a["logic_area_um2"] = r.value("logic_area_um2", 0.0);
   a["sram_array_um2"] = r["ram"].value("sram_array_um2", 0.0);
+  a["ram_bits"] = r["ram"].value("bits", 0);
+  a["logic_nand2_eq"] = r.value("logic_nand2_eq", 0.0);
+  a["core_nand2_eq"] = r["parts"]["qrl_core"].value("nand2_eq", 0.0);
   a["abc_delay_ps"] = delay_ps;
   return a;
 }

@@ -27,8 +27,9 @@ nlohmann::json measure_cycles(const rl::UnitConfig& cfg, bool* used_rtl);
 // SCRIPT (bench/asic/asic_cost.sh) -u NAME -p POINT [-D DELAY_PS] -r RTL -k WORK (DELAY_PS: ABC's
 // delay target of the timing-driven mapping; 0: the area-only mapping) and returns the keys hwcost
 // reports under points.POINT.asic (area_um2, nand2_eq, cells, fmax_mhz, leakage_uw, worst_path,
-// slack_ns, clock_mhz, library, ram_model, abc_delay_ps). Throws std::runtime_error naming the
-// script and its message when it fails or a key is missing.
+// slack_ns, clock_mhz, library, ram_model, ram_bits, logic_nand2_eq, core_nand2_eq,
+// abc_delay_ps). Throws
+// std::runtime_error naming the script and its message when it fails or a key is missing.
 nlohmann::json asic_cost(const std::string& script, const std::string& name,
                          const std::filesystem::path& rtl, const std::filesystem::path& work,
                          const std::string& point = "online", unsigned delay_ps = 0);
@@ -36,6 +37,21 @@ nlohmann::json asic_cost(const std::string& script, const std::string& name,
 nlohmann::json asic_points(const std::string& script, const std::string& name,
                            const std::filesystem::path& rtl, const std::filesystem::path& work,
                            unsigned delay_ps = 0);
+
+// The iCE40 figures of unit NAME at POINT: runs SCRIPT (bench/ice40_points.sh) -u NAME -p POINT
+// -r RTL -k WORK [-n without nextpnr] and returns {lut4, ff, bram, fmax_mhz} (fmax_mhz null
+// without nextpnr). Throws std::runtime_error naming the script and its message on failure.
+nlohmann::json ice40_point(const std::string& script, const std::string& name,
+                           const std::filesystem::path& rtl, const std::filesystem::path& work,
+                           const std::string& point, bool pnr);
+
+// points.POINT.ice40 {lut4, ff, bram, fmax_mhz} into PTS: online from UNIT_ICE40 (the unit's own
+// iCE40 flows), greedy and frozen from ice40_point with bench/ice40_points.sh, found beside
+// ASIC_SCRIPT's folder (bench/asic/..), each in WORK/POINT.
+void add_ice40_points(nlohmann::json& pts, const nlohmann::json& unit_ice40,
+                      const std::string& asic_script, const std::string& name,
+                      const std::filesystem::path& rtl, const std::filesystem::path& work,
+                      bool pnr);
 
 // fmax (MHz) from nextpnr-ice40: the --report JSON, else the log; *crit gets the critical
 // path (from, to, ns, logic_cells) when the report has one. -1 when neither gives one.

@@ -45,7 +45,7 @@ qrl_unit "$unit" "$rtl" || exit 2
 case $point in
   online) dmode=0 ;;
   greedy) dmode=1 ;;
-  frozen) dmode=2 QRL_HAS_REWARD=0 ;;
+  frozen) dmode=2 QRL_HAS_REWARD=0 QRL_SHADOW=0 ;;  # no reward unit, no shadow table
   *) echo "asic_cost.sh: -p $point: not one of online, greedy, frozen" >&2; exit 2 ;;
 esac
 lib=$(asic_liberty "$lib") || exit 1

@@ -156,7 +156,14 @@ BackendFactory mode_factory(BackendFactory base, const ModeSetup& setup,
   if (!base) base = cpp_backend_factory();
   return [base, setup, reg = registry](const UnitConfig& cfg) -> std::unique_ptr<Backend> {
     UnitConfig u = cfg;
-    if (setup.mode != Mode::Online) u = with_controls(u, 0.0, u.fixed_action);
+    if (setup.mode != Mode::Online) {
+      u = with_controls(u, 0.0, u.fixed_action);
+      u.core.random_ties = false;  // the points without an LFSR: the lower index wins ties
+    }
+    if (setup.mode == Mode::Frozen) {  // nothing learns: no shadow table, no episodes
+      u.core.shadow = false;
+      u.core.episode_len = 0;
+    }
     u.mode = setup.mode;  // the RTL backend builds the variant of this design point
     std::unique_ptr<Backend> be = base(u);
     if (setup.tables && setup.tables->has(u.name)) {

@@ -3,7 +3,8 @@
 //   online: epsilon-greedy with updates (the unit's own schedule);
 //   greedy: updates, no exploration (epsilon 0 throughout);
 //   frozen: a q-table trained elsewhere, loaded; decisions only: no update, no end of episode,
-//           no reward unit use, no exploration.
+//           no reward unit use, no exploration, no shadow table.
+// Greedy and frozen have no LFSR: ties go to the lowest index (QCoreConfig::random_ties false).
 // Plain C++: applied by wrapping a BackendFactory, for the C++ and the RTL backend alike.
 #pragma once
 
@@ -55,7 +56,8 @@ struct ModeSetup {
 
 class ModeRegistry;
 
-// `base` with the mode applied: greedy and frozen set epsilon 0 (rl::with_controls); frozen
+// `base` with the mode applied: greedy and frozen set epsilon 0 (rl::with_controls) and
+// random_ties false; frozen drops the shadow table (a file's active rows load); frozen
 // wraps the unit so that update, end_episode and reward reach no backend (Backend::frozen()).
 // A unit with a section in setup.tables gets that table before its first decision (its cycles
 // are set-up, not counted). The returned registry knows the units built so far, for saving.

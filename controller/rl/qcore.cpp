@@ -48,6 +48,8 @@ void QCoreConfig::validate() const {
   if (!(eps_low >= 0.0 && eps_low <= 1.0)) bad("eps_low must be in [0, 1]");
   if (eps_high_decisions >= (1u << 24)) bad("eps_high_decisions must be < 2^24");
   if (episode_len >= (1u << 16)) bad("episode_len must be < 2^16");
+  if (!random_ties && (eps_high_fx() != 0 || eps_low_fx() != 0))
+    bad("random_ties false (lowest-index ties, no LFSR) needs eps_high = eps_low = 0");
 }
 
 QCore::QCore(const QCoreConfig& cfg) : cfg_(cfg) {
@@ -166,23 +168,26 @@ void QCore::copy_shadow() {
 Decision QCore::decide(uint32_t state, uint32_t mask) {
   if (state >= cfg_.states) throw std::out_of_range("rl: decide state out of range");
   const uint32_t m = norm_mask(mask);
-  const uint32_t w = lfsr_.draw();
-  const uint32_t eps = current_eps_fx();
-  if (dec_cnt_ < cfg_.eps_high_decisions) ++dec_cnt_;
   Decision d;
-  d.explored = (w >> 16) < eps;
-  if (d.explored) {
-    const uint32_t n = static_cast<uint32_t>(__builtin_popcount(m));
-    d.action = kth_allowed(m, ((w & 0xFFFFu) * n) >> 16);
-    ++explorations_;
+  if (!cfg_.random_ties) {
+    d.action = argmax(state, m, false);  // no draw: the lower index wins ties
   } else {
-    // Ties are broken uniformly at random with the same word's low half: the k-th member of the
-    // set of allowed actions holding the row's maximum, k = (w[15:0] * n_max) >> 16 (a strict
-    // maximum, n_max = 1, always wins). docs/rl.md "Exploitation and ties".
-    const uint32_t top = max_set(state, m, false);
-    const uint32_t n = static_cast<uint32_t>(__builtin_popcount(top));
-    d.action = kth_allowed(top, ((w & 0xFFFFu) * n) >> 16);
+    const uint32_t w = lfsr_.draw();
+    d.explored = (w >> 16) < current_eps_fx();
+    if (d.explored) {
+      const uint32_t n = static_cast<uint32_t>(__builtin_popcount(m));
+      d.action = kth_allowed(m, ((w & 0xFFFFu) * n) >> 16);
+      ++explorations_;
+    } else {
+      // Ties are broken uniformly at random with the same word's low half: the k-th member of
+      // the set of allowed actions holding the row's maximum, k = (w[15:0] * n_max) >> 16 (a
+      // strict maximum, n_max = 1, always wins). docs/rl.md "Exploitation and ties".
+      const uint32_t top = max_set(state, m, false);
+      const uint32_t n = static_cast<uint32_t>(__builtin_popcount(top));
+      d.action = kth_allowed(top, ((w & 0xFFFFu) * n) >> 16);
+    }
   }
+  if (dec_cnt_ < cfg_.eps_high_decisions) ++dec_cnt_;
   ++decisions_;
   d.cycles = kDecideCycles;
   if (cfg_.shadow && cfg_.episode_len != 0) {

@@ -12,7 +12,9 @@
 //    eps_high_decisions decisions after seeding, eps_low afterwards. Exploration picks the k-th
 //    allowed action, k = (w[15:0] * n_allowed) >> 16; exploitation picks among the allowed
 //    actions with the largest active Q value (the maximum set) the k-th, k = (w[15:0] * n_max)
-//    >> 16: ties are broken uniformly at random (a strict maximum always wins).
+//    >> 16: ties are broken uniformly at random (a strict maximum always wins). With random_ties
+//    false (the greedy and frozen design points: eps 0) a decision draws nothing and takes the
+//    lowest-index member of the maximum set (argmax).
 //  * masks: bit i set = action i allowed. A mask with no allowed action among [0, actions) is
 //    treated as all-allowed.
 //  * shadow table (optional): decide reads the active table; update reads and writes the shadow
@@ -46,6 +48,9 @@ struct QCoreConfig {
   bool shadow = false;
   uint32_t episode_len = 0;  // decisions per episode (shadow only, < 2^16); 0 = manual only
   uint32_t seed = Lfsr32::kDefaultSeed;
+  // false: no LFSR draw, ties go to the lowest index (needs eps_high = eps_low = 0; the RTL's
+  // greedy and frozen points, which have no LFSR)
+  bool random_ties = true;
 
   uint32_t alpha_fx() const;
   uint32_t gamma_fx() const;

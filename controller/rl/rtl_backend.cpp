@@ -347,7 +347,8 @@ std::unique_ptr<Backend> make_point(const UnitConfig& cfg, bool traced,
 const RtlVariant* find_variant(const UnitConfig& cfg) {
   for (const auto& v : rtl_variants())
     if (v.states == cfg.core.states && v.actions == cfg.core.actions &&
-        v.shadow == cfg.core.shadow && (v.has_reward || !cfg.has_reward))
+        (cfg.mode == Mode::Frozen ? !cfg.core.shadow : v.shadow == cfg.core.shadow) &&
+        (v.has_reward || !cfg.has_reward))
       return &v;
   return nullptr;
 }
@@ -382,6 +383,7 @@ std::string rtl_mismatch(const UnitConfig& cfg) {
     std::string s = "no RTL variant with " + std::to_string(cfg.core.states) + " states x " +
                     std::to_string(cfg.core.actions) + " actions, shadow " +
                     (cfg.core.shadow ? "on" : "off") + (cfg.has_reward ? ", reward unit" : "") +
+                    (cfg.mode == Mode::Frozen ? " (a frozen core has no shadow table)" : "") +
                     " (compiled:";
     for (const auto& x : rtl_variants())
       s += std::string(" ") + x.name + "=" + std::to_string(x.states) + "x" +
@@ -393,6 +395,9 @@ std::string rtl_mismatch(const UnitConfig& cfg) {
   if (c.q_width != r.q_width || c.coef_frac != r.coef_frac || c.alpha_fx() != r.alpha_fx() ||
       c.gamma_fx() != r.gamma_fx())
     return "the RTL is elaborated for Q16 values, 8-bit alpha/gamma = 77/205 (0.3/0.8)";
+  if (c.random_ties != (cfg.mode == Mode::Online))
+    return "the online point breaks ties with its LFSR, the greedy and frozen points (no LFSR) "
+           "take the lowest index: core.random_ties must be true exactly at --rl-mode online";
   if (cfg.has_reward) {
     const RewardConfig rr = rtl_reward_config();
     const RewardConfig& w = cfg.reward;

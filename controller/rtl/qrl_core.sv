@@ -1,34 +1,30 @@
 // Tabular Q-learning core of an RL decision unit: q-table(s) in RAM, order bits, LFSR
 // exploration, serial fixed-point update, optional shadow table with episode copy. Bit- and
-// cycle-exact twin of controller/rl/qcore.{h,cpp}; docs/rl.md. A unit is this core and, for the
-// units that have one, the reward unit qrl_reward (no shared signal: the policy passes the
-// reward), verilated and costed each on its own.
+// cycle-exact twin of controller/rl/qcore.{h,cpp}; docs/rl.md. A unit is this core and, where it
+// has one, the reward unit qrl_reward (no shared signal: the policy passes the reward).
 //
 // Storage per table: the q values in a RAM of States * Actions words of QW bits (Q(s, a) at
 // s * Actions + a), and the order bits of every row (qrl_winner.sv: ge(i, j) for every ordered
 // pair) in a RAM of States words of Actions * (Actions - 1) bits, written pair by pair. A
 // decision reads only the order bits; an update reads single q values, computes the new Q(s, a)
-// with one adder over several cycles, and refreshes the order bits of action a by comparing the
-// new value with the row's other values.
+// with one adder over several cycles, and refreshes the order bits of action a.
 //
 // One operation is accepted per clock edge (priority: management > update > decide), valid/ready
-// requests, one-cycle response pulses. Cycles (docs/rl.md "Handshake timing", the C++ model's
-// QCore::*_cycles): decide 2 (one per cycle; + States * Actions when it closes an episode: the
-// shadow -> active copy), update 7 + NSteps + Actions (a warm-up update 1), management COPY
-// States * Actions + 1 (1 without shadow), WRITE of one q value 4 + Actions, READ 3, SEED 1. The
-// adder's q operands come from a read-data register (qrl_qadd). After reset the tables are
-// cleared, one q value per cycle (idle_o low meanwhile). cfg_eps_n_i is sampled during that clear
-// and at SEED; the other cfg_ inputs are read live.
+// requests, one-cycle response pulses. Cycles (docs/rl.md "Handshake timing", QCore::*_cycles):
+// decide 2 (one per cycle; + States * Actions when it closes an episode: the shadow -> active
+// copy), update 7 + NSteps + Actions (a warm-up update 1), management COPY States * Actions + 1
+// (1 without shadow), WRITE of one q value 4 + Actions, READ 3, SEED 1. After reset the tables
+// are cleared, one q value per cycle (idle_o low meanwhile). cfg_eps_n_i is sampled during that
+// clear and at SEED; the other cfg_ inputs are read live.
 // Submodules: qrl_decide (ε-greedy, random tie-break; qrl_winner: maximum set, argmax), qrl_qdp
 // (qrl_qadd: update), qrl_qaddr (q address, clear/copy address tests), qrl_ram_1r1w (tables).
 //
-// The warm-up (docs/rl.md "Reward unit"): a percentile reward classified before the reward
-// unit's first threshold scan carries rwd_scanned_o = 0; the policy passes that flag with the
-// update that uses the reward (upd_rwd_ready_i), and the core drops such an update (done at the
-// next edge, tables unchanged). Updates whose reward does not come from the percentile unit
-// (SLC, FSP's page-type term alone) hold upd_rwd_ready_i at 1.
-// Mode: 0 online ε-greedy; 1 greedy (no ε logic: the C++ model at ε = 0, the LFSR breaks ties);
-// 2 frozen: greedy, no update (upd_ready_o low; qrl_qdp: a compare instead of qrl_qadd).
+// The warm-up (docs/rl.md "Reward unit"): an update whose percentile reward was classified before
+// the reward unit's first threshold scan comes with upd_rwd_ready_i = 0 and is dropped (done at
+// the next edge, tables unchanged); rewards not from the percentile unit hold it at 1.
+// Mode: 0 online ε-greedy; 1 greedy (no ε logic, no LFSR: the C++ model at ε = 0 with
+// random_ties false, the lower index wins ties); 2 frozen: greedy, no update (upd_ready_o low;
+// qrl_qdp: a compare instead of qrl_qadd), no shadow table whatever Shadow says.
 module qrl_core #(
   parameter int unsigned Mode = 0,
   parameter int unsigned States = 128,
@@ -78,6 +74,9 @@ module qrl_core #(
   output logic [qrl_pkg::QW-1:0] mgt_value_o,
   output logic                   idle_o
 );
+  // The frozen point has no shadow table: nothing learns, so there is nothing to hold away
+  // from the decisions (a Shadow unit's frozen variant is its core without one).
+  localparam bit Sh = Shadow && (Mode != 2);
   localparam int unsigned QW = qrl_pkg::QW;
   localparam logic [1:0] OpCopy = 2'd0;
   localparam logic [1:0] OpWrite = 2'd1;
@@ -118,15 +117,15 @@ module qrl_core #(
   state_e st_d, st_q;
 
   // ---------------------------------------------------------------- arbitration
-  logic busy, acc_mgt, acc_upd, acc_dec;
+  // busy_q = (st_q != StIdle) || copy_pend_q, from the next-state values (fmax: no state decode)
+  logic busy_q, acc_mgt, acc_upd, acc_dec;
   logic copy_pend_d, copy_pend_q;
-  assign busy = (st_q != StIdle) || copy_pend_q;
-  assign mgt_ready_o = !busy;
-  assign upd_ready_o = (Mode != 2) && !busy && !mgt_valid_i;
-  assign dec_ready_o = !busy && !mgt_valid_i && !(upd_valid_i && Mode != 2);
-  assign acc_mgt = mgt_valid_i && mgt_ready_o;
-  assign acc_upd = upd_valid_i && upd_ready_o;
-  assign acc_dec = dec_valid_i && dec_ready_o;
+  assign mgt_ready_o = !busy_q;
+  assign upd_ready_o = (Mode != 2) && !busy_q && !mgt_valid_i;
+  assign dec_ready_o = !busy_q && !mgt_valid_i && !(upd_valid_i && Mode != 2);
+  assign acc_mgt = mgt_valid_i && !busy_q;
+  assign acc_upd = (Mode != 2) && upd_valid_i && !busy_q && !mgt_valid_i;
+  assign acc_dec = dec_valid_i && !busy_q && !mgt_valid_i && !(upd_valid_i && Mode != 2);
 
   // ---------------------------------------------------------------- RAMs
   // a* = active table, s* = shadow table; q = q values, o = order bits
@@ -157,7 +156,7 @@ module qrl_core #(
 
   qrl_decide #(
     .Actions(Actions),
-    .Shadow (Shadow),
+    .Shadow (Sh),
     .Explore(Mode == 0)
   ) u_decide (
     .clk_i,
@@ -174,7 +173,7 @@ module qrl_core #(
     .mask_q_i      (mask_q),
     .order_i       (ao_rdata),
     .work_order_i  (wo_rdata),
-    .use_work_i    (Shadow && (st_q == StUpdRdQ)),
+    .use_work_i    (Sh && (st_q == StUpdRdQ)),
     .win_idx_o     (win_idx),
     .busy_o        (d1_valid),
     .rsp_valid_o   (dec_rsp_valid_o),
@@ -223,8 +222,9 @@ module qrl_core #(
   logic [Actions-1:0] a_hot, j_hot;
   logic [PairW-1:0] pair_mask;
   logic [OrdW-1:0] o_wmask;
-  logic o_sweep;  // the clear and the copy write whole rows: every a_hot and j_hot bit set
-  assign o_sweep = (st_q == StClear || st_q == StCopy);
+  // the clear and the copy write whole rows: every a_hot and j_hot bit set; o_sweep is
+  // (st_q == StClear || st_q == StCopy), registered from st_d (fmax: no state decode)
+  logic o_sweep;
   for (genvar i = 0; i < Actions; i++) begin : g_hot
     assign a_hot[i] = (u_a_q == ActW'(i)) || o_sweep;
     assign j_hot[i] = (jc_q == ActW'(i)) || o_sweep;
@@ -243,7 +243,7 @@ module qrl_core #(
   qrl_ram_1r1w #(.Depth(States), .Width(OrdW), .Lanes(OrdW)) u_ao (.clk_i, .re_i(ao_re),
       .raddr_i(ao_raddr), .rdata_o(ao_rdata), .we_i(ao_we), .wmask_i(o_wmask),
       .waddr_i(ao_waddr), .wdata_i(ao_wdata));
-  if (Shadow) begin : g_shadow
+  if (Sh) begin : g_shadow
     qrl_ram_1r1w #(.Depth(QDepth), .Width(QW)) u_sq (.clk_i, .re_i(sq_re), .raddr_i(sq_raddr),
         .rdata_o(sq_rdata), .we_i(sq_we), .wmask_i(1'b1), .waddr_i(sq_waddr), .wdata_i(sq_wdata));
     qrl_ram_1r1w #(.Depth(States), .Width(OrdW), .Lanes(OrdW)) u_so (.clk_i, .re_i(so_re),
@@ -338,16 +338,16 @@ module qrl_core #(
         // table), else of the decision's state; the shadow q values from address 0 (a copy's
         // first read).
         ao_re = 1'b1;
-        ao_raddr = (!Shadow && upd_valid_i && Mode != 2) ? upd_next_state_i : dec_state_i;
-        so_re = Shadow;
+        ao_raddr = (!Sh && upd_valid_i && Mode != 2) ? upd_next_state_i : dec_state_i;
+        so_re = Sh;
         so_raddr = (copy_pend_q || mgt_valid_i) ? '0 : upd_next_state_i;
-        sq_re = Shadow;
+        sq_re = Sh;
         sq_raddr = '0;
         if (copy_pend_q || (acc_mgt && mgt_op_i == OpCopy)) begin
           // The episode copy: requested by the previous decide, or a management COPY (nothing
           // to copy without a shadow table: done at the next edge).
           copy_pend_d = 1'b0;
-          if (Shadow) begin
+          if (Sh) begin
             cnt_d = '0;
             st_d = StCopy;
           end
@@ -363,7 +363,7 @@ module qrl_core #(
               col_zero = 1'b1;
             end
             OpRead: begin
-              m_sh_d = Shadow && mgt_shadow_i;
+              m_sh_d = Sh && mgt_shadow_i;
               st_d = StRead;
             end
             default: seed_clr = 1'b1;  // OpSeed
@@ -386,14 +386,14 @@ module qrl_core #(
       end
       StUpdRdQ: begin
         rb_row = StW'(cnt_q);  // s', for the read of Q(s', a*) next
-        sq_re = Shadow;
-        aq_re = !Shadow;
+        sq_re = Sh;
+        aq_re = !Sh;
         st_d = StUpdRdN;
         col_win = 1'b1;
       end
       StUpdRdN: begin
-        sq_re = Shadow;
-        aq_re = !Shadow;
+        sq_re = Sh;
+        aq_re = !Sh;
         st_d = StUpdD;
       end
       StUpdD: begin
@@ -407,8 +407,8 @@ module qrl_core #(
         cnt_d = cnt_inc;
         if (cnt_q[StepW-1:0] == PreLastStep) begin
           // Q(s, a) reaches the register after the last step (which still adds Q')
-          sq_re = Shadow;
-          aq_re = !Shadow;
+          sq_re = Sh;
+          aq_re = !Sh;
         end
         if (step_last) begin
           st_d = StUpdFin;
@@ -417,22 +417,22 @@ module qrl_core #(
       end
       StUpdFin: begin
         acc_ld = 1'b1;
-        sq_re = Shadow;
-        aq_re = !Shadow;
+        sq_re = Sh;
+        aq_re = !Sh;
         st_d = StLoopRd;
         col_one = 1'b1;
       end
       StWrRd: begin
-        sq_re = Shadow;
-        aq_re = !Shadow;
+        sq_re = Sh;
+        aq_re = !Sh;
         st_d = StLoopRd;
         col_one = 1'b1;
       end
       StLoopRd: begin
         acc_ld = 1'b1;  // saturated (a management write's value is in range already)
         if (Actions > 1) begin
-          sq_re = Shadow;
-          aq_re = !Shadow;
+          sq_re = Sh;
+          aq_re = !Sh;
         end
         cnt_d = CntW'(2);
         st_d = StLoop;
@@ -444,20 +444,20 @@ module qrl_core #(
         // of (a, c - 3), the active table's too on a management write; the last cycle writes
         // Q(s, a)
         if (cl != (ActW + 1)'(2)) begin
-          so_we = Shadow;
-          ao_we = !Shadow || wboth_q;
+          so_we = Sh;
+          ao_we = !Sh || wboth_q;
         end
         if (cl < (ActW + 1)'(Actions)) begin
-          sq_re = Shadow;
-          aq_re = !Shadow;
+          sq_re = Sh;
+          aq_re = !Sh;
         end
         j_above_a_d = j_above_a || (jc == u_a_q);
         cnt_d = cnt_inc;
         col_loop = 1'b1;
         if (loop_last) begin
           col_loop = 1'b0;  // a: the write of Q(s, a)
-          sq_we = Shadow;
-          aq_we = !Shadow || wboth_q;
+          sq_we = Sh;
+          aq_we = !Sh || wboth_q;
           upd_done_d = !wboth_q;
           st_d = StIdle;
           cnt_d = '0;
@@ -569,32 +569,32 @@ module qrl_core #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q <= StClear;
+      busy_q <= 1'b1;
+      o_sweep <= 1'b1;
       cnt_q <= '0;
       copy_pend_q <= 1'b0;
-      mask_q <= '0;
-      u_s_q <= '0;
-      u_a_q <= '0;
       wboth_q <= 1'b0;
       m1_valid_q <= 1'b0;
       m_sh_q <= 1'b0;
       upd_done_q <= 1'b0;
       j_above_a <= 1'b0;
-      jc_q <= '0;
     end else begin
       st_q <= st_d;
+      busy_q <= (st_d != StIdle) || copy_pend_d;
+      o_sweep <= (st_d == StClear || st_d == StCopy);
       cnt_q <= cnt_d;
       copy_pend_q <= copy_pend_d;
-      mask_q <= mask_d;
-      u_s_q <= u_s_d;
-      u_a_q <= u_a_d;
       wboth_q <= wboth_d;
       m1_valid_q <= m1_valid_d;
       m_sh_q <= m_sh_d;
       upd_done_q <= upd_done_d;
       j_above_a <= j_above_a_d;
-      jc_q <= jc;
     end
   end
+
+  // no reset (area: a reset flip-flop is 1.8x a plain one): mask_q, jc_q loaded at every edge,
+  // u_s_q, u_a_q at the accept of the operation that reads them
+  always_ff @(posedge clk_i) {mask_q, u_s_q, u_a_q, jc_q} <= {mask_d, u_s_d, u_a_d, jc};
 
   assign idle_o = (st_q == StIdle) && !copy_pend_q && !d1_valid && !m1_valid_q;
 endmodule

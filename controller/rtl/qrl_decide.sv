@@ -15,9 +15,10 @@
 // dec_cnt counts down the decisions left at eps_hi: loaded with cfg_i.eps_n at eps_load_i (the
 // core's reset clear and SEED; a load wins over the count of a decision in its second cycle, as
 // the C++ model's seed() after decide()).
-// Explore = 0 (the greedy and frozen design points, qrl_core Mode 1 and 2): no ε test, no
-// ε schedule (dec_cnt), no popcount of the mask; every decision exploits, as the C++ model with
-// eps_high = eps_low = 0 (the LFSR stays: it still breaks the ties of the maximum set).
+// Explore = 0 (the greedy and frozen design points, qrl_core Mode 1 and 2): no LFSR, no ε test,
+// no ε schedule, no random pick; every decision takes the lowest member of the maximum set
+// (qrl_winner's idx_o, the lower index winning ties), registered at E1: the C++ model with
+// random_ties false (eps_high = eps_low = 0). SEED loads nothing.
 // Episodes (Shadow): every cfg_i.episode_len-th decision (0: never) closes the episode (ep_end_o
 // with its accept; the core then copies the shadow table); ep_clr_i (a management COPY or SEED)
 // restarts the count.
@@ -50,15 +51,9 @@ module qrl_decide #(
 );
   localparam int unsigned ActW = qrl_pkg::idx_w(Actions);
   localparam int unsigned PairW = qrl_pkg::pair_w(Actions);
-  localparam int unsigned CntW = $clog2(Actions + 1);
-  localparam int unsigned KbW = qrl_pkg::kp_width(Actions);
 
-  logic [31:0] w;
-  logic d1_q, explore;
-  logic [Actions-1:0] max_set, set, set_q;
-  logic [CntW-1:0] cnt_max, cnt, cnt_q;
-  logic [KbW-1:0] kb, kb_q;
-  logic [ActW-1:0] k;
+  logic d1_q;
+  logic [Actions-1:0] max_set;
 
   qrl_winner #(
     .Actions(Actions),
@@ -71,31 +66,40 @@ module qrl_decide #(
     .idx_o  (win_idx_o)
   );
 
-  qrl_lfsr u_lfsr (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .en_i      (d1_q),
-    .load_i    (seed_i),
-    .load_val_i(seed_val_i),
-    .word_o    (w)
-  );
-
-  // second cycle: ε test, the set, its popcount, the products' bits
   assign mask_n_o = (mask_i == '0) ? {Actions{1'b1}} : mask_i;
-  qrl_popcnt #(
-    .N(Actions),
-    .W(CntW)
-  ) u_cnt_max (
-    .v_i  (max_set),
-    .cnt_o(cnt_max)
-  );
+
   if (Explore) begin : g_eps
+    localparam int unsigned CntW = $clog2(Actions + 1);
+    localparam int unsigned KbW = qrl_pkg::kp_width(Actions);
+    logic [31:0] w;
+    logic explore;
+    logic [Actions-1:0] set, set_q;
+    logic [CntW-1:0] cnt_max, cnt_mask, cnt, cnt_q;
+    logic [KbW-1:0] kb, kb_q;
+    logic [ActW-1:0] k;
     logic [23:0] dec_cnt_q;
     logic eps_high;  // dec_cnt_q != 0, registered (fmax)
-    logic [CntW-1:0] cnt_mask;
+
+    qrl_lfsr u_lfsr (
+      .clk_i     (clk_i),
+      .rst_ni    (rst_ni),
+      .en_i      (d1_q),
+      .load_i    (seed_i),
+      .load_val_i(seed_val_i),
+      .word_o    (w)
+    );
+
+    // second cycle: ε test, the set, its popcount, the products' bits; both popcounts in
+    // parallel, selected by the ε test at the end (fmax: the 16-bit compare is not in front of
+    // the popcount)
     assign explore = w[31:16] < (eps_high ? cfg_i.eps_hi : cfg_i.eps_lo);
-    // both popcounts in parallel, selected by the ε test at the end (fmax: the 16-bit compare
-    // is not in front of the popcount)
+    qrl_popcnt #(
+      .N(Actions),
+      .W(CntW)
+    ) u_cnt_max (
+      .v_i  (max_set),
+      .cnt_o(cnt_max)
+    );
     qrl_popcnt #(
       .N(Actions),
       .W(CntW)
@@ -117,53 +121,63 @@ module qrl_decide #(
         eps_high <= (dec_cnt_q != 24'h1);
       end
     end
-  end else begin : g_greedy
-    assign explore = 1'b0;
-    assign set = max_set;
-    assign cnt = cnt_max;
-    logic unused_eps;
-    assign unused_eps = ^{cfg_i.eps_hi, cfg_i.eps_lo, cfg_i.eps_n, eps_load_i, w[31:16]};
-  end
 
-  qrl_kprod #(
-    .Actions(Actions),
-    .KbW    (KbW)
-  ) u_kprod (
-    .rnd_i(w[15:0]),
-    .kb_i (kb_q),
-    .cnt_i(cnt_q),
-    .kb_o (kb),
-    .k_o  (k)
-  );
+    qrl_kprod #(
+      .Actions(Actions),
+      .KbW    (KbW)
+    ) u_kprod (
+      .rnd_i(w[15:0]),
+      .kb_i (kb_q),
+      .cnt_i(cnt_q),
+      .kb_o (kb),
+      .k_o  (k)
+    );
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        rsp_explored_o <= 1'b0;
+        set_q <= '0;
+        cnt_q <= '0;
+        kb_q <= '0;
+      end else begin
+        // no enables (area): read only in the response cycle after their load edge
+        rsp_explored_o <= explore;
+        set_q <= set;
+        cnt_q <= cnt;
+        kb_q <= kb;
+      end
+    end
+
+    // response cycle: the member of set_q whose rank is k
+    qrl_kth #(
+      .Actions(Actions),
+      .ActW   (ActW)
+    ) u_kth (
+      .mask_q_i(set_q),
+      .k_i     (k),
+      .idx_o   (rsp_action_o)
+    );
+  end else begin : g_greedy
+    // the lowest member of the maximum set, registered at E1 (no reset: read only in the
+    // response cycle after its load edge)
+    logic [ActW-1:0] idx_q;
+    always_ff @(posedge clk_i) idx_q <= win_idx_o;
+    assign rsp_action_o = idx_q;
+    assign rsp_explored_o = 1'b0;
+    logic unused_eps;
+    assign unused_eps = ^{cfg_i.eps_hi, cfg_i.eps_lo, cfg_i.eps_n, eps_load_i, seed_i, seed_val_i,
+                          max_set};
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       d1_q <= 1'b0;
       rsp_valid_o <= 1'b0;
-      rsp_explored_o <= 1'b0;
-      set_q <= '0;
-      cnt_q <= '0;
-      kb_q <= '0;
     end else begin
       d1_q <= acc_i;
       rsp_valid_o <= d1_q;
-      // no enables (area): read only in the response cycle after their load edge
-      rsp_explored_o <= explore;
-      set_q <= set;
-      cnt_q <= cnt;
-      kb_q <= kb;
     end
   end
-
-  // response cycle: the member of set_q whose rank is k
-  qrl_kth #(
-    .Actions(Actions),
-    .ActW   (ActW)
-  ) u_kth (
-    .mask_q_i(set_q),
-    .k_i     (k),
-    .idx_o   (rsp_action_o)
-  );
 
   if (Shadow) begin : g_episode
     logic [15:0] ep_cnt_q;

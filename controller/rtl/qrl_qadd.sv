@@ -120,24 +120,26 @@ module qrl_qadd #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      acc_q <= '0;
-      d_q <= '0;
       shift_q <= '0;
       pend_q <= '0;
       {y_w_q, y_inv_q, y_d_q, cin_q} <= '0;
-      wq_q <= '0;
       ord_q_o <= '0;
       ph_q <= '0;
     end else begin
-      if (acc_ld_i || init_i) acc_q <= acc_d;
-      if (d_ld_i) d_q <= DW'(add_sum);
       shift_q <= step_d[1:0];
       pend_q <= pend_d;
       {y_w_q, y_inv_q, y_d_q, cin_q} <= {y_w_d, y_inv_d, y_d_d, cin_d};
-      wq_q <= wq_rdata_i;
       ord_q_o <= {o_hi, o_bit};
       ph_q <= ph_i;
     end
+  end
+
+  // no reset (area): acc_q and d_q are loaded by the operation that reads them, wq_q (the
+  // read-data register) at every edge
+  always_ff @(posedge clk_i) begin
+    if (acc_ld_i || init_i) acc_q <= acc_d;
+    if (d_ld_i) d_q <= DW'(add_sum);
+    wq_q <= wq_rdata_i;
   end
 
   assign acc_o = acc_q[QW-1:0];

@@ -60,20 +60,22 @@ module qrl_qaddr #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rb_q <= '0;
-      a_col_q <= '0;
       row_q_o <= 1'b1;
       nrow_q_o <= (States > 1);
       last_q_o <= (QDepth == 1);
     end else begin
-      rb_q <= rb_d;
-      a_col_q <= a_col_d;
       // a sweep's next address cnt + 1, else 0 (a sweep starts there; the flags matter only in
       // sweeps): no arbitration in front of the comparators
       row_q_o <= !sweep_i || (cnt_inc_i < StatesC);
       nrow_q_o <= sweep_i ? (cnt_inc_i < StatesC - 1'b1) : (States > 1);
       last_q_o <= sweep_i ? (cnt_inc_i == QDepthC - 1'b1) : (QDepth == 1);
     end
+  end
+
+  // no reset (area): loaded at every edge, read only by the operation that set them up
+  always_ff @(posedge clk_i) begin
+    rb_q <= rb_d;
+    a_col_q <= a_col_d;
   end
 
   assign addr_o = rb_q + QAW'(a_col_q);

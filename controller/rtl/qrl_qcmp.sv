@@ -6,7 +6,6 @@
 // registered ({high, low}, one cycle after the compare, as qrl_qadd's ord_q_o).
 module qrl_qcmp (
   input  logic                   clk_i,
-  input  logic                   rst_ni,
   input  logic                   ld_i,          // val <= in_val_i
   input  logic [qrl_pkg::QW-1:0] in_val_i,
   input  logic                   j_above_a_i,
@@ -22,16 +21,12 @@ module qrl_qcmp (
   assign o_bit = diff[QW] ^ j_above_a_i;
   assign o_hi = ~o_bit | (val_q == wq_q);
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      val_q <= '0;
-      wq_q <= '0;
-      ord_q_o <= '0;
-    end else begin
-      if (ld_i) val_q <= in_val_i;
-      wq_q <= wq_rdata_i;
-      ord_q_o <= {o_hi, o_bit};
-    end
+  // no reset (area): val_q is loaded at the write's accept, the others at every edge; all are
+  // read only in the write's compare loop
+  always_ff @(posedge clk_i) begin
+    if (ld_i) val_q <= in_val_i;
+    wq_q <= wq_rdata_i;
+    ord_q_o <= {o_hi, o_bit};
   end
 
   assign val_o = val_q;

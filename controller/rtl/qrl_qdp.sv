@@ -28,7 +28,6 @@ module qrl_qdp #(
     end
     qrl_qcmp u_qcmp (
       .clk_i,
-      .rst_ni,
       .ld_i       (acc_ld_i && idle_q),
       .in_val_i,
       .j_above_a_i,

@@ -15,6 +15,7 @@ using namespace ssdtlm::rl;
 struct Counts {
   int updates = 0, rewards = 0, episodes = 0;
   double eps_high = -1, eps_low = -1;
+  int random_ties = -1;
 };
 
 class CountingBackend final : public Backend {
@@ -22,6 +23,7 @@ class CountingBackend final : public Backend {
   CountingBackend(const UnitConfig& cfg, Counts& n) : inner_(cfg), n_(n) {
     n.eps_high = cfg.core.eps_high;
     n.eps_low = cfg.core.eps_low;
+    n.random_ties = cfg.core.random_ties;
   }
   const char* kind() const override { return "cpp"; }
   const UnitConfig& config() const override { return inner_.config(); }
@@ -81,6 +83,7 @@ TEST(RlModes, OnlineForwardsEverythingAndKeepsTheSchedule) {
   EXPECT_EQ(n.rewards, 20);
   EXPECT_EQ(n.episodes, 10);
   EXPECT_DOUBLE_EQ(n.eps_high, 0.8);
+  EXPECT_EQ(n.random_ties, 1);
   EXPECT_FALSE(be->frozen());
   EXPECT_EQ(reg->live.count("gc"), 1u);
   be.reset();
@@ -95,6 +98,7 @@ TEST(RlModes, GreedyUpdatesWithEpsilonZero) {
   auto be = mode_factory(counting(n), s, reg)(unit_config_for("gc", 1));
   EXPECT_EQ(n.eps_high, 0.0);
   EXPECT_EQ(n.eps_low, 0.0);
+  EXPECT_EQ(n.random_ties, 0);  // no LFSR at this point: the lower index wins ties
   int explored = 0;
   for (int i = 0; i < 2000; ++i) explored += be->decide(uint32_t(i) % 68, kAllActions).explored;
   EXPECT_EQ(explored, 0);
@@ -111,6 +115,7 @@ TEST(RlModes, FrozenIssuesNoUpdateNoRewardNoEpisode) {
   EXPECT_TRUE(be->frozen());
   EXPECT_FALSE(be->learns());
   EXPECT_EQ(n.eps_high, 0.0);
+  EXPECT_EQ(n.random_ties, 0);
   drive(*be, 10);
   EXPECT_EQ(be->update(UpdateOp::sarsa(0, 0, 256, 1, 0)), 0u);
   EXPECT_FALSE(be->reward(10).ready);

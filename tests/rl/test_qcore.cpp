@@ -157,6 +157,17 @@ TEST(RlQCore, TieBreakLowestIndex) {
     EXPECT_FALSE(d.explored);
     EXPECT_EQ(d.cycles, QCore::kDecideCycles);
   }
+  // random_ties false (the greedy and frozen points): ties go to the lowest index, no LFSR draw
+  c.random_ties = false;
+  QCore t(c);
+  t.write_row(1, r.data());
+  const uint32_t lfsr = t.lfsr_state();
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(t.decide(1).action, 1u);          // 1 and 2 tie: 1
+    EXPECT_EQ(t.decide(1, 0b1100).action, 2u);  // 2 beats 3
+    EXPECT_EQ(t.decide(0).action, 0u);          // all zero: 0
+  }
+  EXPECT_EQ(t.lfsr_state(), lfsr);
 }
 
 // Exploitation breaks ties uniformly at random (docs/rl.md "Exploitation and ties"): an
@@ -407,4 +418,9 @@ TEST(RlQCore, ConfigValidation) {
   c = cfg(4, 4);
   c.episode_len = 70000;
   EXPECT_THROW(QCore{c}, std::invalid_argument);
+  c = cfg(4, 4);
+  c.random_ties = false;  // needs eps 0
+  EXPECT_THROW(QCore{c}, std::invalid_argument);
+  c.eps_high = c.eps_low = 0;
+  EXPECT_NO_THROW(QCore{c});
 }

@@ -158,6 +158,29 @@ TEST(HwcostAsic, KeysAreNumbersAndFailuresAreErrors) {
   }
 }
 
+// The design points' core areas (NAND2-eq of the OSU 0.18 um library) and their RAM bits, for
+// every unit: online-greedy cores <= 3.0 kGE, frozen cores <= 1.5 kGE, 200 MHz everywhere.
+TEST(HwcostAsic, DesignPointTargetsAtEveryUnit) {
+  const fs::path out = tmp("hwcost-points.json");
+  const auto r = run_ssdtlm("hwcost --no-ice40 --no-power -j 2 --json " + out.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json units = ssdtlm::test::load_json(out.string())["units"];
+  ASSERT_EQ(units.size(), 4u);
+  for (const auto& [name, u] : units.items()) {
+    const json& pts = u["points"];
+    EXPECT_LE(pts["greedy"]["asic"]["core_nand2_eq"].get<double>(), 3000.0) << name;
+    EXPECT_LE(pts["frozen"]["asic"]["core_nand2_eq"].get<double>(), 1500.0) << name;
+    for (const char* p : {"online", "greedy", "frozen"}) {
+      EXPECT_GE(pts[p]["asic"]["fmax_mhz"].get<double>(), 200.0) << name << " " << p;
+      EXPECT_GT(pts[p]["asic"]["ram_bits"].get<uint64_t>(), 0u) << name << " " << p;
+    }
+    // the frozen point keeps one q-table and its order bits: no shadow table, no histogram
+    const uint64_t s = u["states"], a = u["actions"];
+    EXPECT_EQ(pts["frozen"]["asic"]["ram_bits"].get<uint64_t>(), s * a * 16 + s * a * (a - 1))
+        << name;
+  }
+}
+
 // ---- VCD: a minimal reader (header $var declarations and #time / value-change lines)
 
 struct Vcd {

@@ -22,6 +22,10 @@ UnitConfig gc(Mode m) {
     u.core = rtl_core_config(v);
     u.core.eps_high = u.core.eps_low = 0.99;  // the online core explores almost always
     u.core.eps_high_decisions = 1000;
+    if (m != Mode::Online) {  // as rl::mode_factory sets them
+      u.core.eps_high = u.core.eps_low = 0;
+      u.core.random_ties = false;
+    }
     u.reward = rtl_reward_config();
     u.has_reward = v.has_reward;
     u.mode = m;
@@ -51,7 +55,10 @@ TEST(RlRtlBackendPoints, GreedyCoreHasNoEpsilonLogic) {
   auto online = make_rtl_backend(gc(Mode::Online));
   EXPECT_GT(explorations(*online), 400u);
   auto greedy = make_rtl_backend(gc(Mode::Greedy));
+  greedy->seed(0x1234);  // the greedy core has no LFSR: SEED loads nothing
   EXPECT_EQ(explorations(*greedy), 0u);
+  // ties: every value 0, the lowest allowed index wins
+  EXPECT_EQ(greedy->decide(5, 0b01100100u).action, 2u);
   EXPECT_GT(greedy->update(some_update()), 0u);  // the greedy core still learns
   EXPECT_GT(greedy->reward(5000).cycles, 0u);
 }
@@ -70,6 +77,17 @@ TEST(RlRtlBackendPoints, FrozenCoreRefusesUpdatesAndHasNoRewardUnit) {
   int32_t back[8] = {};
   frozen->read_row(9, false, back);
   EXPECT_EQ(back[5], 512);
+}
+
+// The C++ model's tie rule must be the variant's: random ties (LFSR) only on the online core.
+TEST(RlRtlBackendPoints, TieRuleMustMatchTheDesignPoint) {
+  UnitConfig g = gc(Mode::Greedy);
+  g.core.random_ties = true;
+  EXPECT_THROW(make_rtl_backend(g), std::invalid_argument);
+  UnitConfig o = gc(Mode::Online);
+  o.core.eps_high = o.core.eps_low = 0;
+  o.core.random_ties = false;
+  EXPECT_THROW(make_rtl_backend(o), std::invalid_argument);
 }
 
 }  // namespace

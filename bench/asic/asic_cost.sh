@@ -154,10 +154,11 @@ def part_json(p):
 parts = {"qrl_core": load("core")}
 if has_rwd:
     parts["qrl_reward"] = load("reward")
-# RAM bits as hwcost counts them: q values, order bits (two per action pair), reward histogram
+# RAM bits as hwcost counts them: q values, order bits (two per action pair; none in the frozen
+# core, which scans the q values), reward histogram
 tables = 2 if shadow else 1
 bits = {"qtable": states * actions * QW * tables,
-        "order": states * actions * (actions - 1) * tables,
+        "order": 0 if point == "frozen" else states * actions * (actions - 1) * tables,
         "histogram": ((32 - 3 + 1) * 8 + 1) * 19 if has_rwd else 0}
 nbits = sum(bits.values())
 ram = {"bits": nbits, "bits_by_table": bits,

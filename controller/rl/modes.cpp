@@ -163,6 +163,7 @@ BackendFactory mode_factory(BackendFactory base, const ModeSetup& setup,
     if (setup.mode == Mode::Frozen) {  // nothing learns: no shadow table, no episodes
       u.core.shadow = false;
       u.core.episode_len = 0;
+      u.core.scan_decide = true;  // the frozen core scans the row's q values (no order bits)
     }
     u.mode = setup.mode;  // the RTL backend builds the variant of this design point
     std::unique_ptr<Backend> be = base(u);

@@ -50,6 +50,8 @@ void QCoreConfig::validate() const {
   if (episode_len >= (1u << 16)) bad("episode_len must be < 2^16");
   if (!random_ties && (eps_high_fx() != 0 || eps_low_fx() != 0))
     bad("random_ties false (lowest-index ties, no LFSR) needs eps_high = eps_low = 0");
+  if (scan_decide && (random_ties || shadow))
+    bad("scan_decide (the frozen core) needs random_ties false and no shadow table");
 }
 
 QCore::QCore(const QCoreConfig& cfg) : cfg_(cfg) {
@@ -189,7 +191,7 @@ Decision QCore::decide(uint32_t state, uint32_t mask) {
   }
   if (dec_cnt_ < cfg_.eps_high_decisions) ++dec_cnt_;
   ++decisions_;
-  d.cycles = kDecideCycles;
+  d.cycles = decide_cycles();
   if (cfg_.shadow && cfg_.episode_len != 0) {
     if (ep_cnt_ + 1 == cfg_.episode_len) {
       ep_cnt_ = 0;

@@ -398,6 +398,9 @@ std::string rtl_mismatch(const UnitConfig& cfg) {
   if (c.random_ties != (cfg.mode == Mode::Online))
     return "the online point breaks ties with its LFSR, the greedy and frozen points (no LFSR) "
            "take the lowest index: core.random_ties must be true exactly at --rl-mode online";
+  if (c.scan_decide != (cfg.mode == Mode::Frozen))
+    return "the frozen core decides by scanning the row's q values (core.scan_decide true), the "
+           "online and greedy cores from order bits (false)";
   if (cfg.has_reward) {
     const RewardConfig rr = rtl_reward_config();
     const RewardConfig& w = cfg.reward;

@@ -4,9 +4,9 @@
 // wrapper (black-boxed by hwcost's logic flow); harness/ files are not listed here.
 qrl_pkg.sv
 qrl_core.sv
+qrl_learn.sv
+qrl_frozen.sv
 qrl_qadd.sv
-qrl_qcmp.sv
-qrl_qdp.sv
 qrl_qaddr.sv
 qrl_decide.sv
 qrl_reward.sv

@@ -15,7 +15,7 @@ using namespace ssdtlm::rl;
 struct Counts {
   int updates = 0, rewards = 0, episodes = 0;
   double eps_high = -1, eps_low = -1;
-  int random_ties = -1;
+  int random_ties = -1, scan_decide = -1, shadow = -1;
 };
 
 class CountingBackend final : public Backend {
@@ -24,6 +24,8 @@ class CountingBackend final : public Backend {
     n.eps_high = cfg.core.eps_high;
     n.eps_low = cfg.core.eps_low;
     n.random_ties = cfg.core.random_ties;
+    n.scan_decide = cfg.core.scan_decide;
+    n.shadow = cfg.core.shadow;
   }
   const char* kind() const override { return "cpp"; }
   const UnitConfig& config() const override { return inner_.config(); }
@@ -99,6 +101,7 @@ TEST(RlModes, GreedyUpdatesWithEpsilonZero) {
   EXPECT_EQ(n.eps_high, 0.0);
   EXPECT_EQ(n.eps_low, 0.0);
   EXPECT_EQ(n.random_ties, 0);  // no LFSR at this point: the lower index wins ties
+  EXPECT_EQ(n.scan_decide, 0);
   int explored = 0;
   for (int i = 0; i < 2000; ++i) explored += be->decide(uint32_t(i) % 68, kAllActions).explored;
   EXPECT_EQ(explored, 0);
@@ -116,6 +119,7 @@ TEST(RlModes, FrozenIssuesNoUpdateNoRewardNoEpisode) {
   EXPECT_FALSE(be->learns());
   EXPECT_EQ(n.eps_high, 0.0);
   EXPECT_EQ(n.random_ties, 0);
+  EXPECT_EQ(n.scan_decide, 1);  // the frozen core scans rows
   drive(*be, 10);
   EXPECT_EQ(be->update(UpdateOp::sarsa(0, 0, 256, 1, 0)), 0u);
   EXPECT_FALSE(be->reward(10).ready);

@@ -168,6 +168,12 @@ TEST(RlQCore, TieBreakLowestIndex) {
     EXPECT_EQ(t.decide(0).action, 0u);          // all zero: 0
   }
   EXPECT_EQ(t.lfsr_state(), lfsr);
+  // the frozen core scans the row: actions + 1 cycles, the same decisions
+  c.scan_decide = true;
+  QCore f(c);
+  f.write_row(1, r.data());
+  EXPECT_EQ(f.decide(1).action, 1u);
+  EXPECT_EQ(f.decide(1, 0b1100).cycles, 5u);
 }
 
 // Exploitation breaks ties uniformly at random (docs/rl.md "Exploitation and ties"): an
@@ -423,4 +429,10 @@ TEST(RlQCore, ConfigValidation) {
   EXPECT_THROW(QCore{c}, std::invalid_argument);
   c.eps_high = c.eps_low = 0;
   EXPECT_NO_THROW(QCore{c});
+  c.scan_decide = true;  // the frozen core: no shadow table, no random ties
+  c.shadow = true;
+  EXPECT_THROW(QCore{c}, std::invalid_argument);
+  c.shadow = false;
+  c.random_ties = true;
+  EXPECT_THROW(QCore{c}, std::invalid_argument);
 }

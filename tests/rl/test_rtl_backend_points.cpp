@@ -26,6 +26,10 @@ UnitConfig gc(Mode m) {
       u.core.eps_high = u.core.eps_low = 0;
       u.core.random_ties = false;
     }
+    if (m == Mode::Frozen) {
+      u.core.shadow = false;
+      u.core.scan_decide = true;
+    }
     u.reward = rtl_reward_config();
     u.has_reward = v.has_reward;
     u.mode = m;

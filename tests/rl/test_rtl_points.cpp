@@ -196,9 +196,11 @@ void core_equivalence(const char* unit, const QCoreConfig& cfg, int ops, uint64_
   QCore cpp(cfg);
   Core<M> rtl(cfg.actions);
   rtl.m().cfg_episode_len_i = cfg.episode_len;
-  rtl.m().cfg_eps_hi_i = cfg.eps_high_fx();
-  rtl.m().cfg_eps_lo_i = cfg.eps_low_fx();
-  rtl.m().cfg_eps_n_i = cfg.eps_high_decisions;
+  if (cfg.random_ties) {  // online; a greedy core keeps 0xFFFF: an ε test left in it explores
+    rtl.m().cfg_eps_hi_i = cfg.eps_high_fx();
+    rtl.m().cfg_eps_lo_i = cfg.eps_low_fx();
+    rtl.m().cfg_eps_n_i = cfg.eps_high_decisions;
+  }
   std::mt19937_64 rng(rng_seed);
   const uint32_t S = cfg.states, A = cfg.actions;
   std::vector<int32_t> row(A);
@@ -269,7 +271,8 @@ TEST(RlCosimPoints, GreedyFspShadowEpisodes) {
 template <typename M>
 void frozen_equivalence(const char* unit, uint64_t rng_seed) {
   QCoreConfig cfg = greedy_config(unit, 0);
-  cfg.shadow = false;  // a frozen core has none (qrl_core Mode 2)
+  cfg.shadow = false;  // a frozen core has none (qrl_core Mode 2: qrl_frozen)
+  cfg.scan_decide = true;
   QCore cpp(cfg);
   Core<M> rtl(cfg.actions);
   std::mt19937_64 rng(rng_seed);

@@ -52,7 +52,7 @@ struct QCoreConfig {
   // greedy and frozen points, which have no LFSR)
   bool random_ties = true;
   // true: a decision scans the row's q values, one per cycle (the frozen RTL, qrl_frozen.sv):
-  // actions + 1 cycles instead of kDecideCycles, one decision at a time
+  // actions + 3 cycles instead of kDecideCycles, one decision at a time
   bool scan_decide = false;
 
   uint32_t alpha_fx() const;
@@ -113,7 +113,7 @@ class QCore {
   // register), the steps, add Q(s, a), saturate, then actions + 1 cycles comparing with the row
   // and writing the order bits one cycle behind.
   uint32_t update_cycles() const { return update_cycles_; }
-  uint32_t decide_cycles() const { return cfg_.scan_decide ? cfg_.actions + 1 : kDecideCycles; }
+  uint32_t decide_cycles() const { return cfg_.scan_decide ? cfg_.actions + 3 : kDecideCycles; }
   uint32_t write_row_cycles() const { return cfg_.actions * (kWriteValueCycles + cfg_.actions); }
   uint32_t read_row_cycles() const { return cfg_.actions * kReadValueCycles; }
   // The episode copy: one q value per cycle.

@@ -3,14 +3,15 @@
 // Bit- and cycle-exact twin of controller/rl/qcore.{h,cpp} with random_ties false and
 // scan_decide true (docs/rl.md "Design points").
 //
-// One RAM of States * Actions q values (Q(s, a) at s * Actions + a). A decision scans the row:
-// the accept cycle reads Q(s, 0), each following cycle compares the value read with the best so
-// far (allowed actions only; a later action replaces it only when strictly larger, so the lower
-// index wins ties: QCore::argmax) and reads the next one. Decide Actions + 1 cycles, one at a
-// time (dec_ready_o low while it scans). Management: WRITE one q value 4 + Actions cycles (the
-// RAM is written at the accept edge; the core then waits as the learning core's compare loop
-// does, so that a table load takes the same time at every point), READ 3, SEED and COPY 1 (no
-// LFSR, no shadow table: nothing to do). upd_ready_o is low. After reset the table is cleared,
+// One RAM of States * Actions q values (Q(s, a) at s * Actions + a). The accept edge registers
+// the request's address (s * Actions + a); the RAM's address and the compare's operands are
+// registers (fmax). A decision scans the row: one value read per cycle, registered (rd_q), and
+// compared two cycles after its read with the best so far (allowed actions only; a later action
+// replaces it only when strictly larger, so the lower index wins ties: QCore::argmax). Decide
+// Actions + 3 cycles, one at a time (dec_ready_o low while it scans). Management: WRITE one q
+// value 4 + Actions cycles (the RAM written in the cycle after the accept; the core then waits as
+// the learning core's compare loop does, so that a table load takes the same time at every
+// point), READ 3, SEED and COPY 1 (no LFSR, no shadow table: nothing to do). upd_ready_o is low. After reset the table is cleared,
 // one q value per cycle (idle_o low meanwhile). The cfg_ inputs, the update inputs, mgt_shadow_i
 // and mgt_seed_i are unused (the ports are qrl_core's).
 module qrl_frozen #(
@@ -58,32 +59,32 @@ module qrl_frozen #(
   localparam int unsigned QW = qrl_pkg::QW;
   localparam int unsigned QDepth = States * Actions;
   localparam int unsigned QAW = qrl_pkg::idx_w(QDepth);
-  localparam int unsigned WaitW = $clog2(Actions + 5);  // counts a WRITE's 3 + Actions waits
+  localparam int unsigned WaitW = $clog2(Actions + 5);  // counts to a WRITE's Actions + 2
   localparam logic [1:0] OpWrite = 2'd1;
   localparam logic [1:0] OpRead = 2'd2;
   localparam logic [QAW-1:0] LastAddr = QAW'(QDepth - 1);
-  localparam logic [WaitW-1:0] LastCol = WaitW'(Actions - 1);
+  localparam logic [WaitW-1:0] LastScan = WaitW'(Actions + 1);
   localparam logic [WaitW-1:0] LastWait = WaitW'(Actions + 2);
 
   typedef enum logic [2:0] {
     StClear,
     StIdle,
-    StScan,  // compare column col_q (read in the cycle before), read column col_q + 1
-    StWait,  // a WRITE's wait
-    StRead  // a READ's data cycle
+    StScan,  // col_q = k: read column k (k < Actions), compare column k - 2 (k >= 2)
+    StWait,  // a WRITE: the RAM written in the first cycle, then the wait
+    StRead  // a READ's RAM read
   } state_e;
   state_e st_d, st_q;
 
   logic busy_q, acc_dec, acc_mgt, rsp_d, rsp_q, m_rsp_d, m_rsp_q;
-  logic [QAW-1:0] addr_d, addr_q;  // the clear's address; in a scan, the next column's
-  logic [WaitW-1:0] col_d, col_q;  // the column compared; a WRITE's wait count
+  logic [QAW-1:0] addr_d, addr_q;  // the clear's address; the next read or the write's address
+  logic [WaitW-1:0] col_d, col_q;  // the scan's cycle; a WRITE's wait count
   logic [Actions-1:0] mask_d, mask_q;
-  logic [QW-1:0] best_d, best_q, rdata;
-  logic [ActW-1:0] idx_d, idx_q;
+  logic [QW-1:0] best_d, best_q, rdata, rd_q;  // best_q holds a WRITE's value until its write
+  logic [ActW-1:0] idx_d, idx_q, cmp_col;
   logic found_d, found_q;
+  logic cmp_d, cmp_q;  // this cycle compares (a scan cycle with col_q >= 2), registered
   logic re, we;
-  logic [QAW-1:0] raddr, waddr;
-  logic [QW-1:0] wdata;
+  logic [QAW-1:0] row_addr;  // the accepted request's Q(s, a) (a = 0 for a decide)
 
   assign mgt_ready_o = !busy_q;
   assign dec_ready_o = !busy_q && !mgt_valid_i;
@@ -91,76 +92,75 @@ module qrl_frozen #(
   assign upd_done_o = 1'b0;
   assign acc_mgt = mgt_valid_i && !busy_q;
   assign acc_dec = dec_valid_i && !busy_q && !mgt_valid_i;
+  assign row_addr = mgt_valid_i ?
+      QAW'(QAW'(mgt_state_i) * QAW'(Actions)) + QAW'(mgt_action_i) :
+      QAW'(QAW'(dec_state_i) * QAW'(Actions));
 
-  qrl_ram_1r1w #(.Depth(QDepth), .Width(QW)) u_q (.clk_i, .re_i(re), .raddr_i(raddr),
-      .rdata_o(rdata), .we_i(we), .wmask_i(1'b1), .waddr_i(waddr), .wdata_i(wdata));
+  qrl_ram_1r1w #(.Depth(QDepth), .Width(QW)) u_q (.clk_i, .re_i(re), .raddr_i(addr_q),
+      .rdata_o(rdata), .we_i(we), .wmask_i(1'b1), .waddr_i(addr_q),
+      .wdata_i((st_q == StClear) ? QW'(0) : best_q));
 
-  // the scan's compare: an allowed column replaces the best when none is held yet or when its
-  // value is strictly larger (signed)
+  // the scan's compare (fmax: from registers: rd_q, best_q, cmp_q, and the mask shifted right by
+  // one per compare, so that its bit 0 is the compared column's): an allowed column replaces the
+  // best when none is held yet or when its value is strictly larger (signed)
   logic take;
-  assign take = mask_q[col_q[ActW-1:0]] && (!found_q || ($signed(rdata) > $signed(best_q)));
+  assign cmp_col = ActW'(col_q - WaitW'(2));
+  assign take = cmp_q && mask_q[0] && (!found_q || ($signed(rd_q) > $signed(best_q)));
 
   always_comb begin
     st_d = st_q;
     addr_d = addr_q;
-    col_d = col_q;
+    col_d = col_q + 1'b1;
     mask_d = mask_q;
     best_d = best_q;
     idx_d = idx_q;
     found_d = found_q;
     rsp_d = 1'b0;
     m_rsp_d = 1'b0;
+    cmp_d = 1'b0;
     re = 1'b0;
     we = 1'b0;
-    raddr = addr_q;
-    waddr = addr_q;
-    wdata = mgt_value_i;
     unique case (st_q)
       StClear: begin
         we = 1'b1;
-        wdata = '0;
         addr_d = addr_q + 1'b1;
         if (addr_q == LastAddr) st_d = StIdle;
       end
       StIdle: begin
+        addr_d = row_addr;
+        col_d = '0;
         if (acc_mgt && mgt_op_i == OpWrite) begin
-          we = 1'b1;
-          waddr = QAW'(QAW'(mgt_state_i) * QAW'(Actions)) + QAW'(mgt_action_i);
-          col_d = '0;
+          best_d = mgt_value_i;
           st_d = StWait;
         end else if (acc_mgt && mgt_op_i == OpRead) begin
-          re = 1'b1;
-          raddr = QAW'(QAW'(mgt_state_i) * QAW'(Actions)) + QAW'(mgt_action_i);
           st_d = StRead;
         end else if (acc_dec) begin
-          re = 1'b1;
-          raddr = QAW'(QAW'(dec_state_i) * QAW'(Actions));
-          addr_d = raddr + 1'b1;
           mask_d = (dec_mask_i == '0) ? {Actions{1'b1}} : dec_mask_i;
-          col_d = '0;
           found_d = 1'b0;
           st_d = StScan;
         end
       end
       StScan: begin
+        re = (col_q < WaitW'(Actions));
+        addr_d = addr_q + 1'b1;
+        cmp_d = (col_q != '0) && (col_q != LastScan);
+        if (cmp_q) mask_d = mask_q >> 1;
         if (take) begin
-          best_d = rdata;
-          idx_d = col_q[ActW-1:0];
+          best_d = rd_q;
+          idx_d = cmp_col;
           found_d = 1'b1;
         end
-        re = (col_q != LastCol);
-        addr_d = addr_q + 1'b1;
-        col_d = col_q + 1'b1;
-        if (col_q == LastCol) begin
+        if (col_q == LastScan) begin
           rsp_d = 1'b1;
           st_d = StIdle;
         end
       end
       StWait: begin
-        col_d = col_q + 1'b1;
+        we = (col_q == '0);
         if (col_q == LastWait) st_d = StIdle;
       end
       StRead: begin
+        re = 1'b1;
         m_rsp_d = 1'b1;
         st_d = StIdle;
       end
@@ -175,22 +175,26 @@ module qrl_frozen #(
       addr_q <= '0;
       rsp_q <= 1'b0;
       m_rsp_q <= 1'b0;
+      cmp_q <= 1'b0;
     end else begin
       st_q <= st_d;
       busy_q <= (st_d != StIdle);
       addr_q <= addr_d;
       rsp_q <= rsp_d;
       m_rsp_q <= m_rsp_d;
+      cmp_q <= cmp_d;
     end
   end
 
-  // no reset (area): loaded at the accept of the operation that reads them
+  // no reset (area): loaded at the accept of the operation that reads them (rd_q, col_q: every
+  // edge)
   always_ff @(posedge clk_i) begin
     col_q <= col_d;
     mask_q <= mask_d;
     best_q <= best_d;
     idx_q <= idx_d;
     found_q <= found_d;
+    rd_q <= rdata;
   end
 
   assign dec_rsp_valid_o = rsp_q;

@@ -173,7 +173,7 @@ TEST(RlQCore, TieBreakLowestIndex) {
   QCore f(c);
   f.write_row(1, r.data());
   EXPECT_EQ(f.decide(1).action, 1u);
-  EXPECT_EQ(f.decide(1, 0b1100).cycles, 5u);
+  EXPECT_EQ(f.decide(1, 0b1100).cycles, 7u);
 }
 
 // Exploitation breaks ties uniformly at random (docs/rl.md "Exploitation and ties"): an

@@ -12,7 +12,7 @@
 //   max_o: the maximum set, bit i = i allowed and ge(i, j) for every other allowed j (the
 //          exploiting decision picks one of its members at random: qrl_decide);
 //   idx_o: its lowest member (the masked argmax, the lower index winning ties), the a* of a
-//          next_max update.
+//          next_max update and the greedy decision; formed from the order bits directly.
 // Each action's ge(i, j) bits are gathered by constant indices (a generate loop: plain gates in
 // synthesis, word operations in the Verilated model).
 module qrl_winner #(
@@ -41,11 +41,23 @@ module qrl_winner #(
     assign max_o[i] = mask_i[i] && ((ge | ~mask_i) == '1);
   end
 
-  // the lowest member: no member below it (a prefix OR, not max & -max: no carry chain)
+  // the lowest member, straight from the order bits (fmax: no prefix over max_o): i allowed,
+  // Q(s, i) >= Q(s, j) for every allowed j above it and Q(s, i) > Q(s, j), i.e. not ge(j, i), for
+  // every allowed j below it
   logic [Actions-1:0] low;
-  assign low[0] = max_o[0];
-  for (genvar i = 1; i < Actions; i++) begin : g_low
-    assign low[i] = max_o[i] && (max_o[i-1:0] == '0);
+  for (genvar i = 0; i < Actions; i++) begin : g_low
+    logic [Actions-1:0] ok;
+    for (genvar j = 0; j < Actions; j++) begin : g_j
+      if (j < i) begin : g_below
+        // pair (j, i): its low half is Q(j) >= Q(i)
+        assign ok[j] = !mask_i[j] || !order_i[qrl_pkg::pair_idx(Actions, j, i)];
+      end else if (j > i) begin : g_above
+        assign ok[j] = !mask_i[j] || order_i[qrl_pkg::pair_idx(Actions, i, j)];
+      end else begin : g_self
+        assign ok[j] = mask_i[i];
+      end
+    end
+    assign low[i] = (ok == '1);
   end
   assign idx_o = ActW'(qrl_pkg::onehot_idx(16'(low)));
 endmodule

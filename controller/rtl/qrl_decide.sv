@@ -57,6 +57,7 @@ module qrl_decide #(
 
   qrl_winner #(
     .Actions(Actions),
+    .Direct (!Explore),
     .ActW   (ActW),
     .PairW  (PairW)
   ) u_winner (

@@ -17,6 +17,7 @@
 // synthesis, word operations in the Verilated model).
 module qrl_winner #(
   parameter int unsigned Actions = 4,
+  parameter bit Direct = 1'b0,  // idx_o from the order bits directly (below)
   parameter int unsigned ActW = qrl_pkg::idx_w(Actions),
   parameter int unsigned PairW = qrl_pkg::pair_w(Actions)
 ) (
@@ -41,23 +42,32 @@ module qrl_winner #(
     assign max_o[i] = mask_i[i] && ((ge | ~mask_i) == '1);
   end
 
-  // the lowest member, straight from the order bits (fmax: no prefix over max_o): i allowed,
-  // Q(s, i) >= Q(s, j) for every allowed j above it and Q(s, i) > Q(s, j), i.e. not ge(j, i), for
-  // every allowed j below it
+  // the lowest member: Direct = 0, no member of the set below it (a prefix OR over max_o, no carry
+  // chain); Direct = 1, straight from the order bits (i allowed, Q(s, i) >= Q(s, j) for every
+  // allowed j above it and Q(s, i) > Q(s, j), i.e. not ge(j, i), for every allowed j below it):
+  // fewer logic levels where max_o is not otherwise needed (the greedy core; iCE40 fmax of the
+  // update's a* path), while the online core shares max_o with its random pick
   logic [Actions-1:0] low;
-  for (genvar i = 0; i < Actions; i++) begin : g_low
-    logic [Actions-1:0] ok;
-    for (genvar j = 0; j < Actions; j++) begin : g_j
-      if (j < i) begin : g_below
-        // pair (j, i): its low half is Q(j) >= Q(i)
-        assign ok[j] = !mask_i[j] || !order_i[qrl_pkg::pair_idx(Actions, j, i)];
-      end else if (j > i) begin : g_above
-        assign ok[j] = !mask_i[j] || order_i[qrl_pkg::pair_idx(Actions, i, j)];
-      end else begin : g_self
-        assign ok[j] = mask_i[i];
+  if (Direct) begin : g_direct
+    for (genvar i = 0; i < Actions; i++) begin : g_low
+      logic [Actions-1:0] ok;
+      for (genvar j = 0; j < Actions; j++) begin : g_j
+        if (j < i) begin : g_below
+          // pair (j, i): its low half is Q(j) >= Q(i)
+          assign ok[j] = !mask_i[j] || !order_i[qrl_pkg::pair_idx(Actions, j, i)];
+        end else if (j > i) begin : g_above
+          assign ok[j] = !mask_i[j] || order_i[qrl_pkg::pair_idx(Actions, i, j)];
+        end else begin : g_self
+          assign ok[j] = mask_i[i];
+        end
       end
+      assign low[i] = (ok == '1);
     end
-    assign low[i] = (ok == '1);
+  end else begin : g_prefix
+    assign low[0] = max_o[0];
+    for (genvar i = 1; i < Actions; i++) begin : g_low
+      assign low[i] = max_o[i] && (max_o[i-1:0] == '0);
+    end
   end
   assign idx_o = ActW'(qrl_pkg::onehot_idx(16'(low)));
 endmodule

@@ -5,6 +5,7 @@
 // allowed actions whose value equals the argmax's value.
 module winner_equiv #(
   parameter int unsigned Actions = 4,
+  parameter bit Direct = 1'b0,  // qrl_winner's idx_o formula (prefix over the set, or direct)
   parameter int unsigned QW = 16,
   parameter int unsigned ActW = (Actions > 1) ? $clog2(Actions) : 1,
   parameter int unsigned PairW = (Actions > 1) ? Actions * (Actions - 1) / 2 : 1
@@ -29,7 +30,7 @@ module winner_equiv #(
     end
   end
   assign mask_n = (mask_i == '0) ? '1 : mask_i;
-  qrl_winner #(.Actions(Actions)) u_win (
+  qrl_winner #(.Actions(Actions), .Direct(Direct)) u_win (
     .order_i(order), .mask_i(mask_n), .max_o(win_max), .idx_o(win_idx)
   );
   qrl_argmax #(.Actions(Actions), .QW(QW), .Tree(1'b1)) u_ref (

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "controller/rl/units.h"
 #include "testbench/hwcost_parts.h"
 
 namespace ssdtlm::tb {
@@ -62,40 +63,42 @@ std::string self_exe() {
 
 PowerWorkload power_workload(const std::string& unit, const fs::path& data, const fs::path& work,
                              const std::string& exe) {
-  const std::string fin = (data / "umass-financial1.ssdsim.gz").string();
+  const rl::UnitSize* u = nullptr;
+  for (const rl::UnitSize& x : rl::kUnits)
+    if (unit == x.name) u = &x;
+  const std::string where = "unit " + unit + " (controller/rl/units.def, power_trace)";
+  if (!u || !*u->power_trace) throw std::runtime_error(where + ": no workload for its activity");
   fs::create_directories(work);
-  if (unit == "fsp")
-    return {"umass-financial1", "--trace " + quote_arg(fin) + " --fold modulo --fsp rl"};
-  if (unit == "slc")
-    return {"umass-financial1",
-            "--preset hybrid-slc-tlc --slc-size rl --fold modulo --trace " + quote_arg(fin)};
-  if (unit == "gc") {
-    // tlc-gc-512gb shrunk so that garbage collection runs within a short replay
-    const fs::path cfg = work / "gc-small.json";
-    std::ofstream(cfg) << R"({"nand": {"blocks_per_plane": 64, "pages_per_block": 48},
-      "dram": {"size_mib": 64}, "cache": {"size_mib": 0.25}})";
-    return {"umass-financial1",
-            "--preset tlc-gc-512gb --config " + quote_arg(cfg.string()) + " --trace " +
-                quote_arg(fin) +
-                " --fold modulo --loop 2 --precondition 0.9 --precondition-random 1 --gc rl"};
+  PowerWorkload w;
+  const std::string trace = u->power_trace;
+  std::string file;
+  if (trace.rfind("gen ", 0) == 0) {  // a trace `ssdtlm gen` writes into WORK
+    file = (work / (unit + "-trace.csv")).string();
+    run_or_throw(quote_arg(exe) + " gen --quiet --out " + quote_arg(file) + " " + trace.substr(4),
+                 work / "gen.out", work / "gen.err", "ssdtlm gen (" + unit + " workload)");
+    w.trace = "ssdtlm " + trace;
+  } else {
+    file = (data / (trace + ".ssdsim.gz")).string();
+    w.trace = trace;
   }
-  if (unit == "rr") {
-    // a read-heavy generated trace on a small die, so that read refresh decides
-    const fs::path cfg = work / "rr-small.json", reads = work / "reads.csv";
-    std::ofstream(cfg) << R"({"nand": {"channels": 1, "chips_per_channel": 1,
-      "planes_per_die": 2, "blocks_per_plane": 64, "pages_per_block": 48},
-      "rd": {"hard_threshold": 600, "soft_threshold": 560, "window": 512},
-      "cache": {"size_mib": 1}, "dram": {"size_mib": 64}})";
-    const std::string gen =
-        "--requests 6000 --read-ratio 0.85 --size 8k --footprint-mib 8 --zipf 1.1 --iops 600 "
-        "--on-mean-ms 20 --idle-mean-ms 5 --seed 3";
-    run_or_throw(quote_arg(exe) + " gen --quiet --out " + quote_arg(reads.string()) + " " + gen,
-                 work / "gen.out", work / "gen.err", "ssdtlm gen (rr workload)");
-    return {"ssdtlm gen " + gen, "--preset tlc-rr --config " + quote_arg(cfg.string()) +
-                                     " --read-repeat 3 --rr ws+rs --trace " +
-                                     quote_arg(reads.string())};
+  std::string config;
+  if (*u->power_config) {
+    config = (work / (unit + "-small.json")).string();
+    std::ofstream(config) << u->power_config;
   }
-  throw std::runtime_error("unit " + unit + " has no workload for its activity (hwcost_power.cpp)");
+  w.args = u->power_args;
+  for (const auto& [key, path] : {std::pair<std::string, std::string>{"{trace}", file},
+                                  std::pair<std::string, std::string>{"{config}", config}}) {
+    const size_t at = w.args.find(key);
+    if (at == std::string::npos) {
+      if (!path.empty()) throw std::runtime_error(where + ": power_args has no " + key);
+      continue;
+    }
+    if (path.empty())
+      throw std::runtime_error(where + ": power_args has " + key + ", power_config is empty");
+    w.args.replace(at, key.size(), quote_arg(path));
+  }
+  return w;
 }
 
 void add_dynamic_power(const std::string& unit, json& points, const fs::path& work,

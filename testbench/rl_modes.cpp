@@ -4,38 +4,48 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "controller/config_keys.h"
 #include "controller/rl/units.h"
 
 namespace ssdtlm::tb {
 
 std::vector<std::string> rl_units_in_run(const SsdConfig& cfg) {
   std::vector<std::string> u;
-  if (cfg.fsp_grouper == "rl") u.push_back("fsp");
-  if (cfg.gc_policy == "rl" || cfg.gc_policy == "rl-aggr") u.push_back("gc");
-  if (cfg.rd_enabled && cfg.rd_policy == "ws+rs") u.push_back("rr");
-  if (cfg.hybrid() && cfg.slc_size_policy == "rl") u.push_back("slc");
+#define RL_UNIT(name, states, actions, shadow, has_reward, episode_len, role, key_prefix, runs, \
+                ...)                                                                            \
+  if (runs) u.push_back(#name);
+#include "controller/rl/units.def"
+#undef RL_UNIT
   return u;
 }
 
 namespace {
 
-// The configuration keys of a unit's non-learning controls (slc has none: its epsilon is its
-// own parameter, which greedy and frozen set to 0).
+// The units and the configurations that run them, for an error message (units.def's `runs`).
+std::string units_and_conditions() {
+  std::string s;
+#define RL_UNIT(name, states, actions, shadow, has_reward, episode_len, role, key_prefix, runs, \
+                ...)                                                                            \
+  s += std::string(s.empty() ? "" : "; ") + #name + ": " + #runs;
+#include "controller/rl/units.def"
+#undef RL_UNIT
+  return s;
+}
+
+// The value of configuration key `key` in `cfg` (controller/config_keys.cpp).
+nlohmann::json key_value(const SsdConfig& cfg, const std::string& key) {
+  for (const config_keys::Param& p : config_keys::params())
+    if (p.key == key) return p.get(cfg);
+  throw std::logic_error("controller/rl/units.def: key_prefix names no key '" + key + "'");
+}
+
+// The unit's non-learning controls, <key_prefix>.rl_epsilon and .rl_fixed_action (units.def; slc
+// has none: its epsilon is its own parameter, which greedy and frozen set to 0).
 void check_controls(const SsdConfig& cfg, const std::string& unit, const std::string& option) {
-  double eps = -1;
-  int32_t fixed = -1;
-  std::string key = unit;
-  if (unit == "fsp") {
-    eps = cfg.fsp_rl_epsilon;
-    fixed = cfg.fsp_rl_fixed_action;
-  } else if (unit == "gc") {
-    eps = cfg.gc_rl_epsilon;
-    fixed = cfg.gc_rl_fixed_action;
-  } else if (unit == "rr") {
-    eps = cfg.rd_rl_epsilon;
-    fixed = cfg.rd_rl_fixed_action;
-    key = "rd";
-  }
+  const std::string key = rl::unit_size(unit).key_prefix;
+  if (key.empty()) return;
+  const double eps = key_value(cfg, key + ".rl_epsilon").get<double>();
+  const int64_t fixed = key_value(cfg, key + ".rl_fixed_action").get<int64_t>();
   if (fixed >= 0)
     throw ConfigError(option + " and key '" + key + ".rl_fixed_action': a fixed action has no " +
                       "q-table and no exploration; set one");
@@ -81,9 +91,8 @@ std::shared_ptr<rl::ModeRegistry> apply_rl_modes(const RlModeOptions& o, const S
   const std::vector<std::string> units = rl_units_in_run(cfg);
   const char* opt = o.mode_given ? "--rl-mode" : !o.load.empty() ? "--rl-load" : "--rl-save";
   if (units.empty())
-    throw ConfigError(std::string(opt) +
-                      ": has no effect: no RL unit runs (--fsp rl, --gc rl|rl-aggr, --rr ws+rs, "
-                      "--slc-size rl)");
+    throw ConfigError(std::string(opt) + ": has no effect: no RL unit runs (" +
+                      units_and_conditions() + ")");
   if (setup.mode == rl::Mode::Frozen && o.load.empty())
     throw ConfigError(
         "--rl-mode frozen: needs --rl-load FILE (a frozen unit decides with a table trained "

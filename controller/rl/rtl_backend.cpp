@@ -7,39 +7,9 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "Vqrl_fsp.h"
-#include "Vqrl_fsp___024root.h"
-#include "Vqrl_fsp_frozen_trace.h"
-#include "Vqrl_fsp_frozen_trace___024root.h"
-#include "Vqrl_fsp_greedy_trace.h"
-#include "Vqrl_fsp_greedy_trace___024root.h"
-#include "Vqrl_fsp_trace.h"
-#include "Vqrl_gc.h"
-#include "Vqrl_gc___024root.h"
-#include "Vqrl_gc_frozen_trace.h"
-#include "Vqrl_gc_frozen_trace___024root.h"
-#include "Vqrl_gc_greedy_trace.h"
-#include "Vqrl_gc_greedy_trace___024root.h"
-#include "Vqrl_gc_trace.h"
-#include "Vqrl_reward.h"
-#include "Vqrl_reward___024root.h"
-#include "Vqrl_reward_trace.h"
-#include "Vqrl_rr.h"
-#include "Vqrl_rr___024root.h"
-#include "Vqrl_rr_frozen_trace.h"
-#include "Vqrl_rr_frozen_trace___024root.h"
-#include "Vqrl_rr_greedy_trace.h"
-#include "Vqrl_rr_greedy_trace___024root.h"
-#include "Vqrl_rr_trace.h"
-#include "Vqrl_slc.h"
-#include "Vqrl_slc___024root.h"
-#include "Vqrl_slc_frozen_trace.h"
-#include "Vqrl_slc_frozen_trace___024root.h"
-#include "Vqrl_slc_greedy_trace.h"
-#include "Vqrl_slc_greedy_trace___024root.h"
-#include "Vqrl_slc_trace.h"
 #include "controller/rl/fixed.h"
 #include "controller/rl/units.h"
+#include "qrl_models.h"  // generated: every Vqrl_* model (controller/rtl/units.cmake)
 #include "verilated.h"
 #include "verilated_vcd_c.h"
 
@@ -388,7 +358,7 @@ std::string rtl_mismatch(const UnitConfig& cfg) {
     for (const auto& x : rtl_variants())
       s += std::string(" ") + x.name + "=" + std::to_string(x.states) + "x" +
            std::to_string(x.actions) + (x.shadow ? "+shadow" : "");
-    return s + "; add one in controller/rl/units.h and controller/rtl/units.cmake)";
+    return s + "; add a row to controller/rl/units.def)";
   }
   const QCoreConfig r = rtl_core_config(*v);
   const QCoreConfig& c = cfg.core;
@@ -469,35 +439,37 @@ std::unique_ptr<Backend> make_rtl_backend(const UnitConfig& cfg, std::shared_ptr
   cfg.reward.validate();
   const std::string why = rtl_mismatch(cfg);
   if (!why.empty()) throw std::invalid_argument("rl: unit " + cfg.name + ": " + why);
-  static_assert(kNumUnits == 4, "a new row of units.h needs its Vqrl_<name> models here");
   const std::string n = find_variant(cfg)->name;
   const bool traced = trace && trace->selects(cfg.name);
+  // One case per row of units.def: its models Vqrl_<name>* (controller/rtl/CMakeLists.txt).
   switch (cfg.mode) {
     case Mode::Greedy:
-      if (n == "fsp") return make_point<Vqrl_fsp_greedy_trace>(cfg, traced, trace);
-      if (n == "gc") return make_point<Vqrl_gc_greedy_trace>(cfg, traced, trace);
-      if (n == "rr") return make_point<Vqrl_rr_greedy_trace>(cfg, traced, trace);
-      return make_point<Vqrl_slc_greedy_trace>(cfg, traced, trace);
+#define RL_UNIT(name, ...) \
+  if (n == #name) return make_point<Vqrl_##name##_greedy_trace>(cfg, traced, trace);
+#include "controller/rl/units.def"
+#undef RL_UNIT
+      break;
     case Mode::Frozen:
-      if (n == "fsp") return make_point<Vqrl_fsp_frozen_trace>(cfg, traced, trace);
-      if (n == "gc") return make_point<Vqrl_gc_frozen_trace>(cfg, traced, trace);
-      if (n == "rr") return make_point<Vqrl_rr_frozen_trace>(cfg, traced, trace);
-      return make_point<Vqrl_slc_frozen_trace>(cfg, traced, trace);
+#define RL_UNIT(name, ...) \
+  if (n == #name) return make_point<Vqrl_##name##_frozen_trace>(cfg, traced, trace);
+#include "controller/rl/units.def"
+#undef RL_UNIT
+      break;
     case Mode::Online:
+      if (traced) {
+#define RL_UNIT(name, ...) \
+  if (n == #name)          \
+    return std::make_unique<RtlBackendT<Vqrl_##name##_trace, Vqrl_reward_trace, true>>(cfg, trace);
+#include "controller/rl/units.def"
+#undef RL_UNIT
+      }
+#define RL_UNIT(name, ...) \
+  if (n == #name) return std::make_unique<RtlBackendT<Vqrl_##name, Vqrl_reward>>(cfg);
+#include "controller/rl/units.def"
+#undef RL_UNIT
       break;
   }
-  if (traced) {
-    using R = Vqrl_reward_trace;
-    if (n == "fsp") return std::make_unique<RtlBackendT<Vqrl_fsp_trace, R, true>>(cfg, trace);
-    if (n == "gc") return std::make_unique<RtlBackendT<Vqrl_gc_trace, R, true>>(cfg, trace);
-    if (n == "rr") return std::make_unique<RtlBackendT<Vqrl_rr_trace, R, true>>(cfg, trace);
-    return std::make_unique<RtlBackendT<Vqrl_slc_trace, R, true>>(cfg, trace);
-  }
-  using R = Vqrl_reward;
-  if (n == "fsp") return std::make_unique<RtlBackendT<Vqrl_fsp, R>>(cfg);
-  if (n == "gc") return std::make_unique<RtlBackendT<Vqrl_gc, R>>(cfg);
-  if (n == "rr") return std::make_unique<RtlBackendT<Vqrl_rr, R>>(cfg);
-  return std::make_unique<RtlBackendT<Vqrl_slc, R>>(cfg);
+  throw std::logic_error("rl: unit " + cfg.name + ": variant " + n + " has no RTL model");
 }
 
 BackendFactory rtl_backend_factory(std::shared_ptr<RtlTrace> trace) {

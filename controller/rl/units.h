@@ -1,8 +1,7 @@
-// The RL decision units of the controller: one row per unit size. The single source of these
-// facts for the policies (static_asserts against their state encodings), the RTL backend
-// (controller/rl/rtl_backend.cpp: one Verilated variant per row) and `ssdtlm hwcost`.
-// controller/rtl/units.cmake repeats the table for the verilate() calls; the test
-// rl_units_table checks that both agree, so a new unit is one row here and one line there.
+// The RL decision units of the controller as a C++ table: the rows of controller/rl/units.def
+// (the one table of units, also read by CMake for the Verilated models). Read by the policies
+// (static_asserts against their state encodings), the RTL backend, testbench/rl_modes.cpp and
+// `ssdtlm hwcost`.
 #pragma once
 
 #include <cstddef>
@@ -16,18 +15,24 @@ struct UnitSize {
   const char* role;  // one line for reports
   uint32_t states;
   uint32_t actions;
-  bool shadow;           // active + shadow q-table (episode copy)
-  bool has_reward;       // percentile reward unit present
-  uint32_t episode_len;  // decisions per episode hwcost measures with (fsp: 1000, which its
-                         // policy ends itself in a replay); 0: no episodes
+  bool shadow;               // active + shadow q-table (episode copy)
+  bool has_reward;           // percentile reward unit present
+  uint32_t episode_len;      // decisions per episode hwcost measures with (fsp: 1000, which its
+                             // policy ends itself in a replay); 0: no episodes
+  const char* key_prefix;    // controls <key_prefix>.rl_epsilon, .rl_fixed_action; "": none
+  const char* power_trace;   // hwcost's power replay: a traces/data file, or "gen ARGS"
+  const char* power_config;  // its configuration (JSON); "": none
+  const char* power_args;    // its `ssdtlm run` arguments ({trace}, {config}: the two files)
 };
 
+// The `runs` column (a condition on the run's configuration) is read by testbench/rl_modes.cpp.
 inline constexpr UnitSize kUnits[] = {
-    {"fsp", "FSP grouper: 128 states x 4 actions, active + shadow", 128, 4, true, true, 1000},
-    {"gc", "GC scheduler: 68 states x 8 actions", 68, 8, false, true, 0},
-    {"rr", "read-refresh scheduler: 80 states x 9 actions, masked erases", 80, 9, false, true, 0},
-    {"slc", "SLC-cache agent: 1296 states x 9 actions, no percentile unit", 1296, 9, false, false,
-     0},
+#define RL_UNIT(name, states, actions, shadow, has_reward, episode_len, role, key_prefix, runs, \
+                power_trace, power_config, power_args)                                          \
+  {#name,       role,       states,      actions,      shadow != 0, has_reward != 0,            \
+   episode_len, key_prefix, power_trace, power_config, power_args},
+#include "controller/rl/units.def"
+#undef RL_UNIT
 };
 inline constexpr std::size_t kNumUnits = sizeof(kUnits) / sizeof(kUnits[0]);
 

@@ -1,5 +1,6 @@
-// controller/rl/units.h (read by the policies, the RTL backend and hwcost) and
-// controller/rtl/units.cmake (read by the verilate() calls) list the same units.
+// The two readings of controller/rl/units.def agree: the C++ preprocessor's (controller/rl/units.h,
+// read by the policies, the RTL backend and hwcost) and CMake's (controller/rtl/units.cmake, read
+// by the verilate() calls).
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -7,7 +8,7 @@
 #include <vector>
 
 #include "controller/rl/units.h"
-#include "qrl_units_cmake.h"  // QRL_UNITS_CMAKE, generated from units.cmake
+#include "qrl_units_cmake.h"  // QRL_UNITS_CMAKE: units.cmake's QRL_UNITS
 
 namespace {
 
@@ -32,9 +33,9 @@ TEST(RlUnits, CmakeTableMatchesHeader) {
       EXPECT_EQ(shadow, u.shadow ? 1u : 0u) << name;
       EXPECT_EQ(reward, u.has_reward ? 1u : 0u) << name;
     }
-    EXPECT_TRUE(found) << "units.cmake row " << name << " is not in units.h";
+    EXPECT_TRUE(found) << "CMake's row " << name << " is not in units.h";
   }
-  EXPECT_EQ(seen.size(), ssdtlm::rl::kNumUnits) << "units.h and units.cmake differ in length";
+  EXPECT_EQ(seen.size(), ssdtlm::rl::kNumUnits) << "CMake and C++ read different row counts";
 }
 
 TEST(RlUnits, LookupByName) {

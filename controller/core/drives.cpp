@@ -60,8 +60,9 @@ DriveParts make_hybrid_drive(const CoreServices& s) {
     buf->set_read_disturb(d.rd.get());
   }
   // The SLC cache issues every program job (host, migration, native GC) and takes its completions.
-  for (OpOwner o : {OpOwner::FlushRmw, OpOwner::FlushProgram, OpOwner::GcRead, OpOwner::GcProgram,
-                    OpOwner::GcErase})
+  for (OpOwner o : {OpOwner::FlushRmw, OpOwner::FlushProgram, OpOwner::NativeProgram,
+                    OpOwner::GcRead, OpOwner::GcProgram, OpOwner::GcErase, OpOwner::MigRead,
+                    OpOwner::MigProgram, OpOwner::MigErase})
     d.route[owner(o)] = buf.get();
   d.map = std::move(map);
   d.buf = std::move(buf);

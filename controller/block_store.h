@@ -1,10 +1,13 @@
 // What the block-collection engine (controller/gc/engine.h) reads and changes of a drive's
 // blocks: the victim candidates, a block's valid data, where moved data goes, the erase. The
-// page-mapped Ftl implements it in pages; the engine reaches its drive's mapping only through
-// this interface.
+// page-mapped Ftl implements it in pages, the hybrid's SectorMapping (controller/slc/
+// sector_mapping.h) in sectors over its native region; the page engine reaches its drive's
+// mapping only through this interface.
 //
-// Units: a "slot" is the mapping's unit of data inside a block (a page of the page-mapped Ftl).
-// Slot numbers are global (Ppn); a block's slots are [block * slots_per_block, ...).
+// Units: a "slot" is the mapping's unit of data inside a block (a page of the page-mapped Ftl, a
+// physical sector of the hybrid) and a logical unit is its logical counterpart (a logical page,
+// a logical sector). Slot numbers are global (Ppn); a block's slots are
+// [block * slots_per_block, ...).
 #pragma once
 
 #include <cstdint>

@@ -41,7 +41,7 @@ DriveParts make_hybrid_drive(const CoreServices& s) {
   DriveParts d;
   auto map = std::make_unique<slc::SectorMapping>(s.cfg, s.integrity, s.ctr);
   auto buf = std::make_unique<slc::SlcCache>(s, *map);
-  auto gc = std::make_unique<slc::HybridGc>(s.cfg, s.port, *buf, map->map(), map->region(),
+  auto gc = std::make_unique<slc::HybridGc>(s.cfg, s.port, *buf, map->map(), *map, map->region(),
                                             buf->staging());
   buf->attach(gc->migration(), gc->native_gc(),
               gc->native_gc() ? gc->native_gc()->policy().host_reserve_blocks() : slc::kGcReserve);
@@ -52,7 +52,7 @@ DriveParts make_hybrid_drive(const CoreServices& s) {
     slc::SlcCache& jobs = *buf;
     slc::HybridGc& g = *gc;
     d.rd = std::make_unique<ReadDisturb>(s.cfg, m, [&](DisturbModel& model, RefreshPolicy& p) {
-      const slc::HybridRefreshJobs::Parts parts{s.port,     jobs,          m.map(),
+      const slc::HybridRefreshJobs::Parts parts{s.port,     jobs,          m.map(),      m,
                                                 m.region(), g.migration(), g.native_gc()};
       return std::make_unique<slc::HybridRefreshJobs>(s.cfg, parts, model, p);
     });

@@ -7,11 +7,12 @@
 
 namespace ssdtlm::slc {
 
-Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const SlcRegion& region,
-                     const SlcStaging* staging)
+Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, BlockStore& native,
+                     const SlcRegion& region, const SlcStaging* staging)
     : geo_(cfg.geo),
       core_(core),
       map_(map),
+      native_(native),
       region_(region),
       staging_(staging),
       convertible_(region.convertible()),
@@ -127,11 +128,11 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
     uint64_t passed[kPackingTries];
     uint32_t npassed = 0;
     for (;;) {
-      v = map_.take_victim(plane, kNativeVictims);
+      v = native_.take_victim(plane);
       if (v < 0) break;
       const uint32_t valid = map_.blk(v).valid;
       if (valid + bits_ * spp_ > geo_.pages_per_block * spp_ || valid > max_valid) {
-        map_.return_victim(static_cast<uint64_t>(v));
+        native_.release_victim(static_cast<uint64_t>(v));
         v = -1;
         break;
       }
@@ -140,7 +141,7 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
       v = -1;
       if (npassed == kPackingTries) break;
     }
-    for (uint32_t i = 0; i < npassed; ++i) map_.return_victim(passed[i]);
+    for (uint32_t i = 0; i < npassed; ++i) native_.release_victim(passed[i]);
   }
   if (v < 0) return false;
   open_job(g, v, budget);
@@ -400,7 +401,10 @@ void Migration::erase_done(uint32_t plane, bool migration) {
     ++(map_.blk(v).slc ? hc_.slc_erases : hc_.native_erases);
     ++ctr_.erases_gc;
   }
-  map_.erase_block(v);
+  if (migration)
+    map_.erase_block(v);
+  else
+    native_.erase(v);
   const bool idle_mig = g.idle;
   g = GcJob{};
   core_.retry_blocked();

@@ -23,6 +23,23 @@ constexpr Lpn kNoLpn = 0xffffffffu;
 using nand::kNoPpn;
 using nand::Ppn;
 
+// The plane's block with the lowest erase count among those `candidate(block)` accepts, the first
+// of equals (-1: none); erases(block) gives its count. Both BlockStores' coldest_block.
+template <class Candidate, class Erases>
+int64_t coldest_block_of(uint32_t plane, uint32_t blocks_per_plane, Candidate candidate,
+                         Erases erases) {
+  int64_t best = -1;
+  uint32_t best_ec = ~0u;
+  const uint64_t base = uint64_t(plane) * blocks_per_plane;
+  for (uint64_t b = base; b < base + blocks_per_plane; ++b) {
+    if (candidate(b) && erases(b) < best_ec) {
+      best_ec = erases(b);
+      best = static_cast<int64_t>(b);
+    }
+  }
+  return best;
+}
+
 class BlockStore : public BlockWear {
  public:
   // --- free space ---

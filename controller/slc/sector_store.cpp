@@ -6,18 +6,11 @@
 
 namespace ssdtlm::slc {
 
-int64_t SectorMapping::coldest_block(uint32_t plane) const {
-  int64_t best = -1;
-  uint32_t best_ec = ~0u;
-  const uint64_t base = uint64_t(plane) * geo_.blocks_per_plane;
-  for (uint32_t i = 0; i < geo_.blocks_per_plane; ++i) {
-    const SectorMap::Blk& k = map_.blk(base + i);
-    if (k.in_bucket && !k.slc && k.erases < best_ec) {
-      best_ec = k.erases;
-      best = static_cast<int64_t>(base + i);
-    }
-  }
-  return best;
+int64_t SectorMapping::coldest_block(uint32_t plane) const {  // among full native blocks
+  return coldest_block_of(
+      plane, geo_.blocks_per_plane,
+      [&](uint64_t b) { return map_.blk(b).in_bucket && !map_.blk(b).slc; },
+      [&](uint64_t b) { return map_.blk(b).erases; });
 }
 
 uint32_t SectorMapping::min_erase_count(uint32_t plane) const {

@@ -51,6 +51,9 @@ TEST(SectorStore, CollectsANativeVictimSectorBySector) {
   EXPECT_EQ(s.valid_slots(a), per_block - 3);
   EXPECT_EQ(s.written_slots(a), per_block);
   const uint32_t free_before = s.free_blocks(0);
+  // Wear leveling's candidate: the full native block with the fewest erases, the first of equals
+  // (SLC blocks and the open third block are not candidates).
+  EXPECT_EQ(s.coldest_block(0), static_cast<int64_t>(a));
 
   ASSERT_EQ(s.take_victim(0), static_cast<int64_t>(a));
   EXPECT_FALSE(s.take_block(0));  // an SLC block is outside the native region
@@ -85,5 +88,6 @@ TEST(SectorStore, CollectsANativeVictimSectorBySector) {
   const uint32_t erases = mapping.erase_count(a);
   s.erase(a);
   EXPECT_EQ(mapping.erase_count(a), erases + 1);
-  EXPECT_EQ(s.free_blocks(0), free_before);  // a freed, the destination block taken
+  EXPECT_EQ(s.free_blocks(0), free_before);                // a freed, the destination block taken
+  EXPECT_EQ(s.coldest_block(0), static_cast<int64_t>(b));  // a is free now
 }

@@ -1,10 +1,13 @@
 // What the block-collection engine (controller/gc/engine.h) reads and changes of a drive's
 // blocks: the victim candidates, a block's valid data, where moved data goes, the erase. The
-// page-mapped Ftl implements it in pages; the engine reaches its drive's mapping only through
-// this interface.
+// page-mapped Ftl implements it in pages, the hybrid's SectorMapping (controller/slc/
+// sector_mapping.h) in sectors over its native region; the page engine reaches its drive's
+// mapping only through this interface.
 //
-// Units: a "slot" is the mapping's unit of data inside a block (a page of the page-mapped Ftl).
-// Slot numbers are global (Ppn); a block's slots are [block * slots_per_block, ...).
+// Units: a "slot" is the mapping's unit of data inside a block (a page of the page-mapped Ftl, a
+// physical sector of the hybrid) and a logical unit is its logical counterpart (a logical page,
+// a logical sector). Slot numbers are global (Ppn); a block's slots are
+// [block * slots_per_block, ...).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +22,23 @@ using Lpn = uint32_t;  // logical page number (page-size units)
 constexpr Lpn kNoLpn = 0xffffffffu;
 using nand::kNoPpn;
 using nand::Ppn;
+
+// The plane's block with the lowest erase count among those `candidate(block)` accepts, the first
+// of equals (-1: none); erases(block) gives its count. Both BlockStores' coldest_block.
+template <class Candidate, class Erases>
+int64_t coldest_block_of(uint32_t plane, uint32_t blocks_per_plane, Candidate candidate,
+                         Erases erases) {
+  int64_t best = -1;
+  uint32_t best_ec = ~0u;
+  const uint64_t base = uint64_t(plane) * blocks_per_plane;
+  for (uint64_t b = base; b < base + blocks_per_plane; ++b) {
+    if (candidate(b) && erases(b) < best_ec) {
+      best_ec = erases(b);
+      best = static_cast<int64_t>(b);
+    }
+  }
+  return best;
+}
 
 class BlockStore : public BlockWear {
  public:

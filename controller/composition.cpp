@@ -38,18 +38,25 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
                           "skipped when it has no free page; there is no DRAM cache; "
                           "docs/fsp.md)");
     }
-    // leveling and ipr need mechanisms of the page-mapped drive's GC engine and FTL
-    // (controller/gc/engine.h): a destination allocator (shadow blocks), a job held for an
-    // in-place reprogram and an MLC block mode; the hybrid's native GC job has none of them.
+    // leveling and ipr end a refresh job without the erase (the victim goes back to the
+    // candidates), ipr after holding the job for an in-place reprogram, and leveling moves its
+    // page through a destination allocator into shadow blocks it opens in the Ftl: PageGcEngine's
+    // release, hold and GcJobHooks (controller/gc/engine.h). The hybrid's native GC job
+    // (controller/slc/migration.h) ends every refresh in the erase and programs only into native
+    // GC's stream. (ipr's MLC mode is the read-disturb model's, which the hybrid shares: not a
+    // reason.)
     if (cfg.rd_enabled && (cfg.rd_policy == "leveling" || cfg.rd_policy == "ipr"))
       throw ConfigError(
           "--rr " + cfg.rd_policy + " (rd.policy) with " + drive +
           " (hybrid SSD: read refresh runs baseline, ws and ws+rs on native blocks; " +
           (cfg.rd_policy == "ipr"
-               ? "ipr reprograms a block's MSB word lines in place (TLC->MLC), and the native "
-                 "GC job has no job held for a reprogram and the sector map no MLC block mode"
-               : "leveling hops read-hot pages into shadow blocks, and the native GC job "
-                 "programs only into native GC's own destination stream") +
+               ? "ipr moves a block's MSB pages out, holds the block for an in-place reprogram "
+                 "of its MSB word lines and returns the block unerased; the native GC job ends "
+                 "every refresh in the block's erase"
+               : "leveling hops a read-hot page into a shadow block it opens itself and "
+                 "returns the block unerased; the sector map opens no shadow blocks, and the "
+                 "native GC job ends every refresh in the block's erase and programs only into "
+                 "native GC's own destination stream") +
           "; docs/slc.md)");
   } else if (cfg.fsp_grouper != "baseline" && cfg.fsp_grouper != "baseline-rw" &&
              cfg.unit_pages() == 1) {

@@ -23,16 +23,27 @@ using FlashKind = nand::ArrayOp;  // Read, Program, Erase (nand/timing.h)
 // controller.read_priority is set; class 2 everything else in arrival order.
 enum : uint8_t { kPrioGc = 0, kPrioRead = 1, kPrioNormal = 2, kPrioClasses = 3 };
 
-// RdReprogram: an in-place reprogram of a word line's MSB page (read disturb, ipr).
+// What a flash operation is for, on both drives: it routes the completion to its part
+// (controller/core/parts.h) and, on the hybrid drive, keys the busy-time breakdown.
 enum class OpOwner : uint8_t {
   HostRead,
-  FlushRmw,
-  FlushProgram,
-  GcRead,
+  FlushRmw,      // a read completing a partial page before its program
+  FlushProgram,  // host data programmed (hybrid: in SLC mode)
+  GcRead,        // block collection: page GC, wear leveling, read refresh (hybrid: native GC)
   GcProgram,
-  GcErase,
-  RdReprogram
+  GcErase,        // hybrid: the erase of a native-mode block
+  RdReprogram,    // an in-place reprogram of a word line's MSB page (read disturb, ipr)
+  NativeProgram,  // hybrid: host data programmed straight into native blocks
+  MigRead,        // hybrid: SLC->native migration
+  MigProgram,
+  MigErase,  // hybrid: the erase of an SLC-mode block
+  kCount
 };
+// Host-facing operations (the rest is background work no host request waits on directly).
+inline bool host_facing(OpOwner o) {
+  return o == OpOwner::HostRead || o == OpOwner::FlushRmw || o == OpOwner::FlushProgram ||
+         o == OpOwner::NativeProgram;
+}
 
 struct FlashOp {
   // What the channel executes.

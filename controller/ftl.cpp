@@ -360,17 +360,9 @@ void Ftl::erase(uint64_t b) {
 }
 
 int64_t Ftl::coldest_block(uint32_t plane) const {
-  int64_t best = -1;
-  uint32_t best_ec = ~0u;
-  const uint64_t base = uint64_t(plane) * geo_.blocks_per_plane;
-  for (uint32_t i = 0; i < geo_.blocks_per_plane; ++i) {
-    const BlockInfo& bi = blocks_[base + i];
-    if (bi.in_bucket && bi.erase_count < best_ec) {
-      best_ec = bi.erase_count;
-      best = static_cast<int64_t>(base + i);
-    }
-  }
-  return best;
+  return coldest_block_of(
+      plane, geo_.blocks_per_plane, [&](uint64_t b) { return blocks_[b].in_bucket; },
+      [&](uint64_t b) { return blocks_[b].erase_count; });
 }
 
 uint32_t Ftl::min_erase_count(uint32_t plane) const {

@@ -158,8 +158,7 @@ void Core::finish_cmd(HostCmd* c) {
 FlashOp* Core::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, OpOwner owner) {
   FlashOp* op = ops_.get(cfg_.geo, kind, ppn, npages, prio);
   op->owner = owner;
-  op->background =
-      owner != OpOwner::HostRead && owner != OpOwner::FlushRmw && owner != OpOwner::FlushProgram;
+  op->background = !host_facing(owner);
   return op;
 }
 

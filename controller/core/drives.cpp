@@ -41,7 +41,7 @@ DriveParts make_hybrid_drive(const CoreServices& s) {
   DriveParts d;
   auto map = std::make_unique<slc::SectorMapping>(s.cfg, s.integrity, s.ctr);
   auto buf = std::make_unique<slc::SlcCache>(s, *map);
-  auto gc = std::make_unique<slc::HybridGc>(s.cfg, s.port, *buf, map->map(), map->region(),
+  auto gc = std::make_unique<slc::HybridGc>(s.cfg, s.port, *buf, map->map(), *map, map->region(),
                                             buf->staging());
   buf->attach(gc->migration(), gc->native_gc(),
               gc->native_gc() ? gc->native_gc()->policy().host_reserve_blocks() : slc::kGcReserve);
@@ -52,7 +52,7 @@ DriveParts make_hybrid_drive(const CoreServices& s) {
     slc::SlcCache& jobs = *buf;
     slc::HybridGc& g = *gc;
     d.rd = std::make_unique<ReadDisturb>(s.cfg, m, [&](DisturbModel& model, RefreshPolicy& p) {
-      const slc::HybridRefreshJobs::Parts parts{s.port,     jobs,          m.map(),
+      const slc::HybridRefreshJobs::Parts parts{s.port,     jobs,          m.map(),      m,
                                                 m.region(), g.migration(), g.native_gc()};
       return std::make_unique<slc::HybridRefreshJobs>(s.cfg, parts, model, p);
     });
@@ -60,8 +60,9 @@ DriveParts make_hybrid_drive(const CoreServices& s) {
     buf->set_read_disturb(d.rd.get());
   }
   // The SLC cache issues every program job (host, migration, native GC) and takes its completions.
-  for (OpOwner o : {OpOwner::FlushRmw, OpOwner::FlushProgram, OpOwner::GcRead, OpOwner::GcProgram,
-                    OpOwner::GcErase})
+  for (OpOwner o : {OpOwner::FlushRmw, OpOwner::FlushProgram, OpOwner::NativeProgram,
+                    OpOwner::GcRead, OpOwner::GcProgram, OpOwner::GcErase, OpOwner::MigRead,
+                    OpOwner::MigProgram, OpOwner::MigErase})
     d.route[owner(o)] = buf.get();
   d.map = std::move(map);
   d.buf = std::move(buf);

@@ -211,7 +211,7 @@ class GcUnit {
 };
 
 // Operation owners, for routing completions (FlashOp::owner).
-constexpr size_t kOwners = 7;
+constexpr size_t kOwners = static_cast<size_t>(OpOwner::kCount);
 
 // A drive: its parts, read disturb when modelled, and which part takes each owner's completions.
 struct DriveParts {

@@ -1,6 +1,6 @@
 // What the hybrid drive's SLC cache (controller/slc/slc_cache.h) shares with its parts, the
 // SLC staging modes (controller/slc/staging.h) and migration / native GC
-// (controller/slc/migration.h): the purposes of flash operations, the counters, program jobs
+// (controller/slc/migration.h): the counters, program jobs
 // with their sector slots, and CorePort, the core's side of building and issuing those jobs.
 #pragma once
 
@@ -15,20 +15,7 @@
 
 namespace ssdtlm::slc {
 
-// What a flash operation is for (latency / busy-time breakdown, SLC-RL slides' cost terms).
-enum Purpose : uint32_t {
-  kHostRead,
-  kRmwRead,
-  kSlcWrite,     // host data programmed in SLC mode
-  kNativeWrite,  // host data programmed straight into native blocks
-  kMigRead,
-  kMigWrite,
-  kSlcErase,
-  kGcRead,
-  kGcWrite,
-  kNativeErase,
-  kPurposes
-};
+constexpr size_t kOpOwners = static_cast<size_t>(OpOwner::kCount);
 
 struct HybridCounters {
   uint64_t pieces_to_slc = 0, pieces_to_native = 0;    // host page pieces by destination
@@ -47,11 +34,12 @@ struct HybridCounters {
   uint64_t mig_units = 0, gc_units = 0;
   uint64_t slc_erases = 0, native_erases = 0;
   uint64_t mig_victims = 0, gc_victims = 0;
-  uint64_t idle_migrations = 0;               // DWA: victims migrated in host idle time
-  uint64_t blocked = 0;                       // programs that waited for space
-  uint64_t l1_pieces = 0, l2_pieces = 0;      // hierarchy: partial / full page pieces
-  std::array<uint64_t, kPurposes> busy_ps{};  // flash array busy time by purpose
-  std::array<uint64_t, kPurposes> ops{};
+  uint64_t idle_migrations = 0;           // DWA: victims migrated in host idle time
+  uint64_t blocked = 0;                   // programs that waited for space
+  uint64_t l1_pieces = 0, l2_pieces = 0;  // hierarchy: partial / full page pieces
+  // Flash array busy time and operations by what they are for (OpOwner, controller/flash_op.h).
+  std::array<uint64_t, kOpOwners> busy_ps{};
+  std::array<uint64_t, kOpOwners> ops{};
 };
 
 // One sector of a program job.
@@ -65,7 +53,8 @@ struct Slot {
 // A program: one SLC page or one native program unit, its sectors, and the reads that must
 // complete before it is issued.
 struct Job {
-  uint8_t purpose = kSlcWrite;  // kSlcWrite, kNativeWrite, kMigWrite, kGcWrite
+  // FlushProgram (host data, SLC mode), NativeProgram, MigProgram or GcProgram (native GC).
+  OpOwner purpose = OpOwner::FlushProgram;
   uint8_t stream = kSlcL2;
   uint8_t prio = kPrioNormal;  // dispatch class of its program (native GC: its job's)
   bool sealed = false, issued = false;
@@ -89,16 +78,16 @@ inline uint32_t static_plane_of(const nand::Geometry& geo, Lpn lpn) {
 class CorePort {
  public:
   // A job of npages pages (all slots padding) in flight until release_job or its completion.
-  virtual Job* page_job(uint8_t purpose, uint8_t stream, uint32_t npages) = 0;
+  virtual Job* page_job(OpOwner purpose, uint8_t stream, uint32_t npages) = 0;
   // Slot s takes host sector lsn of command c (a new version, held in DRAM until programmed).
   virtual void add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) = 0;
   // Slot s takes the current data of lsn: from DRAM, else from flash; returns the physical page
   // to read (kNoPpn: DRAM or unwritten).
   virtual Ppn fill_slot(Slot& s, uint32_t lsn) = 0;
   // Page `page` of job j takes the sectors of lpn not in `have` (fill_slot; one read per page).
-  virtual void fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t read_purpose) = 0;
+  virtual void fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, OpOwner read_purpose) = 0;
   // A flash read of ppn that job j waits for.
-  virtual void job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t read_purpose) = 0;
+  virtual void job_read(Job* j, Ppn ppn, uint8_t prio, OpOwner read_purpose) = 0;
   // Whether lsn holds data (in DRAM or mapped).
   virtual bool has_data(uint32_t lsn) = 0;
   // Data version last programmed at psn (integrity; 0 without).
@@ -109,8 +98,8 @@ class CorePort {
   virtual void seal(Job* j) = 0;
   // A job that is not going to be programmed.
   virtual void release_job(Job* j) = 0;
-  // Erases block b at dispatch class prio; the completion comes back with op->lpn = tag.
-  virtual void erase(uint64_t b, uint8_t purpose, Lpn tag, uint8_t prio) = 0;
+  // Erases block b at dispatch class prio (purpose: MigErase for migration, GcErase for native GC).
+  virtual void erase(uint64_t b, OpOwner purpose, uint8_t prio) = 0;
   // Whether flash reads of block b are in flight.
   virtual bool block_reads_busy(uint64_t b) = 0;
   // Programs waiting for space: whether any, and another try for each.

@@ -3,8 +3,8 @@
 namespace ssdtlm::slc {
 
 HybridGc::HybridGc(const SsdConfig& cfg, FlashPort& port, CorePort& jobs, SectorMap& map,
-                   const SlcRegion& region, const SlcStaging* staging)
-    : migration_(cfg, jobs, map, region, staging) {
+                   BlockStore& native, const SlcRegion& region, const SlcStaging* staging)
+    : migration_(cfg, jobs, map, native, region, staging) {
   if (cfg.gc_policy == "greedy") return;
   native_gc_ = std::make_unique<NativeGc>(cfg, port, jobs, map, region, migration_);
   migration_.set_native_gc(native_gc_.get());

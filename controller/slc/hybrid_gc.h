@@ -15,8 +15,9 @@ namespace ssdtlm::slc {
 
 class HybridGc final : public GcUnit {
  public:
+  // native: the native region as a BlockStore (the SectorMapping over `map`).
   HybridGc(const SsdConfig& cfg, FlashPort& port, CorePort& jobs, SectorMap& map,
-           const SlcRegion& region, const SlcStaging* staging);
+           BlockStore& native, const SlcRegion& region, const SlcStaging* staging);
 
   Migration& migration() { return migration_; }
   const Migration& migration() const { return migration_; }

@@ -33,6 +33,7 @@ class HybridRefreshJobs final : public RefreshJobs {
     FlashPort& port;
     const CorePort& core;
     SectorMap& map;
+    BlockStore& native;  // the native region (the SectorMapping over map): victims, free blocks
     const SlcRegion& region;
     Migration& mig;
     const NativeGc* native_gc;  // the GC policy on native GC (null: greedy)
@@ -51,7 +52,7 @@ class HybridRefreshJobs final : public RefreshJobs {
   bool step_busy(uint32_t plane) const override { return x_.mig.gc_step_busy(plane); }
   void run_step(uint32_t plane, uint32_t copies, uint8_t prio) override;
   void make_whole(uint32_t plane, uint8_t prio) override { x_.mig.gc_make_whole(plane, prio); }
-  uint32_t free_blocks(uint32_t plane) const override { return x_.map.free_native(plane); }
+  uint32_t free_blocks(uint32_t plane) const override { return x_.native.free_blocks(plane); }
   bool host_blocked() const override { return x_.core.has_blocked(); }
   Tick now() const override { return x_.port.now(); }
   void timer(Tick at) override { x_.port.timer(at, PortTimer::Refresh, 0); }
@@ -68,7 +69,7 @@ class HybridRefreshJobs final : public RefreshJobs {
   }
 
  private:
-  bool take_block(uint64_t b) override { return !x_.map.blk(b).slc && x_.map.take_block(b); }
+  bool take_block(uint64_t b) override { return x_.native.take_block(b); }
   void collect_valid(uint64_t b, std::vector<Ppn>& out) const override;
   void begin(uint32_t plane, uint64_t b, uint32_t copies, uint8_t prio) override;
 

@@ -7,11 +7,12 @@
 
 namespace ssdtlm::slc {
 
-Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const SlcRegion& region,
-                     const SlcStaging* staging)
+Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, BlockStore& native,
+                     const SlcRegion& region, const SlcStaging* staging)
     : geo_(cfg.geo),
       core_(core),
       map_(map),
+      native_(native),
       region_(region),
       staging_(staging),
       convertible_(region.convertible()),
@@ -127,11 +128,11 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
     uint64_t passed[kPackingTries];
     uint32_t npassed = 0;
     for (;;) {
-      v = map_.take_victim(plane, kNativeVictims);
+      v = native_.take_victim(plane);
       if (v < 0) break;
       const uint32_t valid = map_.blk(v).valid;
       if (valid + bits_ * spp_ > geo_.pages_per_block * spp_ || valid > max_valid) {
-        map_.return_victim(static_cast<uint64_t>(v));
+        native_.release_victim(static_cast<uint64_t>(v));
         v = -1;
         break;
       }
@@ -140,7 +141,7 @@ bool Migration::start(uint32_t plane, bool migration, bool idle, uint32_t budget
       v = -1;
       if (npassed == kPackingTries) break;
     }
-    for (uint32_t i = 0; i < npassed; ++i) map_.return_victim(passed[i]);
+    for (uint32_t i = 0; i < npassed; ++i) native_.release_victim(passed[i]);
   }
   if (v < 0) return false;
   open_job(g, v, budget);
@@ -179,7 +180,7 @@ void Migration::next_unit(uint32_t plane, bool migration) {
     return;
   }
   GcJob& g = gc_[1][plane];
-  Job* j = core_.page_job(kMigWrite, kMigDst, bits_);
+  Job* j = core_.page_job(OpOwner::MigProgram, kMigDst, bits_);
   j->plane = plane;
   g.unit = j;
   Ppn out[64];  // pages outside the victim read for this unit
@@ -259,7 +260,7 @@ void Migration::next_native_unit(uint32_t plane) {
   const uint32_t end = ord ? static_cast<uint32_t>(ord->size()) * spp_ : nsec;
   Job* j = g.unit;
   if (!j) {
-    j = core_.page_job(kGcWrite, kGcDst, bits_);
+    j = core_.page_job(OpOwner::GcProgram, kGcDst, bits_);
     j->plane = plane;
     g.unit = j;
     g.used = 0;
@@ -290,7 +291,7 @@ void Migration::next_native_unit(uint32_t plane) {
           .push_back(Slot{lsn, core_.flash_version(src * spp_ + k), src * spp_ + k, nullptr});
     }
     g.used += c;
-    core_.job_read(j, src, g.prio, kGcRead);
+    core_.job_read(j, src, g.prio, OpOwner::GcRead);
     g.scan = (g.scan / spp_ + 1) * spp_;
     g.step_sectors += c;
     if (g.budget != UINT32_MAX) g.budget -= std::min(g.budget, c);
@@ -340,13 +341,13 @@ void Migration::fill_migrated(uint32_t plane, Job* j, uint32_t page, Lpn lpn, Pp
       if (k < nout) continue;
       out[nout++] = ppn;  // at most one per sector of the unit: bits_ x spp_ <= 64
     }
-    core_.job_read(j, ppn, read_prio_, kMigRead);
+    core_.job_read(j, ppn, read_prio_, OpOwner::MigRead);
   }
 }
 
 void Migration::unit_done(Job* j) {
   const uint32_t plane = j->plane;
-  const bool migration = j->purpose == kMigWrite;
+  const bool migration = j->purpose == OpOwner::MigProgram;
   GcJob& g = gc_[migration][plane];
   g.unit = nullptr;
   core_.release_job(j);
@@ -386,7 +387,8 @@ void Migration::maybe_erase(uint32_t plane, bool migration) {
   }
   if (core_.block_reads_busy(v)) return;  // block_reads_done() calls back
   g.erase_issued = true;
-  core_.erase(v, map_.blk(v).slc ? kSlcErase : kNativeErase, static_cast<Lpn>(migration), g.prio);
+  // Migration's victims are SLC-mode blocks, native GC's (and read refresh's) native-mode ones.
+  core_.erase(v, migration ? OpOwner::MigErase : OpOwner::GcErase, g.prio);
 }
 
 void Migration::erase_done(uint32_t plane, bool migration) {
@@ -399,7 +401,10 @@ void Migration::erase_done(uint32_t plane, bool migration) {
     ++(map_.blk(v).slc ? hc_.slc_erases : hc_.native_erases);
     ++ctr_.erases_gc;
   }
-  map_.erase_block(v);
+  if (migration)
+    map_.erase_block(v);
+  else
+    native_.erase(v);
   const bool idle_mig = g.idle;
   g = GcJob{};
   core_.retry_blocked();
@@ -523,7 +528,7 @@ bool Migration::gc_victim_empty(uint32_t plane) const {
 }
 
 void Migration::unit_reads_done(Job* j) {
-  if (j->purpose == kGcWrite && !j->sealed) maybe_end_step(j->plane);
+  if (j->purpose == OpOwner::GcProgram && !j->sealed) maybe_end_step(j->plane);
 }
 
 uint32_t Migration::parked_units() const {

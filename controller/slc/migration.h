@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "controller/block_store.h"
 #include "controller/config.h"
 #include "controller/gc/engine.h"
 #include "controller/slc/core_port.h"
@@ -44,9 +45,11 @@ class UnitGrouping;
 
 class Migration {
  public:
-  // staging: the SLC cache mode (null without SLC cache).
-  Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const SlcRegion& region,
-            const SlcStaging* staging);
+  // native: the native region as a BlockStore (the SectorMapping over `map`): native GC takes
+  // its victims from it, returns those it passes over and erases through it. staging: the SLC
+  // cache mode (null without SLC cache).
+  Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, BlockStore& native,
+            const SlcRegion& region, const SlcStaging* staging);
 
   // Starts native GC and migration on the plane (all planes) where the thresholds call for it.
   void check(uint32_t plane);
@@ -154,6 +157,7 @@ class Migration {
   const nand::Geometry& geo_;
   CorePort& core_;
   SectorMap& map_;
+  BlockStore& native_;
   const SlcRegion& region_;
   const SlcStaging* staging_;
   const bool convertible_;

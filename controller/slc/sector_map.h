@@ -83,6 +83,7 @@ class SectorMap {
   // Reverse map of block b (lsn by physical sector index, kNoLsn: none); null if the block
   // holds no data and !create.
   uint32_t* p2l(uint64_t b, bool create);
+  const uint32_t* p2l(uint64_t b) const { return p2l_[b].get(); }
   // Whether the block of physical page ppn is in SLC mode.
   bool slc_page(Ppn ppn) const { return blk_[geo_.block_of(ppn)].slc; }
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "controller/block_wear.h"
+#include "controller/block_store.h"
 #include "controller/config.h"
 #include "controller/core/integrity.h"
 #include "controller/core/parts.h"
@@ -19,7 +19,7 @@
 
 namespace ssdtlm::slc {
 
-class SectorMapping final : public Mapping, public BlockWear {
+class SectorMapping final : public Mapping, public BlockStore {
  public:
   SectorMapping(const SsdConfig& cfg, IntegrityShadow& integrity, SimCounters& ctr);
 
@@ -59,6 +59,27 @@ class SectorMapping final : public Mapping, public BlockWear {
 
   // BlockWear: the read-disturb model's view (P/E: native-mode erases).
   uint32_t read_count(uint64_t b) const override { return reads_.empty() ? 0 : reads_[b]; }
+
+  // --- BlockStore (controller/block_store.h), sector_store.cpp: the native region, a slot is a
+  // physical sector (Psn); destinations are native GC's stream (kGcDst), whole pages ---
+  uint32_t free_blocks(uint32_t plane) const override { return map_.free_native(plane); }
+  uint32_t gc_threshold_blocks() const override { return region_.native_trigger(0) + 1; }
+  int64_t take_victim(uint32_t plane) override { return map_.take_victim(plane, kNativeVictims); }
+  bool take_block(uint64_t b) override { return !map_.blk(b).slc && map_.take_block(b); }
+  void release_victim(uint64_t b) override { map_.return_victim(b); }
+  int64_t coldest_block(uint32_t plane) const override;
+  uint32_t min_erase_count(uint32_t plane) const override;
+  uint32_t valid_slots(uint64_t b) const override { return map_.blk(b).valid; }
+  uint32_t written_slots(uint64_t b) const override { return map_.blk(b).write_ptr * spp_; }
+  uint32_t collect_valid(uint64_t b, uint32_t from, uint32_t max,
+                         std::vector<Ppn>& out) const override;
+  Lpn owner(Ppn slot) const override;  // the logical sector (lsn) the physical sector holds
+  Ppn location(Lpn lsn) const override { return map_.l2p(lsn); }
+  // Whole pages: n is rounded up to a page's sectors; kNoPpn when the plane has no room.
+  Ppn allocate_dst(uint32_t plane, uint32_t n) override;
+  // Slots are committed in order; a page's program counts as done with its last sector.
+  void commit(Ppn slot, Lpn lsn) override;
+  void erase(uint64_t b) override { map_.erase_block(b); }
 
  private:
   void instant_write_native(Lpn lpn, uint32_t& plane_cursor);

@@ -172,14 +172,14 @@ void SlcCache::write_piece(HostCmd* c, Lpn lpn, uint32_t mask) {
   const bool fixed = native_units_.size() > 1;  // static allocation: the unit of lpn's plane
   Job*& unit = native_units_[fixed ? static_plane_of(geo_, lpn) : 0];
   if (!unit) {
-    unit = page_job(kNativeWrite, kNative, bits_);
+    unit = page_job(OpOwner::NativeProgram, kNative, bits_);
     if (fixed) unit->static_plane = static_plane_of(geo_, lpn);
   }
   Job* j = unit;
   const uint32_t page = j->used / spp_;
   for (uint32_t i = 0; i < spp_; ++i)
     if (mask >> i & 1) add_host_sector(j->slots[page * spp_ + i], c, lpn * spp_ + i);
-  if (!full) fill_page(j, page, lpn, mask, kRmwRead);
+  if (!full) fill_page(j, page, lpn, mask, OpOwner::FlushRmw);
   j->used += spp_;
   if (j->used == bits_ * spp_) {
     unit = nullptr;
@@ -229,11 +229,11 @@ Ppn SlcCache::fill_slot(Slot& s, uint32_t lsn) {
 }
 
 // Unwritten sectors stay empty.
-void SlcCache::fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t purpose) {
+void SlcCache::fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, OpOwner purpose) {
   fill_page_from(j, page, lpn, have, purpose, kNoPpn);
 }
 
-void SlcCache::fill_page_from(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t purpose,
+void SlcCache::fill_page_from(Job* j, uint32_t page, Lpn lpn, uint32_t have, OpOwner purpose,
                               Ppn in_buffer) {
   Ppn reads[8];
   int n = 0;

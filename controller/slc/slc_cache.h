@@ -101,17 +101,17 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   void write_fsp_rewards_csv(const std::string& path) const override;
 
   // --- CorePort: program jobs for the staging modes and migration ---
-  Job* page_job(uint8_t purpose, uint8_t stream, uint32_t npages) override;
+  Job* page_job(OpOwner purpose, uint8_t stream, uint32_t npages) override;
   void add_host_sector(Slot& s, HostCmd* c, uint32_t lsn) override;
   Ppn fill_slot(Slot& s, uint32_t lsn) override;
-  void fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t read_purpose) override;
-  void job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t read_purpose) override;
+  void fill_page(Job* j, uint32_t page, Lpn lpn, uint32_t have, OpOwner read_purpose) override;
+  void job_read(Job* j, Ppn ppn, uint8_t prio, OpOwner read_purpose) override;
   void delay_program(Job* j, uint64_t cycles) override;
   bool has_data(uint32_t lsn) override;
   uint32_t flash_version(Psn psn) const override;
   void seal(Job* j) override;
   void release_job(Job* j) override;
-  void erase(uint64_t b, uint8_t purpose, Lpn tag, uint8_t prio) override;
+  void erase(uint64_t b, OpOwner purpose, uint8_t prio) override;
   bool block_reads_busy(uint64_t b) override { return port_.block_reads_busy(b); }
   bool has_blocked() const override { return !blocked_.empty(); }
   uint64_t host_cmd_seq() const override { return last_cmd_seq_; }
@@ -135,14 +135,14 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   void kick();
   // fill_page, except that the sectors held by physical page in_buffer need no read (its data is
   // in the controller: a host read just brought it).
-  void fill_page_from(Job* j, uint32_t page, Lpn lpn, uint32_t have, uint8_t purpose,
+  void fill_page_from(Job* j, uint32_t page, Lpn lpn, uint32_t have, OpOwner purpose,
                       Ppn in_buffer);
   // FSP grouper (slc_fsp.cpp): the Rewrite module re-stages the page op read in the SLC cache.
   void restage(const FlashOp& op, const HostCmd& c);
   void unit_programmed(const Job& j);  // a migration unit's pages by page type, to the grouper
   nlohmann::json fsp_json(const ReportContext& ctx) const;
   // program jobs (slc_programs.cpp)
-  FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, uint32_t purpose);
+  FlashOp* new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, OpOwner purpose);
   Job* new_job();
   void try_issue(Job* j);
   void input_done(Job* j);  // one of the reads (or the delay) a job waits for is done
@@ -194,7 +194,7 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   // epochs (sizer)
   uint64_t epoch_writes_ = 0;
   EpochStats ep_;
-  std::array<uint64_t, kPurposes> busy_mark_{};
+  std::array<uint64_t, kOpOwners> busy_mark_{};
   uint64_t pending_unit_cycles_ = 0, unit_cycles_ = 0;  // SLC-size decision unit (rl)
   std::vector<SeriesRow> series_;
 };

@@ -57,10 +57,10 @@ void SlcCache::restage(const FlashOp& op, const HostCmd& c) {
     ++st.rewrites_skipped;
     return;
   }
-  Job* j = page_job(kSlcWrite, kSlcL2, 1);
+  Job* j = page_job(OpOwner::FlushProgram, kSlcL2, 1);
   j->restaged = lpn;
   region_.reserve_page();
-  fill_page_from(j, 0, lpn, 0, kRmwRead, op.ppn);
+  fill_page_from(j, 0, lpn, 0, OpOwner::FlushRmw, op.ppn);
   restaging_.put(lpn, 1);
   grouping_->note_request(lpn, c.size);
   ++st.rewrites;

@@ -11,29 +11,8 @@ namespace ssdtlm::slc {
 
 namespace {
 
-// The core's owner of an operation of this purpose: host-facing ones are foreground work.
-OpOwner owner_of(uint32_t purpose) {
-  switch (purpose) {
-    case kHostRead:
-      return OpOwner::HostRead;
-    case kRmwRead:
-      return OpOwner::FlushRmw;
-    case kSlcWrite:
-    case kNativeWrite:
-      return OpOwner::FlushProgram;
-    case kMigRead:
-    case kGcRead:
-      return OpOwner::GcRead;
-    case kMigWrite:
-    case kGcWrite:
-      return OpOwner::GcProgram;
-    default:
-      return OpOwner::GcErase;
-  }
-}
-
-bool host_program(uint32_t purpose) {
-  return purpose == kSlcWrite || purpose == kNativeWrite;
+bool host_program(OpOwner purpose) {
+  return purpose == OpOwner::FlushProgram || purpose == OpOwner::NativeProgram;
 }
 
 }  // namespace
@@ -41,24 +20,22 @@ bool host_program(uint32_t purpose) {
 // ---------------------------------------------------------------------------------------------
 // Flash operations
 
-FlashOp* SlcCache::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio,
-                          uint32_t purpose) {
-  FlashOp* op = port_.new_op(kind, ppn, npages, prio, owner_of(purpose));
+FlashOp* SlcCache::new_op(FlashKind kind, Ppn ppn, uint32_t npages, uint8_t prio, OpOwner purpose) {
+  FlashOp* op = port_.new_op(kind, ppn, npages, prio, purpose);
   op->slc = map_.blk(geo_.block_of(ppn)).slc;
-  op->aux = purpose;  // what the operation is for: the busy-time breakdown, the completion
   return op;
 }
 
 void SlcCache::on_submit(const FlashOp& op) {
   ++die_ops_[geo_.die_of_plane(op.plane)];
-  if (host_program(op.aux)) ++host_progs_[geo_.die_of_plane(op.plane)];
-  ++hc_.ops[op.aux];
+  if (host_program(op.owner)) ++host_progs_[geo_.die_of_plane(op.plane)];
+  ++hc_.ops[static_cast<size_t>(op.owner)];
 }
 
 void SlcCache::before_done(const FlashOp& op) {
   --die_ops_[geo_.die_of_plane(op.plane)];
-  if (host_program(op.aux)) --host_progs_[geo_.die_of_plane(op.plane)];
-  hc_.busy_ps[op.aux] += op.t_done > op.t_start ? op.t_done - op.t_start : 0;
+  if (host_program(op.owner)) --host_progs_[geo_.die_of_plane(op.plane)];
+  hc_.busy_ps[static_cast<size_t>(op.owner)] += op.t_done > op.t_start ? op.t_done - op.t_start : 0;
 }
 
 Job* SlcCache::new_job() {
@@ -74,7 +51,7 @@ Job* SlcCache::new_job() {
   return j;
 }
 
-Job* SlcCache::page_job(uint8_t purpose, uint8_t stream, uint32_t npages) {
+Job* SlcCache::page_job(OpOwner purpose, uint8_t stream, uint32_t npages) {
   Job* j = new_job();
   j->purpose = purpose;
   j->stream = stream;
@@ -90,15 +67,15 @@ void SlcCache::release_job(Job* j) {
   jobs_.put(j);
 }
 
-void SlcCache::job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t purpose) {
+void SlcCache::job_read(Job* j, Ppn ppn, uint8_t prio, OpOwner purpose) {
   FlashOp* op = new_op(FlashKind::Read, ppn, 1, prio, purpose);
   op->ctx = j;
   port_.read_started(ppn);
   ++j->pending_reads;
-  if (purpose == kRmwRead) {
+  if (purpose == OpOwner::FlushRmw) {
     ++hc_.rmw_reads;
     ++ctr_.rmw_reads;
-  } else if (purpose == kMigRead) {
+  } else if (purpose == OpOwner::MigRead) {
     ++hc_.mig_reads;
     ++ctr_.gc_reads;
   } else {
@@ -108,9 +85,8 @@ void SlcCache::job_read(Job* j, Ppn ppn, uint8_t prio, uint8_t purpose) {
   port_.submit(op);
 }
 
-void SlcCache::erase(uint64_t b, uint8_t purpose, Lpn tag, uint8_t prio) {
+void SlcCache::erase(uint64_t b, OpOwner purpose, uint8_t prio) {
   FlashOp* op = new_op(FlashKind::Erase, geo_.ppn_of(b, 0), 1, prio, purpose);
-  op->lpn = tag;
   port_.submit(op);
 }
 
@@ -119,7 +95,7 @@ void SlcCache::erase(uint64_t b, uint8_t purpose, Lpn tag, uint8_t prio) {
 
 uint32_t SlcCache::pick_plane(const Job* j) {
   const uint32_t np = geo_.planes();
-  const bool slc = j->purpose == kSlcWrite;
+  const bool slc = j->purpose == OpOwner::FlushProgram;
   auto ok = [&](uint32_t p) {
     if (slc) return map_.active_has_room(p, j->stream, 1) || region_.can_open(p);
     return region_.native_can_alloc(p, host_reserve_);
@@ -162,7 +138,7 @@ void SlcCache::delay_program(Job* j, uint64_t cycles) {
 
 void SlcCache::input_done(Job* j) {
   if (--j->pending_reads > 0) return;
-  if ((j->purpose == kMigWrite || j->purpose == kGcWrite) && !j->sealed)
+  if ((j->purpose == OpOwner::MigProgram || j->purpose == OpOwner::GcProgram) && !j->sealed)
     migration_->unit_reads_done(j);  // a policy's step that waits for its next one
   else
     try_issue(j);
@@ -188,10 +164,10 @@ void SlcCache::try_issue(Job* j) {
 // one: no SLC block can be opened, or its stream has no open block) is programmed into native
 // blocks instead, as a one-shot unit whose other pages are padding.
 bool SlcCache::demote_to_native(Job* j) {
-  if (j->purpose != kSlcWrite) return false;
+  if (j->purpose != OpOwner::FlushProgram) return false;
   if (migration_->migrating()) return false;
   region_.unreserve_page();
-  j->purpose = kNativeWrite;
+  j->purpose = OpOwner::NativeProgram;
   j->stream = kNative;
   j->npages = bits_;
   j->slots.resize(bits_ * spp_);  // Slot{}: padding
@@ -215,16 +191,17 @@ bool SlcCache::issue_program(Job* j) {
     // blocks, which are then erased): it leaves the last free block to native GC when native GC
     // runs or could run, and takes it otherwise (the native region can be full of valid data
     // while SLC blocks wait to be given back).
-    const uint32_t reserve = j->purpose == kMigWrite && (migration_->native_gc_active(plane) ||
-                                                         migration_->has_gc_victim(plane))
-                                 ? 1
-                                 : 0;
+    const uint32_t reserve =
+        j->purpose == OpOwner::MigProgram &&
+                (migration_->native_gc_active(plane) || migration_->has_gc_victim(plane))
+            ? 1
+            : 0;
     if (!region_.native_can_alloc(plane, reserve, j->stream)) {
       migration_->check(plane);
       return false;
     }
   }
-  const bool slc = j->purpose == kSlcWrite;
+  const bool slc = j->purpose == OpOwner::FlushProgram;
   if (slc) region_.unreserve_page();
   const Ppn ppn = map_.alloc(plane, j->stream, slc, j->npages);
   j->ppn = ppn;
@@ -271,10 +248,10 @@ void SlcCache::program_done(FlashOp* op) {
   map_.blk(b).inflight -= j->npages;
   map_.maybe_close(b);
   if (j->restaged != kNoLpn) restaging_.erase(j->restaged);
-  if (grouper_ && j->purpose == kMigWrite) unit_programmed(*j);
+  if (grouper_ && j->purpose == OpOwner::MigProgram) unit_programmed(*j);
   for (uint32_t i = 0; i < j->npages * spp_; ++i)
     if (HostCmd* c = j->slots[i].cmd) port_.piece_done(c);
-  if (j->purpose == kMigWrite || j->purpose == kGcWrite)
+  if (j->purpose == OpOwner::MigProgram || j->purpose == OpOwner::GcProgram)
     migration_->unit_done(j);
   else
     release_job(j);
@@ -293,19 +270,19 @@ void SlcCache::retry_blocked() {
 // Completions
 
 void SlcCache::on_flash_done(FlashOp* op) {
-  switch (op->aux) {
-    case kRmwRead:
-    case kMigRead:
-    case kGcRead: {
+  switch (op->owner) {
+    case OpOwner::FlushRmw:
+    case OpOwner::MigRead:
+    case OpOwner::GcRead: {
       Job* j = static_cast<Job*>(op->ctx);
       port_.read_finished(op->ppn);
       port_.free_op(op);
       input_done(j);
       return;
     }
-    case kSlcErase:
-    case kNativeErase: {
-      const bool migration = op->lpn != 0;
+    case OpOwner::MigErase:
+    case OpOwner::GcErase: {
+      const bool migration = op->owner == OpOwner::MigErase;
       const uint32_t plane = op->plane;
       port_.free_op(op);
       migration_->erase_done(plane, migration);

@@ -37,11 +37,14 @@ void SlcCache::end_epoch() {
   ep_.slc_blocks = map_.slc_blocks();
   ep_.capacity_slc_blocks = static_cast<uint32_t>(region_.capacity_blocks());
   ep_.free_blocks = map_.total_free_blocks();
-  auto delta = [&](uint32_t p) { return hc_.busy_ps[p] - busy_mark_[p]; };
-  ep_.t_slc_write = delta(kSlcWrite);
-  ep_.t_native_write = delta(kNativeWrite);
-  ep_.t_migration = delta(kMigRead) + delta(kMigWrite) + delta(kSlcErase);
-  ep_.t_native_gc = delta(kGcRead) + delta(kGcWrite) + delta(kNativeErase);
+  auto delta = [&](OpOwner o) {
+    const size_t p = static_cast<size_t>(o);
+    return hc_.busy_ps[p] - busy_mark_[p];
+  };
+  ep_.t_slc_write = delta(OpOwner::FlushProgram);
+  ep_.t_native_write = delta(OpOwner::NativeProgram);
+  ep_.t_migration = delta(OpOwner::MigRead) + delta(OpOwner::MigProgram) + delta(OpOwner::MigErase);
+  ep_.t_native_gc = delta(OpOwner::GcRead) + delta(OpOwner::GcProgram) + delta(OpOwner::GcErase);
   busy_mark_ = hc_.busy_ps;
   region_.set_targets(sizer_->on_epoch(ep_));
   // The decision unit's cycles delay the next host command (firmware waits for its answer).
@@ -67,9 +70,9 @@ nlohmann::json SlcCache::result_json(const ReportContext& ctx) const {
   const double sim_s = ctx.sim_s;
   using nlohmann::json;
   const double us = 1e6;
-  auto busy = [&](std::initializer_list<uint32_t> ps) {
+  auto busy = [&](std::initializer_list<OpOwner> ps) {
     uint64_t t = 0;
-    for (uint32_t p : ps) t += hc_.busy_ps[p];
+    for (OpOwner p : ps) t += hc_.busy_ps[static_cast<size_t>(p)];
     return double(t) / us;
   };
   // Mapping-table memory (SLC-hierarchy paper section IV-C): a page-level table for the whole
@@ -117,12 +120,12 @@ nlohmann::json SlcCache::result_json(const ReportContext& ctx) const {
       {"sizer_unit_cycles", unit_cycles_},
       {"write_throughput_mib_s", sim_s > 0 ? double(ctr_.bytes_written) / sim_s / 1048576.0 : 0.0},
       {"busy_us",
-       {{"slc_write", busy({kSlcWrite})},
-        {"native_write", busy({kNativeWrite})},
-        {"migration", busy({kMigRead, kMigWrite, kSlcErase})},
-        {"native_gc", busy({kGcRead, kGcWrite, kNativeErase})},
-        {"host_read", busy({kHostRead})},
-        {"rmw_read", busy({kRmwRead})}}},
+       {{"slc_write", busy({OpOwner::FlushProgram})},
+        {"native_write", busy({OpOwner::NativeProgram})},
+        {"migration", busy({OpOwner::MigRead, OpOwner::MigProgram, OpOwner::MigErase})},
+        {"native_gc", busy({OpOwner::GcRead, OpOwner::GcProgram, OpOwner::GcErase})},
+        {"host_read", busy({OpOwner::HostRead})},
+        {"rmw_read", busy({OpOwner::FlushRmw})}}},
       {"write_latency_us",
        {{"slc", latency_json_us(lat_slc_)}, {"native", latency_json_us(lat_native_)}}},
       {"mapping_table",
@@ -143,7 +146,9 @@ nlohmann::json SlcCache::result_json(const ReportContext& ctx) const {
     }
     json bj = json::array();
     for (const Job* j : blocked_)
-      bj.push_back({{"purpose", j->purpose}, {"stream", j->stream}, {"npages", j->npages}});
+      bj.push_back({{"purpose", static_cast<int>(j->purpose)},
+                    {"stream", j->stream},
+                    {"npages", j->npages}});
     r["outstanding"] = {{"blocked", blocked_.size()},
                         {"blocked_jobs", bj},
                         {"jobs", jobs_inflight_},

@@ -43,12 +43,12 @@ void SlcStaging::flush(bool any_idle, const std::vector<uint32_t>& host_progs) {
 }
 
 void SlcStaging::write_page(HostCmd* c, Lpn lpn, uint32_t mask) {
-  Job* j = core_.page_job(kSlcWrite, kSlcL2, 1);
+  Job* j = core_.page_job(OpOwner::FlushProgram, kSlcL2, 1);
   if (static_alloc_) j->static_plane = static_plane_of(cfg_.geo, lpn);
   core_.reserve_slc_page();
   for (uint32_t i = 0; i < spp_; ++i)
     if (mask >> i & 1) core_.add_host_sector(j->slots[i], c, lpn * spp_ + i);
-  if (mask != full_mask_) core_.fill_page(j, 0, lpn, mask, kRmwRead);
+  if (mask != full_mask_) core_.fill_page(j, 0, lpn, mask, OpOwner::FlushRmw);
   core_.seal(j);
 }
 
@@ -78,7 +78,7 @@ void SlcStaging::pack(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8_t strea
   for (uint32_t i = 0; i < spp_; ++i) {
     if (!(all >> i & 1)) continue;
     if (!j) {
-      j = core_.page_job(kSlcWrite, stream, 1);
+      j = core_.page_job(OpOwner::FlushProgram, stream, 1);
       if (fixed) j->static_plane = plane;
       core_.reserve_slc_page();
       ++hc.packed_pages;
@@ -93,7 +93,7 @@ void SlcStaging::pack(HostCmd* c, Lpn lpn, uint32_t mask, int buf, uint8_t strea
       while (k < nreads && reads[k] != ppn) ++k;
       if (k == nreads) {
         reads[nreads++] = ppn;
-        core_.job_read(j, ppn, cfg_.read_priority ? kPrioRead : kPrioNormal, kRmwRead);
+        core_.job_read(j, ppn, cfg_.read_priority ? kPrioRead : kPrioNormal, OpOwner::FlushRmw);
       }
     }
     if (stream == kSlcL1 && j->prefer_not_channel == UINT32_MAX) {

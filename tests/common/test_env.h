@@ -26,7 +26,6 @@ class TestEnv : public CoreEnv {
     OpOwner owner;
     uint8_t prio;  // dispatch class (logged; this env runs operations in submission order)
     bool slc;
-    uint32_t purpose;  // the hybrid's slc::Purpose (the core keeps it in op->aux)
     Ppn ppn;
     uint32_t npages;
     uint64_t block;
@@ -63,7 +62,7 @@ class TestEnv : public CoreEnv {
     op->t_submit = now_;
     op->t_start = start;
     op->t_done = done;
-    log.push_back({op->kind, op->owner, op->prio, op->slc, op->aux, op->ppn, op->npages,
+    log.push_back({op->kind, op->owner, op->prio, op->slc, op->ppn, op->npages,
                    cfg_->geo.block_of(op->ppn), op->plane, now_, start, done});
     push(done, [this, op] { core_->on_flash_done(op); });
   }

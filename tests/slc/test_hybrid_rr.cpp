@@ -59,7 +59,7 @@ SsdConfig rr_small(const std::string& slc, const std::string& policy, uint32_t h
 }
 
 bool host_read(const TestEnv::OpLog& l) {
-  return l.kind == FlashKind::Read && l.purpose == slc::kHostRead;
+  return l.kind == FlashKind::Read && l.owner == OpOwner::HostRead;
 }
 
 }  // namespace
@@ -82,7 +82,7 @@ TEST(HybridRr, NativeBlockAtTheHardThresholdIsRefreshedHottestPageFirst) {
   EXPECT_EQ(r.rd()["refresh"]["full"].get<uint64_t>(), 1u) << r.rd().dump();
   EXPECT_EQ(r.rd()["refresh"]["hard_triggers"].get<uint64_t>(), 1u);
   const auto moves = r.env.ops(
-      [&](const TestEnv::OpLog& l) { return l.purpose == slc::kGcRead && l.block == b; }, from);
+      [&](const TestEnv::OpLog& l) { return l.owner == OpOwner::GcRead && l.block == b; }, from);
   ASSERT_EQ(moves.size(), 16u);  // every page of the block holds one valid logical page
   EXPECT_EQ(moves[0].ppn, hot);  // hottest first
   const auto erases = r.env.ops(
@@ -123,7 +123,7 @@ std::vector<uint8_t> urgent_refresh_classes(bool preemptible) {
   std::vector<uint8_t> classes;
   for (const auto& l : r.env.ops(
            [&](const TestEnv::OpLog& l) {
-             return (l.purpose == slc::kGcRead && l.block == b) || l.purpose == slc::kGcWrite ||
+             return (l.owner == OpOwner::GcRead && l.block == b) || l.owner == OpOwner::GcProgram ||
                     (l.kind == FlashKind::Erase && l.block == b);
            },
            from))

@@ -164,7 +164,8 @@ TEST(HybridRrCli, RtlBackendGivesTheIdenticalResult) {
 }
 
 // ipr (a TLC->MLC reprogram) and leveling (shadow blocks) have no mechanism on the hybrid: refused
-// with a message naming both options and the mechanism that is missing.
+// with a message naming both options and the mechanism that is missing (a refresh job that returns
+// its block unerased; the native GC job ends every refresh in the erase).
 TEST(HybridRrCli, PoliciesWithoutAMechanismAreRefusedNamingBothOptions) {
   for (const char* rr : {"ipr", "leveling"}) {
     auto r = run_ssdtlm(std::string("run --preset hybrid-slc-qlc --rr ") + rr +
@@ -174,6 +175,7 @@ TEST(HybridRrCli, PoliciesWithoutAMechanismAreRefusedNamingBothOptions) {
     EXPECT_NE(r.out.find("--preset hybrid-slc-qlc"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(std::string(rr) == "ipr" ? "reprogram" : "shadow"), std::string::npos)
         << r.out;
+    EXPECT_NE(r.out.find("returns the block unerased"), std::string::npos) << r.out;
   }
 }
 

@@ -63,7 +63,7 @@ TEST(SlcCache, FullPageWriteToSlcTakesFirmwarePlusSlcProgram) {
   EXPECT_TRUE(progs[0].slc);
   EXPECT_EQ(progs[0].npages, 1u);
   EXPECT_LT(progs[0].block, 4u);  // the fixed SLC partition: blocks 0..3 of the plane
-  EXPECT_EQ(progs[0].purpose, slc::kSlcWrite);
+  EXPECT_EQ(progs[0].owner, OpOwner::FlushProgram);
   EXPECT_EQ(slc_cache(r.core).counters().slc_host_pages, 1u);
   EXPECT_EQ(slc_cache(r.core).counters().padding_sectors, 0u);
 
@@ -88,7 +88,7 @@ TEST(SlcCache, FullPageWriteWithoutSlcTakesFirmwarePlusTlcOneShotProgram) {
   EXPECT_FALSE(progs[0].slc);
   EXPECT_EQ(progs[0].npages, 3u);
   EXPECT_GE(progs[0].block, 4u);
-  EXPECT_EQ(progs[0].purpose, slc::kNativeWrite);
+  EXPECT_EQ(progs[0].owner, OpOwner::NativeProgram);
   EXPECT_EQ(slc_cache(r.core).counters().native_host_pages, 3u);
   EXPECT_EQ(slc_cache(r.core).counters().padding_sectors, 8u);
   EXPECT_EQ(slc_cache(r.core).counters().pieces_to_native, 1u);
@@ -138,9 +138,10 @@ TEST(SlcCache, ConvertibleBlockReturnsInNativeModeAfterMigration) {
     ASSERT_GE(erases.size(), 1u);
     EXPECT_EQ(erases[0].block, 0u);
     EXPECT_TRUE(erases[0].slc);
-    EXPECT_EQ(erases[0].purpose, slc::kSlcErase);
+    EXPECT_EQ(erases[0].owner, OpOwner::MigErase);
     EXPECT_EQ(erases[0].done - erases[0].start, 3000 * kUs);
-    const auto mig = r.env.ops([](const TestEnv::OpLog& l) { return l.purpose == slc::kMigWrite; });
+    const auto mig =
+        r.env.ops([](const TestEnv::OpLog& l) { return l.owner == OpOwner::MigProgram; });
     ASSERT_GE(mig.size(), 1u);
     EXPECT_FALSE(mig[0].slc);
     EXPECT_EQ(mig[0].npages, 4u);
@@ -177,7 +178,7 @@ TEST(SlcCache, ConvertibleBlockReturnsInNativeModeAfterMigration) {
       } else {
         EXPECT_EQ(d, l.slc ? 3000 * kUs : 3500 * kUs) << "block " << b;
         EXPECT_EQ(life_mode, int(l.slc)) << "block " << b << ": erase in the wrong mode";
-        EXPECT_EQ(l.purpose, l.slc ? slc::kSlcErase : slc::kNativeErase);
+        EXPECT_EQ(l.owner, l.slc ? OpOwner::MigErase : OpOwner::GcErase);
         prev_life_mode = life_mode;
         life_mode = -1;
       }
@@ -264,7 +265,7 @@ TEST(SlcCache, PagePolicyPartialUpdateIsReadModifyWrite) {
   EXPECT_EQ(r.write(0, kSec), 1'032'200 * kNsPs);
   EXPECT_EQ(r.core.counters().rmw_reads, 1u);
   EXPECT_EQ(slc_cache(r.core).counters().rmw_reads, 1u);
-  const auto rmw = r.env.ops([](const TestEnv::OpLog& l) { return l.purpose == slc::kRmwRead; });
+  const auto rmw = r.env.ops([](const TestEnv::OpLog& l) { return l.owner == OpOwner::FlushRmw; });
   ASSERT_EQ(rmw.size(), 1u);
   const auto progs = r.env.ops(is_program);
   ASSERT_EQ(progs.size(), 2u);
@@ -378,7 +379,7 @@ TEST(SlcCache, MigrationReadsEachVictimPageOncePerJob) {
   EXPECT_EQ(slc_cache(r.core).counters().mig_victims, 1u);
   EXPECT_EQ(slc_cache(r.core).counters().mig_units, 4u);
   const auto mreads =
-      r.env.ops([](const TestEnv::OpLog& l) { return l.purpose == slc::kMigRead; }, mark);
+      r.env.ops([](const TestEnv::OpLog& l) { return l.owner == OpOwner::MigRead; }, mark);
   ASSERT_EQ(mreads.size(), 4u);
   std::set<Ppn> pages;
   for (const auto& l : mreads) {

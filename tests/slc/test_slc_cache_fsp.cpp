@@ -94,7 +94,7 @@ TEST(HybridFsp, RewriteRestagesAHotSlowPageInTheSlcCache) {
   const auto progs = r.env.ops(is_program, mark);
   ASSERT_EQ(progs.size(), 1u);
   EXPECT_TRUE(progs[0].slc);
-  EXPECT_EQ(progs[0].purpose, slc::kSlcWrite);
+  EXPECT_EQ(progs[0].owner, OpOwner::FlushProgram);
   // The page just read needs no second read.
   EXPECT_EQ(r.env.ops(is_read, mark).size(), 1u);
   EXPECT_EQ(type_of(r.core, 0), -1);

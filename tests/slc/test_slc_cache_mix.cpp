@@ -217,7 +217,7 @@ TEST(SlcCache, LazyStepMovesItsCopiesAsPagesAndWaitsWithAPartialUnit) {
     const nlohmann::json s1 = gc.policy().stats();
     const auto d = [&](const char* k) { return s1[k].get<uint64_t>() - s0[k].get<uint64_t>(); };
     const size_t reads =
-        r.env.ops([](const TestEnv::OpLog& l) { return l.purpose == slc::kGcRead; }, from).size();
+        r.env.ops([](const TestEnv::OpLog& l) { return l.owner == OpOwner::GcRead; }, from).size();
     if (d("steps") == 1 && d("erase_steps") == 0 && d("intensive_steps") == 0 &&
         d("emergency_steps") == 0) {
       ++pure_steps;
@@ -250,8 +250,8 @@ TEST(SlcCache, NativeGcOperationsQueueAtTheClassTheirPolicyAsks) {
   ASSERT_GT(gc.policy().stats()["emergency_steps"].get<uint64_t>(), 0u);
   uint64_t by_class[kPrioClasses] = {};
   for (const auto& l : r.env.ops([](const TestEnv::OpLog& l) {
-         return l.purpose == slc::kGcRead || l.purpose == slc::kGcWrite ||
-                l.purpose == slc::kNativeErase;
+         return l.owner == OpOwner::GcRead || l.owner == OpOwner::GcProgram ||
+                l.owner == OpOwner::GcErase;
        }))
     ++by_class[l.prio];
   EXPECT_GT(by_class[kPrioGc], 0u);
@@ -354,9 +354,9 @@ TEST(SlcCache, DwaMigratesEveryFullSlcBlockWhileTheHostIsIdle) {
   EXPECT_TRUE(r.core.idle());
   const size_t mark = r.env.log.size();
   for (uint64_t i = 0; i < 20; ++i) r.read(i * kPage, kPage);
-  auto host_read = [](const TestEnv::OpLog& l) { return l.purpose == slc::kHostRead; };
+  auto host_read = [](const TestEnv::OpLog& l) { return l.owner == OpOwner::HostRead; };
   EXPECT_EQ(r.env.ops(host_read, mark).size(), 20u);
-  auto slc_read = [](const TestEnv::OpLog& l) { return l.purpose == slc::kHostRead && l.slc; };
+  auto slc_read = [](const TestEnv::OpLog& l) { return l.owner == OpOwner::HostRead && l.slc; };
   EXPECT_EQ(r.env.ops(slc_read, mark).size(), 4u);  // the pages of the two open SLC blocks
   EXPECT_EQ(r.core.counters().mismatches, 0u);
 }

@@ -9,7 +9,7 @@
 #
 #   bench/asic/asic_cost.sh -u UNIT [-p POINT] [-c PRESET] [-l LIBERTY] [-r RTL_DIR] [-D PS] [-m]
 #                           [-k DIR]
-#     -u  fsp | gc | rr | slc (sizes from controller/rtl/units.cmake)
+#     -u  fsp | gc | rr | slc (sizes from controller/rl/units.def)
 #     -p  design point: online (default; qrl_core Mode 0), greedy (Mode 1), frozen (Mode 2, no
 #         reward unit: the unit is the core alone)
 #     -c  preset whose controller.clock_mhz is the STA clock (default: the unit's preset)

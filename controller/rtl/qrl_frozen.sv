@@ -79,10 +79,11 @@ module qrl_frozen #(
   logic [QAW-1:0] addr_d, addr_q;  // the clear's address; the next read or the write's address
   logic [WaitW-1:0] col_d, col_q;  // the scan's cycle; a WRITE's wait count
   logic [Actions-1:0] mask_d, mask_q;
-  logic [QW-1:0] best_d, best_q, rdata, rd_q;  // best_q holds a WRITE's value until its write
+  logic [QW-1:0] best_d, best_q, rdata, rd_q, wd_q;  // wd_q: a WRITE's value until its write
   logic [ActW-1:0] idx_d, idx_q, cmp_col;
   logic found_d, found_q;
   logic cmp_d, cmp_q;  // this cycle compares (a scan cycle with col_q >= 2), registered
+  logic allow_d, allow_q;  // ... and the compared column is allowed (cmp and the mask's bit 0)
   logic re, we;
   logic [QAW-1:0] row_addr;  // the accepted request's Q(s, a) (a = 0 for a decide)
 
@@ -98,14 +99,14 @@ module qrl_frozen #(
 
   qrl_ram_1r1w #(.Depth(QDepth), .Width(QW)) u_q (.clk_i, .re_i(re), .raddr_i(addr_q),
       .rdata_o(rdata), .we_i(we), .wmask_i(1'b1), .waddr_i(addr_q),
-      .wdata_i((st_q == StClear) ? QW'(0) : best_q));
+      .wdata_i((st_q == StClear) ? QW'(0) : wd_q));
 
   // the scan's compare (fmax: from registers: rd_q, best_q, cmp_q, and the mask shifted right by
   // one per compare, so that its bit 0 is the compared column's): an allowed column replaces the
   // best when none is held yet or when its value is strictly larger (signed)
   logic take;
   assign cmp_col = ActW'(col_q - WaitW'(2));
-  assign take = cmp_q && mask_q[0] && (!found_q || ($signed(rd_q) > $signed(best_q)));
+  assign take = allow_q && (!found_q || ($signed(rd_q) > $signed(best_q)));
 
   always_comb begin
     st_d = st_q;
@@ -118,6 +119,7 @@ module qrl_frozen #(
     rsp_d = 1'b0;
     m_rsp_d = 1'b0;
     cmp_d = 1'b0;
+    allow_d = 1'b0;
     re = 1'b0;
     we = 1'b0;
     unique case (st_q)
@@ -130,7 +132,6 @@ module qrl_frozen #(
         addr_d = row_addr;
         col_d = '0;
         if (acc_mgt && mgt_op_i == OpWrite) begin
-          best_d = mgt_value_i;
           st_d = StWait;
         end else if (acc_mgt && mgt_op_i == OpRead) begin
           st_d = StRead;
@@ -145,6 +146,7 @@ module qrl_frozen #(
         addr_d = addr_q + 1'b1;
         cmp_d = (col_q != '0) && (col_q != LastScan);
         if (cmp_q) mask_d = mask_q >> 1;
+        allow_d = cmp_d && mask_d[0];
         if (take) begin
           best_d = rd_q;
           idx_d = cmp_col;
@@ -176,6 +178,7 @@ module qrl_frozen #(
       rsp_q <= 1'b0;
       m_rsp_q <= 1'b0;
       cmp_q <= 1'b0;
+      allow_q <= 1'b0;
     end else begin
       st_q <= st_d;
       busy_q <= (st_d != StIdle);
@@ -183,6 +186,7 @@ module qrl_frozen #(
       rsp_q <= rsp_d;
       m_rsp_q <= m_rsp_d;
       cmp_q <= cmp_d;
+      allow_q <= allow_d;
     end
   end
 
@@ -195,6 +199,7 @@ module qrl_frozen #(
     idx_q <= idx_d;
     found_q <= found_d;
     rd_q <= rdata;
+    if (acc_mgt) wd_q <= mgt_value_i;
   end
 
   assign dec_rsp_valid_o = rsp_q;

@@ -1,6 +1,6 @@
 // The number of set bits of v_i (N <= 31), as XOR/AND logic rather than a '+': Yosys maps a '+'
 // onto the iCE40's carry chain, which ripples, and behind the order-bit RAM the ranks and the
-// popcount of qrl_tie's maximum set rippled through it (gc's worst path, 12.9 ns; docs/rl.md).
+// popcount of the maximum set rippled through it (qrl_decide's random pick; docs/rl.md).
 // Counts of 4-bit groups (each bit a function of 4 inputs), summed by XOR/AND logic that the
 // LUT mapper restructures; with N = 4m + 1 >= 9 (9 actions) the last bit is the carry-in of the
 // second group's sum (no third addition). W bits of the count are returned (W >= clog2(N + 1)).

@@ -40,7 +40,7 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
     }
     // leveling and ipr end a refresh job without the erase (the victim goes back to the
     // candidates), ipr after holding the job for an in-place reprogram, and leveling moves its
-    // page through a destination allocator into shadow blocks it opens in the Ftl: PageGcEngine's
+    // page through a destination allocator into shadow blocks it opens in the Ftl: CollectEngine's
     // release, hold and GcJobHooks (controller/gc/engine.h). The hybrid's native GC job
     // (controller/slc/migration.h) ends every refresh in the erase and programs only into native
     // GC's stream. (ipr's MLC mode is the read-disturb model's, which the hybrid shares: not a

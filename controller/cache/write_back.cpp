@@ -12,7 +12,7 @@
 
 namespace ssdtlm {
 
-WriteBackCache::WriteBackCache(const CoreServices& s, PageMapping& map, PageGcEngine& gc)
+WriteBackCache::WriteBackCache(const CoreServices& s, PageMapping& map, CollectEngine& gc)
     : CorePart(s),
       map_(map),
       ftl_(map.ftl()),

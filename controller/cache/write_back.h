@@ -28,11 +28,11 @@
 namespace ssdtlm {
 
 class PageMapping;
-class PageGcEngine;
+class CollectEngine;
 
 class WriteBackCache final : public WriteBuffer, private CorePart {
  public:
-  WriteBackCache(const CoreServices& s, PageMapping& map, PageGcEngine& gc);
+  WriteBackCache(const CoreServices& s, PageMapping& map, CollectEngine& gc);
   ~WriteBackCache() override;
   // ws: the read-disturb-aware plane choice of a unit (null without read disturb).
   void set_read_disturb(ReadDisturb* rd) { rd_ = rd; }
@@ -123,7 +123,7 @@ class WriteBackCache final : public WriteBuffer, private CorePart {
 
   PageMapping& map_;
   Ftl& ftl_;
-  PageGcEngine& gc_;
+  CollectEngine& gc_;
   ReadDisturb* rd_ = nullptr;
   const uint32_t spp_;
   const int unit_;

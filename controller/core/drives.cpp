@@ -2,6 +2,7 @@
 #include "controller/cache/write_back.h"
 #include "controller/core/core.h"
 #include "controller/gc/engine.h"
+#include "controller/gc/page_mover.h"
 #include "controller/page_mapping.h"
 #include "controller/rr/read_disturb.h"
 #include "controller/slc/hybrid_gc.h"
@@ -19,8 +20,9 @@ size_t owner(OpOwner o) {
 DriveParts make_page_drive(const CoreServices& s) {
   DriveParts d;
   auto map = std::make_unique<PageMapping>(s.cfg, s.integrity, s.ctr);
-  auto gc =
-      std::make_unique<PageGcEngine>(s.cfg, map->ftl(), s.ctr, s.port, s.integrity.flash_data());
+  auto mover = std::make_unique<PageMover>(s.cfg, map->ftl(), s.ctr, s.port,
+                                           s.integrity.flash_data());
+  auto gc = std::make_unique<CollectEngine>(s.cfg, map->ftl(), s.ctr, s.port, std::move(mover));
   gc->set_policy(make_gc_policy(s.cfg.gc_policy, &s.cfg));
   auto buf = std::make_unique<WriteBackCache>(s, *map, *gc);
   if (s.cfg.rd_enabled) {

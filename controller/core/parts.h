@@ -9,7 +9,7 @@
 //                  (controller/cache/write_back.h) SLC staging, write-through: slc::SlcCache
 //                  (controller/slc/slc_cache.h)
 //   GcUnit       the background work that frees blocks: GC, wear leveling, migration
-//                  PageGcEngine (controller/gc/engine.h), slc::HybridGc
+//                  CollectEngine (controller/gc/engine.h), slc::HybridGc
 //                  (controller/slc/hybrid_gc.h)
 //
 // The policy families plug into these parts: FSP groupers into the write-back cache and into the
@@ -225,7 +225,7 @@ struct DriveParts {
   ~DriveParts();
 };
 
-// The page-mapped drive (qlc-fsp, tlc-gc-*, tlc-rr): PageMapping, WriteBackCache, PageGcEngine.
+// The page-mapped drive (qlc-fsp, tlc-gc-*, tlc-rr): PageMapping, WriteBackCache, CollectEngine.
 DriveParts make_page_drive(const CoreServices& s);
 // The hybrid SLC/native drive (SsdConfig::hybrid()): SectorMapping, SlcCache, HybridGc.
 DriveParts make_hybrid_drive(const CoreServices& s);

@@ -1,12 +1,15 @@
-// The GC engine of the page-mapped drive: per plane one job that collects a victim block — its
-// valid pages read and programmed again in full program units (padded at the end), then its
-// erase — either whole (greedy GC, wear leveling, a full read refresh) or in steps that a policy
-// asks for (partial GC, partial read refresh). A GcPolicy decides when the engine runs
+// The block-collection engine of both drives: per plane one job that collects a victim block --
+// its valid data moved into program units, then its erase -- either whole (greedy GC, wear
+// leveling, a full read refresh) or in steps that a policy asks for (partial GC, partial read
+// refresh), its erase then a step of its own. A GcPolicy decides when the engine runs
 // (controller/gc/policy.h); read refresh drives it through the job API below, passing its own
-// victim order and destination allocator.
+// victim order and destination allocator; static wear leveling takes the engine after an erase.
 //
-// The engine reaches the flash path only through FlashPort (controller/flash_port.h) and the
-// drive's mapping only through BlockStore (controller/block_store.h).
+// The engine keeps the jobs (victim, steps, budget, erase, owner) and reaches the drive's blocks
+// through BlockStore (controller/block_store.h). How valid data is read and programmed again is
+// the drive's Mover (below): pages into one-shot units through FlashPort on the page-mapped drive
+// (controller/gc/page_mover.h), valid sectors packed into native units through the SLC cache's
+// program jobs on the hybrid (controller/slc/sector_mover.h).
 #pragma once
 
 #include <cstdint>
@@ -17,9 +20,7 @@
 #include "controller/core/parts.h"
 #include "controller/flash_op.h"
 #include "controller/flash_port.h"
-#include "controller/ftl.h"
 #include "controller/gc/policy.h"
-#include "controller/object_pool.h"
 #include "controller/stats.h"
 
 namespace ssdtlm {
@@ -28,9 +29,9 @@ struct SsdConfig;
 
 enum class GcCause : uint8_t { Gc = 0, WearLeveling = 1, ReadRefresh = 2 };
 
-// The order in which a job moves its victim's valid pages (default: page order). Like
-// Ftl::collect_valid: appends up to `max` valid pages from position `from`, returns the next
-// position (pages_per_block at the end).
+// The order in which a job moves its victim's valid data (default: slot order). Like
+// BlockStore::collect_valid, in pages: appends up to `max` pages holding valid data from
+// position `from`, returns the next position (pages_per_block at the end).
 class VictimOrder {
  public:
   virtual ~VictimOrder() = default;
@@ -38,7 +39,7 @@ class VictimOrder {
                            std::vector<Ppn>& out) const = 0;
 };
 
-// Where a job's program units go (default: the plane's active block, Ftl::allocate).
+// Where a job's program units go (default: the plane's GC destination, BlockStore::allocate_dst).
 class DestinationAllocator {
  public:
   virtual ~DestinationAllocator() = default;
@@ -63,17 +64,70 @@ struct GcJobHooks {
   GcJobOwner* owner = nullptr;
 };
 
-// The page-mapped drive's GcUnit (controller/core/parts.h): it owns the GC policy and takes the
-// completions of the GC operations (GcRead, GcProgram, GcErase).
-class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
+// A plane's job. Budgets and moves count in the mover's units (Mover::budget).
+struct CollectJob {
+  bool active = false;
+  uint8_t prio = kPrioGc;  // dispatch class of its reads, programs and erase
+  GcCause cause = GcCause::Gc;
+  GcJobHooks hooks;
+  int64_t victim = -1;
+  uint32_t scan = 0;  // the mover's position in the victim (or in hooks.order)
+  bool scan_done = false;
+  uint32_t budget = 0;  // moves still allowed in this step (UINT32_MAX: whole)
+  bool erase_issued = false, erase_requested = false;
+  bool partial = false;     // collected in policy-driven steps; the erase is a step of its own
+  bool erase_step = false;  // partial: a step asked for the erase
+  bool step_open = false;   // partial: a copy step is running (reported idle when it ends)
+  uint32_t step_moves = 0;  // moves issued by the current step
+  DelayedGcStep delayed;    // a step scheduled after the decision-unit time
+};
+
+class CollectEngine;
+
+// How a drive moves a victim's valid data: reads, program units, the erase operation. The engine
+// calls it; it tells the engine when its moves change (CollectEngine::moves_changed).
+class Mover {
  public:
-  // flash_data: the integrity check's data by physical sector (null when integrity is off).
-  PageGcEngine(const SsdConfig& cfg, BlockStore& store, SimCounters& ctr, FlashPort& port,
-               PagedArray<uint32_t>* flash_data);
-  ~PageGcEngine() override;
+  virtual ~Mover() = default;
+  void attach(CollectEngine* engine) { engine_ = engine; }
+  // A GC victim of the plane whose collection frees space, with at most max_valid valid slots;
+  // -1: none (those passed over go back to the candidates).
+  virtual int64_t take_victim(uint32_t plane, uint32_t max_valid) = 0;
+  // A job starts on the plane: nothing buffered or in flight.
+  virtual void start(uint32_t plane, const CollectJob& j) = 0;
+  // Issues the job's next moves from j.scan on within j.budget, updating j.scan, j.scan_done,
+  // j.budget and j.step_moves, and programs what is complete (padded once the victim is done).
+  virtual void advance(uint32_t plane, CollectJob& j) = 0;
+  // Moves read, buffered or programming: the victim is not empty until none is left.
+  virtual bool holds_moves(uint32_t plane) const = 0;
+  // Reads or programs in flight (moves buffered for the next step are not).
+  virtual bool in_flight(uint32_t plane) const = 0;
+  // Programs the buffered moves padded to a unit: true when a program is in flight; false when
+  // nothing was buffered or there was no room (the moves are dropped, their data stays valid).
+  virtual bool flush_padded(uint32_t plane) = 0;
+  virtual bool block_reads_busy(uint64_t block) const = 0;  // the erase waits for them
+  virtual void issue_erase(uint32_t plane, const CollectJob& j) = 0;
+  virtual void before_erase(uint64_t block) = 0;  // the erase completed, the store not told yet
+  virtual void on_flash_done(FlashOp* /*op*/) {}  // its reads and programs (page-mapped drive)
+  // A policy's page moves in the mover's units (UINT32_MAX stays: whole); a victim's valid limit.
+  virtual uint32_t budget(uint32_t copies) const { return copies; }
+  virtual uint32_t valid_limit(uint32_t max_valid) const { return max_valid; }
+  virtual void report(nlohmann::json& /*gc*/) const {}
+
+ protected:
+  CollectEngine* engine_ = nullptr;
+};
+
+// The drive's GcUnit (controller/core/parts.h): it owns the GC policy and the mover.
+class CollectEngine final : public GcEngine, public GcUnit, public OpClient {
+ public:
+  CollectEngine(const SsdConfig& cfg, BlockStore& store, SimCounters& ctr, FlashPort& port,
+                std::unique_ptr<Mover> mover);
+  ~CollectEngine() override;
 
   void set_policy(std::unique_ptr<GcPolicy> policy);  // attaches the policy to this engine
   void set_free_listener(GcJobOwner* owner);          // told first when an erase frees an engine
+  Mover& mover() { return *mover_; }
 
   // --- GcEngine: what a GC policy asks for ---
   uint32_t planes() const override;
@@ -92,23 +146,20 @@ class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
   uint32_t pages_per_block() const override;
 
   // --- jobs of other owners (read refresh) ---
-  // Starts collecting `victim` (taken from the FTL's candidates by the caller). copies:
-  // UINT32_MAX = whole (moves, then the erase), else the first partial step's moves.
+  // Starts collecting `victim` (taken from the store's candidates by the caller). copies:
+  // UINT32_MAX = whole (moves, then the erase), else the first partial step's page moves.
   bool begin(uint32_t plane, int64_t victim, uint32_t copies, uint8_t prio, GcCause cause,
              const GcJobHooks& hooks = {});
   // Holds the engine for `victim` with nothing to move (the owner works on it by itself).
   void hold(uint32_t plane, int64_t victim, uint8_t prio, GcCause cause, const GcJobHooks& hooks);
-  // The next step of a partial job (a new partial victim when none is active): `copies` moves,
-  // or 0 = the erase once the victim is empty.
+  // The next step of a partial job (a new partial victim when none is active): `copies` page
+  // moves, or 0 = the erase once the victim is empty.
   void run_step(uint32_t plane, uint32_t copies, uint8_t prio, uint32_t max_valid);
   // A partial job runs to its erase now, at priority prio (default: foreground).
   void make_whole(uint32_t plane, uint8_t prio = kPrioGc);
-  // Ends the job without erasing: the victim goes back to the FTL's candidates. Returns it.
+  // Ends the job without erasing: the victim goes back to the store's candidates. Returns it.
   uint64_t release(uint32_t plane);
-  // Programs the moves still buffered, padded to a unit. True when a program is in flight; false
-  // when nothing was buffered or there was no room (the buffered moves are dropped: their pages
-  // stay valid where they are).
-  bool flush_padded(uint32_t plane);
+  bool flush_padded(uint32_t plane) { return mover_->flush_padded(plane); }
   void free_changed(uint32_t plane);  // records the minimum, tells the policy
   void host_block_opened(uint32_t plane) { policy_->on_host_block_opened(plane); }
   void policy_idle(uint32_t plane);  // the policy's turn, when the engine is free
@@ -120,10 +171,16 @@ class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
   // Outstanding work: a running step or a scheduled one on any plane.
   bool busy() const override;
 
+  // --- from the mover ---
+  CollectJob& job(uint32_t plane) { return jobs_[plane]; }
+  const CollectJob& job(uint32_t plane) const { return jobs_[plane]; }
+  void moves_changed(uint32_t plane) { maybe_erase(plane); }  // a read or program completed
+  void erase_done(uint32_t plane);                            // the victim's erase completed
+
   // --- GcUnit and OpClient: from the core ---
   GcPolicy* policy() override { return policy_; }
   const GcPolicy* policy() const override { return policy_; }
-  void on_flash_done(FlashOp* op) override;
+  void on_flash_done(FlashOp* op) override;        // GcErase here, the others the mover's
   void on_timer(uint32_t plane) override;          // a scheduled step's decision time has passed
   void block_reads_done(uint64_t block) override;  // the last read in flight of a block finished
   void report(nlohmann::json& gc) const override;
@@ -135,66 +192,22 @@ class PageGcEngine final : public GcEngine, public GcUnit, public OpClient {
   uint64_t erase_steps() const { return erase_steps_; }
 
  private:
-  struct Move {
-    Lpn lpn;
-    Ppn src;
-  };
-  struct Unit {  // one program unit in flight
-    uint32_t plane = 0;
-    int n = 0;
-    Move moves[4];
-    Ppn dst = kNoPpn;
-  };
-  struct Job {
-    bool active = false;
-    uint8_t prio = kPrioGc;
-    GcCause cause = GcCause::Gc;
-    GcJobHooks hooks;
-    int64_t victim = -1;
-    uint32_t scan = 0;
-    bool scan_done = false;
-    uint32_t budget = 0;  // page moves still allowed in this step
-    uint32_t reads_inflight = 0, programs_inflight = 0;
-    bool erase_issued = false, erase_requested = false;
-    bool partial = false;     // collected in policy-driven steps; the erase is a step of its own
-    bool erase_step = false;  // partial: a step asked for the erase
-    bool step_open = false;   // partial: a copy step is running (reported idle when it ends)
-    uint32_t step_moves = 0;  // moves issued by the current step
-    DelayedGcStep delayed;    // a step scheduled after the decision-unit time
-    std::vector<Move> buf;    // read, waiting to be programmed
-    std::vector<uint32_t> buf_ver;  // integrity: their sector versions
-  };
-
-  void on_read_done(FlashOp* op);
-  void on_program_done(FlashOp* op);
-  void on_erase_done(FlashOp* op);
-  bool frees_space(int64_t victim) const;  // collecting it nets free pages after padding
-  int64_t take_victim(uint32_t plane);     // the FTL's victim if it frees space, else -1
   void continue_job(uint32_t plane);
-  bool program(uint32_t plane, bool pad);  // false: nothing issued
   void maybe_erase(uint32_t plane);
   void step_ended(uint32_t plane);
-  uint64_t psn_of(Ppn ppn, uint32_t sector) const { return uint64_t(ppn) * spp_ + sector; }
 
-  const SsdConfig& cfg_;
   const nand::Geometry& geo_;
   BlockStore& store_;
   SimCounters& ctr_;
   FlashPort& port_;
-  PagedArray<uint32_t>* flash_data_;
-  uint64_t moved_ = 0;                       // pages moved so far (counted only with fault.gc_copy)
-  static constexpr uint32_t kCorrupt = ~0u;  // fault.gc_copy's data version
-  const uint32_t spp_;
-  const int unit_;
+  std::unique_ptr<Mover> mover_;
   std::unique_ptr<GcPolicy> owned_policy_;
   GcPolicy* policy_ = nullptr;
   GcJobOwner* free_listener_ = nullptr;
   WearLeveler wl_;
-  std::vector<Job> jobs_;
-  ObjectPool<Unit> units_;
+  std::vector<CollectJob> jobs_;
   std::vector<uint32_t> min_free_;
   uint64_t copy_steps_ = 0, erase_steps_ = 0;
-  uint64_t refused_no_gain_ = 0;  // GC victims left: collecting them frees nothing (frees_space)
 };
 
 }  // namespace ssdtlm

@@ -20,7 +20,7 @@ ReadDisturb::Policy parse_policy(const std::string& s) {
 
 }  // namespace
 
-ReadDisturb::ReadDisturb(const SsdConfig& cfg, Ftl& ftl, PageGcEngine& engine, FlashPort& port,
+ReadDisturb::ReadDisturb(const SsdConfig& cfg, Ftl& ftl, CollectEngine& engine, FlashPort& port,
                          SimCounters& ctr, const GcPolicy& gc_policy)
     : ReadDisturb(cfg, ftl, [&](DisturbModel& m, RefreshPolicy& p) {
         return std::make_unique<PageRefreshJobs>(cfg, ftl, engine, port, ctr, gc_policy, m, p);

@@ -37,7 +37,7 @@ class ReadDisturb {
       std::function<std::unique_ptr<RefreshJobs>(DisturbModel& model, RefreshPolicy& policy)>;
   ReadDisturb(const SsdConfig& cfg, const BlockWear& wear, const JobsFactory& make_jobs);
   // The page-mapped drive: jobs of its GC engine (PageRefreshJobs).
-  ReadDisturb(const SsdConfig& cfg, Ftl& ftl, PageGcEngine& engine, FlashPort& port,
+  ReadDisturb(const SsdConfig& cfg, Ftl& ftl, CollectEngine& engine, FlashPort& port,
               SimCounters& ctr, const GcPolicy& gc_policy);
   ~ReadDisturb();
 

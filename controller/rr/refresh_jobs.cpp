@@ -171,9 +171,9 @@ uint32_t RefreshJobs::queued_soft() const {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The page-mapped drive: jobs of PageGcEngine
+// The page-mapped drive: jobs of CollectEngine
 
-PageRefreshJobs::PageRefreshJobs(const SsdConfig& c, Ftl& f, PageGcEngine& e, FlashPort& p,
+PageRefreshJobs::PageRefreshJobs(const SsdConfig& c, Ftl& f, CollectEngine& e, FlashPort& p,
                                  SimCounters& counters, const GcPolicy& gcp, DisturbModel& m,
                                  RefreshPolicy& policy)
     : RefreshJobs(c, m, policy), ftl(f), engine(e), port(p), ctr(counters), gc_policy(gcp) {}

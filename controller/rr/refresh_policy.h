@@ -66,7 +66,7 @@ class RefreshPolicy {
   // (needs_page_drive) on another drive's jobs is a ConfigError naming the policy.
   void attach(RefreshJobs* jobs, const char* name);
   // leveling and ipr: their mechanisms (shadow-block destinations, a held job for the in-place
-  // reprogram) are PageGcEngine's and the Ftl's.
+  // reprogram) are CollectEngine's and the Ftl's.
   virtual bool needs_page_drive() const { return false; }
 
   // A read below the hard threshold counted on block b (eff: its effective reads).
@@ -213,11 +213,11 @@ class RefreshJobs : public GcJobOwner {
   RefreshPolicy& policy_;
 };
 
-// The page-mapped drive's refresh jobs: jobs of PageGcEngine with the refresh's victim order
+// The page-mapped drive's refresh jobs: jobs of CollectEngine with the refresh's victim order
 // (hottest-read pages first), destination allocator (the policy's) and owner.
 class PageRefreshJobs final : public RefreshJobs, public VictimOrder, public DestinationAllocator {
  public:
-  PageRefreshJobs(const SsdConfig& cfg, Ftl& ftl, PageGcEngine& engine, FlashPort& port,
+  PageRefreshJobs(const SsdConfig& cfg, Ftl& ftl, CollectEngine& engine, FlashPort& port,
                   SimCounters& ctr, const GcPolicy& gc_policy, DisturbModel& model,
                   RefreshPolicy& policy);
 
@@ -250,7 +250,7 @@ class PageRefreshJobs final : public RefreshJobs, public VictimOrder, public Des
   bool on_step_end(uint32_t plane) override;
 
   Ftl& ftl;
-  PageGcEngine& engine;
+  CollectEngine& engine;
   FlashPort& port;
   SimCounters& ctr;
   const GcPolicy& gc_policy;

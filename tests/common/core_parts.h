@@ -18,11 +18,11 @@ namespace ssdtlm {
 inline const Ftl& ftl(const Core& c) {
   return dynamic_cast<const PageMapping&>(c.mapping()).ftl();
 }
-inline PageGcEngine& gc_engine(Core& c) {
-  return dynamic_cast<PageGcEngine&>(c.gc());
+inline CollectEngine& gc_engine(Core& c) {
+  return dynamic_cast<CollectEngine&>(c.gc());
 }
-inline const PageGcEngine& gc_engine(const Core& c) {
-  return dynamic_cast<const PageGcEngine&>(c.gc());
+inline const CollectEngine& gc_engine(const Core& c) {
+  return dynamic_cast<const CollectEngine&>(c.gc());
 }
 inline WriteBackCache& write_back(Core& c) {
   return dynamic_cast<WriteBackCache&>(c.buffer());

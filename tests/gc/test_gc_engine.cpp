@@ -114,7 +114,7 @@ TEST(GcEngine, AStepThatFindsNothingMoreToReadPadsTheLastUnit) {
     v = 0;
   }
   ASSERT_GT(v, 0u) << "no preconditioned layout gives such a victim";
-  PageGcEngine& gc = gc_engine(*core);
+  CollectEngine& gc = gc_engine(*core);
   // Step 1 reads exactly the v valid pages (the scan stops after the last one).
   gc.gc_schedule(0, v, kPrioNormal, UINT32_MAX, 0);
   env->run();

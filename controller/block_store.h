@@ -75,6 +75,17 @@ class BlockStore : public BlockWear {
   virtual void commit(Ppn slot, Lpn lpn) = 0;
   virtual void erase(uint64_t block) = 0;  // the block holds no valid slot
 
+  // --- pages and the host's blocks, for read refresh ---
+  virtual bool page_valid(Ppn page) const = 0;               // the physical page holds valid data
+  virtual uint32_t written_pages(uint64_t block) const = 0;  // pages programmed since the erase
+  // The plane's open block for host data (-1: none), and whether host data can be allocated on
+  // the plane leaving `reserve` free blocks.
+  virtual int64_t active_block(uint32_t plane) const = 0;
+  virtual bool can_allocate(uint32_t plane, uint32_t reserve) const = 0;
+  // Closes the plane's open host block early (its unwritten pages stay unused) so that it can be
+  // collected; false when the drive has no such rule.
+  virtual bool close_active(uint32_t plane) = 0;
+
  protected:
   ~BlockStore() = default;
 };

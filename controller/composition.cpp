@@ -7,11 +7,11 @@ namespace ssdtlm {
 void check_composition(const SsdConfig& cfg, const std::string& preset) {
   const std::string drive = "--preset " + preset;
   if (cfg.hybrid()) {
-    // GC policies drive the native region's GC (controller/slc/native_gc.h), read refresh
-    // (baseline, ws, ws+rs; preemptible or not) runs on native blocks (controller/slc/
-    // hybrid_refresh.h), FSP groupers group the one-shot units of SLC migration
-    // (controller/slc/unit_grouping.h); leveling's shadow blocks, ipr's reprogram and
-    // Baseline-RW's read caching have no mechanism on the hybrid drive (docs/slc.md, docs/fsp.md).
+    // GC policies, wear leveling and read refresh (baseline, ipr, ws, ws+rs; preemptible or
+    // not) are jobs of the native region's block-collection engine (controller/slc/hybrid_gc.h),
+    // FSP groupers group the one-shot units of SLC migration (controller/slc/unit_grouping.h);
+    // leveling's shadow blocks and Baseline-RW's read caching have no mechanism on the hybrid
+    // drive (docs/slc.md, docs/fsp.md).
     if (cfg.fsp_grouper != "baseline") {
       const std::string fsp = "--fsp " + cfg.fsp_grouper + " (fsp.grouper) with " + drive;
       if (cfg.fsp_grouper == "baseline-rw")
@@ -38,26 +38,17 @@ void check_composition(const SsdConfig& cfg, const std::string& preset) {
                           "skipped when it has no free page; there is no DRAM cache; "
                           "docs/fsp.md)");
     }
-    // leveling and ipr end a refresh job without the erase (the victim goes back to the
-    // candidates), ipr after holding the job for an in-place reprogram, and leveling moves its
-    // page through a destination allocator into shadow blocks it opens in the Ftl: CollectEngine's
-    // release, hold and GcJobHooks (controller/gc/engine.h). The hybrid's native GC job
-    // (controller/slc/migration.h) ends every refresh in the erase and programs only into native
-    // GC's stream. (ipr's MLC mode is the read-disturb model's, which the hybrid shares: not a
-    // reason.)
-    if (cfg.rd_enabled && (cfg.rd_policy == "leveling" || cfg.rd_policy == "ipr"))
-      throw ConfigError(
-          "--rr " + cfg.rd_policy + " (rd.policy) with " + drive +
-          " (hybrid SSD: read refresh runs baseline, ws and ws+rs on native blocks; " +
-          (cfg.rd_policy == "ipr"
-               ? "ipr moves a block's MSB pages out, holds the block for an in-place reprogram "
-                 "of its MSB word lines and returns the block unerased; the native GC job ends "
-                 "every refresh in the block's erase"
-               : "leveling hops a read-hot page into a shadow block it opens itself and "
-                 "returns the block unerased; the sector map opens no shadow blocks, and the "
-                 "native GC job ends every refresh in the block's erase and programs only into "
-                 "native GC's own destination stream") +
-          "; docs/slc.md)");
+    // Leveling hops a read-hot page into a shadow block: a block it opens outside the host's
+    // rotation and fills page by page (Ftl::open_block, allocate_in). The hybrid's native blocks
+    // are opened by the SLC cache's destination streams, and its moves are one-shot program jobs
+    // of that cache (controller/slc/sector_mover.h): no block can be opened for a policy, nor a
+    // move placed in one.
+    if (cfg.rd_enabled && cfg.rd_policy == "leveling")
+      throw ConfigError("--rr leveling (rd.policy) with " + drive +
+                        " (hybrid SSD: leveling hops a read-hot page into a shadow block it opens "
+                        "outside the host's rotation; the hybrid's native blocks are opened only "
+                        "by the SLC cache's destination streams, which program its moves as "
+                        "one-shot units, so there is no block to open for it; docs/slc.md)");
   } else if (cfg.fsp_grouper != "baseline" && cfg.fsp_grouper != "baseline-rw" &&
              cfg.unit_pages() == 1) {
     // Page-by-page programming: a page's type is its place in the block, not a choice (Baseline-

@@ -254,12 +254,13 @@ void Ftl::close_block(uint64_t b) {
   maybe_close(b);
 }
 
-void Ftl::close_active(uint32_t plane) {
+bool Ftl::close_active(uint32_t plane) {
   PlaneState& ps = planes_[plane];
-  if (ps.active < 0) return;
+  if (ps.active < 0) return true;
   const int64_t b = ps.active;
   ps.active = -1;
   close_block(static_cast<uint64_t>(b));
+  return true;
 }
 
 void Ftl::maybe_close(uint64_t b) {

@@ -158,7 +158,7 @@ class Ftl final : public BlockStore {
   Ppn allocate(uint32_t plane, uint32_t n);
   // True when the plane's active block has room and it has at least `reserve` free blocks, or
   // it has more than `reserve` free blocks.
-  bool can_allocate(uint32_t plane, uint32_t reserve = 0) const;
+  bool can_allocate(uint32_t plane, uint32_t reserve = 0) const override;
   // Round-robin plane cursor for dynamic allocation (channel first, then chip, die, plane),
   // skipping planes that cannot allocate. Returns planes() when no plane can.
   uint32_t next_plane(uint32_t reserve = 0);
@@ -172,14 +172,14 @@ class Ftl final : public BlockStore {
   void close_block(uint64_t b);
   // Ends the plane's active block early like close_block (read refresh of a block still open for
   // host writes at the hard threshold); the next allocate() opens a new one.
-  void close_active(uint32_t plane);
+  bool close_active(uint32_t plane) override;  // true
 
   // --- blocks ---
   const BlockInfo& block(uint64_t b) const { return blocks_[b]; }
   uint32_t erase_count(uint64_t b) const override { return blocks_[b].erase_count; }
   uint32_t read_count(uint64_t b) const override { return blocks_[b].read_count; }
   uint32_t free_blocks(uint32_t plane) const override { return planes_[plane].free_count; }
-  int64_t active_block(uint32_t plane) const { return planes_[plane].active; }  // -1: none open
+  int64_t active_block(uint32_t plane) const override { return planes_[plane].active; }
   uint64_t total_free_blocks() const { return total_free_; }
   bool below_gc_threshold(uint32_t plane) const {
     return planes_[plane].free_count < gc_threshold_blocks_;
@@ -209,6 +209,8 @@ class Ftl final : public BlockStore {
   Lpn owner(Ppn ppn) const override { return reverse(ppn); }
   Ppn location(Lpn lpn) const override { return lookup(lpn); }
   Ppn allocate_dst(uint32_t plane, uint32_t n) override { return allocate(plane, n); }
+  bool page_valid(Ppn ppn) const override { return is_valid(ppn); }
+  uint32_t written_pages(uint64_t b) const override { return blocks_[b].write_ptr; }
 
   // --- preconditioning (timing-free) ---
   // Writes lpns [0, n) sequentially, then `overwrites` random lpns among them (GC as needed).

@@ -6,7 +6,6 @@
 #include "controller/page_mapping.h"
 #include "controller/rr/read_disturb.h"
 #include "controller/slc/hybrid_gc.h"
-#include "controller/slc/hybrid_refresh.h"
 #include "controller/slc/slc_cache.h"
 
 namespace ssdtlm {
@@ -20,13 +19,14 @@ size_t owner(OpOwner o) {
 DriveParts make_page_drive(const CoreServices& s) {
   DriveParts d;
   auto map = std::make_unique<PageMapping>(s.cfg, s.integrity, s.ctr);
-  auto mover = std::make_unique<PageMover>(s.cfg, map->ftl(), s.ctr, s.port,
-                                           s.integrity.flash_data());
+  auto mover =
+      std::make_unique<PageMover>(s.cfg, map->ftl(), s.ctr, s.port, s.integrity.flash_data());
   auto gc = std::make_unique<CollectEngine>(s.cfg, map->ftl(), s.ctr, s.port, std::move(mover));
   gc->set_policy(make_gc_policy(s.cfg.gc_policy, &s.cfg));
   auto buf = std::make_unique<WriteBackCache>(s, *map, *gc);
   if (s.cfg.rd_enabled) {
-    d.rd = std::make_unique<ReadDisturb>(s.cfg, map->ftl(), *gc, s.port, s.ctr, *gc->policy());
+    const RefreshJobs::Drive drive{map->ftl(), *gc, s.port, s.ctr, &map->ftl()};
+    d.rd = std::make_unique<ReadDisturb>(s.cfg, map->ftl(), drive);
     gc->set_free_listener(d.rd->engine_listener());
     buf->set_read_disturb(d.rd.get());
   }
@@ -45,20 +45,11 @@ DriveParts make_hybrid_drive(const CoreServices& s) {
   auto buf = std::make_unique<slc::SlcCache>(s, *map);
   auto gc = std::make_unique<slc::HybridGc>(s.cfg, s.port, *buf, map->map(), *map, map->region(),
                                             buf->staging());
-  buf->attach(gc->migration(), gc->native_gc(),
-              gc->native_gc() ? gc->native_gc()->policy().host_reserve_blocks() : slc::kGcReserve);
-  if (s.cfg.rd_enabled) {
-    // The model over the native blocks, the policy's jobs on native GC (controller/slc/
-    // hybrid_refresh.h).
-    slc::SectorMapping& m = *map;
-    slc::SlcCache& jobs = *buf;
-    slc::HybridGc& g = *gc;
-    d.rd = std::make_unique<ReadDisturb>(s.cfg, m, [&](DisturbModel& model, RefreshPolicy& p) {
-      const slc::HybridRefreshJobs::Parts parts{s.port,     jobs,          m.map(),      m,
-                                                m.region(), g.migration(), g.native_gc()};
-      return std::make_unique<slc::HybridRefreshJobs>(s.cfg, parts, model, p);
-    });
-    gc->migration().set_refresh_owner(d.rd->engine_listener());
+  buf->attach(*gc);
+  if (s.cfg.rd_enabled) {  // the model over the native blocks, its jobs on their engine
+    const RefreshJobs::Drive drive{*map, gc->engine(), s.port, s.ctr, nullptr};
+    d.rd = std::make_unique<ReadDisturb>(s.cfg, *map, drive);
+    gc->engine().set_free_listener(d.rd->engine_listener());
     buf->set_read_disturb(d.rd.get());
   }
   // The SLC cache issues every program job (host, migration, native GC) and takes its completions.

@@ -289,7 +289,9 @@ void CollectEngine::erase_done(uint32_t plane) {
   j.active = false;
   j.victim = -1;
   port_.space_freed();
-  if (free_listener_ && free_listener_->on_engine_free(plane)) {  // e.g. an urgent refresh
+  const bool taken = free_listener_ && free_listener_->on_engine_free(plane);  // urgent refresh
+  mover_->after_erase(plane);
+  if (taken) {
     free_changed(plane);
     return;
   }

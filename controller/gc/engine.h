@@ -105,9 +105,12 @@ class Mover {
   // Programs the buffered moves padded to a unit: true when a program is in flight; false when
   // nothing was buffered or there was no room (the moves are dropped, their data stays valid).
   virtual bool flush_padded(uint32_t plane) = 0;
-  virtual bool block_reads_busy(uint64_t block) const = 0;  // the erase waits for them
+  virtual bool block_reads_busy(uint64_t block) = 0;  // the erase waits for them
   virtual void issue_erase(uint32_t plane, const CollectJob& j) = 0;
   virtual void before_erase(uint64_t block) = 0;  // the erase completed, the store not told yet
+  // After the erase (the store told, programs waiting for space retried, the free listener
+  // asked), before wear leveling and the policy: what else the freed block lets run.
+  virtual void after_erase(uint32_t /*plane*/) {}
   virtual void on_flash_done(FlashOp* /*op*/) {}  // its reads and programs (page-mapped drive)
   // A policy's page moves in the mover's units (UINT32_MAX stays: whole); a victim's valid limit.
   virtual uint32_t budget(uint32_t copies) const { return copies; }

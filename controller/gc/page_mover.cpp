@@ -65,7 +65,7 @@ bool PageMover::in_flight(uint32_t plane) const {
   return s.reads_inflight > 0 || s.programs_inflight > 0;
 }
 
-bool PageMover::block_reads_busy(uint64_t block) const {
+bool PageMover::block_reads_busy(uint64_t block) {
   return port_.block_reads_busy(block);
 }
 

@@ -24,7 +24,7 @@ class PageMover final : public Mover {
   bool holds_moves(uint32_t plane) const override;
   bool in_flight(uint32_t plane) const override;
   bool flush_padded(uint32_t plane) override;
-  bool block_reads_busy(uint64_t block) const override;
+  bool block_reads_busy(uint64_t block) override;
   void issue_erase(uint32_t plane, const CollectJob& j) override;
   void before_erase(uint64_t block) override;
   void on_flash_done(FlashOp* op) override;

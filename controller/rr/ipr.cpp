@@ -13,7 +13,7 @@ IprRefresh::IprRefresh(const SsdConfig& cfg)
       reprog_left_(cfg.geo.planes(), 0) {}
 
 bool IprRefresh::start_urgent(uint32_t b) {
-  PageRefreshJobs& J = page_jobs();
+  RefreshJobs& J = *jobs_;
   if (J.disturb().is_mlc(b) || J.stats().mlc_blocks >= mlc_quota_ || J.config().geo.bits() < 3)
     return J.start_full(b);
   ++J.stats().mlc_blocks;  // reserved for this block (released if the reprogram is abandoned)
@@ -28,43 +28,43 @@ void IprRefresh::on_erase(uint64_t b) {
 }
 
 void IprRefresh::begin_reprogram(uint32_t p) {
-  PageRefreshJobs& J = page_jobs();
-  const uint64_t b = static_cast<uint64_t>(J.engine.victim(p));
+  RefreshJobs& J = *jobs_;
+  const uint64_t b = static_cast<uint64_t>(J.engine().victim(p));
   const uint32_t bits = static_cast<uint32_t>(J.config().geo.bits());
   const Ppn first = J.config().geo.ppn_of(b, 0);
   bool msb_valid = false;
   for (uint32_t pg = bits - 1; pg < J.config().geo.pages_per_block && !msb_valid; pg += bits)
-    msb_valid = J.ftl.is_valid(first + pg);
+    msb_valid = J.store().page_valid(first + pg);
   if (msb_valid) {
     // A move found no room: the block stays TLC and waits for the next attempt (urgent queue).
-    J.engine.release(p);
+    J.engine().release(p);
     --J.stats().mlc_blocks;
     ++J.stats().ipr_aborted;
     J.end_job(p);
     J.queue_urgent(static_cast<uint32_t>(b));
-    J.engine.policy_idle(p);
+    J.engine().policy_idle(p);
     return;
   }
   // Reads of the block still in flight (issued before the moves) finish first; poll() retries.
-  if (J.port.block_reads_busy(static_cast<uint32_t>(b))) return;
+  if (J.port().block_reads_busy(static_cast<uint32_t>(b))) return;
   // [INTERP] baselines.md 5: every word line's MSB page is reprogrammed in place, one program
   // operation of the MSB page type each (tPROG(MSB) on the die, foreground class unless
   // rd.refresh_preemptible, no data on the bus); the block turns MLC when the last one completes.
   J.set_job(p, RefreshJob::Reprogram);
-  const uint32_t wordlines = J.ftl.block(b).write_ptr / bits;
+  const uint32_t wordlines = J.store().written_pages(b) / bits;
   reprog_left_[p] = wordlines;
   if (wordlines == 0) {
     finish_reprogram(p);
     return;
   }
   for (uint32_t w = 0; w < wordlines; ++w) {
-    FlashOp* op = J.port.new_op(FlashKind::Program, first + w * bits + bits - 1, 1, J.urgent_prio(),
-                                OpOwner::RdReprogram);
+    FlashOp* op = J.port().new_op(FlashKind::Program, first + w * bits + bits - 1, 1,
+                                  J.urgent_prio(), OpOwner::RdReprogram);
     op->no_transfer = true;
-    ++J.ctr.programs;  // flash.programs counts them; no page is programmed for data
+    ++J.counters().programs;  // flash.programs counts them; no page is programmed for data
     ++J.stats().reprogram_ops;
     J.stats().reprogram_time += J.config().timing.program(false, static_cast<int>(bits) - 1, 1);
-    J.port.submit(op);
+    J.port().submit(op);
   }
 }
 
@@ -74,8 +74,8 @@ void IprRefresh::on_reprogram_done(const FlashOp& op) {
 }
 
 void IprRefresh::finish_reprogram(uint32_t p) {
-  PageRefreshJobs& J = page_jobs();
-  const uint64_t b = J.engine.release(p);
+  RefreshJobs& J = *jobs_;
+  const uint64_t b = J.engine().release(p);
   // [INTERP] The block serves as MLC: reads count from zero, 10x the limit, 1/10 the disturb.
   J.disturb().set_mlc(b);
   J.unmark(b, kRefreshHard);

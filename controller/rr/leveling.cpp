@@ -28,7 +28,7 @@ LevelingRefresh::LevelingRefresh(const SsdConfig& cfg)
       shadow_count_(cfg.geo.planes(), 0) {}
 
 void LevelingRefresh::on_read_count(uint64_t b, uint32_t eff) {
-  PageRefreshJobs& J = page_jobs();
+  RefreshJobs& J = *jobs_;
   const uint8_t f = J.refresh_flag(b);
   const uint32_t hard = J.disturb().hard_threshold();
   if (f & kRefreshShadow) {
@@ -36,7 +36,7 @@ void LevelingRefresh::on_read_count(uint64_t b, uint32_t eff) {
     // block and is erased; it takes no more hops from now on.
     if (eff >= hard / 10 * 8 && !(f & kRefreshReclaim)) {
       J.mark(b, kRefreshReclaim);
-      J.ftl.close_block(b);
+      J.ftl()->close_block(b);
       reclaim_q_.push_back(static_cast<uint32_t>(b));
     }
     return;
@@ -55,7 +55,7 @@ void LevelingRefresh::on_read_count(uint64_t b, uint32_t eff) {
 }
 
 void LevelingRefresh::on_erase(uint64_t b) {
-  PageRefreshJobs& J = page_jobs();
+  RefreshJobs& J = *jobs_;
   const uint8_t f = J.refresh_flag(b);
   if (f & kRefreshMonitored) --J.stats().monitored;
   if (f & kRefreshShadow) {
@@ -70,19 +70,19 @@ void LevelingRefresh::on_erase(uint64_t b) {
 
 void LevelingRefresh::on_moves_done(uint32_t p) {
   // The hop is done: the block goes back to the candidates, unerased.
-  page_jobs().engine.release(p);
+  jobs_->engine().release(p);
   ++jobs_->stats().hops;
   jobs_->end_job(p);
-  page_jobs().engine_released(p);
+  jobs_->engine_released(p);
 }
 
 int64_t LevelingRefresh::shadow_dst(uint32_t p, bool* opened) {
-  PageRefreshJobs& J = page_jobs();
+  RefreshJobs& J = *jobs_;
   const uint32_t unit = static_cast<uint32_t>(J.config().unit_pages());
   auto& open = shadow_open_[p];
   for (size_t i = 0; i < open.size();) {
     const uint64_t b = open[i];
-    const BlockInfo& bi = J.ftl.block(b);
+    const BlockInfo& bi = J.ftl()->block(b);
     if (bi.state != BlockState::Active || (J.refresh_flag(b) & (kRefreshReclaim | kRefreshHard))) {
       open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));  // full or closed
       continue;
@@ -92,15 +92,15 @@ int64_t LevelingRefresh::shadow_dst(uint32_t p, bool* opened) {
       return static_cast<int64_t>(b);
     // [INTERP] At its fill cap a shadow block is closed: its unwritten pages stay unused and it
     // becomes an ordinary GC candidate (it keeps its pool slot until it is erased).
-    J.ftl.close_block(b);
+    J.ftl()->close_block(b);
     open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));
   }
   // [INTERP] A new shadow block comes from the plane's free pool while the plane keeps more free
   // blocks than its GC threshold and the host reserve: the pool never starts GC by itself.
   const uint32_t reserve =
-      std::max(J.ftl.gc_threshold_blocks(), J.gc_policy.host_reserve_blocks() + 1);
-  if (shadow_count_[p] >= shadow_quota_ || J.ftl.free_blocks(p) <= reserve) return -1;
-  const int64_t b = J.ftl.open_block(p);
+      std::max(J.ftl()->gc_threshold_blocks(), J.engine().policy()->host_reserve_blocks() + 1);
+  if (shadow_count_[p] >= shadow_quota_ || J.ftl()->free_blocks(p) <= reserve) return -1;
+  const int64_t b = J.ftl()->open_block(p);
   if (b < 0) return -1;
   J.set_flags(static_cast<uint64_t>(b), kRefreshShadow);
   ++shadow_count_[p];
@@ -112,10 +112,10 @@ int64_t LevelingRefresh::shadow_dst(uint32_t p, bool* opened) {
 }
 
 Ppn LevelingRefresh::allocate_dst(uint32_t p, uint32_t n) {
-  PageRefreshJobs& J = page_jobs();
+  RefreshJobs& J = *jobs_;
   if (J.job_of(p) == RefreshJob::Hop || J.job_of(p) == RefreshJob::ShadowMove) {
     const int64_t s = shadow_dst(p, nullptr);
-    const Ppn ppn = s >= 0 ? J.ftl.allocate_in(static_cast<uint64_t>(s), n) : kNoPpn;
+    const Ppn ppn = s >= 0 ? J.ftl()->allocate_in(static_cast<uint64_t>(s), n) : kNoPpn;
     if (ppn != kNoPpn) {
       ++J.stats().shadow_pages;
       return ppn;
@@ -124,11 +124,11 @@ Ppn LevelingRefresh::allocate_dst(uint32_t p, uint32_t n) {
     // its read was in flight): the page goes to the plane's active block.
     ++J.stats().shadow_fallback_pages;
   }
-  return J.ftl.allocate(p, n);
+  return J.ftl()->allocate(p, n);
 }
 
 void LevelingRefresh::poll() {
-  PageRefreshJobs& J = page_jobs();
+  RefreshJobs& J = *jobs_;
   for (size_t n = reclaim_q_.size(); n > 0 && !reclaim_q_.empty(); --n) {
     const uint32_t b = reclaim_q_.front();
     reclaim_q_.pop_front();
@@ -143,7 +143,7 @@ void LevelingRefresh::poll() {
     const uint32_t b = J.take_soft();
     if (J.refresh_flag(b) & kRefreshHard || !(J.refresh_flag(b) & kRefreshMonitored)) continue;
     const uint32_t p = J.config().geo.plane_of_block(b);
-    if (!J.engine_free(p) || !J.ftl.block(b).in_bucket) {
+    if (!J.engine_free(p) || !J.ftl()->block(b).in_bucket) {
       J.queue_soft(b);  // engine busy, or the block is still being written
       continue;
     }
@@ -154,7 +154,7 @@ void LevelingRefresh::poll() {
       continue;
     }
     if (!J.start_job(b, 1, kPrioNormal, RefreshJob::Hop)) J.queue_soft(b);
-    if (opened) J.engine.free_changed(p);
+    if (opened) J.engine().free_changed(p);
   }
 }
 

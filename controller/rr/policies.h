@@ -31,7 +31,8 @@ uint32_t shadow_cap_of(const SsdConfig& cfg);    // valid pages per shadow block
 class LevelingRefresh final : public RefreshPolicy {
  public:
   explicit LevelingRefresh(const SsdConfig& cfg);
-  bool needs_page_drive() const override { return true; }
+  bool needs_ftl() const override { return true; }
+  bool own_destinations() const override { return true; }
   void on_read_count(uint64_t b, uint32_t eff) override;
   void on_erase(uint64_t b) override;
   void poll() override;
@@ -56,7 +57,6 @@ class LevelingRefresh final : public RefreshPolicy {
 class IprRefresh final : public RefreshPolicy {
  public:
   explicit IprRefresh(const SsdConfig& cfg);
-  bool needs_page_drive() const override { return true; }
   bool start_urgent(uint32_t b) override;
   void on_erase(uint64_t b) override;
   void on_moves_done(uint32_t plane) override { begin_reprogram(plane); }

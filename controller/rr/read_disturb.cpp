@@ -20,13 +20,8 @@ ReadDisturb::Policy parse_policy(const std::string& s) {
 
 }  // namespace
 
-ReadDisturb::ReadDisturb(const SsdConfig& cfg, Ftl& ftl, CollectEngine& engine, FlashPort& port,
-                         SimCounters& ctr, const GcPolicy& gc_policy)
-    : ReadDisturb(cfg, ftl, [&](DisturbModel& m, RefreshPolicy& p) {
-        return std::make_unique<PageRefreshJobs>(cfg, ftl, engine, port, ctr, gc_policy, m, p);
-      }) {}
-
-ReadDisturb::ReadDisturb(const SsdConfig& cfg, const BlockWear& wear, const JobsFactory& make_jobs)
+ReadDisturb::ReadDisturb(const SsdConfig& cfg, const BlockWear& wear,
+                         const RefreshJobs::Drive& drive)
     : cfg_(cfg), kind_(parse_policy(cfg.rd_policy)), model_(cfg, wear) {
   switch (kind_) {
     case Policy::Leveling: {
@@ -54,7 +49,7 @@ ReadDisturb::ReadDisturb(const SsdConfig& cfg, const BlockWear& wear, const Jobs
     default:
       policy_ = std::make_unique<BaselineRefresh>();
   }
-  jobs_ = make_jobs(model_, *policy_);
+  jobs_ = std::make_unique<RefreshJobs>(cfg, drive, model_, *policy_);
   policy_->attach(jobs_.get(), policy_name());
 }
 

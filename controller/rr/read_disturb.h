@@ -5,10 +5,9 @@
 //   ipr       in-place reprogramming TLC -> MLC of read-hot blocks
 //   ws        read-disturb-aware write scheduling (hot-read set mined per window)
 //   ws+rs     ws + RL partial read refresh in idle time (rl::Backend, C++ or RTL)
-// Refreshes are jobs of the drive's GC engine driven by RefreshJobs
-// (controller/rr/refresh_policy.h): the page-mapped engine (controller/gc/engine.h)
-// or the hybrid's native GC job (controller/slc/hybrid_refresh.h). The core calls the
-// on_* hooks.
+// Refreshes are jobs of the drive's block-collection engine (controller/gc/engine.h) driven by
+// RefreshJobs (controller/rr/refresh_policy.h), on both drives (the hybrid's: its native region,
+// docs/slc.md). The core calls the on_* hooks.
 #pragma once
 
 #include <array>
@@ -32,13 +31,8 @@ class ReadDisturb {
   static constexpr uint32_t kEraseActions = WsRsRefresh::kEraseActions;
   static constexpr int kLevels = DisturbModel::kLevels;
 
-  // The drive's refresh jobs, built over the model and the policy.
-  using JobsFactory =
-      std::function<std::unique_ptr<RefreshJobs>(DisturbModel& model, RefreshPolicy& policy)>;
-  ReadDisturb(const SsdConfig& cfg, const BlockWear& wear, const JobsFactory& make_jobs);
-  // The page-mapped drive: jobs of its GC engine (PageRefreshJobs).
-  ReadDisturb(const SsdConfig& cfg, Ftl& ftl, CollectEngine& engine, FlashPort& port,
-              SimCounters& ctr, const GcPolicy& gc_policy);
+  // The model over the drive's blocks (wear), the policy's jobs on the drive's engine.
+  ReadDisturb(const SsdConfig& cfg, const BlockWear& wear, const RefreshJobs::Drive& drive);
   ~ReadDisturb();
 
   Policy policy() const { return kind_; }

@@ -10,30 +10,26 @@ bool RefreshPolicy::start_urgent(uint32_t b) {
   return jobs_->start_full(b);
 }
 
-Ppn RefreshPolicy::allocate_dst(uint32_t plane, uint32_t n) {
-  // Only the page-mapped engine asks a refresh job for its destination (GcJobHooks::dst).
-  return page_jobs_ ? page_jobs_->ftl.allocate(plane, n) : kNoPpn;
-}
-
 void RefreshPolicy::attach(RefreshJobs* jobs, const char* name) {
   jobs_ = jobs;
-  page_jobs_ = jobs->page_drive();
-  if (needs_page_drive() && !page_jobs_)
+  if (needs_ftl() && !jobs->ftl())
     throw ConfigError(std::string("rd.policy ") + name +
-                      " needs the page-mapped drive's GC engine and FTL (shadow-block "
-                      "destinations, a held job for the in-place reprogram)");
+                      " needs the page-mapped drive's FTL (shadow blocks opened outside its "
+                      "rotation)");
 }
 
 // ---------------------------------------------------------------------------------------------
 // The job machinery shared by the drives
 
-RefreshJobs::RefreshJobs(const SsdConfig& c, DisturbModel& m, RefreshPolicy& policy)
+RefreshJobs::RefreshJobs(const SsdConfig& c, const Drive& drive, DisturbModel& m,
+                         RefreshPolicy& policy)
     : cfg(c),
       model(m),
       flags(c.geo.blocks(), 0),
       order(c.geo.planes()),
       job(c.geo.planes(), RefreshJob::None),
       job_block(c.geo.planes(), -1),
+      x_(drive),
       policy_(policy) {
   for (auto& o : order) o.reserve(c.geo.pages_per_block);
 }
@@ -58,13 +54,14 @@ bool RefreshJobs::start_job(uint64_t b, uint32_t copies, uint8_t prio, RefreshJo
   job[p] = kind;
   job_block[p] = static_cast<int64_t>(b);
   if (kind == RefreshJob::Ipr && o.empty()) {
-    hold(p, b, prio);  // nothing to move: the engine is held for the reprogram alone
+    // nothing to move: the engine is held for the reprogram alone
+    x_.engine.hold(p, static_cast<int64_t>(b), prio, GcCause::ReadRefresh, hooks());
     policy_.on_moves_done(p);
     return true;
   }
   if (kind == RefreshJob::Ipr || kind == RefreshJob::Hop)
     copies = static_cast<uint32_t>(std::max<size_t>(1, std::min<size_t>(copies, o.size())));
-  begin(p, b, copies, prio);
+  x_.engine.begin(p, static_cast<int64_t>(b), copies, prio, GcCause::ReadRefresh, hooks());
   return true;
 }
 
@@ -122,7 +119,7 @@ void RefreshJobs::on_hard(uint64_t b) {
   if (f & kRefreshHard) return;
   f |= kRefreshHard;
   ++st.hard_triggers;
-  if (f & kRefreshShadow) close_block(b);  // an open shadow block takes no more hops
+  if ((f & kRefreshShadow) && x_.ftl) x_.ftl->close_block(b);  // no more hops into it
   urgent.push_back(static_cast<uint32_t>(b));
 }
 
@@ -171,36 +168,30 @@ uint32_t RefreshJobs::queued_soft() const {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The page-mapped drive: jobs of CollectEngine
+// The drive's side: jobs of its engine
 
-PageRefreshJobs::PageRefreshJobs(const SsdConfig& c, Ftl& f, CollectEngine& e, FlashPort& p,
-                                 SimCounters& counters, const GcPolicy& gcp, DisturbModel& m,
-                                 RefreshPolicy& policy)
-    : RefreshJobs(c, m, policy), ftl(f), engine(e), port(p), ctr(counters), gc_policy(gcp) {}
-
-bool PageRefreshJobs::engine_free(uint32_t p) const {
-  return !engine.gc_active(p) && !engine.pending(p);
+bool RefreshJobs::engine_free(uint32_t p) const {
+  return !x_.engine.gc_active(p) && !x_.engine.pending(p);
 }
 
-bool PageRefreshJobs::rr_job(uint32_t p) const {
-  return engine.gc_active(p) && engine.cause(p) == GcCause::ReadRefresh;
+bool RefreshJobs::rr_job(uint32_t p) const {
+  return x_.engine.gc_active(p) && x_.engine.cause(p) == GcCause::ReadRefresh;
 }
 
-int64_t PageRefreshJobs::engine_victim(uint32_t p, bool* refresh) const {
-  if (!engine.gc_active(p)) return -1;
-  *refresh = engine.cause(p) == GcCause::ReadRefresh;
-  return engine.victim(p);
+int64_t RefreshJobs::engine_victim(uint32_t p, bool* refresh) const {
+  if (!x_.engine.gc_active(p)) return -1;
+  *refresh = x_.engine.cause(p) == GcCause::ReadRefresh;
+  return x_.engine.victim(p);
 }
 
-uint32_t PageRefreshJobs::collect(uint64_t block, uint32_t from, uint32_t max,
-                                  std::vector<Ppn>& out) const {
-  const uint32_t p = cfg.geo.plane_of_block(block);
-  const auto& o = order[p];
+uint32_t RefreshJobs::collect(uint64_t block, uint32_t from, uint32_t max,
+                              std::vector<Ppn>& out) const {
+  const auto& o = order[cfg.geo.plane_of_block(block)];
   uint32_t i = from;
   uint32_t n = 0;
   while (i < o.size() && n < max) {
     const Ppn ppn = o[i++];
-    if (ftl.is_valid(ppn)) {
+    if (x_.store.page_valid(ppn)) {
       out.push_back(ppn);
       ++n;
     }
@@ -208,7 +199,7 @@ uint32_t PageRefreshJobs::collect(uint64_t block, uint32_t from, uint32_t max,
   return i >= o.size() ? cfg.geo.pages_per_block : i;
 }
 
-bool PageRefreshJobs::take_block(uint64_t b) {
+bool RefreshJobs::take_block(uint64_t b) {
   // A block due for refresh (at the hard threshold, or a ws+rs task from the soft threshold
   // whose partial refresh starts now) that is still its plane's active block is sealed first
   // (its unwritten pages stay unused): otherwise a read-hot block on a plane the host rarely
@@ -216,45 +207,38 @@ bool PageRefreshJobs::take_block(uint64_t b) {
   // once its programs in flight are done (until then take_block fails and the job waits).
   const uint32_t p = cfg.geo.plane_of_block(b);
   if ((flags[b] & (kRefreshHard | kRefreshSoft)) &&
-      ftl.active_block(p) == static_cast<int64_t>(b)) {
-    ftl.close_active(p);
+      x_.store.active_block(p) == static_cast<int64_t>(b) && x_.store.close_active(p))
     ++st.open_blocks_sealed;
+  return x_.store.take_block(b);
+}
+
+void RefreshJobs::collect_valid(uint64_t b, std::vector<Ppn>& out) const {
+  for (uint32_t pg = 0; pg < cfg.geo.pages_per_block; ++pg) {
+    const Ppn ppn = cfg.geo.ppn_of(b, pg);
+    if (x_.store.page_valid(ppn)) out.push_back(ppn);
   }
-  return ftl.take_block(b);
 }
 
-void PageRefreshJobs::collect_valid(uint64_t b, std::vector<Ppn>& out) const {
-  ftl.collect_valid(b, 0, cfg.geo.pages_per_block, out);
-}
-
-void PageRefreshJobs::begin(uint32_t p, uint64_t b, uint32_t copies, uint8_t prio) {
-  engine.begin(p, static_cast<int64_t>(b), copies, prio, GcCause::ReadRefresh, hooks());
-}
-
-void PageRefreshJobs::hold(uint32_t p, uint64_t b, uint8_t prio) {
-  engine.hold(p, static_cast<int64_t>(b), prio, GcCause::ReadRefresh, hooks());
-}
-
-void PageRefreshJobs::engine_released(uint32_t p) {
+void RefreshJobs::engine_released(uint32_t p) {
   if (!urgent.empty()) process_urgent(static_cast<int>(p));
-  engine.policy_idle(p);
+  x_.engine.policy_idle(p);
 }
 
-bool PageRefreshJobs::on_step_end(uint32_t p) {
+bool RefreshJobs::on_step_end(uint32_t p) {
   if (partial_step_ended(p)) return false;  // the GC policy's turn as well
   if (job[p] != RefreshJob::Hop && job[p] != RefreshJob::Ipr) return false;
   // One-shot units: a hop's page waits in the buffer for a full unit; program it padded (no
   // room: the move is dropped, the page stays valid where it was).
-  if (engine.flush_padded(p)) return true;
+  if (x_.engine.flush_padded(p)) return true;
   policy_.on_moves_done(p);
   return true;
 }
 
-void PageRefreshJobs::poll_moves() {
+void RefreshJobs::poll_moves() {
   // Normally on_step_end() ends a hop or ipr move; here: retries (reads were in flight).
   for (uint32_t p = 0; p < cfg.geo.planes(); ++p)
     if ((job[p] == RefreshJob::Hop || job[p] == RefreshJob::Ipr) && rr_job(p) &&
-        !engine.gc_step_busy(p))
+        !x_.engine.gc_step_busy(p))
       on_step_end(p);
 }
 

@@ -29,7 +29,6 @@ namespace ssdtlm {
 struct SsdConfig;
 class GcPolicy;
 class RefreshJobs;
-class PageRefreshJobs;
 
 // Refresh state of a block (RefreshJobs::flags).
 enum RefreshFlag : uint8_t {
@@ -62,12 +61,13 @@ struct RefreshStats {
 class RefreshPolicy {
  public:
   virtual ~RefreshPolicy() = default;
-  // Binds the policy to its drive's jobs. A policy that needs the page-mapped drive
-  // (needs_page_drive) on another drive's jobs is a ConfigError naming the policy.
+  // Binds the policy to its drive's jobs. A policy that needs the page-mapped drive's FTL
+  // (needs_ftl) on a drive without one is a ConfigError naming the policy.
   void attach(RefreshJobs* jobs, const char* name);
-  // leveling and ipr: their mechanisms (shadow-block destinations, a held job for the in-place
-  // reprogram) are CollectEngine's and the Ftl's.
-  virtual bool needs_page_drive() const { return false; }
+  // leveling: its shadow blocks are blocks the Ftl opens outside its rotation.
+  virtual bool needs_ftl() const { return false; }
+  // leveling: its moves go where allocate_dst says (else: the engine's destination).
+  virtual bool own_destinations() const { return false; }
 
   // A read below the hard threshold counted on block b (eff: its effective reads).
   virtual void on_read_count(uint64_t /*b*/, uint32_t /*eff*/) {}
@@ -81,7 +81,7 @@ class RefreshPolicy {
   virtual void on_moves_done(uint32_t /*plane*/) {}
   // A step of a partial refresh ended, or its erase freed the engine.
   virtual void on_partial_step_end(uint32_t /*plane*/) {}
-  virtual Ppn allocate_dst(uint32_t plane, uint32_t n);
+  virtual Ppn allocate_dst(uint32_t /*plane*/, uint32_t /*n*/) { return kNoPpn; }
   virtual uint32_t choose_plane(const Lpn* /*lpns*/, int /*n*/, uint32_t dflt,
                                 uint32_t /*reserve*/) {
     return dflt;
@@ -94,45 +94,57 @@ class RefreshPolicy {
   virtual void add_stats(nlohmann::json& /*j*/) const {}  // sections of its own ("rl")
 
  protected:
-  // The page-mapped drive's jobs (leveling, ipr and the default destination); attach() checked
-  // that the drive has them when the policy needs them.
-  PageRefreshJobs& page_jobs() const { return *page_jobs_; }
-
   RefreshJobs* jobs_ = nullptr;
-  PageRefreshJobs* page_jobs_ = nullptr;  // null on another drive
 };
 
-// The job machinery and state shared by the policies, over a drive's GC engine: the drive's side
-// (taking a victim, starting and stepping the plane's engine job, its free space, timers) is
-// virtual, implemented for the page-mapped engine (PageRefreshJobs below) and for the hybrid's
-// native GC job (controller/slc/hybrid_refresh.h). As the engine's job owner it is told when a
-// step ends and when an erase frees a plane's engine.
-class RefreshJobs : public GcJobOwner {
+// The job machinery and state shared by the policies, over the drive's block-collection engine
+// (controller/gc/engine.h) and its BlockStore: a refresh is an engine job with cause
+// GcCause::ReadRefresh, its pages in the refresh's order (hottest-read first), its destination
+// the engine's unless the policy has its own (leveling's shadow blocks), its owner these jobs,
+// which are told when a step ends and when an erase frees a plane's engine.
+class RefreshJobs final : public GcJobOwner, public VictimOrder, public DestinationAllocator {
  public:
-  RefreshJobs(const SsdConfig& cfg, DisturbModel& model, RefreshPolicy& policy);
-  // The page-mapped drive's jobs, or null (another drive's).
-  virtual PageRefreshJobs* page_drive() { return nullptr; }
+  // What the jobs use of the drive: its blocks, engine, port and counters, and the page-mapped
+  // drive's Ftl (leveling's shadow blocks; null on the hybrid).
+  struct Drive {
+    BlockStore& store;
+    CollectEngine& engine;
+    FlashPort& port;
+    SimCounters& ctr;
+    Ftl* ftl;
+  };
+  RefreshJobs(const SsdConfig& cfg, const Drive& drive, DisturbModel& model, RefreshPolicy& policy);
 
-  // --- the drive's engine ---
-  virtual bool engine_free(uint32_t plane) const = 0;  // no job, no step scheduled
-  virtual bool rr_job(uint32_t plane) const = 0;       // the plane's engine runs a refresh job
-  virtual bool job_partial(uint32_t plane) const = 0;  // ... in steps
+  // --- the drive ---
+  BlockStore& store() const { return x_.store; }
+  CollectEngine& engine() const { return x_.engine; }
+  FlashPort& port() const { return x_.port; }
+  SimCounters& counters() const { return x_.ctr; }
+  Ftl* ftl() const { return x_.ftl; }
+  bool engine_free(uint32_t plane) const;  // no job, no step scheduled
+  bool rr_job(uint32_t plane) const;       // the plane's engine runs a refresh job
+  bool job_partial(uint32_t plane) const { return x_.engine.partial(plane); }  // ... in steps
   // The block of the plane's engine job (-1: none); *refresh: a refresh job's.
-  virtual int64_t engine_victim(uint32_t plane, bool* refresh) const = 0;
-  virtual bool victim_empty(uint32_t plane) const = 0;     // the next step is the erase
-  virtual bool erase_requested(uint32_t plane) const = 0;  // a step asked for the erase
-  virtual bool step_busy(uint32_t plane) const = 0;
+  int64_t engine_victim(uint32_t plane, bool* refresh) const;
+  bool victim_empty(uint32_t plane) const { return x_.engine.gc_victim_empty(plane); }
+  bool erase_requested(uint32_t plane) const { return x_.engine.erase_requested(plane); }
+  bool step_busy(uint32_t plane) const { return x_.engine.gc_step_busy(plane); }
   // The next step of the plane's partial job: `copies` page moves (0: the erase once empty).
-  virtual void run_step(uint32_t plane, uint32_t copies, uint8_t prio) = 0;
-  virtual void make_whole(uint32_t plane, uint8_t prio) = 0;  // runs to its erase now
-  virtual uint32_t free_blocks(uint32_t plane) const = 0;
-  virtual bool host_blocked() const = 0;
-  virtual Tick now() const = 0;
-  virtual void timer(Tick at) = 0;  // the policy's on_timer() then
+  void run_step(uint32_t plane, uint32_t copies, uint8_t prio) {
+    x_.engine.run_step(plane, copies, prio, UINT32_MAX);
+  }
+  void make_whole(uint32_t plane, uint8_t prio) { x_.engine.make_whole(plane, prio); }
+  uint32_t free_blocks(uint32_t plane) const { return x_.store.free_blocks(plane); }
+  bool host_blocked() const { return x_.port.host_blocked(); }
+  Tick now() const { return x_.port.now(); }
+  void timer(Tick at) { x_.port.timer(at, PortTimer::Refresh, 0); }  // the policy's on_timer()
   // ws: the block host program units of the plane go to (-1: none open), and whether the plane
   // can take one leaving `reserve` free blocks.
-  virtual int64_t active_block(uint32_t plane) const = 0;
-  virtual bool can_allocate(uint32_t plane, uint32_t reserve) const = 0;
+  int64_t active_block(uint32_t plane) const { return x_.store.active_block(plane); }
+  bool can_allocate(uint32_t plane, uint32_t reserve) const {
+    return x_.store.can_allocate(plane, reserve);
+  }
+  void engine_released(uint32_t plane);  // a job ended unerased: urgent refreshes, then GC
 
   // Takes block b and starts an engine job on its plane; `msb_only` for ipr.
   bool start_job(uint64_t b, uint32_t copies, uint8_t prio, RefreshJob kind, bool msb_only = false);
@@ -146,8 +158,13 @@ class RefreshJobs : public GcJobOwner {
   void on_hard(uint64_t b);  // block b reached the hard threshold
   uint32_t queued_soft() const;
 
-  // GcJobOwner: the engine became free after an erase (urgent refreshes first).
-  bool on_engine_free(uint32_t plane) override;
+  // --- GcJobOwner, VictimOrder, DestinationAllocator: the engine's job hooks ---
+  bool on_engine_free(uint32_t plane) override;  // urgent refreshes first
+  bool on_step_end(uint32_t plane) override;
+  // The job's pages (the plane's order) that still hold valid data.
+  uint32_t collect(uint64_t block, uint32_t from, uint32_t max,
+                   std::vector<Ppn>& out) const override;
+  Ppn allocate_dst(uint32_t plane, uint32_t n) override { return policy_.allocate_dst(plane, n); }
 
   // --- what a policy asks and does (the shared state stays the jobs') ---
   const SsdConfig& config() const { return cfg; }
@@ -184,9 +201,7 @@ class RefreshJobs : public GcJobOwner {
   }
   void drop_soft(size_t i) { soft_q.erase(soft_q.begin() + static_cast<std::ptrdiff_t>(i)); }
 
- protected:
-  // The jobs' state; the drive side (the derived classes) reads it, a policy through the methods
-  // above.
+ private:
   const SsdConfig& cfg;
   DisturbModel& model;
   std::vector<uint8_t> flags;           // RefreshFlag per block
@@ -197,72 +212,15 @@ class RefreshJobs : public GcJobOwner {
   uint32_t partial_jobs = 0;  // partial refreshes holding an engine now
   RefreshStats st;
 
- protected:
-  // The drive's side of start_job: takes b from the victim candidates; its valid pages.
-  virtual bool take_block(uint64_t b) = 0;
-  virtual void collect_valid(uint64_t b, std::vector<Ppn>& out) const = 0;
-  // Starts the engine job on b (order[plane] holds the pages to move, hottest first).
-  virtual void begin(uint32_t plane, uint64_t b, uint32_t copies, uint8_t prio) = 0;
-  // ipr with nothing to move: the engine is held for the reprogram alone.
-  virtual void hold(uint32_t /*plane*/, uint64_t /*b*/, uint8_t /*prio*/) {}
-  virtual void close_block(uint64_t /*b*/) {}  // an open shadow block at the hard threshold
-  virtual void poll_moves() {}                 // retries of finished hop / ipr moves
+  bool take_block(uint64_t b);  // from the victim candidates (a due open block closed first)
+  void collect_valid(uint64_t b, std::vector<Ppn>& out) const;  // pages with valid data
+  void poll_moves();  // retries of finished hop / ipr moves
   // A step of a partial refresh ended: the policy is told (true). False: not a partial job.
   bool partial_step_ended(uint32_t plane);
+  GcJobHooks hooks() { return GcJobHooks{this, policy_.own_destinations() ? this : nullptr, this}; }
 
+  const Drive x_;
   RefreshPolicy& policy_;
-};
-
-// The page-mapped drive's refresh jobs: jobs of CollectEngine with the refresh's victim order
-// (hottest-read pages first), destination allocator (the policy's) and owner.
-class PageRefreshJobs final : public RefreshJobs, public VictimOrder, public DestinationAllocator {
- public:
-  PageRefreshJobs(const SsdConfig& cfg, Ftl& ftl, CollectEngine& engine, FlashPort& port,
-                  SimCounters& ctr, const GcPolicy& gc_policy, DisturbModel& model,
-                  RefreshPolicy& policy);
-
-  PageRefreshJobs* page_drive() override { return this; }
-  bool engine_free(uint32_t plane) const override;
-  bool rr_job(uint32_t plane) const override;
-  bool job_partial(uint32_t plane) const override { return engine.partial(plane); }
-  int64_t engine_victim(uint32_t plane, bool* refresh) const override;
-  bool victim_empty(uint32_t plane) const override { return engine.gc_victim_empty(plane); }
-  bool erase_requested(uint32_t plane) const override { return engine.erase_requested(plane); }
-  bool step_busy(uint32_t plane) const override { return engine.gc_step_busy(plane); }
-  void run_step(uint32_t plane, uint32_t copies, uint8_t prio) override {
-    engine.run_step(plane, copies, prio, UINT32_MAX);
-  }
-  void make_whole(uint32_t plane, uint8_t prio) override { engine.make_whole(plane, prio); }
-  uint32_t free_blocks(uint32_t plane) const override { return ftl.free_blocks(plane); }
-  bool host_blocked() const override { return port.host_blocked(); }
-  Tick now() const override { return port.now(); }
-  void timer(Tick at) override { port.timer(at, PortTimer::Refresh, 0); }
-  int64_t active_block(uint32_t plane) const override { return ftl.active_block(plane); }
-  bool can_allocate(uint32_t plane, uint32_t reserve) const override {
-    return ftl.can_allocate(plane, reserve);
-  }
-  void engine_released(uint32_t plane);  // urgent refreshes first, then the GC policy
-
-  // --- the engine's job hooks ---
-  uint32_t collect(uint64_t block, uint32_t from, uint32_t max,
-                   std::vector<Ppn>& out) const override;
-  Ppn allocate_dst(uint32_t plane, uint32_t n) override { return policy_.allocate_dst(plane, n); }
-  bool on_step_end(uint32_t plane) override;
-
-  Ftl& ftl;
-  CollectEngine& engine;
-  FlashPort& port;
-  SimCounters& ctr;
-  const GcPolicy& gc_policy;
-
- private:
-  bool take_block(uint64_t b) override;
-  void collect_valid(uint64_t b, std::vector<Ppn>& out) const override;
-  void begin(uint32_t plane, uint64_t b, uint32_t copies, uint8_t prio) override;
-  void hold(uint32_t plane, uint64_t b, uint8_t prio) override;
-  void close_block(uint64_t b) override { ftl.close_block(b); }
-  void poll_moves() override;
-  GcJobHooks hooks() { return GcJobHooks{this, this, this}; }
 };
 
 }  // namespace ssdtlm

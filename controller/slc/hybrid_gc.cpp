@@ -4,20 +4,94 @@ namespace ssdtlm::slc {
 
 HybridGc::HybridGc(const SsdConfig& cfg, FlashPort& port, CorePort& jobs, SectorMap& map,
                    BlockStore& native, const SlcRegion& region, const SlcStaging* staging)
-    : migration_(cfg, jobs, map, native, region, staging) {
-  if (cfg.gc_policy == "greedy") return;
-  native_gc_ = std::make_unique<NativeGc>(cfg, port, jobs, map, region, migration_);
-  migration_.set_native_gc(native_gc_.get());
+    : map_(map),
+      jobs_(jobs),
+      engine_(cfg, native, jobs.sim_counters(), port,
+              std::make_unique<SectorMover>(cfg, jobs, map, native)),
+      mover_(static_cast<SectorMover&>(engine_.mover())),
+      migration_(cfg, jobs, map, region, staging),
+      last_free_(cfg.geo.planes(), UINT32_MAX) {
+  if (cfg.gc_policy == "greedy") {
+    auto g = std::make_unique<NativeGreedy>(cfg.geo.planes(), map, region, staging);
+    greedy_ = g.get();
+    engine_.set_policy(std::move(g));
+  } else {
+    engine_.set_policy(make_gc_policy(cfg.gc_policy, &cfg));
+  }
+  mover_.set_after_erase([this](uint32_t plane) { after_native_erase(plane); });
 }
 
-void HybridGc::report(nlohmann::json& gc) const {
-  if (!native_gc_) {
-    gc["policy"] = "greedy (hybrid: native GC and SLC migration)";
+void HybridGc::free_changed(uint32_t plane) {
+  // A policy is told when the count moved; greedy's trigger is checked at every allocation (it
+  // counts the blocks opened).
+  const uint32_t f = map_.free_native(plane);
+  if (f != last_free_[plane]) {
+    last_free_[plane] = f;
+    engine_.free_changed(plane);
+  }
+  if (greedy_)
+    greedy_->check(plane);
+  else if (jobs_.has_blocked())  // programs wait (the page-mapped core asks at every failure)
+    engine_.policy()->on_host_blocked();
+}
+
+void HybridGc::check(uint32_t plane) {
+  free_changed(plane);
+  migration_.check(plane);
+}
+
+void HybridGc::check_all() {
+  for (uint32_t p = 0; p < map_.planes(); ++p) check(p);
+}
+
+void HybridGc::host_blocked_now() {
+  if (!greedy_) engine_.policy()->on_host_blocked();
+}
+
+void HybridGc::unit_done(Job* j) {
+  if (j->purpose == OpOwner::MigProgram)
+    migration_.unit_done(j);
+  else
+    mover_.unit_done(j);
+}
+
+void HybridGc::unit_reads_done(Job* j) {
+  if (j->purpose == OpOwner::GcProgram) mover_.unit_reads_done(j);
+}
+
+void HybridGc::erase_done(uint32_t plane, OpOwner owner) {
+  if (owner == OpOwner::GcErase) {
+    engine_.erase_done(plane);
     return;
   }
-  gc["engine_copy_steps"] = native_gc_->copy_steps();
-  gc["engine_erase_steps"] = native_gc_->erase_steps();
-  gc["min_free_blocks_per_plane"] = native_gc_->min_free_blocks();
+  migration_.erase_done(plane);
+  // GC is started by allocations (as in MQSim/SSDsim); after an erase only migration continues
+  // by itself, and native GC while programs wait for space.
+  if (!greedy_)
+    free_changed(plane);
+  else if (jobs_.has_blocked())
+    greedy_->on_host_blocked();
+}
+
+void HybridGc::after_native_erase(uint32_t plane) {
+  last_free_[plane] = map_.free_native(plane);  // the engine tells the policy next
+  migration_.check_all();
+  if (jobs_.has_blocked()) engine_.policy()->on_host_blocked();
+}
+
+void HybridGc::block_reads_done(uint64_t block) {
+  migration_.block_reads_done(block);
+  engine_.block_reads_done(block);
+}
+
+void HybridGc::after_precondition() {
+  if (greedy_) greedy_->sync_trigger();
+}
+
+nlohmann::json HybridGc::plane_state(uint32_t p) const {
+  const CollectJob& g = engine_.job(p);
+  return {{"gc", {g.active, g.victim, g.scan_done, mover_.holds_moves(p), g.erase_issued}},
+          {"mig", migration_.plane_state(p)}};
 }
 
 }  // namespace ssdtlm::slc

@@ -80,6 +80,14 @@ class SectorMapping final : public Mapping, public BlockStore {
   // Slots are committed in order; a page's program counts as done with its last sector.
   void commit(Ppn slot, Lpn lsn) override;
   void erase(uint64_t b) override { map_.erase_block(b); }
+  bool page_valid(Ppn ppn) const override;  // holds a valid sector
+  uint32_t written_pages(uint64_t b) const override { return map_.blk(b).write_ptr; }
+  int64_t active_block(uint32_t plane) const override { return map_.plane(plane).active[kNative]; }
+  bool can_allocate(uint32_t plane, uint32_t reserve) const override {
+    return region_.native_can_alloc(plane, reserve);
+  }
+  // The host's native blocks are the SLC cache's streams: none is closed early.
+  bool close_active(uint32_t /*plane*/) override { return false; }
 
  private:
   void instant_write_native(Lpn lpn, uint32_t& plane_cursor);

@@ -36,6 +36,15 @@ uint32_t SectorMapping::collect_valid(uint64_t b, uint32_t from, uint32_t max,
   return s >= end ? per_block : s;
 }
 
+bool SectorMapping::page_valid(Ppn ppn) const {
+  const uint32_t* m = map_.p2l(geo_.block_of(ppn));
+  if (!m) return false;
+  const uint32_t pg = geo_.page_of(ppn);
+  for (uint32_t k = 0; k < spp_; ++k)
+    if (m[pg * spp_ + k] != kNoLsn) return true;
+  return false;
+}
+
 Lpn SectorMapping::owner(Ppn slot) const {
   const uint32_t per_block = geo_.pages_per_block * spp_;
   const uint32_t* m = map_.p2l(slot / per_block);

@@ -2,8 +2,8 @@
 
 #include "controller/core/integrity.h"
 #include "controller/host_pieces.h"
+#include "controller/slc/hybrid_gc.h"
 #include "controller/slc/migration.h"
-#include "controller/slc/native_gc.h"
 #include "controller/slc/unit_grouping.h"
 
 namespace ssdtlm::slc {
@@ -39,16 +39,15 @@ SlcCache::SlcCache(const CoreServices& s, SectorMapping& mapping)
 
 SlcCache::~SlcCache() = default;
 
-void SlcCache::attach(Migration& migration, NativeGc* native_gc, uint32_t host_reserve) {
-  migration_ = &migration;
-  native_gc_ = native_gc;
-  host_reserve_ = host_reserve;
-  migration.set_grouping(grouping_.get());
+void SlcCache::attach(HybridGc& gc) {
+  gc_ = &gc;
+  host_reserve_ = gc.host_reserve_blocks();
+  gc.migration().set_grouping(grouping_.get());
 }
 
 bool SlcCache::idle() const {
   // A policy's GC unit waiting for the victim's next step is not outstanding work.
-  return jobs_inflight_ == migration_->parked_units() && blocked_.empty();
+  return jobs_inflight_ == gc_->parked_units() && blocked_.empty();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -79,7 +78,7 @@ void SlcCache::on_timer(void* ctx) {
   }
   const uint64_t seq = v >> 1;
   if (seq != last_cmd_seq_) return;  // DWA: a host command came since the timer was set
-  migration_->start_idle(seq);
+  gc_->migration().start_idle(seq);
 }
 
 uint32_t SlcCache::read_hit(Lpn lpn, uint32_t mask) {

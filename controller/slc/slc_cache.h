@@ -44,17 +44,16 @@
 
 namespace ssdtlm::slc {
 
-class Migration;
-class NativeGc;
+class HybridGc;
 class UnitGrouping;
 
 class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
  public:
   SlcCache(const CoreServices& s, SectorMapping& mapping);
   ~SlcCache() override;
-  // The drive's other parts: migration and native GC (native_gc null: greedy), read disturb
-  // (null unless modelled); host writes leave host_reserve free native blocks to GC.
-  void attach(Migration& migration, NativeGc* native_gc, uint32_t host_reserve);
+  // The drive's other parts: migration and native GC, read disturb (null unless modelled); host
+  // writes leave the GC policy's reserve of free native blocks to GC.
+  void attach(HybridGc& gc);
   void set_read_disturb(ReadDisturb* rd) { rd_ = rd; }
 
   const SlcStaging* staging() const { return staging_.get(); }
@@ -169,8 +168,7 @@ class SlcCache final : public WriteBuffer, public CorePort, private CorePart {
   std::unique_ptr<FspGrouper> grouper_;  // null: fsp.grouper baseline (or no SLC cache)
   std::unique_ptr<UnitGrouping> grouping_;
   FlatMap<uint8_t> restaging_;  // pages whose re-staging program is in flight
-  Migration* migration_ = nullptr;
-  NativeGc* native_gc_ = nullptr;
+  HybridGc* gc_ = nullptr;
   ReadDisturb* rd_ = nullptr;
   uint32_t host_reserve_ = kGcReserve;  // free native blocks host writes leave to GC
 

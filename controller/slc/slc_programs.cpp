@@ -3,8 +3,8 @@
 // the SLC-RL cost terms use.
 #include "controller/core/integrity.h"
 #include "controller/rr/read_disturb.h"
+#include "controller/slc/hybrid_gc.h"
 #include "controller/slc/migration.h"
-#include "controller/slc/native_gc.h"
 #include "controller/slc/slc_cache.h"
 
 namespace ssdtlm::slc {
@@ -139,7 +139,7 @@ void SlcCache::delay_program(Job* j, uint64_t cycles) {
 void SlcCache::input_done(Job* j) {
   if (--j->pending_reads > 0) return;
   if ((j->purpose == OpOwner::MigProgram || j->purpose == OpOwner::GcProgram) && !j->sealed)
-    migration_->unit_reads_done(j);  // a policy's step that waits for its next one
+    gc_->unit_reads_done(j);  // a policy's step that waits for its next one
   else
     try_issue(j);
 }
@@ -152,11 +152,11 @@ void SlcCache::seal(Job* j) {
 void SlcCache::try_issue(Job* j) {
   if (!j->sealed || j->issued || j->pending_reads > 0) return;
   if (!issue_program(j)) {
-    migration_->check_all();
+    gc_->check_all();
     if (demote_to_native(j) && issue_program(j)) return;
     blocked_.push_back(j);
     ++hc_.blocked;
-    if (native_gc_) native_gc_->host_blocked_now();
+    gc_->host_blocked_now();
   }
 }
 
@@ -165,7 +165,7 @@ void SlcCache::try_issue(Job* j) {
 // blocks instead, as a one-shot unit whose other pages are padding.
 bool SlcCache::demote_to_native(Job* j) {
   if (j->purpose != OpOwner::FlushProgram) return false;
-  if (migration_->migrating()) return false;
+  if (gc_->migration().migrating()) return false;
   region_.unreserve_page();
   j->purpose = OpOwner::NativeProgram;
   j->stream = kNative;
@@ -191,13 +191,12 @@ bool SlcCache::issue_program(Job* j) {
     // blocks, which are then erased): it leaves the last free block to native GC when native GC
     // runs or could run, and takes it otherwise (the native region can be full of valid data
     // while SLC blocks wait to be given back).
-    const uint32_t reserve =
-        j->purpose == OpOwner::MigProgram &&
-                (migration_->native_gc_active(plane) || migration_->has_gc_victim(plane))
-            ? 1
-            : 0;
+    const uint32_t reserve = j->purpose == OpOwner::MigProgram &&
+                                     (gc_->native_active(plane) || gc_->has_native_victim(plane))
+                                 ? 1
+                                 : 0;
     if (!region_.native_can_alloc(plane, reserve, j->stream)) {
-      migration_->check(plane);
+      gc_->check(plane);
       return false;
     }
   }
@@ -224,7 +223,7 @@ bool SlcCache::issue_program(Job* j) {
     ctr_.gc_pages_programmed += j->npages;
   }
   port_.submit(op);
-  migration_->check(plane);
+  gc_->check(plane);
   return true;
 }
 
@@ -252,7 +251,7 @@ void SlcCache::program_done(FlashOp* op) {
   for (uint32_t i = 0; i < j->npages * spp_; ++i)
     if (HostCmd* c = j->slots[i].cmd) port_.piece_done(c);
   if (j->purpose == OpOwner::MigProgram || j->purpose == OpOwner::GcProgram)
-    migration_->unit_done(j);
+    gc_->unit_done(j);
   else
     release_job(j);
 }
@@ -282,10 +281,10 @@ void SlcCache::on_flash_done(FlashOp* op) {
     }
     case OpOwner::MigErase:
     case OpOwner::GcErase: {
-      const bool migration = op->owner == OpOwner::MigErase;
+      const OpOwner owner = op->owner;
       const uint32_t plane = op->plane;
       port_.free_op(op);
-      migration_->erase_done(plane, migration);
+      gc_->erase_done(plane, owner);
       return;
     }
     default:  // programs

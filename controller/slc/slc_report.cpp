@@ -4,6 +4,7 @@
 // series (CSV); the "slc" section of the result JSON.
 #include <fstream>
 
+#include "controller/slc/hybrid_gc.h"
 #include "controller/slc/migration.h"
 #include "controller/slc/slc_cache.h"
 
@@ -53,7 +54,7 @@ void SlcCache::end_epoch() {
   unit_cycles_ += cyc;
   ep_ = EpochStats{};
   record_series();
-  migration_->check_all();
+  gc_->check_all();
 }
 
 void SlcCache::record_series() {
@@ -139,7 +140,7 @@ nlohmann::json SlcCache::result_json(const ReportContext& ctx) const {
   if (!ctx.idle) {  // what is still outstanding (a stuck run is a bug: report it)
     json pl = json::array();
     for (uint32_t p = 0; p < geo_.planes(); ++p) {
-      json o = migration_->plane_state(p);
+      json o = gc_->plane_state(p);
       o["free"] = map_.free_native(p) + map_.free_slc_pool(p);
       o["slc_used"] = map_.plane(p).slc_used;
       pl.push_back(o);

@@ -98,9 +98,9 @@ TEST(GcCli, UnknownPolicyIsAnError) {
 }
 
 // A policy family that has nothing to act on in the chosen drive is refused by name, never
-// ignored: Baseline-RW and ipr on a hybrid preset, an SLC size policy without SLC.
-// (GC policies drive the hybrid's native GC: tests/slc/test_hybrid_gc_cli.cpp; baseline, ws and
-// ws+rs refresh its native blocks: tests/slc/test_hybrid_rr_cli.cpp; frequency, distance and rl
+// ignored: Baseline-RW and leveling on a hybrid preset, an SLC size policy without SLC.
+// (GC policies drive the hybrid's native GC: tests/slc/test_hybrid_gc_cli.cpp; baseline, ipr, ws
+// and ws+rs refresh its native blocks: tests/slc/test_hybrid_rr_cli.cpp; frequency, distance and rl
 // group its migration units: tests/slc/test_hybrid_fsp_cli.cpp.)
 TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
   const struct {
@@ -111,7 +111,8 @@ TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
                {"hybrid-slc-tlc", "--fsp baseline-rw", "--fsp baseline-rw"},
                // without an SLC cache nothing migrates: no unit for a grouper
                {"hybrid-slc-qlc", "--slc none --fsp frequency", "--fsp frequency"},
-               {"hybrid-slc-qlc", "--rr ipr", "--rr ipr"},
+               // no shadow block can be opened for leveling in the hybrid's native region
+               {"hybrid-slc-qlc", "--rr leveling", "--rr leveling"},
                {"tlc-gc-128gb", "--slc-size rl", "--slc-size rl"},
                // the SLC agent's table and the SLC time series need an SLC region
                {"qlc-fsp", "--slc-series /tmp/ssdtlm-never.csv", "--slc-series"},

@@ -1,4 +1,4 @@
-// GC policies on the native region of the hybrid SSD (controller/slc/native_gc.h), end to end
+// GC policies on the native region of the hybrid SSD (controller/slc/hybrid_gc.h), end to end
 // through the ssdtlm command: every policy replays an aged small hybrid-slc-qlc drive with
 // data-integrity checking and native GC under way; the result JSON carries the policy's gc
 // section; lazy collects in small steps where greedy collects whole victims; the RTL decision

@@ -1,9 +1,9 @@
-// Read refresh on the hybrid SSD (controller/slc/hybrid_refresh.h) without SystemC, driven
+// Read refresh on the hybrid SSD (controller/rr/refresh_policy.h) without SystemC, driven
 // through tests/common/test_env.h on qlc_small (one plane of 16 blocks of 16 QLC pages, SLC-mode
 // blocks of 4 pages): reads of native blocks count towards the thresholds and a block at the hard
-// threshold is refreshed through the native GC job (hottest page first, then the erase, counted
-// as a read-refresh erase); reads of SLC-mode blocks are outside the model; ws+rs refreshes a
-// soft-threshold block in steps in idle time; data stays intact throughout.
+// threshold is refreshed through the native region's engine (hottest page first, then the erase,
+// counted as a read-refresh erase); reads of SLC-mode blocks are outside the model; ws+rs refreshes
+// a soft-threshold block in steps in idle time; data stays intact throughout.
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -137,20 +137,58 @@ TEST(HybridRr, UrgentRefreshQueuesAtTheForegroundClassUnlessPreemptible) {
   for (uint8_t prio : urgent_refresh_classes(true)) EXPECT_EQ(prio, kPrioNormal);
 }
 
-// leveling and ipr need the page-mapped drive's GC engine and FTL: the controller itself refuses
-// them on the hybrid (the CLI's composition rules refuse them first).
-TEST(HybridRr, PoliciesNeedingThePageDriveAreRefusedByTheController) {
-  for (const char* policy : {"ipr", "leveling"}) {
-    const SsdConfig c = rr_small("none", policy, 20, 10);
-    TestEnv env(c);
-    try {
-      Core core(c, env, /*integrity=*/true);
-      ADD_FAILURE() << policy << ": not refused";
-    } catch (const ConfigError& e) {
-      EXPECT_NE(std::string(e.what()).find(std::string("rd.policy ") + policy), std::string::npos)
-          << e.what();
-    }
+// leveling needs the page-mapped drive's FTL (shadow blocks opened outside its rotation): the
+// controller itself refuses it on the hybrid (the CLI's composition rules refuse it first).
+TEST(HybridRr, LevelingIsRefusedByTheController) {
+  const SsdConfig c = rr_small("none", "leveling", 20, 10);
+  TestEnv env(c);
+  try {
+    Core core(c, env, /*integrity=*/true);
+    ADD_FAILURE() << "leveling: not refused";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("rd.policy leveling"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("shadow blocks"), std::string::npos) << e.what();
   }
+}
+
+// ipr on a native block (qlc_small: 16 pages of 4 word lines, the MSB pages 3, 7, 11 and 15): at
+// the hard threshold the MSB pages' data moves out (4 reads, one 4-page unit), each word line's
+// MSB page is reprogrammed in place (4 RdReprogram programs of the block), and the block turns
+// MLC without an erase, keeping its other pages' data where it was.
+TEST(HybridRr, IprReprogramsANativeBlockWithoutErasingIt) {
+  Rig r(rr_small("none", "ipr", 20, 10));
+  for (uint64_t l = 0; l < 20; l += 4) r.exec(l, false, 4);
+  r.exec(3, true);
+  const uint64_t b = r.env.ops(host_read).at(0).block;
+  const size_t from = r.env.log.size();
+  for (int i = 0; i < 19; ++i) r.exec(3, true);
+  const nlohmann::json rf = r.rd()["refresh"];
+  EXPECT_EQ(rf["ipr_reprograms"].get<uint64_t>(), 1u) << rf.dump();
+  EXPECT_EQ(rf["ipr_reprogram_ops"].get<uint64_t>(), 4u);
+  EXPECT_EQ(rf["full"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(r.core.read_disturb()->is_mlc(b));
+  const auto moves = r.env.ops(
+      [&](const TestEnv::OpLog& l) { return l.owner == OpOwner::GcRead && l.block == b; }, from);
+  ASSERT_EQ(moves.size(), 4u);
+  for (const auto& m : moves) EXPECT_EQ(m.ppn % 4, 3u) << m.ppn;  // MSB pages only
+  const auto reprograms = r.env.ops(
+      [&](const TestEnv::OpLog& l) { return l.owner == OpOwner::RdReprogram && l.block == b; },
+      from);
+  EXPECT_EQ(reprograms.size(), 4u);
+  EXPECT_TRUE(
+      r.env.ops([&](const TestEnv::OpLog& l) { return l.kind == FlashKind::Erase && l.block == b; })
+          .empty());
+  EXPECT_EQ(r.core.counters().erases_rr, 0u);
+  // lpn 3 (an MSB page) moved; lpn 0 (an LSB page) is still read from the MLC block.
+  const size_t after = r.env.log.size();
+  r.exec(3, true);
+  r.exec(0, true);
+  const auto again = r.env.ops(host_read, after);
+  ASSERT_EQ(again.size(), 2u);
+  EXPECT_NE(again[0].block, b);
+  EXPECT_EQ(again[1].block, b);
+  EXPECT_EQ(r.core.counters().mismatches, 0u);
+  EXPECT_TRUE(r.core.idle());
 }
 
 TEST(HybridRr, ReadsOfSlcModeBlocksAreOutsideTheModel) {

@@ -1,11 +1,11 @@
-// Read refresh on the native blocks of the hybrid SSD (controller/slc/hybrid_refresh.h), end to
+// Read refresh on the native blocks of the hybrid SSD (controller/rr/refresh_policy.h), end to
 // end through the ssdtlm command, composed with a GC policy on native GC: a small aged
 // hybrid-slc-qlc drive replays a read-heavy generated mix with low refresh thresholds, so that
 // blocks reach them; the result carries both the gc and the read_disturb sections with their own
 // counters, every read returns the last version written (through refreshes, GC and migration),
 // the RTL decision units give the identical result, rd.refresh_preemptible changes the refresh's
-// dispatch class, and the policies without a mechanism on the hybrid (ipr, leveling) are refused
-// naming both options.
+// dispatch class, ipr and static wear leveling run on native blocks, and leveling (no mechanism
+// on the hybrid) is refused naming both options.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -163,20 +163,44 @@ TEST(HybridRrCli, RtlBackendGivesTheIdenticalResult) {
 #endif
 }
 
-// ipr (a TLC->MLC reprogram) and leveling (shadow blocks) have no mechanism on the hybrid: refused
-// with a message naming both options and the mechanism that is missing (a refresh job that returns
-// its block unerased; the native GC job ends every refresh in the erase).
-TEST(HybridRrCli, PoliciesWithoutAMechanismAreRefusedNamingBothOptions) {
-  for (const char* rr : {"ipr", "leveling"}) {
-    auto r = run_ssdtlm(std::string("run --preset hybrid-slc-qlc --rr ") + rr +
-                        " --gc rl-aggr --trace " + mix_trace() + " --quiet --no-progress");
-    EXPECT_NE(r.code, 0) << rr;
-    EXPECT_NE(r.out.find(std::string("--rr ") + rr), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("--preset hybrid-slc-qlc"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find(std::string(rr) == "ipr" ? "reprogram" : "shadow"), std::string::npos)
-        << r.out;
-    EXPECT_NE(r.out.find("returns the block unerased"), std::string::npos) << r.out;
-  }
+// leveling (shadow blocks) has no mechanism on the hybrid: refused with a message naming both
+// options and the mechanism that is missing (a block opened for it outside the host's rotation).
+TEST(HybridRrCli, LevelingIsRefusedNamingBothOptionsAndTheMissingMechanism) {
+  auto r = run_ssdtlm("run --preset hybrid-slc-qlc --rr leveling --gc rl-aggr --trace " +
+                      mix_trace() + " --quiet --no-progress");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("--rr leveling"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--preset hybrid-slc-qlc"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("shadow block it opens outside the host's rotation"), std::string::npos)
+      << r.out;
+}
+
+// ipr runs on the hybrid's native blocks: read-hot blocks have their MSB data moved out and their
+// MSB word lines reprogrammed in place, every read still returns the last version written.
+TEST(HybridRrCli, IprReprogramsNativeBlocksWithIntegrity) {
+  const json j = run("greedy", "ipr");
+  ASSERT_FALSE(j.empty());
+  expect_clean(j);
+  const json& rf = j["read_disturb"]["refresh"];
+  EXPECT_GT(rf["ipr_reprograms"].get<uint64_t>(), 0u) << rf.dump();
+  EXPECT_GT(rf["ipr_reprogram_ops"].get<uint64_t>(), 0u) << rf.dump();
+}
+
+// Static wear leveling is a job of the native region's engine too: on a fuller drive (90%, every
+// page overwritten once) with ftl.wl_threshold 1 it moves cold native blocks after GC's erases
+// (their erases counted apart), data intact.
+TEST(HybridRrCli, WearLevelingRunsOnNativeBlocks) {
+  const std::string out = (tmpdir() / "wl.json").string();
+  std::string args = run_args("greedy", "baseline", out);
+  args.replace(args.find("--precondition 0.6 --precondition-random 0.5"),
+               std::string("--precondition 0.6 --precondition-random 0.5").size(),
+               "--precondition 0.9 --precondition-random 1 --set ftl.wl_threshold=1");
+  auto r = run_ssdtlm(args);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json j = load_json(out);
+  expect_clean(j);
+  EXPECT_GT(j["flash"]["erases"]["wear_leveling"].get<uint64_t>(), 0u) << j["flash"].dump();
+  EXPECT_GT(j["flash"]["wl_runs"].get<uint64_t>(), 0u);
 }
 
 // rd.refresh_preemptible acts on the hybrid (refresh operations then queue as normal work, not

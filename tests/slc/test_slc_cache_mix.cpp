@@ -132,7 +132,7 @@ TEST_P(WriteBackMix, Convertible) {
 INSTANTIATE_TEST_SUITE_P(SlcCacheIntegrity, WriteBackMix,
                          ::testing::Values("page", "sa", "sector", "hierarchy"));
 
-// gc.policy: every GC policy drives native GC (controller/slc/native_gc.h) through the random mix,
+// gc.policy: every GC policy drives native GC (controller/slc/hybrid_gc.h) through the random mix,
 // on the fixed and the convertible drive: clean, settles (a victim parked between steps is not
 // outstanding work), and the policy's steps ran native GC.
 class GcPolicyMix : public ::testing::TestWithParam<const char*> {};
@@ -143,11 +143,11 @@ void expect_policy_mix(SsdConfig c, const char* policy) {
   Rig r(c, /*integrity=*/true);
   r.env.max_events = 3'000'000;
   run_mix(r, 1, 4000, 0.6, 4);
-  ASSERT_NE(hybrid_gc(r.core).native_gc(), nullptr);
-  EXPECT_EQ(std::string(hybrid_gc(r.core).native_gc()->policy().name()), policy);
-  EXPECT_GT(hybrid_gc(r.core).native_gc()->copy_steps(), 0u);
-  EXPECT_GT(hybrid_gc(r.core).native_gc()->erase_steps(), 0u);
-  EXPECT_GT(hybrid_gc(r.core).native_gc()->policy().stats()["decisions"].get<uint64_t>(), 0u);
+  const CollectEngine& gc = hybrid_gc(r.core).engine();
+  EXPECT_EQ(std::string(gc.policy()->name()), policy);
+  EXPECT_GT(gc.copy_steps(), 0u);
+  EXPECT_GT(gc.erase_steps(), 0u);
+  EXPECT_GT(gc.policy()->stats()["decisions"].get<uint64_t>(), 0u);
 }
 TEST_P(GcPolicyMix, Fixed) {
   expect_policy_mix(tlc_mix("sector"), GetParam());
@@ -164,7 +164,7 @@ INSTANTIATE_TEST_SUITE_P(SlcCacheIntegrity, GcPolicyMix,
                            return n;
                          });
 
-// Read refresh on native blocks (controller/slc/hybrid_refresh.h) beside RL GC on native GC, with
+// Read refresh on native blocks (controller/rr/refresh_policy.h) beside RL GC on native GC, with
 // thresholds low enough that blocks reach them: the random mix stays clean and settles, and
 // refreshes ran (erases counted as read-refresh erases).
 class RrMix : public ::testing::TestWithParam<const char*> {};
@@ -184,7 +184,7 @@ TEST_P(RrMix, ConvertibleWithRlAggr) {
   const nlohmann::json j = r.core.read_disturb()->stats(0);
   EXPECT_GT(j["host_reads"]["count"].get<uint64_t>(), 0u);
   EXPECT_GT(r.core.counters().erases_rr, 0u) << j["refresh"].dump();
-  EXPECT_GT(hybrid_gc(r.core).native_gc()->copy_steps(), 0u);
+  EXPECT_GT(hybrid_gc(r.core).engine().copy_steps(), 0u);
 }
 INSTANTIATE_TEST_SUITE_P(SlcCacheIntegrity, RrMix, ::testing::Values("baseline", "ws", "ws+rs"),
                          [](const auto& info) {
@@ -205,16 +205,16 @@ TEST(SlcCache, LazyStepMovesItsCopiesAsPagesAndWaitsWithAPartialUnit) {
   c.set("gc.lazy_copies", 3, "test");
   c.finalize();
   Rig r(c);
-  ASSERT_NE(hybrid_gc(r.core).native_gc(), nullptr);
-  const slc::NativeGc& gc = *hybrid_gc(r.core).native_gc();
+  const CollectEngine& gc = hybrid_gc(r.core).engine();
+  ASSERT_STREQ(gc.policy()->name(), "lazy");
   std::mt19937_64 rng(7);
   const uint64_t lpns = c.logical_pages();
   int pure_steps = 0, three = 0, between = 0;
   for (int i = 0; i < 4000 && three < 40; ++i) {
     const size_t from = r.env.log.size();
-    const nlohmann::json s0 = gc.policy().stats();
+    const nlohmann::json s0 = gc.policy()->stats();
     r.write((rng() % lpns) * kPage, kPage);
-    const nlohmann::json s1 = gc.policy().stats();
+    const nlohmann::json s1 = gc.policy()->stats();
     const auto d = [&](const char* k) { return s1[k].get<uint64_t>() - s0[k].get<uint64_t>(); };
     const size_t reads =
         r.env.ops([](const TestEnv::OpLog& l) { return l.owner == OpOwner::GcRead; }, from).size();
@@ -242,12 +242,12 @@ TEST(SlcCache, NativeGcOperationsQueueAtTheClassTheirPolicyAsks) {
   c.set("gc.policy", "lazy", "test");
   c.finalize();
   Rig r(c);
-  const slc::NativeGc& gc = *hybrid_gc(r.core).native_gc();
+  const CollectEngine& gc = hybrid_gc(r.core).engine();
   std::mt19937_64 rng(11);
   const uint64_t lpns = c.logical_pages();
-  for (int i = 0; i < 6000 && gc.policy().stats()["emergency_steps"].get<uint64_t>() < 5; ++i)
+  for (int i = 0; i < 6000 && gc.policy()->stats()["emergency_steps"].get<uint64_t>() < 5; ++i)
     r.write((rng() % lpns) * kPage, kPage);
-  ASSERT_GT(gc.policy().stats()["emergency_steps"].get<uint64_t>(), 0u);
+  ASSERT_GT(gc.policy()->stats()["emergency_steps"].get<uint64_t>(), 0u);
   uint64_t by_class[kPrioClasses] = {};
   for (const auto& l : r.env.ops([](const TestEnv::OpLog& l) {
          return l.owner == OpOwner::GcRead || l.owner == OpOwner::GcProgram ||

@@ -63,7 +63,7 @@ bool CollectEngine::gc_start(uint32_t plane, uint32_t copies, uint8_t prio) {
   if (jobs_[plane].active) return false;
   const int64_t v = mover_->take_victim(plane, UINT32_MAX);
   if (v < 0) return false;
-  return begin(plane, v, copies, prio, GcCause::Gc);
+  return begin(plane, v, copies, prio, gc_cause_);
 }
 
 bool CollectEngine::gc_start_partial(uint32_t plane, uint32_t copies, uint8_t prio,
@@ -71,7 +71,7 @@ bool CollectEngine::gc_start_partial(uint32_t plane, uint32_t copies, uint8_t pr
   if (jobs_[plane].active) return false;
   const int64_t v = mover_->take_victim(plane, mover_->valid_limit(max_valid));
   if (v < 0) return false;
-  return begin(plane, v, copies == UINT32_MAX ? UINT32_MAX - 1 : copies, prio, GcCause::Gc);
+  return begin(plane, v, copies == UINT32_MAX ? UINT32_MAX - 1 : copies, prio, gc_cause_);
 }
 
 bool CollectEngine::gc_step_busy(uint32_t plane) const {
@@ -247,6 +247,11 @@ void CollectEngine::maybe_erase(uint32_t plane) {
     }
     return;
   }
+  const uint64_t v = static_cast<uint64_t>(j.victim);
+  if (store_.valid_slots(v) != 0 && mover_->rescan(plane, j)) {
+    continue_job(plane);
+    return;
+  }
   if (j.partial && !j.erase_step) {
     // The victim holds no valid data. Its erase is a step of its own: a step that found nothing
     // left to move becomes the erase; a step that moved data ends here.
@@ -261,7 +266,6 @@ void CollectEngine::maybe_erase(uint32_t plane) {
     ++erase_steps_;
   }
   j.erase_requested = true;
-  const uint64_t v = static_cast<uint64_t>(j.victim);
   if (store_.valid_slots(v) != 0) return;   // cannot happen: moves are committed before this
   if (mover_->block_reads_busy(v)) return;  // wait for reads of the victim
   j.erase_issued = true;
@@ -280,7 +284,7 @@ void CollectEngine::erase_done(uint32_t plane) {
   const uint64_t v = static_cast<uint64_t>(j.victim);
   mover_->before_erase(v);
   store_.erase(v);
-  if (j.cause == GcCause::Gc)
+  if (j.cause == GcCause::Gc || j.cause == GcCause::Migration)
     ++ctr_.erases_gc;
   else if (j.cause == GcCause::WearLeveling)
     ++ctr_.erases_wl;

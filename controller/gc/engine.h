@@ -27,7 +27,9 @@ namespace ssdtlm {
 
 struct SsdConfig;
 
-enum class GcCause : uint8_t { Gc = 0, WearLeveling = 1, ReadRefresh = 2 };
+// Migration: the hybrid's SLC->native migration, collected by an engine of its own
+// (controller/slc/migration.h).
+enum class GcCause : uint8_t { Gc = 0, WearLeveling = 1, ReadRefresh = 2, Migration = 3 };
 
 // The order in which a job moves its victim's valid data (default: slot order). Like
 // BlockStore::collect_valid, in pages: appends up to `max` pages holding valid data from
@@ -106,6 +108,10 @@ class Mover {
   // nothing was buffered or there was no room (the moves are dropped, their data stays valid).
   virtual bool flush_padded(uint32_t plane) = 0;
   virtual bool block_reads_busy(uint64_t block) = 0;  // the erase waits for them
+  // The victim still holds valid data once its scan is done (the hybrid: a unit's copy overtaken
+  // by newer host data still in DRAM keeps the old mapping): restart the scan (true) or leave it
+  // (false: the erase waits).
+  virtual bool rescan(uint32_t /*plane*/, CollectJob& /*j*/) { return false; }
   virtual void issue_erase(uint32_t plane, const CollectJob& j) = 0;
   virtual void before_erase(uint64_t block) = 0;  // the erase completed, the store not told yet
   // After the erase (the store told, programs waiting for space retried, the free listener
@@ -130,6 +136,8 @@ class CollectEngine final : public GcEngine, public GcUnit, public OpClient {
 
   void set_policy(std::unique_ptr<GcPolicy> policy);  // attaches the policy to this engine
   void set_free_listener(GcJobOwner* owner);          // told first when an erase frees an engine
+  void set_gc_cause(GcCause c) { gc_cause_ = c; }     // of the policy's jobs (default Gc)
+  void disable_wear_leveling() { wl_ = WearLeveler(geo_.planes(), 0); }
   Mover& mover() { return *mover_; }
 
   // --- GcEngine: what a GC policy asks for ---
@@ -207,6 +215,7 @@ class CollectEngine final : public GcEngine, public GcUnit, public OpClient {
   std::unique_ptr<GcPolicy> owned_policy_;
   GcPolicy* policy_ = nullptr;
   GcJobOwner* free_listener_ = nullptr;
+  GcCause gc_cause_ = GcCause::Gc;
   WearLeveler wl_;
   std::vector<CollectJob> jobs_;
   std::vector<uint32_t> min_free_;

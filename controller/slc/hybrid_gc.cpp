@@ -2,6 +2,20 @@
 
 namespace ssdtlm::slc {
 
+namespace {
+// Migration's engine: its policy starts its jobs; the sector map's per-block operations (the
+// erase, a victim's valid sectors) serve the SLC region too, victims are the mover's; SLC blocks'
+// wear is the SLC region's, not static wear leveling's.
+Migration& make_migration(CorePort& jobs, const SectorMap& map, CollectEngine& engine) {
+  auto m = std::make_unique<Migration>(jobs, map, static_cast<MigrationMover&>(engine.mover()));
+  Migration& r = *m;
+  engine.set_gc_cause(GcCause::Migration);
+  engine.disable_wear_leveling();
+  engine.set_policy(std::move(m));
+  return r;
+}
+}  // namespace
+
 HybridGc::HybridGc(const SsdConfig& cfg, FlashPort& port, CorePort& jobs, SectorMap& map,
                    BlockStore& native, const SlcRegion& region, const SlcStaging* staging)
     : map_(map),
@@ -9,7 +23,10 @@ HybridGc::HybridGc(const SsdConfig& cfg, FlashPort& port, CorePort& jobs, Sector
       engine_(cfg, native, jobs.sim_counters(), port,
               std::make_unique<SectorMover>(cfg, jobs, map, native)),
       mover_(static_cast<SectorMover&>(engine_.mover())),
-      migration_(cfg, jobs, map, region, staging),
+      mig_engine_(cfg, native, jobs.sim_counters(), port,
+                  std::make_unique<MigrationMover>(cfg, jobs, map, region, staging)),
+      mig_mover_(static_cast<MigrationMover&>(mig_engine_.mover())),
+      migration_(make_migration(jobs, map, mig_engine_)),
       last_free_(cfg.geo.planes(), UINT32_MAX) {
   if (cfg.gc_policy == "greedy") {
     auto g = std::make_unique<NativeGreedy>(cfg.geo.planes(), map, region, staging);
@@ -19,6 +36,7 @@ HybridGc::HybridGc(const SsdConfig& cfg, FlashPort& port, CorePort& jobs, Sector
     engine_.set_policy(make_gc_policy(cfg.gc_policy, &cfg));
   }
   mover_.set_after_erase([this](uint32_t plane) { after_native_erase(plane); });
+  mig_mover_.set_after_erase([this](uint32_t plane) { after_migration_erase(plane); });
 }
 
 void HybridGc::free_changed(uint32_t plane) {
@@ -50,7 +68,7 @@ void HybridGc::host_blocked_now() {
 
 void HybridGc::unit_done(Job* j) {
   if (j->purpose == OpOwner::MigProgram)
-    migration_.unit_done(j);
+    mig_mover_.unit_done(j);
   else
     mover_.unit_done(j);
 }
@@ -60,11 +78,11 @@ void HybridGc::unit_reads_done(Job* j) {
 }
 
 void HybridGc::erase_done(uint32_t plane, OpOwner owner) {
-  if (owner == OpOwner::GcErase) {
-    engine_.erase_done(plane);
-    return;
-  }
-  migration_.erase_done(plane);
+  (owner == OpOwner::GcErase ? engine_ : mig_engine_).erase_done(plane);
+}
+
+void HybridGc::after_migration_erase(uint32_t plane) {
+  migration_.erased(plane, mig_mover_.idle_job(plane));
   // GC is started by allocations (as in MQSim/SSDsim); after an erase only migration continues
   // by itself, and native GC while programs wait for space.
   if (!greedy_)
@@ -80,7 +98,7 @@ void HybridGc::after_native_erase(uint32_t plane) {
 }
 
 void HybridGc::block_reads_done(uint64_t block) {
-  migration_.block_reads_done(block);
+  mig_engine_.block_reads_done(block);
   engine_.block_reads_done(block);
 }
 
@@ -90,8 +108,9 @@ void HybridGc::after_precondition() {
 
 nlohmann::json HybridGc::plane_state(uint32_t p) const {
   const CollectJob& g = engine_.job(p);
+  const CollectJob& m = mig_engine_.job(p);
   return {{"gc", {g.active, g.victim, g.scan_done, mover_.holds_moves(p), g.erase_issued}},
-          {"mig", migration_.plane_state(p)}};
+          {"mig", {m.active, m.victim, m.scan_done, mig_mover_.holds_moves(p), m.erase_issued}}};
 }
 
 }  // namespace ssdtlm::slc

@@ -1,10 +1,11 @@
-// The hybrid SSD's GcUnit (controller/core/parts.h): migration of SLC data into native blocks
-// (controller/slc/migration.h) and the block-collection engine (controller/gc/engine.h) over the
-// native region -- native GC, static wear leveling and read refresh, with the sector mover
-// (controller/slc/sector_mover.h). gc.policy decides when native GC runs: NativeGreedy
-// (controller/slc/native_greedy.h) for greedy, else the page-mapped drive's policies
-// (controller/gc/policy.h) with page moves of one page's worth of valid sectors. Units are program
-// jobs of the SLC cache (CorePort), whose completions it routes back here.
+// The hybrid SSD's GcUnit (controller/core/parts.h): two block-collection engines
+// (controller/gc/engine.h), one per region -- the SLC region's collects by migration of SLC data
+// into native blocks (controller/slc/migration.h), the native region's runs native GC, static
+// wear leveling and read refresh with the sector mover (controller/slc/sector_mover.h). gc.policy
+// decides when native GC runs: NativeGreedy (controller/slc/native_greedy.h) for greedy, else the
+// page-mapped drive's policies (controller/gc/policy.h) with page moves of one page's worth of
+// valid sectors. Units are program jobs of the SLC cache (CorePort), whose completions it routes
+// back here.
 //
 // What a GC policy sees: free_blocks are the plane's free native blocks (convertible: free
 // blocks), threshold_blocks the native GC trigger + 1, host_blocked that programs (host, or
@@ -33,6 +34,7 @@ class HybridGc final : public GcUnit {
            BlockStore& native, const SlcRegion& region, const SlcStaging* staging);
 
   Migration& migration() { return migration_; }
+  MigrationMover& migration_mover() { return mig_mover_; }
   CollectEngine& engine() { return engine_; }
   const CollectEngine& engine() const { return engine_; }
   uint32_t host_reserve_blocks() const { return engine_.policy()->host_reserve_blocks(); }
@@ -55,21 +57,24 @@ class HybridGc final : public GcUnit {
   const GcPolicy* policy() const override { return engine_.policy(); }
   void on_timer(uint32_t plane) override { engine_.on_timer(plane); }
   void block_reads_done(uint64_t block) override;
-  bool busy() const override { return migration_.migrating() || engine_.busy(); }
+  bool busy() const override { return mig_engine_.busy() || engine_.busy(); }
   void restart_min_free() override { engine_.restart_min_free(); }
   // The blocks preconditioning opened are not data arriving in the replay.
   void after_precondition() override;
   void report(nlohmann::json& gc) const override { engine_.report(gc); }
 
  private:
-  void free_changed(uint32_t plane);        // the policy told when the count moved
-  void after_native_erase(uint32_t plane);  // migrations continue, waiting programs
+  void free_changed(uint32_t plane);           // the policy told when the count moved
+  void after_native_erase(uint32_t plane);     // migrations continue, waiting programs
+  void after_migration_erase(uint32_t plane);  // migrations continue, native GC's policy told
 
   const SectorMap& map_;
   CorePort& jobs_;
-  CollectEngine engine_;
-  SectorMover& mover_;  // engine_'s
-  Migration migration_;
+  CollectEngine engine_;      // the native region's
+  SectorMover& mover_;        // engine_'s
+  CollectEngine mig_engine_;  // the SLC region's
+  MigrationMover& mig_mover_;
+  Migration& migration_;            // mig_engine_'s policy
   NativeGreedy* greedy_ = nullptr;  // gc.policy greedy
   std::vector<uint32_t> last_free_;
 };

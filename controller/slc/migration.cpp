@@ -6,8 +6,8 @@
 
 namespace ssdtlm::slc {
 
-Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const SlcRegion& region,
-                     const SlcStaging* staging)
+MigrationMover::MigrationMover(const SsdConfig& cfg, CorePort& core, SectorMap& map,
+                               const SlcRegion& region, const SlcStaging* staging)
     : geo_(cfg.geo),
       core_(core),
       map_(map),
@@ -17,12 +17,12 @@ Migration::Migration(const SsdConfig& cfg, CorePort& core, SectorMap& map, const
       bits_(static_cast<uint32_t>(cfg.unit_pages())),
       hc_(core.hybrid_counters()),
       ctr_(core.sim_counters()),
-      jobs_(cfg.geo.planes()),
-      read_prio_(cfg.read_priority ? kPrioRead : kPrioNormal) {
-  mig_read_.assign(geo_.planes(), std::vector<uint64_t>((geo_.pages_per_block + 63) / 64, 0));
+      read_prio_(cfg.read_priority ? kPrioRead : kPrioNormal),
+      planes_(cfg.geo.planes()) {
+  for (Plane& s : planes_) s.read.assign((geo_.pages_per_block + 63) / 64, 0);
 }
 
-bool Migration::want_migration(uint32_t plane, uint8_t& kind) const {
+bool MigrationMover::want_migration(uint32_t plane, uint8_t& kind) const {
   const SectorMap::Plane& s = map_.plane(plane);
   if (s.slc_used == 0) return false;
   const uint32_t allowed_plane = region_.allowed_per_plane();
@@ -33,49 +33,39 @@ bool Migration::want_migration(uint32_t plane, uint8_t& kind) const {
   return true;
 }
 
-void Migration::check(uint32_t plane) {
-  uint8_t kind;
-  if (!jobs_[plane].active && want_migration(plane, kind)) start(plane, false);
-}
-
-void Migration::check_all() {
-  for (uint32_t p = 0; p < geo_.planes(); ++p) check(p);
-}
-
-bool Migration::start(uint32_t plane, bool idle) {
-  MigJob& g = jobs_[plane];
-  if (g.active) return false;
+int64_t MigrationMover::take_victim(uint32_t plane, uint32_t /*max_valid*/) {
   uint8_t kind = kSlcVictims;
-  if (!idle) want_migration(plane, kind);
-  int64_t v = map_.take_victim(plane, kind);
-  if (v < 0) v = map_.take_victim(plane, kind == kSlcVictims ? kL1Victims : kSlcVictims);
-  if (v < 0) return false;
-  g = MigJob{};
-  g.active = true;
-  g.victim = v;
-  g.idle = idle;
-  std::fill(mig_read_[plane].begin(), mig_read_[plane].end(), 0);
-  if (grouping_) grouping_->begin(plane, static_cast<uint64_t>(v));
+  if (!idle_) want_migration(plane, kind);
+  const int64_t v = map_.take_victim(plane, kind);
+  return v >= 0 ? v : map_.take_victim(plane, kind == kSlcVictims ? kL1Victims : kSlcVictims);
+}
+
+void MigrationMover::start(uint32_t plane, const CollectJob& j) {
+  Plane& s = planes_[plane];
+  s.unit = nullptr;
+  s.idle = idle_;
+  std::fill(s.read.begin(), s.read.end(), 0);
+  if (grouping_) grouping_->begin(plane, static_cast<uint64_t>(j.victim));
   ++hc_.mig_victims;
-  if (idle) ++hc_.idle_migrations;
-  next_unit(plane);
-  return true;
+  if (idle_) ++hc_.idle_migrations;
+}
+
+void MigrationMover::advance(uint32_t plane, CollectJob& j) {
+  if (!planes_[plane].unit && !j.scan_done) next_unit(plane, j);
 }
 
 // Collects the next unit from the victim: whole logical pages (all their sectors, wherever they
 // are) into native pages.
-void Migration::next_unit(uint32_t plane) {
-  MigJob& g = jobs_[plane];
+void MigrationMover::next_unit(uint32_t plane, CollectJob& g) {
   Job* j = core_.page_job(OpOwner::MigProgram, kMigDst, bits_);
   j->plane = plane;
-  g.unit = j;
+  planes_[plane].unit = j;
   Ppn out[64];  // pages outside the victim read for this unit
   uint32_t nout = 0;
-  const uint32_t page = next_migrated_pages(plane, j, out, nout);
+  const uint32_t page = next_migrated_pages(plane, g, j, out, nout);
   if (page == 0) {  // nothing left to move
-    g.unit = nullptr;
+    planes_[plane].unit = nullptr;
     core_.release_job(j);
-    maybe_erase(plane);
     return;
   }
   j->used = page * spp_;
@@ -86,17 +76,18 @@ void Migration::next_unit(uint32_t plane) {
 }
 
 // The logical pages of the plane's next migration unit, each filled into its page of j: the
-// victim's next distinct logical pages in scan order, or, with an FSP grouper, the candidates it
-// chooses, page i on page type i (its decision unit's time delays the unit's program).
-uint32_t Migration::next_migrated_pages(uint32_t plane, Job* j, Ppn* out, uint32_t& nout) {
-  MigJob& g = jobs_[plane];
+// victim's next distinct logical pages in scan order (g.scan: a physical sector of the victim), or,
+// with an FSP grouper, the candidates it chooses, page i on page type i (its decision unit's time
+// delays the unit's program).
+uint32_t MigrationMover::next_migrated_pages(uint32_t plane, CollectJob& g, Job* j, Ppn* out,
+                                             uint32_t& nout) {
   const uint64_t v = static_cast<uint64_t>(g.victim);
   uint32_t page = 0;
   if (grouping_) {
     Lpn lpns[8];
     uint64_t cycles = 0;
     page = grouping_->next(plane, v, lpns, cycles);
-    for (uint32_t i = 0; i < page; ++i) fill_migrated(plane, j, i, lpns[i], out, nout);
+    for (uint32_t i = 0; i < page; ++i) fill_migrated(plane, v, j, i, lpns[i], out, nout);
     g.scan_done = grouping_->empty(plane);
     if (page > 0 && cycles > 0) core_.delay_program(j, cycles);
     return page;
@@ -116,7 +107,7 @@ uint32_t Migration::next_migrated_pages(uint32_t plane, Job* j, Ppn* out, uint32
     for (uint32_t k = 0; k < ntaken; ++k) dup |= taken[k] == lpn;
     if (!dup) {
       taken[ntaken++] = lpn;
-      fill_migrated(plane, j, page, lpn, out, nout);
+      fill_migrated(plane, v, j, page, lpn, out, nout);
       ++page;
     }
     ++g.scan;
@@ -125,10 +116,9 @@ uint32_t Migration::next_migrated_pages(uint32_t plane, Job* j, Ppn* out, uint32
   return page;
 }
 
-void Migration::fill_migrated(uint32_t plane, Job* j, uint32_t page, Lpn lpn, Ppn* out,
-                              uint32_t& nout) {
-  const uint64_t v = static_cast<uint64_t>(jobs_[plane].victim);
-  std::vector<uint64_t>& seen = mig_read_[plane];
+void MigrationMover::fill_migrated(uint32_t plane, uint64_t v, Job* j, uint32_t page, Lpn lpn,
+                                   Ppn* out, uint32_t& nout) {
+  std::vector<uint64_t>& seen = planes_[plane].read;
   for (uint32_t i = 0; i < spp_; ++i) {
     const Ppn ppn = core_.fill_slot(j->slots[page * spp_ + i], lpn * spp_ + i);
     if (ppn == kNoPpn) continue;  // unwritten, or served from DRAM
@@ -148,71 +138,77 @@ void Migration::fill_migrated(uint32_t plane, Job* j, uint32_t page, Lpn lpn, Pp
   }
 }
 
-void Migration::unit_done(Job* j) {
+void MigrationMover::unit_done(Job* j) {
   const uint32_t plane = j->plane;
-  MigJob& g = jobs_[plane];
-  g.unit = nullptr;
+  planes_[plane].unit = nullptr;
   core_.release_job(j);
-  if (!g.scan_done)
-    next_unit(plane);
-  else
-    maybe_erase(plane);
+  CollectJob& g = engine_->job(plane);
+  if (!g.scan_done) next_unit(plane, g);
+  engine_->moves_changed(plane);
 }
 
-void Migration::maybe_erase(uint32_t plane) {
-  MigJob& g = jobs_[plane];
-  if (!g.active || g.erase_issued || !g.scan_done || g.unit) return;
-  const uint64_t v = static_cast<uint64_t>(g.victim);
-  if (map_.blk(v).valid > 0) {  // sectors written back meanwhile (cannot happen for full blocks)
-    g.scan = 0;
-    g.scan_done = false;
-    if (grouping_) grouping_->begin(plane, v);
-    next_unit(plane);
-    return;
-  }
-  if (core_.block_reads_busy(v)) return;  // block_reads_done() calls back
-  g.erase_issued = true;
-  core_.erase(v, OpOwner::MigErase, kPrioNormal);
+// Sectors still mapped in the victim after its scan (a unit's copy overtaken by newer host data
+// still in DRAM keeps the old mapping): scan again.
+bool MigrationMover::rescan(uint32_t plane, CollectJob& j) {
+  j.scan = 0;
+  j.scan_done = false;
+  if (grouping_) grouping_->begin(plane, static_cast<uint64_t>(j.victim));
+  return true;
 }
 
-void Migration::erase_done(uint32_t plane) {
-  MigJob& g = jobs_[plane];
-  const uint64_t v = static_cast<uint64_t>(g.victim);
-  ++(map_.blk(v).slc ? hc_.slc_erases : hc_.native_erases);
-  ++ctr_.erases_gc;
-  map_.erase_block(v);
-  const bool idle = g.idle;
-  g = MigJob{};
-  core_.retry_blocked();
+void MigrationMover::issue_erase(uint32_t /*plane*/, const CollectJob& j) {
+  core_.erase(static_cast<uint64_t>(j.victim), OpOwner::MigErase, j.prio);
+}
+
+void MigrationMover::before_erase(uint64_t block) {
+  ++(map_.blk(block).slc ? hc_.slc_erases : hc_.native_erases);
+}
+
+void MigrationMover::after_erase(uint32_t plane) {
+  if (after_erase_) after_erase_(plane);
+}
+
+// ---------------------------------------------------------------------------------------------
+// When migration runs
+
+Migration::Migration(CorePort& core, const SectorMap& map, MigrationMover& mover)
+    : core_(core), map_(map), mover_(mover) {}
+
+void Migration::start(uint32_t plane, bool idle) {
+  mover_.set_idle(idle);
+  engine_->gc_start(plane, UINT32_MAX, kPrioNormal);
+  mover_.set_idle(false);
+}
+
+void Migration::check(uint32_t plane) {
+  uint8_t kind;
+  if (!engine_->gc_active(plane) && mover_.want_migration(plane, kind)) start(plane, false);
+}
+
+void Migration::check_all() {
+  for (uint32_t p = 0; p < engine_->planes(); ++p) check(p);
+}
+
+void Migration::start_idle(uint64_t seq) {
+  idle_seq_ = seq;
+  for (uint32_t p = 0; p < engine_->planes(); ++p)
+    if (!engine_->gc_active(p) && map_.plane(p).slc_used > 0) start(p, true);
+}
+
+bool Migration::migrating() const {
+  for (uint32_t p = 0; p < engine_->planes(); ++p)
+    if (engine_->gc_active(p)) return true;
+  return false;
+}
+
+void Migration::erased(uint32_t plane, bool idle_job) {
   // DWA: keep migrating while the host stays idle.
-  if (idle) {
+  if (idle_job) {
     const bool host_idle =
         core_.host_cmd_seq() == idle_seq_;  // no host command since the idle timer
     if (host_idle && map_.plane(plane).slc_used > 0) start(plane, true);
   }
   check_all();
-}
-
-void Migration::start_idle(uint64_t seq) {
-  idle_seq_ = seq;
-  for (uint32_t p = 0; p < geo_.planes(); ++p)
-    if (!jobs_[p].active && map_.plane(p).slc_used > 0) start(p, true);
-}
-
-bool Migration::migrating() const {
-  for (const MigJob& g : jobs_)
-    if (g.active) return true;
-  return false;
-}
-
-void Migration::block_reads_done(uint64_t b) {
-  const uint32_t plane = geo_.plane_of_block(b);
-  if (jobs_[plane].active && jobs_[plane].victim == int64_t(b)) maybe_erase(plane);
-}
-
-nlohmann::json Migration::plane_state(uint32_t p) const {
-  const MigJob& m = jobs_[p];
-  return {m.active, m.victim, m.scan_done, m.unit != nullptr, m.erase_issued};
 }
 
 }  // namespace ssdtlm::slc

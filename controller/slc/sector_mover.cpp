@@ -212,6 +212,14 @@ uint32_t SectorMover::parked_units() const {
   return n;
 }
 
+// Sectors still mapped in the victim after its scan (a unit's copy overtaken by newer host data
+// still in DRAM keeps the old mapping): scan again.
+bool SectorMover::rescan(uint32_t /*plane*/, CollectJob& j) {
+  j.scan = 0;
+  j.scan_done = false;
+  return true;
+}
+
 void SectorMover::issue_erase(uint32_t /*plane*/, const CollectJob& j) {
   core_.erase(static_cast<uint64_t>(j.victim), OpOwner::GcErase, j.prio);
 }

@@ -48,6 +48,7 @@ class SectorMover final : public Mover {
   bool in_flight(uint32_t plane) const override;
   bool flush_padded(uint32_t plane) override;
   bool block_reads_busy(uint64_t block) override { return core_.block_reads_busy(block); }
+  bool rescan(uint32_t plane, CollectJob& j) override;
   void issue_erase(uint32_t plane, const CollectJob& j) override;
   void before_erase(uint64_t block) override;
   void after_erase(uint32_t plane) override;

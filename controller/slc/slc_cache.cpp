@@ -42,7 +42,7 @@ SlcCache::~SlcCache() = default;
 void SlcCache::attach(HybridGc& gc) {
   gc_ = &gc;
   host_reserve_ = gc.host_reserve_blocks();
-  gc.migration().set_grouping(grouping_.get());
+  gc.migration_mover().set_grouping(grouping_.get());
 }
 
 bool SlcCache::idle() const {

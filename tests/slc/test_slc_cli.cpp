@@ -146,7 +146,7 @@ TEST(SlcCli, AgedDriveWithAnUnreachableGcTriggerDoesNotCompactTheRegion) {
 // cache and the RL size agent. Native GC that collected blocks whose "invalid" sectors are only the
 // packing waste of its own earlier units (384 pages programmed per block freed) would run for
 // ever after the last request; it passes over victims whose packed units would fill a block
-// (Migration::frees_a_unit), and the drive settles by itself.
+// (SectorMover::frees_a_unit), and the drive settles by itself.
 TEST(SlcCli, NativeGcSettlesOnAFullScaledDownDrive) {
   const std::string wl = tmp("settle.csv");
   ASSERT_EQ(ssdtlm::test::generate_once(wl,

@@ -37,9 +37,9 @@ bool SectorMover::has_victim(uint32_t plane) const {
 // packed as next_unit packs them: a page's sectors go whole into a unit, so a unit closes early
 // when the next page does not fit, and a victim whose invalid sectors are spread one or two per
 // page (small overwrites of large pages) can need as many units as it had. Collecting such a
-// victim frees nothing; native GC collected them one after another for ever on a full hybrid drive
-// of 48 blocks per plane (384 pages programmed per block freed). Exact, but only counted for a
-// victim whose invalid sectors do not exceed the worst packing waste.
+// victim frees nothing, and collecting such victims one after another never ends on a full drive
+// (docs/slc.md, "Hard cases of the hybrid's GC"). Exact, but only counted for a victim whose
+// invalid sectors do not exceed the worst packing waste.
 bool SectorMover::frees_a_unit(uint64_t v) const {
   const uint32_t cap = bits_ * spp_, total = geo_.pages_per_block * spp_;
   // Far from full, it always frees a unit: a unit wastes at most spp - 1 sectors.
@@ -66,8 +66,8 @@ bool SectorMover::frees_a_unit(uint64_t v) const {
 // collection takes only victims with at most max_valid valid sectors. Victims come in order of
 // valid sectors, so the first to fail either count ends the search; one that would free nothing
 // once packed (frees_a_unit) is passed over for the next few: a block with more valid sectors in
-// fewer pages may free a unit where the emptiest does not (on a full drive of 48 blocks per plane
-// the emptiest freed nothing on any plane while host writes waited).
+// fewer pages may free a unit where the emptiest does not (on a full drive the emptiest may free
+// nothing on any plane while host writes wait).
 int64_t SectorMover::take_victim(uint32_t plane, uint32_t max_valid) {
   uint64_t passed[kPackingTries];
   uint32_t npassed = 0;

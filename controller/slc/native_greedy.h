@@ -6,8 +6,10 @@
 // of the blocks free with 7% spare) paces GC with the data arriving instead of compacting the
 // whole region at once (GC's own destination blocks do not count: they would make it run for
 // ever) -- or at the reserve floor (kGcReserve + 1 free) whatever was opened, or, convertible,
-// when the SLC region cannot open a block it is allowed. When programs wait for space after an
-// erase, every plane at its trigger collects.
+// when the SLC region cannot open a block it is allowed. The trigger is checked at allocations
+// (check(), from the SLC cache), not at erases: after an erase only waiting programs start native
+// GC (on_host_blocked: every plane at its trigger collects), as in MQSim and SSDsim. Checked at
+// erases too, a plane at the reserve floor would collect victim after victim without pause.
 #pragma once
 
 #include <cstdint>

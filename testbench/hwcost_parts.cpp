@@ -227,11 +227,6 @@ json hwcost_method(bool have_nextpnr, bool asic) {
         "check (fmax_slow_mhz, worst_path_slow, slow_derate); fmax = 1000 / (period - slack). "
         "logic_area_um2 / logic_nand2_eq: the standard cells of the point's parts (NAND2X1 = "
         "1); ram_area_um2: its macros; area_um2 / area_mm2: both; leakage_uw: cells + macros";
-  OpenSTA at the
-      "
-      "library's corner and the preset's controller clock (fmax = 1000 / worst path incl. "
-      "setup); area_um2, cells and leakage_uw include the RAMs as a flip-flop array (bits x "
-      "(DFFPOSX1 + 2 MUX2X1), an upper bound); nand2_eq = area_um2 / NAND2X1";
   if (asic)
     m["power"] =
         "dynamic_uw: the unit replays asic.trace on its Verilated RTL at the point (ssdtlm run "

@@ -1,6 +1,7 @@
 #include "testbench/mqsim_run.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -50,19 +51,25 @@ int use_mqsim_workload(const std::string& path, size_t scenario,
     opt.closed_loop = s->closed_loop_slots();
     opt.stop_ns = s->closed_loop_stop_ns();
     // A closed loop stopped only by Stop_Time: at most one command per host.cmd_overhead_ns
-    // crosses the link, which bounds the requests the passes before the replay generate.
+    // crosses the link, and the DRAM stages one request's data at a time, which bounds the
+    // requests the passes before the replay generate.
     uint64_t bound = ~uint64_t{0};
     if (opt.closed_loop > 0 && opt.stop_ns > 0) {
       RunOptions quiet = opt;
       quiet.quiet_warnings = true;
       nlohmann::json unused;
-      const double overhead = resolve_run_config(quiet, unused).host_cmd_overhead_ns;
-      if (!(overhead > 0))
+      const SsdConfig cfg = resolve_run_config(quiet, unused);
+      if (!(cfg.host_cmd_overhead_ns > 0))
         throw ConfigError(path +
                           ": a QUEUE_DEPTH flow stopped by Stop_Time needs "
                           "host.cmd_overhead_ns > 0 to bound its requests (or give "
                           "Total_Requests_To_Generate)");
-      bound = uint64_t(double(opt.stop_ns) / overhead) + opt.closed_loop;
+      double smallest = 1e18;  // bytes
+      for (const auto& f : s->flows)
+        smallest = std::min(smallest, f.normal_size ? 512.0 : 512.0 * f.avg_size);
+      const double link = double(opt.stop_ns) / cfg.host_cmd_overhead_ns;
+      const double dram = double(opt.stop_ns) * cfg.dram_bandwidth_mb_s / 1000.0 / smallest;
+      bound = uint64_t(std::min(link, dram)) + opt.closed_loop;
     }
     traces::make_mqsim_source(*s, uint64_t{1} << 40, bound);  // its refusals, before any work
     if (!opt.quiet_warnings) report_notes(*s, scenario);

@@ -112,8 +112,8 @@ std::string timing_warning(const json& d, bool open_loop) {
   if (const uint64_t n = out_of_order(d); n > 0) {
     const json& u = d["transformations"]["unsorted"];
     const double share = double(n) / double(std::max<uint64_t>(ts.value("records", n), 1));
-    s += head + std::to_string(n) + " records (" + percent(share) +
-         ") are earlier than a record before them in the file: ";
+    s += head + std::to_string(n) + (n == 1 ? " record (" : " records (") + percent(share) +
+         (n == 1 ? ") is" : ") are") + " earlier than a record before it in the file: ";
     if (u.value("mode", std::string()) == "sort")
       s += "replayed in time order (--unsorted sort, a window of " +
            std::to_string(u.value("window", uint64_t{0})) + " records; " +

@@ -173,7 +173,7 @@ TEST(MqsimMapping, BadValuesNameFileLineAndParameter) {
 }
 
 // A parameter MQSim does not read is an error, as a misspelt key is: each named with its file,
-// line and closest MQSim name (a misspelling that kept the preset's value went unnoticed).
+// line and closest MQSim name.
 TEST(MqsimMapping, UnknownParameterIsAnErrorWithItsClosestName) {
   EXPECT_EQ(error_of(wrap("<Flash_Chanel_Count>4</Flash_Chanel_Count>\n")),
             "t.xml:4: Flash_Chanel_Count: not a parameter MQSim reads (did you mean "

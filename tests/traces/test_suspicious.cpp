@@ -158,7 +158,7 @@ TEST(Suspicious, RecordsOutOfOrderAreSaid) {
   nlohmann::json d;
   parse("1000 0 0 8 1\n3000 0 8 8 1\n2000 0 16 8 1\n4000 0 24 8 1\n", "mqsim", &d);
   const std::string w = timing_warning(d, true);
-  EXPECT_NE(w.find("t.txt: 1 records (25.0%) are earlier than a record before them in the file: "
+  EXPECT_NE(w.find("t.txt: 1 record (25.0%) is earlier than a record before it in the file: "
                    "replayed in time order (--unsorted sort"),
             std::string::npos)
       << w;

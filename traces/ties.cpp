@@ -39,6 +39,7 @@ nlohmann::json TieCount::to_json() const {
           {"max_at_one_instant", max_n_},
           {"max_at_one_instant_line", max_line_},
           {"distinct_instants", instants_},
+          {"span_ns", have_ ? static_cast<uint64_t>(cur_t_ - first_t_) : 0},
           {"resolution_ns", gcd_}};
 }
 
@@ -79,13 +80,31 @@ bool one_instant(const json& ts) {
   return ts.value("records", uint64_t{0}) >= 2 && ts.value("distinct_instants", uint64_t{0}) == 1;
 }
 
+// "one instant every 26.2 ms on average", and the grid of the times when it is 1 us or coarser.
+std::string spacing_text(const json& ts) {
+  const uint64_t n = ts.value("distinct_instants", uint64_t{0});
+  const uint64_t res = ts.value("resolution_ns", uint64_t{0});
+  char buf[64];
+  const double gap = n > 1 ? double(ts.value("span_ns", uint64_t{0})) / double(n - 1) : 0;  // ns
+  const bool s_unit = gap >= 1e9, ms = gap >= 1e6;
+  std::snprintf(buf, sizeof buf, "one instant every %.3g %s on average",
+                s_unit ? gap / 1e9
+                : ms   ? gap / 1e6
+                       : gap / 1e3,
+                s_unit ? "s"
+                : ms   ? "ms"
+                       : "us");
+  std::string s = buf;
+  if (res >= 1000) s += ", every time a multiple of " + resolution_text(res) + " from the first";
+  return s;
+}
+
 std::string coarse_text(const json& ts) {
   return percent(ts.value("sharing_share", 0.0)) +
          " of the requests share their arrival instant with another (up to " +
          std::to_string(ts.value("max_at_one_instant", uint64_t{0})) + " at one instant, line " +
-         std::to_string(ts.value("max_at_one_instant_line", uint64_t{0})) +
-         "; every time is a multiple of " +
-         resolution_text(ts.value("resolution_ns", uint64_t{0})) + " from the first)";
+         std::to_string(ts.value("max_at_one_instant_line", uint64_t{0})) + "; " +
+         spacing_text(ts) + ")";
 }
 
 uint64_t out_of_order(const json& d) {
@@ -133,9 +152,8 @@ std::string timing_summary(const json& d) {
   if (one_instant(ts)) add("every request at one instant");
   if (coarse(ts))
     add(percent(ts.value("sharing_share", 0.0)) + " of requests share an instant (up to " +
-        std::to_string(ts.value("max_at_one_instant", uint64_t{0})) + ", times in steps of " +
-        resolution_text(ts.value("resolution_ns", uint64_t{0})) + ")" +
-        (d["transformations"].contains("spread_ties") ? ", spread (--spread-ties)" : ""));
+        std::to_string(ts.value("max_at_one_instant", uint64_t{0})) + "; " + spacing_text(ts) +
+        ")" + (d["transformations"].contains("spread_ties") ? ", spread (--spread-ties)" : ""));
   if (const uint64_t n = out_of_order(d); n > 0)
     add(std::to_string(n) + " out of order (" +
         d["transformations"]["unsorted"].value("mode", std::string()) + ")");

@@ -20,7 +20,7 @@ class TieCount {
   void add(int64_t t, uint64_t line);
   void clear() { *this = TieCount(); }
   // {records, sharing_an_instant, sharing_share, max_at_one_instant, max_at_one_instant_line,
-  //  distinct_instants, resolution_ns}
+  //  distinct_instants, span_ns (last - first), resolution_ns}
   nlohmann::json to_json() const;
 
  private:

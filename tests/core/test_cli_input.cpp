@@ -274,7 +274,8 @@ TEST(CliInput, SuspiciousInputsSaySo) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(has(r,
                   "100.0% of the requests share their arrival instant with another (up to 20 "
-                  "at one instant, line 1; every time is a multiple of 1 s from the first)"))
+                  "at one instant, line 1; one instant every 1 s on average, every time a "
+                  "multiple of 1 s from the first)"))
       << r.out;
   EXPECT_TRUE(has(r, "trace timing: 100.0% of requests share an instant (up to 20")) << r.out;
   r = sh("run --format mqsim --spread-ties --trace " + c + kSmall);

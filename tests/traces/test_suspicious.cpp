@@ -116,9 +116,11 @@ TEST(Suspicious, RequestsSharingAnInstantAreCounted) {
   EXPECT_EQ(ts["distinct_instants"], 4);
   EXPECT_EQ(ts["resolution_ns"], 1000000000u);
   const std::string w = timing_warning(d, true);
+  EXPECT_EQ(ts["span_ns"], 4000000000u);
   EXPECT_NE(w.find("ssdtlm: warning: t.txt: 87.5% of the requests share their arrival instant "
-                   "with another (up to 3 at one instant, line 1; every time is a multiple of 1 s "
-                   "from the first): each group arrives as one burst; --spread-ties"),
+                   "with another (up to 3 at one instant, line 1; one instant every 1.33 s on "
+                   "average, every time a multiple of 1 s from the first): each group "
+                   "arrives as one burst; --spread-ties"),
             std::string::npos)
       << w;
   EXPECT_NE(timing_summary(d).find("trace timing: 87.5% of requests share an instant"),

@@ -37,7 +37,7 @@ struct Busy {
   }
   double mean() const { return each.empty() ? 0.0 : sum / each.size(); }
   json to_json(const char* each_key) const {
-    return {{"mean", mean()}, {"max", max}, {each_key, each}, {"busiest", busiest}};
+    return {{"mean", mean()}, {"max", max}, {each_key, each}};
   }
 };
 
@@ -180,7 +180,9 @@ json operating_point(const SsdConfig& cfg, models::Ssd& ssd, Tick end, Tick span
           {"controller_utilisation", ctrl},
           {"dram_utilisation", dram},
           {"channel_utilisation", chans.to_json("per_channel")},
+          {"busiest_channel", chans.busiest},
           {"die_utilisation", dies.to_json("per_die")},
+          {"busiest_die", dies.busiest},
           {"flash_queue", fq},
           {"saturated", !v.ids.empty()},
           {"saturated_resources", v.ids},
@@ -192,17 +194,17 @@ std::string operating_point_text(const json& op) {
   const json& hq = op["host_queue"];
   const json& ch = op["channel_utilisation"];
   const json& die = op["die_utilisation"];
-  std::snprintf(buf, sizeof buf,
-                "operating point: host queue wait %.2fx service, PCIe %.1f%%, controller %.1f%%, "
-                "DRAM %.1f%%  %s\n"
-                "  flash: channels %.1f%% (busiest: channel %d), dies %.1f%% (busiest: die %d), "
-                "wait %.2fx service\n",
-                hq.value("wait_over_service", 0.0), 100 * op.value("pcie_utilisation", 0.0),
-                100 * op.value("controller_utilisation", 0.0),
-                100 * op.value("dram_utilisation", 0.0),
-                op.value("saturated", false) ? "SATURATED" : "unsaturated",
-                100 * ch.value("max", 0.0), ch.value("busiest", 0), 100 * die.value("max", 0.0),
-                die.value("busiest", 0), op["flash_queue"].value("wait_over_service", 0.0));
+  std::snprintf(
+      buf, sizeof buf,
+      "operating point: host queue wait %.2fx service, PCIe %.1f%%, controller %.1f%%, "
+      "DRAM %.1f%%  %s\n"
+      "  flash: channels %.1f%% (busiest: channel %d), dies %.1f%% (busiest: die %d), "
+      "wait %.2fx service\n",
+      hq.value("wait_over_service", 0.0), 100 * op.value("pcie_utilisation", 0.0),
+      100 * op.value("controller_utilisation", 0.0), 100 * op.value("dram_utilisation", 0.0),
+      op.value("saturated", false) ? "SATURATED" : "unsaturated", 100 * ch.value("max", 0.0),
+      op.value("busiest_channel", 0), 100 * die.value("max", 0.0), op.value("busiest_die", 0),
+      op["flash_queue"].value("wait_over_service", 0.0));
   std::string s = buf;
   for (const auto& r : op["saturation_reasons"]) s += "  saturated: " + r.get<std::string>() + "\n";
   return s;

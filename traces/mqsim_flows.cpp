@@ -107,9 +107,9 @@ class SyntheticFlow {
 uint64_t SyntheticFlow::address(uint64_t count) {
   uint64_t lba = first_;
   switch (f_.addr) {
-    case MqsimFlow::Addr::kStreaming:
+    case MqsimFlow::Addr::kStreaming:  // (as MQSim: the cursor advances from where it was)
       lba = stream_ + count > last_ ? first_ : stream_;
-      stream_ = lba + count;
+      stream_ += count;
       if (stream_ > last_) stream_ = first_;
       if (f_.aligned && stream_ % f_.align) stream_ += f_.align - stream_ % f_.align;
       break;

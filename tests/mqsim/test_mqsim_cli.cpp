@@ -86,15 +86,16 @@ TEST(MqsimCli, MisspeltKeySuggestsTheKey) {
 }
 
 }  // namespace
-// MQSim's stock DRAM (Data_Cache_DRAM_Data_Rate 25 MT/s x 4 bytes: 200 MB/s) under an OLTP-like
-// load (65% writes of 8 KiB, Poisson at 40,000 IOPS, four devices): each request holds the DRAM
-// 41 us, so it is busy all the time and the run is saturated, naming the DRAM.
+// MQSim's stock DRAM (Data_Cache_DRAM_Data_Rate 100, Data_Cache_DRAM_Data_Busrt_Size 1: 2 x 100 x
+// 1 = 200 MB/s) under an OLTP-like load (65% writes of 8 KiB, Poisson at 40,000 IOPS, four
+// devices): each request holds the DRAM 41 us, so it is busy all the time and the run is
+// saturated, naming the DRAM.
 TEST(MqsimCli, TheStockDramIsNamedSaturated) {
   const auto dir = scratch_dir("mqsim-cli-");
   const std::string xml = (dir / "dram.xml").string();
   std::ofstream(xml) << "<Execution_Parameter_Set>\n<Device_Parameter_Set>\n"
-                        "<Data_Cache_DRAM_Data_Rate>25</Data_Cache_DRAM_Data_Rate>\n"
-                        "<Data_Cache_DRAM_Data_Busrt_Size>4</Data_Cache_DRAM_Data_Busrt_Size>\n"
+                        "<Data_Cache_DRAM_Data_Rate>100</Data_Cache_DRAM_Data_Rate>\n"
+                        "<Data_Cache_DRAM_Data_Busrt_Size>1</Data_Cache_DRAM_Data_Busrt_Size>\n"
                         "</Device_Parameter_Set>\n</Execution_Parameter_Set>\n";
   std::string trace;
   uint64_t x = 1, t = 0;

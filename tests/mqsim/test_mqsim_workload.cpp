@@ -149,6 +149,24 @@ TEST(MqsimWorkload, BandwidthArrivalsAndHotColdAddresses) {
   EXPECT_NEAR(double(reads) / 2000, 0.3, 0.04);
 }
 
+// STREAMING: each request where the last one ended, aligned up to Address_Alignment_Unit (16
+// sectors: 8-sector requests 8 KiB apart), from a random start, wrapping to the range's start.
+TEST(MqsimWorkload, StreamingAdvancesAndWraps) {
+  std::string f = qd_flow(0, 1);
+  f.replace(f.find("RANDOM_UNIFORM"), 14, "STREAMING");
+  const auto s = mqsim::parse_workload(scenarios({f}), "w.xml", 0);
+  const uint64_t cap = uint64_t{8} << 20;  // 2048 requests' worth of 8 KiB steps
+  const auto v = records(s, cap);
+  ASSERT_EQ(v.size(), 2000u);
+  size_t steps = 0, wraps = 0;
+  for (size_t i = 1; i < v.size(); ++i) {
+    steps += v[i].offset == v[i - 1].offset + 8192;
+    wraps += v[i].offset == 0;
+  }
+  EXPECT_GE(steps, 1995u);
+  EXPECT_GE(wraps, 1u);
+}
+
 TEST(MqsimWorkload, AScenarioIsClosedOrOpenLoop) {
   std::string bw = qd_flow(0, 1);
   bw.replace(bw.find("QUEUE_DEPTH"), 11, "BANDWIDTH");

@@ -39,6 +39,7 @@ void RlGrouper::configure(const SsdConfig& cfg) {
   if (seed_ == 0) seed_ = 1;
   epsilon_ = cfg.fsp_rl_epsilon;
   fixed_action_ = cfg.fsp_rl_fixed_action;
+  knobs_ = cfg.fsp_rl;
 }
 
 void RlGrouper::set_backend_factory(const rl::BackendFactory& f) {
@@ -48,7 +49,9 @@ void RlGrouper::set_backend_factory(const rl::BackendFactory& f) {
 
 rl::Backend& RlGrouper::backend() {
   if (!backend_) {
-    const rl::UnitConfig u = rl::with_controls(unit_config(seed_), epsilon_, fixed_action_);
+    rl::UnitConfig u = unit_config(seed_);
+    rl::apply_knobs(u, knobs_);
+    u = rl::with_controls(u, epsilon_, fixed_action_);
     backend_ = factory_ ? factory_(u) : rl::make_cpp_backend(u);
   }
   return *backend_;
@@ -57,6 +60,17 @@ rl::Backend& RlGrouper::backend() {
 int32_t RlGrouper::type_term(uint32_t type, bool read) {
   static constexpr int32_t kRead[4] = {256, 128, -128, -256};
   return read ? kRead[type & 3] : -kRead[type & 3];
+}
+
+int32_t RlGrouper::step_reward(const Step& p) const {
+  // fsp.rl_credit: the paper's page-type term (read or not) + the read's response-time term;
+  // read: the same for read pages, 0 for unread ones (the unread term left out); read-type: read
+  // pages by their page type's read speed only (the request's response time left out)
+  if (knobs_.credit == "read-type") return p.read ? type_term(p.action, true) : 0;
+  if (knobs_.credit == "read" && !p.read) return 0;
+  int32_t r = type_term(p.action, p.read);
+  if (p.read && p.has_rt) r += p.rt;
+  return r;
 }
 
 bool RlGrouper::short_term(Lpn lpn) const {
@@ -141,11 +155,10 @@ void RlGrouper::add_step(Lpn lpn, uint32_t state, uint32_t type) {
     // Delayed reward of the step at the same offset of the previous episode.
     const Step& p = prev_[t];
     const Step& nx = next_step(t);
-    int32_t r = type_term(p.action, p.read);
-    if (p.read && p.has_rt) r += p.rt;
-    if (!be.frozen())
-      cycles_ += be.update(rl::UpdateOp::sarsa(p.state, p.action, r, nx.state, nx.action));
-    if (be.learns()) effort_.updated(r);
+    int32_t r = step_reward(p);
+    const rl::UpdateOp op = rl::UpdateOp::sarsa(p.state, p.action, r, nx.state, nx.action);
+    if (!be.frozen()) cycles_ += be.update(op);
+    if (be.learns()) effort_.updated(be, op);
     reward_sum_ += r;
     ++reward_n_;
     ++placed_[p.action & 3];
@@ -261,6 +274,7 @@ nlohmann::json RlGrouper::policy_stats() const {
   j["decisions"] = effort_.decisions;
   j["updates"] = effort_.updates;
   j["training"] = effort_.json(episode_);
+  if (backend_) j["diagnostics"] = effort_.diagnostics_json(*backend_);
   j["rewrite_triggers"] = rewrite_triggers_;
   j["neighbour_fills"] = fills_;
   j["unit_cycles"] = backend_ ? backend_->cycles() : 0;

@@ -35,6 +35,7 @@
 #include "controller/fsp/grouper.h"
 #include "controller/ftl.h"
 #include "controller/rl/effort.h"
+#include "controller/rl/knobs.h"
 
 namespace ssdtlm {
 
@@ -78,6 +79,8 @@ class RlGrouper : public FspGrouper {
   }
   // Page-type term of the reward in Q8.8 (256 = 1.0).
   static int32_t type_term(uint32_t type, bool read);
+  // A step's reward (Q8.8) under fsp.rl_credit.
+  int32_t step_reward(const Step& p) const;
 
   // Inspection (tests).
   rl::Backend& backend();
@@ -104,6 +107,7 @@ class RlGrouper : public FspGrouper {
   uint32_t seed_;
   double epsilon_ = -1;        // fsp.rl_epsilon
   int32_t fixed_action_ = -1;  // fsp.rl_fixed_action
+  rl::Knobs knobs_;            // fsp.rl_* design knobs
   rl::BackendFactory factory_;
   std::unique_ptr<rl::Backend> backend_;
   double window_fraction_ = 0.05;

@@ -49,7 +49,14 @@ RlGc::RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t 
 }
 
 rl::UnitConfig RlGc::controlled_config() const {
-  return rl::with_controls(unit_config(seed_), epsilon_, fixed_action_);
+  rl::UnitConfig u = unit_config(seed_);
+  rl::apply_knobs(u, knobs_);
+  return rl::with_controls(u, epsilon_, fixed_action_);
+}
+
+void RlGc::set_knobs(const rl::Knobs& k) {
+  knobs_ = k;
+  backend_ = rl::make_cpp_backend(controlled_config());
 }
 
 void RlGc::set_backend_factory(const rl::BackendFactory& f) {
@@ -66,8 +73,46 @@ void RlGc::on_request_served(const HostCmd& cmd, Tick latency) {
   last_reward_ = backend_->reward(std::min<uint64_t>(latency / 1000, 0xffffffffull));
   unit_cycles_ += last_reward_.cycles;
   ++reward_samples_;
+  const bool step = knobs_.credit == "step";
+  if (step) credit_.served(cmd.id, last_reward_.reward, last_reward_.ready);
+  decided_now_ = false;
   PartialGc::on_request_served(cmd, latency);
   last_served_interval_ = cmd.gc_interval;
+  if (step && decided_now_) {
+    const bool busy = scheduled_copies() > 0 || engine_->gc_step_busy(dec_plane_);
+    credit_.decided(dec_s_, dec_a_, dec_plane_, busy, last_reward_.ready, engine_->now());
+  }
+  if (step) drain_credit();
+}
+
+void RlGc::on_request_arrival(HostCmd& cmd) {
+  PartialGc::on_request_arrival(cmd);
+  if (knobs_.credit == "step") credit_.arrived(cmd.id, cmd.arrival);
+}
+
+void RlGc::on_gc_idle(uint32_t plane) {
+  PartialGc::on_gc_idle(plane);
+  if (knobs_.credit != "step") return;
+  credit_.idle(plane, engine_->now());
+  drain_credit();
+}
+
+void RlGc::drain_credit() {
+  StepCredit::Update u;
+  while (credit_.pop(u)) {
+    if (backend_->frozen()) continue;
+    const rl::UpdateOp op = rl::UpdateOp::sarsa(u.s, u.a, u.r, u.s2, u.a2, u.ready);
+    carry_cycles_ += backend_->update(op);  // charged to the next decision (choose)
+    if (u.ready) updated_[u.s * kActions + u.a] = 1;
+    effort_.update_request(*backend_, op);
+  }
+}
+
+uint32_t RlGc::free_bin(uint32_t nfree) const {
+  if (nfree <= p_.intensive_stop) return 0;
+  if (nfree <= p_.t_gc) return 1;
+  if (nfree <= (p_.t_gc + p_.t_gc_aggr) / 2) return 2;
+  return 3;
 }
 
 uint32_t RlGc::stochastic_pick(const int32_t* row, uint32_t actions, uint32_t draw,
@@ -84,10 +129,12 @@ uint32_t RlGc::stochastic_pick(const int32_t* row, uint32_t actions, uint32_t dr
   return fallback;  // not reached
 }
 
-PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick /*latency*/, uint32_t /*plane*/,
+PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick /*latency*/, uint32_t plane,
                                Zone /*zone*/) {
-  const uint32_t s = state_of(last_served_interval_ >= split_ ? 1 : 0, cur_bin(cmd.gc_interval),
-                              prev_action_ >= kActions / 2 ? 1 : 0);
+  const uint32_t s = knobs_.state == "free"
+                         ? free_bin(zone_free(plane)) * kCurBins + cur_bin(cmd.gc_interval)
+                         : state_of(last_served_interval_ >= split_ ? 1 : 0,
+                                    cur_bin(cmd.gc_interval), prev_action_ >= kActions / 2 ? 1 : 0);
   rl::Decision d = backend_->decide(s);
   const rl::RewardResult& r = last_reward_;
   // The decision waits for this request's reward, the decision and the update.
@@ -100,13 +147,20 @@ PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick /*latency*/, uint32_t /*
     stochastic_changed_ += a != d.action;
     d.action = a;
   }
-  if (have_prev_ && !backend_->frozen()) {
+  if (knobs_.credit == "step") {  // rewarded when its step's effect is known (drain_credit)
+    decided_now_ = true;
+    dec_s_ = s;
+    dec_a_ = d.action;
+    dec_plane_ = plane;
+    cycles += static_cast<uint32_t>(carry_cycles_);
+    carry_cycles_ = 0;
+  } else if (have_prev_ && !backend_->frozen()) {
     // Algorithm 1 line 9: this request's reward updates the previous decision's entry.
     // Dropped by the unit before the first threshold scan (r.ready false: the warm-up).
-    cycles +=
-        backend_->update(rl::UpdateOp::sarsa(s_prev_, a_prev_, r.reward, s, d.action, r.ready));
+    const rl::UpdateOp op = rl::UpdateOp::sarsa(s_prev_, a_prev_, r.reward, s, d.action, r.ready);
+    cycles += backend_->update(op);
     if (r.ready) updated_[s_prev_ * kActions + a_prev_] = 1;
-    effort_.update_request(r.reward, r.ready);
+    effort_.update_request(*backend_, op);
   }
   have_prev_ = true;
   s_prev_ = s;
@@ -133,9 +187,10 @@ void RlGc::add_stats(nlohmann::json& j) const {
              {"updates", effort_.updates},
              {"explorations", effort_.explorations},
              {"training", effort_.json(0)},
+             {"diagnostics", effort_.diagnostics_json(*backend_)},
              {"reward_samples", reward_samples_},
              {"actions_chosen", actions_},
-             {"unit_cycles", unit_cycles_},
+             {"unit_cycles", unit_cycles_ + carry_cycles_},
              {"states_visited_fraction", double(vis) / kStates},
              {"q_entries_updated_fraction", double(upd) / (kStates * kActions)},
              {"q_entries_nonzero_fraction", double(nonzero) / (kStates * kActions)},
@@ -150,8 +205,11 @@ std::unique_ptr<GcPolicy> make_rl_gc(bool aggressive, const SsdConfig* cfg) {
   const double split = cfg ? cfg->gc_rl_split_us : 100.0;
   const uint32_t seed = cfg ? static_cast<uint32_t>(cfg->seed ^ (cfg->seed >> 32)) : 1;
   const bool stochastic = cfg && cfg->gc_rl_selection == "stochastic";
-  return std::make_unique<RlGc>(p, aggressive, split, seed, stochastic,
-                                cfg ? cfg->gc_rl_epsilon : -1, cfg ? cfg->gc_rl_fixed_action : -1);
+  auto gc =
+      std::make_unique<RlGc>(p, aggressive, split, seed, stochastic, cfg ? cfg->gc_rl_epsilon : -1,
+                             cfg ? cfg->gc_rl_fixed_action : -1);
+  if (cfg && cfg->gc_rl != rl::Knobs{}) gc->set_knobs(cfg->gc_rl);
+  return gc;
 }
 
 }  // namespace ssdtlm

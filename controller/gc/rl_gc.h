@@ -33,7 +33,9 @@
 #include <memory>
 
 #include "controller/gc/partial.h"
+#include "controller/gc/step_credit.h"
 #include "controller/rl/effort.h"
+#include "controller/rl/knobs.h"
 #include "controller/rl/lfsr.h"
 
 namespace ssdtlm {
@@ -47,10 +49,18 @@ class RlGc : public PartialGc {
   const char* name() const override { return aggressive_ ? "rl-aggr" : "rl"; }
   void set_backend_factory(const rl::BackendFactory& f) override;
   void on_request_served(const HostCmd& cmd, Tick latency) override;
+  void on_request_arrival(HostCmd& cmd) override;
+  void on_gc_idle(uint32_t plane) override;
+  // gc.rl_state free: the die's free blocks in 4 bins (<= the intensive stop, <= T_GC, <= the
+  // middle of the early band, above), index free_bin * 17 + cur_bin (68 states, as the paper's).
+  uint32_t free_bin(uint32_t nfree) const;
 
   static rl::UnitConfig unit_config(uint32_t seed);
-  // unit_config(seed) with this policy's controls (gc.rl_epsilon, gc.rl_fixed_action).
+  // unit_config(seed) with this policy's design knobs (gc.rl_*) and controls (gc.rl_epsilon,
+  // gc.rl_fixed_action).
   rl::UnitConfig controlled_config() const;
+  // The design knobs (controller/rl/knobs.h); rebuilds the unit with the C++ backend.
+  void set_knobs(const rl::Knobs& k);
   // Current-interval bin: 0 below 100 us, 16 from 100 ms, else 1 + floor(5 log10(us / 100)).
   static uint32_t cur_bin(Tick interval);
   static uint32_t state_of(uint32_t prev_bin, uint32_t cur_bin, uint32_t action_bin) {
@@ -74,6 +84,15 @@ class RlGc : public PartialGc {
   bool stochastic_;
   double epsilon_;        // gc.rl_epsilon (< 0: the paper's schedule)
   int32_t fixed_action_;  // gc.rl_fixed_action (< 0: learn)
+  rl::Knobs knobs_;       // gc.rl_* design knobs
+  // gc.rl_credit step (controller/gc/step_credit.h): the decisions waiting for their reward, the
+  // latest decision (recorded when its step is known), and the updates' cycles, charged to the
+  // next decision
+  StepCredit credit_;
+  bool decided_now_ = false;
+  uint32_t dec_s_ = 0, dec_a_ = 0, dec_plane_ = 0;
+  uint64_t carry_cycles_ = 0;
+  void drain_credit();
   rl::Lfsr32 pick_lfsr_;
   uint64_t stochastic_picks_ = 0, stochastic_changed_ = 0;
   std::unique_ptr<rl::Backend> backend_;

@@ -60,6 +60,15 @@ class Backend {
   uint64_t cycles() const { return cycles_; }
   uint64_t operations() const { return ops_; }
 
+  // read_row for inspection (the learning diagnostics at the end of a run): the read is not
+  // counted in cycles() or operations().
+  virtual void inspect_row(uint32_t state, bool shadow, int32_t* row) {
+    const uint64_t c = cycles_, o = ops_;
+    read_row(state, shadow, row);
+    cycles_ = c;
+    ops_ = o;
+  }
+
   // Table transfer through read_row/write_row (works for both backends).
   void save_table(std::ostream& os);
   void load_table(std::istream& is);

@@ -141,6 +141,9 @@ class ModeBackend final : public Backend {
     return account(inner_->read_row(state, shadow, row));
   }
   uint32_t seed(uint32_t s) override { return account(inner_->seed(s)); }
+  void inspect_row(uint32_t state, bool shadow, int32_t* row) override {
+    inner_->inspect_row(state, shadow, row);
+  }
 
  private:
   std::unique_ptr<Backend> inner_;

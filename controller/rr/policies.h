@@ -131,9 +131,10 @@ class WsRsRefresh final : public WsRefresh {
   // "step" credit: the decisions waiting for their reward (the first request served after them)
   // or for their successor; updates every one that has both. Returns the unit's cycles.
   uint32_t credit();
-  void count_update(int32_t reward, bool reward_ready);
+  void count_update(const rl::UpdateOp& op);
   void execute(uint32_t action);  // runs a decided action
-  Tick decided(uint32_t state, uint32_t action, bool explored, uint64_t cycles, bool& prev_big);
+  Tick decided(uint32_t state, uint32_t mask, uint32_t action, bool explored, uint64_t cycles,
+               bool& prev_big);
 
   const SsdConfig& cfg_;
   std::unique_ptr<rl::Backend> backend_;

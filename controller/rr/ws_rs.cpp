@@ -33,8 +33,9 @@ uint32_t rr_fixed_rule(uint32_t a, uint32_t mask) {
 }
 
 rl::UnitConfig rr_unit_config(uint32_t seed, const SsdConfig& cfg) {
-  rl::UnitConfig u =
-      rl::with_controls(rl::unit_config_for("rr", seed), cfg.rd_rl_epsilon, cfg.rd_rl_fixed_action);
+  rl::UnitConfig u = rl::unit_config_for("rr", seed);
+  rl::apply_knobs(u, cfg.rd_rl);
+  u = rl::with_controls(u, cfg.rd_rl_epsilon, cfg.rd_rl_fixed_action);
   u.fixed_rule = rr_fixed_rule;
   return u;
 }
@@ -175,14 +176,14 @@ void WsRsRefresh::on_host_op_done(uint32_t plane) {
   if (D.host_ops == 0 && D.pending == 0 && !in_step_) die_step(d);  // the die turned idle
 }
 
-void WsRsRefresh::count_update(int32_t reward, bool reward_ready) {
+void WsRsRefresh::count_update(const rl::UpdateOp& op) {
   if (backend_->frozen()) return;  // no update was issued
-  if (!reward_ready) {
+  if (!op.reward_ready) {
     effort_.skipped();  // the unit dropped it (warm-up): not an update, not in the episode mean
     return;
   }
-  effort_.updated(reward);
-  ep_sum_ += reward / 256.0;
+  effort_.updated(*backend_, op);
+  ep_sum_ += op.reward / 256.0;
   if (++ep_n_ == 1000) {
     episode_rewards_.push_back(ep_sum_ / ep_n_);
     ep_sum_ = 0;
@@ -197,14 +198,12 @@ uint32_t WsRsRefresh::credit() {
 uint32_t WsRsRefresh::credit_chain(std::deque<Transition>& trans) {
   uint32_t cycles = 0;
   while (trans.size() >= 2 && trans[0].has_r) {
-    const uint32_t uc =
-        backend_->frozen()
-            ? 0
-            : backend_->update(rl::UpdateOp::sarsa(trans[0].s, trans[0].a, trans[0].r, trans[1].s,
-                                                   trans[1].a, trans[0].r_ready));
+    const rl::UpdateOp op = rl::UpdateOp::sarsa(trans[0].s, trans[0].a, trans[0].r, trans[1].s,
+                                                trans[1].a, trans[0].r_ready);
+    const uint32_t uc = backend_->frozen() ? 0 : backend_->update(op);
     rl_cycles_ += uc;
     cycles += uc;
-    count_update(trans[0].r, trans[0].r_ready);
+    count_update(op);
     trans.pop_front();
   }
   return cycles;
@@ -217,6 +216,7 @@ void WsRsRefresh::add_stats(nlohmann::json& j) const {
              {"explorations", effort_.explorations},
              {"updates", effort_.updates},
              {"training", effort_.json(episode_rewards_.size())},
+             {"diagnostics", effort_.diagnostics_json(*backend_)},
              {"actions_chosen", rl_actions_},
              {"unit_cycles", rl_cycles_},
              {"decision_delay_ms", double(decision_delay_total_) / 1e9},
@@ -259,17 +259,18 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
     trans_.push_back(Transition{s, d.action, 0, false, true});
     cycles += credit();
   } else if (have_prev_ && !backend_->frozen()) {
-    const uint32_t uc = backend_->update(
-        rl::UpdateOp::sarsa(s_prev_, a_prev_, last_reward_, s, d.action, last_reward_ready_));
+    const rl::UpdateOp op =
+        rl::UpdateOp::sarsa(s_prev_, a_prev_, last_reward_, s, d.action, last_reward_ready_);
+    const uint32_t uc = backend_->update(op);
     rl_cycles_ += uc;
     cycles += uc;
-    count_update(last_reward_, last_reward_ready_);
+    count_update(op);
   }
   const uint32_t a = d.action;
   have_prev_ = true;
   s_prev_ = s;
   a_prev_ = a;
-  const Tick delay = decided(s, a, d.explored, cycles, prev_big_);
+  const Tick delay = decided(s, mask, a, d.explored, cycles, prev_big_);
   if (delay == 0) {
     in_step_ = true;  // a step that ends at once does not decide again from inside this one
     execute(a);
@@ -284,10 +285,11 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
 // whether the action was a large one (the next state's "previous action" bit), and the decision
 // unit's time (cycles x controller clock), which delays the partial-refresh step as the GC RL
 // policy's steps (gc_schedule) and the FSP unit's programs are delayed.
-Tick WsRsRefresh::decided(uint32_t s, uint32_t a, bool explored, uint64_t cycles, bool& prev_big) {
+Tick WsRsRefresh::decided(uint32_t s, uint32_t mask, uint32_t a, bool explored, uint64_t cycles,
+                          bool& prev_big) {
   prev_big = a >= 4 || kMoves[a] >= 4;
   ++rl_actions_[a];
-  effort_.decided(explored, s, a);
+  effort_.decided(explored, s, a, mask);
   last_decision_cycles_ = cycles;
   const Tick delay = static_cast<Tick>(cycles) * cfg_.ctrl_cycle;
   decision_delay_total_ += delay;
@@ -397,7 +399,7 @@ void WsRsRefresh::die_step(uint32_t d) {
   D.awaiting = true;
   ++D.epoch;
   const uint32_t a = dec.action;
-  const Tick delay = decided(s, a, dec.explored, cycles, D.prev_big);
+  const Tick delay = decided(s, mask, a, dec.explored, cycles, D.prev_big);
   if (delay == 0) {
     in_step_ = true;
     execute_die(d, a);

@@ -41,6 +41,10 @@ rl::UnitConfig RlSizer::unit_config(const SsdConfig& cfg) {
   u.core.eps_high = cfg.slc_rl_epsilon;  // unused: the slides use one epsilon throughout
   u.core.eps_low = cfg.slc_rl_epsilon;
   u.core.eps_high_decisions = 0;
+  rl::Knobs k = cfg.slc_rl;  // slc.rl_* design knobs; alpha and gamma are slc.rl_alpha/gamma
+  k.alpha = cfg.slc_rl_alpha;
+  k.gamma = cfg.slc_rl_gamma;
+  rl::apply_knobs(u, k);
   // no percentile unit (units.h): the sign reward is computed here (Algorithm 2)
   return u;
 }
@@ -199,8 +203,9 @@ SlcTargets RlSizer::on_epoch(const EpochStats& s) {
     ++negative_;
   rl::Backend& be = backend();
   if (have_prev_ && !be.frozen()) {
-    be.update(rl::UpdateOp::q_learning(s_prev_, a_prev_, r, st));
-    effort_.updated(r);
+    const rl::UpdateOp op = rl::UpdateOp::q_learning(s_prev_, a_prev_, r, st);
+    be.update(op);
+    effort_.updated(be, op);
   }
   const rl::Decision d = be.decide(st);
   effort_.decided(d.explored, st, d.action);
@@ -238,6 +243,7 @@ nlohmann::json RlSizer::stats() const {
   j["explorations"] = effort_.explorations;
   j["updates"] = effort_.updates;
   j["training"] = effort_.json(epochs_);
+  if (backend_) j["diagnostics"] = effort_.diagnostics_json(*backend_);
   j["positive_rewards"] = positive_;
   j["negative_rewards"] = negative_;
   j["reward"] = per_byte_ ? "ema" : "cumulative";

@@ -1,7 +1,6 @@
 #include "controller/gc/rl_gc.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "controller/config.h"
 #include "controller/rl/unit_config.h"
@@ -10,15 +9,8 @@
 namespace ssdtlm {
 
 namespace {
-// Upper bounds (ps) of current-interval bins 0..15: 100 us x 10^(i/5), i = 0..15.
-const std::array<Tick, 16>& cur_bounds() {
-  static const std::array<Tick, 16> b = [] {
-    std::array<Tick, 16> v{};
-    for (int i = 0; i < 16; ++i)
-      v[i] = static_cast<Tick>(std::llround(100e6 * std::pow(10.0, i / 5.0)));
-    return v;
-  }();
-  return b;
+uint64_t ns32(Tick t) {  // a time in the controller's timer unit, saturated to 32 bits
+  return std::min<uint64_t>(t / 1000, 0xffffffffull);
 }
 }  // namespace
 
@@ -27,9 +19,12 @@ static_assert(RlGc::kStates == rl::unit_size("gc").states &&
                   RlGc::kActions == rl::unit_size("gc").actions,
               "gc: state encoding and controller/rl/units.h disagree");
 
-rl::UnitConfig RlGc::unit_config(uint32_t seed) {
+rl::UnitConfig RlGc::unit_config(uint32_t seed, double split_us) {
   rl::UnitConfig u = rl::unit_config_for("gc", seed);
   u.reward.values = {1.0, 0.5, 0.0, -0.5};
+  u.enc.kind = "gc";
+  u.enc.gc.prev = rl::Feature::table({rl::GcEncConfig::split_ns(split_us)});
+  u.core.states = u.enc.states();
   return u;
 }
 
@@ -37,7 +32,7 @@ RlGc::RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t 
            bool stochastic, double epsilon, int32_t fixed_action)
     : PartialGc(p),
       aggressive_(aggressive),
-      split_(static_cast<Tick>(std::llround(split_us * 1e6))),
+      split_us_(split_us),
       seed_(seed),
       stochastic_(stochastic),
       epsilon_(epsilon),
@@ -46,73 +41,81 @@ RlGc::RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t 
       backend_(rl::make_cpp_backend(controlled_config())) {
   p_.aggressive = aggressive;
   p_.reads_trigger = aggressive;
+  effort_.attach(*backend_);
 }
 
 rl::UnitConfig RlGc::controlled_config() const {
-  rl::UnitConfig u = unit_config(seed_);
+  rl::UnitConfig u = unit_config(seed_, split_us_);
   rl::apply_knobs(u, knobs_);
+  if (knobs_.state == "free") {
+    // the free blocks of the zone rules, 4 bins: <= the intensive stop, <= T_GC, <= the middle of
+    // the early band, above; with the current interval: 68 states as the paper's
+    u.enc.gc.free = rl::Feature::table(
+        {p_.intensive_stop + 1u, p_.t_gc + 1u, (p_.t_gc + p_.t_gc_aggr) / 2 + 1u});
+    u.enc.gc.prev = rl::Feature::off();
+    u.enc.gc.act = rl::Feature::off();
+  }
+  u.enc.gc.step_credit = knobs_.credit == "step";
+  u.enc.gc.step_best = u.reward.log_bins ? 0 : u.reward.values_fx()[0];
+  u.core.states = u.enc.states();
   return rl::with_controls(u, epsilon_, fixed_action_);
 }
 
 void RlGc::set_knobs(const rl::Knobs& k) {
   knobs_ = k;
+  step_credit_ = k.credit == "step";
   backend_ = rl::make_cpp_backend(controlled_config());
+  effort_.attach(*backend_);
 }
 
 void RlGc::set_backend_factory(const rl::BackendFactory& f) {
   backend_ = f(controlled_config());
+  effort_.attach(*backend_);
 }
 
-uint32_t RlGc::cur_bin(Tick interval) {
-  const auto& b = cur_bounds();
-  return static_cast<uint32_t>(std::upper_bound(b.begin(), b.end(), interval) - b.begin());
-}
-
-void RlGc::on_request_served(const HostCmd& cmd, Tick latency) {
-  // Every served request feeds the percentile thresholds; its reward is used if it decides.
-  last_reward_ = backend_->reward(std::min<uint64_t>(latency / 1000, 0xffffffffull));
-  unit_cycles_ += last_reward_.cycles;
-  ++reward_samples_;
-  const bool step = knobs_.credit == "step";
-  if (step) credit_.served(cmd.id, last_reward_.reward, last_reward_.ready);
-  decided_now_ = false;
-  PartialGc::on_request_served(cmd, latency);
-  last_served_interval_ = cmd.gc_interval;
-  if (step && decided_now_) {
-    const bool busy = scheduled_copies() > 0 || engine_->gc_step_busy(dec_plane_);
-    credit_.decided(dec_s_, dec_a_, dec_plane_, busy, last_reward_.ready, engine_->now());
+void RlGc::count_updates(const rl::UnitRsp& r) {
+  for (uint32_t i = 0; i < r.updates; ++i) {
+    if (r.upd_ready) updated_[r.upd_state * kActions + r.upd_action] = 1;
+    effort_.update_request(r.upd_reward, r.upd_ready);
   }
-  if (step) drain_credit();
 }
 
 void RlGc::on_request_arrival(HostCmd& cmd) {
   PartialGc::on_request_arrival(cmd);
-  if (knobs_.credit == "step") credit_.arrived(cmd.id, cmd.arrival);
+  if (step_credit_) backend_->unit_op(rl::GcEncoder::arrive(cmd.id, ns32(cmd.arrival)));
 }
 
 void RlGc::on_gc_idle(uint32_t plane) {
   PartialGc::on_gc_idle(plane);
-  if (knobs_.credit != "step") return;
-  credit_.idle(plane, engine_->now());
-  drain_credit();
+  if (!step_credit_) return;
+  const rl::UnitRsp r = backend_->unit_op(rl::GcEncoder::idle(plane, ns32(engine_->now())));
+  carry_cycles_ += r.cycles;  // charged to the next decision
+  count_updates(r);
 }
 
-void RlGc::drain_credit() {
-  StepCredit::Update u;
-  while (credit_.pop(u)) {
-    if (backend_->frozen()) continue;
-    const rl::UpdateOp op = rl::UpdateOp::sarsa(u.s, u.a, u.r, u.s2, u.a2, u.ready);
-    carry_cycles_ += backend_->update(op);  // charged to the next decision (choose)
-    if (u.ready) updated_[u.s * kActions + u.a] = 1;
-    effort_.update_request(*backend_, op);
+uint32_t RlGc::cur_bin(Tick interval) {
+  return rl::GcEncConfig{}.cur.bin(ns32(interval));
+}
+
+void RlGc::on_request_served(const HostCmd& cmd, Tick latency) {
+  // Every served request feeds the percentile thresholds and the unit's interval bins; its
+  // reward is used if it decides.
+  const rl::UnitRsp r =
+      backend_->unit_op(rl::GcEncoder::sample(ns32(latency), ns32(cmd.gc_interval), cmd.id));
+  sample_cycles_ = r.cycles;
+  unit_cycles_ += r.cycles;
+  ++reward_samples_;
+  count_updates(r);  // the step credit's
+  const uint64_t decided = effort_.decisions;
+  PartialGc::on_request_served(cmd, latency);
+  if (step_credit_ && effort_.decisions != decided) {
+    // the decision's step is known: scheduled, or one still running on its plane
+    const uint32_t plane = last_plane_;
+    const bool busy = scheduled_copies() > 0 || engine_->gc_step_busy(plane);
+    const rl::UnitRsp s = backend_->unit_op(rl::GcEncoder::step(plane, busy, ns32(engine_->now())));
+    carry_cycles_ += s.cycles;
+    count_updates(s);
   }
-}
-
-uint32_t RlGc::free_bin(uint32_t nfree) const {
-  if (nfree <= p_.intensive_stop) return 0;
-  if (nfree <= p_.t_gc) return 1;
-  if (nfree <= (p_.t_gc + p_.t_gc_aggr) / 2) return 2;
-  return 3;
 }
 
 uint32_t RlGc::stochastic_pick(const int32_t* row, uint32_t actions, uint32_t draw,
@@ -129,48 +132,32 @@ uint32_t RlGc::stochastic_pick(const int32_t* row, uint32_t actions, uint32_t dr
   return fallback;  // not reached
 }
 
-PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick /*latency*/, uint32_t plane,
+PartialGc::Choice RlGc::choose(const HostCmd& /*cmd*/, Tick /*latency*/, uint32_t plane,
                                Zone /*zone*/) {
-  const uint32_t s = knobs_.state == "free"
-                         ? free_bin(zone_free(plane)) * kCurBins + cur_bin(cmd.gc_interval)
-                         : state_of(last_served_interval_ >= split_ ? 1 : 0,
-                                    cur_bin(cmd.gc_interval), prev_action_ >= kActions / 2 ? 1 : 0);
-  rl::Decision d = backend_->decide(s);
-  const rl::RewardResult& r = last_reward_;
-  // The decision waits for this request's reward, the decision and the update.
-  uint32_t cycles = d.cycles + r.cycles;
+  const rl::UnitRsp d = backend_->unit_op(rl::GcEncoder::decide(zone_free(plane)));
+  uint32_t a = d.action;
+  last_plane_ = plane;
+  // The decision waits for this request's reward, the decision and the update (and, with the
+  // step credit, the updates since the previous decision).
+  uint32_t cycles = d.cycles + sample_cycles_ + static_cast<uint32_t>(carry_cycles_);
+  carry_cycles_ = 0;
   if (stochastic_ && !d.explored) {  // footnote 2: draw in proportion to Q(s, .)
     std::array<int32_t, kActions> row{};
-    cycles += backend_->read_row(s, false, row.data());
-    const uint32_t a = stochastic_pick(row.data(), kActions, pick_lfsr_.draw(), d.action);
+    cycles += backend_->read_row(d.state, false, row.data());
+    a = stochastic_pick(row.data(), kActions, pick_lfsr_.draw(), d.action);
     ++stochastic_picks_;
     stochastic_changed_ += a != d.action;
-    d.action = a;
   }
-  if (knobs_.credit == "step") {  // rewarded when its step's effect is known (drain_credit)
-    decided_now_ = true;
-    dec_s_ = s;
-    dec_a_ = d.action;
-    dec_plane_ = plane;
-    cycles += static_cast<uint32_t>(carry_cycles_);
-    carry_cycles_ = 0;
-  } else if (have_prev_ && !backend_->frozen()) {
-    // Algorithm 1 line 9: this request's reward updates the previous decision's entry.
-    // Dropped by the unit before the first threshold scan (r.ready false: the warm-up).
-    const rl::UpdateOp op = rl::UpdateOp::sarsa(s_prev_, a_prev_, r.reward, s, d.action, r.ready);
-    cycles += backend_->update(op);
-    if (r.ready) updated_[s_prev_ * kActions + a_prev_] = 1;
-    effort_.update_request(*backend_, op);
-  }
-  have_prev_ = true;
-  s_prev_ = s;
-  a_prev_ = d.action;
-  prev_action_ = d.action;
-  visited_[s] = 1;
-  ++actions_[d.action];
-  effort_.decided(d.explored, s, d.action);
-  unit_cycles_ += cycles - r.cycles;  // the reward's cycles were counted when it was sampled
-  return Choice{d.action, cycles};
+  // Algorithm 1 line 9: this request's reward updates the previous decision's entry (in the
+  // unit; dropped before the first threshold scan, the warm-up).
+  const rl::UnitRsp c = backend_->unit_op(rl::GcEncoder::commit(a));
+  cycles += c.cycles;
+  count_updates(c);
+  visited_[d.state] = 1;
+  ++actions_[a];
+  effort_.decided(d.explored, d.state, a);
+  unit_cycles_ += cycles - sample_cycles_;  // the reward's cycles were counted when sampled
+  return Choice{a, cycles};
 }
 
 void RlGc::add_stats(nlohmann::json& j) const {

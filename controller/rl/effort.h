@@ -16,8 +16,8 @@
 
 namespace ssdtlm::rl {
 
-// Effort also keeps the unit's learning diagnostics (rl::Diagnostics): the policies feed both
-// with every decision and every update request.
+// Effort also keeps the unit's learning diagnostics (rl::Diagnostics): the policies feed it every
+// decision, and attach() has the unit's backend hand it every update it applies.
 struct Effort {
   static constexpr uint64_t kUpdatesPerVisitedEntry = 10;
 
@@ -48,23 +48,22 @@ struct Effort {
     diag_.decided(state, mask, action, explored);
   }
   uint64_t visited_entries() const { return visited_entries_; }
-  // An update `be` applied (counted with its reward's sign, recorded in the diagnostics).
-  void updated(Backend& be, const UpdateOp& op) {
+  void updated(int32_t reward) {
     ++updates;
-    ++(op.reward > 0 ? positive_rewards : op.reward < 0 ? negative_rewards : zero_rewards);
-    if (!be.learns()) return;
-    if (!diag_.started()) diag_.start(be);
-    diag_.updated(op);
+    ++(reward > 0 ? positive_rewards : reward < 0 ? negative_rewards : zero_rewards);
   }
   void skipped() { ++warmup_skipped_updates; }
-  // One update request: applied or dropped in the warm-up (op.reward_ready false).
-  void update_request(Backend& be, const UpdateOp& op) {
-    if (op.reward_ready) {
-      updated(be, op);
+  // One update request: applied (counted with its reward's sign) or dropped in the warm-up.
+  void update_request(int32_t reward, bool reward_ready) {
+    if (reward_ready) {
+      updated(reward);
     } else {
       skipped();
     }
   }
+  // The unit's backend reports the updates it applies to the diagnostics (call again for every
+  // backend the unit is built on).
+  void attach(Backend& be) { be.set_diagnostics(&diag_); }
   const Diagnostics& diagnostics() const { return diag_; }
   // The result's "diagnostics" object (docs/results.md): `be` is the unit's backend.
   nlohmann::json diagnostics_json(Backend& be) const { return diag_.json(be); }

@@ -144,6 +144,13 @@ class ModeBackend final : public Backend {
   void inspect_row(uint32_t state, bool shadow, int32_t* row) override {
     inner_->inspect_row(state, shadow, row);
   }
+  void set_diagnostics(Diagnostics* d) override { inner_->set_diagnostics(d); }
+  // A backend that simulates the whole unit applies the point itself (its RTL variant); else the
+  // encoder golden model runs on this wrapper's operations, which apply it.
+  UnitRsp unit_op(const UnitOp& op) override {
+    return inner_->runs_units() ? account(inner_->unit_op(op)) : Backend::unit_op(op);
+  }
+  bool runs_units() const override { return inner_->runs_units(); }
 
  private:
   std::unique_ptr<Backend> inner_;

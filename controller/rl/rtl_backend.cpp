@@ -108,6 +108,7 @@ class RtlBackendT final : public Backend {
     check_state(op.next_state);
     if (op.action >= cfg_.core.actions || (!op.next_max && op.next_action >= cfg_.core.actions))
       throw std::out_of_range("rl: update index out of range");
+    observe_update(op);
     C& m = *core_;
     m.upd_state_i = op.state;
     m.upd_action_i = op.action;

@@ -78,23 +78,19 @@ TEST(RlControls, EpsilonOneExploresThroughout) {
 // One training rule: at least 10 updates per q-table entry the unit's decisions visited.
 TEST(RlEffort, TrainedNeedsTenUpdatesPerVisitedEntry) {
   Effort e(4, 2);
-  UnitConfig u;
-  u.core.states = 4;
-  u.core.actions = 2;
-  CppBackend be(u);
   EXPECT_FALSE(e.trained());
   e.decided(true, 0, 0);
   e.decided(true, 0, 1);
   e.decided(false, 0, 1);  // the same entry again
   e.decided(true, 3, 1);
   EXPECT_EQ(e.visited_entries(), 3u);
-  for (int i = 0; i < 29; ++i) e.updated(be, UpdateOp::sarsa(0, 0, 256, 0, 0));
+  for (int i = 0; i < 29; ++i) e.updated(1);
   EXPECT_FALSE(e.trained());  // 29 < 10 x 3
-  e.updated(be, UpdateOp::sarsa(0, 1, -256, 0, 0));
+  e.updated(-1);
   EXPECT_TRUE(e.trained());
   EXPECT_EQ(e.json(0)["visited_entries"], 3u);
   EXPECT_DOUBLE_EQ(e.json(0)["updates_per_visited_entry"].get<double>(), 10.0);
   Effort none;  // a unit that counts no entries: any update
-  none.updated(be, UpdateOp::sarsa(0, 0, 0, 0, 0));
+  none.updated(0);
   EXPECT_TRUE(none.trained());
 }

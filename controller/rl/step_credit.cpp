@@ -1,8 +1,8 @@
-#include "controller/gc/step_credit.h"
+#include "controller/rl/step_credit.h"
 
 #include <algorithm>
 
-namespace ssdtlm {
+namespace ssdtlm::rl {
 
 void StepCredit::decided(uint32_t s, uint32_t a, uint32_t plane, bool busy, bool ready,
                          uint64_t now) {
@@ -68,4 +68,4 @@ bool StepCredit::pop(Update& out) {
   return true;
 }
 
-}  // namespace ssdtlm
+}  // namespace ssdtlm::rl

@@ -1,6 +1,6 @@
-// gc.rl_credit step: a GC decision is rewarded with what its step caused, the latency of the
-// requests that arrived while its step ran (they waited behind it), instead of the next served
-// request's (the paper's). docs/gc.md "rl credit".
+// gc.rl_credit step (the GC encoder's bookkeeping, controller/rl/enc_gc.h): a GC decision is
+// rewarded with what its step caused, the latency of the requests that arrived while its step
+// ran (they waited behind it), instead of the next served request's (the paper's).
 //
 // A decision is open from the moment it is taken until the GC of its plane turns idle (its step,
 // and the steps it extended, ended); a decision that ran no step while no step was running
@@ -21,7 +21,7 @@
 
 #include "controller/flat_map.h"
 
-namespace ssdtlm {
+namespace ssdtlm::rl {
 
 class StepCredit {
  public:
@@ -73,4 +73,4 @@ class StepCredit {
   uint64_t dropped_ = 0;
 };
 
-}  // namespace ssdtlm
+}  // namespace ssdtlm::rl

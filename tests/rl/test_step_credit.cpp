@@ -1,13 +1,13 @@
-// gc.rl_credit step (controller/gc/step_credit.h): a decision is rewarded with the worst reward
+// gc.rl_credit step (controller/rl/step_credit.h): a decision is rewarded with the worst reward
 // of the requests that arrived while its step ran, or the best value when none did; updated in
 // decision order, each with its successor.
 #include <gtest/gtest.h>
 
-#include "controller/gc/step_credit.h"
+#include "controller/rl/step_credit.h"
 
-using ssdtlm::StepCredit;
+using ssdtlm::rl::StepCredit;
 
-TEST(GcStepCredit, WorstRequestBehindTheStepOrBestWhenNone) {
+TEST(RlStepCredit, WorstRequestBehindTheStepOrBestWhenNone) {
   StepCredit c(256);
   StepCredit::Update u;
   c.decided(1, 3, 0, true, true, 100);   // D0: a step runs on plane 0
@@ -37,7 +37,7 @@ TEST(GcStepCredit, WorstRequestBehindTheStepOrBestWhenNone) {
   EXPECT_EQ(c.waiting(), 1u);
 }
 
-TEST(GcStepCredit, PlanesCloseSeparatelyAndWarmupFlagsPropagate) {
+TEST(RlStepCredit, PlanesCloseSeparatelyAndWarmupFlagsPropagate) {
   StepCredit c(256);
   StepCredit::Update u;
   c.decided(0, 1, 0, true, true, 10);  // plane 0
@@ -54,7 +54,7 @@ TEST(GcStepCredit, PlanesCloseSeparatelyAndWarmupFlagsPropagate) {
   EXPECT_FALSE(u.ready);
 }
 
-TEST(GcStepCredit, BoundedWaiting) {
+TEST(RlStepCredit, BoundedWaiting) {
   StepCredit c(256);
   for (uint32_t i = 0; i < StepCredit::kMaxWaiting + 5; ++i) c.decided(i % 68, 1, 0, true, true, i);
   EXPECT_EQ(c.waiting(), StepCredit::kMaxWaiting);

@@ -184,13 +184,15 @@ nlohmann::json Diagnostics::rows_json(const QCoreConfig& core, const std::vector
         ss += entry_m2_[i];
         dof += static_cast<double>(entry_upd_[i] - 1);
       }
-      if (entry_upd_[i] == 0 || entry_init_[i] >= kInitialWeight || entry_upd_[i] < min_upd)
+      if (entry_upd_[i] < 2 || entry_init_[i] >= kInitialWeight || entry_upd_[i] < min_upd)
         continue;
       v.push_back(std::ldexp(static_cast<double>(q), -core.q_frac));
       w2.push_back(entry_w2_[i]);
       al.push_back(entry_alpha_[i]);
     }
     const double sd = dof > 0 ? std::sqrt(std::max(0.0, ss / dof)) : 0.0;
+    // without two updates of one entry the targets' spread is unknown: nothing is compared
+    if (dof == 0) v.clear();
     const Row r = judge(v, w2, al, sd, lsb);
     const int g = tie ? -1 : best;
     if (r.above) above_decisions += row_dec_[s];

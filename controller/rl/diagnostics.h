@@ -5,8 +5,8 @@
 // update. The updates are replayed on a mirror of the table they write (QCore's pure update
 // functions: the same values as the unit, C++ or RTL), so that each update's TD target
 // r + gamma Q' is known. Per visited row s (a state some decision was taken in):
-//   C(s)      = the compared actions: ever allowed in s, the entry has forgotten its initial
-//               value (its weight in Q, prod(1 - alpha_i) over the entry's updates, is below
+//   C(s)      = the compared actions: ever allowed in s, updated at least twice, the entry has
+//               forgotten its initial value (its weight in Q, prod(1 - alpha_i) over the entry's updates, is below
 //               kInitialWeight), and it holds at least kMinShare of a uniform share of the row's
 //               updates (an entry a greedy unit stopped trying keeps a stale value: not evidence);
 //   spread(s) = max - min of Q(s, a) over C(s);

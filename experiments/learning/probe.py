@@ -10,8 +10,14 @@ noise, greedy-policy agreement between seeds, the action the greedy policies fav
 
 Variants: the named ones of experiments/explore/variants.yaml (--variant NAME) or inline
 (--variant NAME='--set gc.rl_alpha=0.05 ...'); `paper`, `eps1` (the paper's unit at epsilon 1,
-the ratio's reference) and `fixed<A>` (the fixed action A) are always known. Runs whose result
-JSON is in DIR are not run again."""
+the ratio's reference), `fixed<A>` (the fixed action A) and `eps1:NAME` (variant NAME at epsilon
+1 throughout: with a step size decaying per entry, its Q values are the sample means of its
+targets under random actions, so its diagnostics say whether the variant's reward and state
+separate the actions at all) are always known. `@pretrain` in a
+variant's options: the unit is first trained online on the workload's seed 0 (a trace instance
+no evaluation uses) with the same options (--rl-mode left out) and --rl-save, and every
+evaluation run loads that table (--rl-load). Runs whose result JSON is in DIR are not run
+again."""
 import argparse
 import concurrent.futures as cf
 import json
@@ -118,12 +124,17 @@ def variant_options(unit, spec):
     if os.path.exists(VARIANTS):
         with open(VARIANTS) as f:
             for v in (yaml.safe_load(f) or {}).get(unit, []):
-                known.setdefault(v["name"], v["run"])
+                known.setdefault(v["name"], v["run"] + (" @pretrain" if v.get("pretrain") else ""))
     out = {}
     for s in spec:
         name, eq, opts = s.partition("=")
         if eq:
             out[name] = opts
+        elif name.startswith("eps1:") and name[5:] in known:
+            # the variant's unit exploring at every decision: does its reward separate the actions?
+            out[
+                name
+            ] = f"{without_mode(known[name[5:]].replace('@pretrain', ''))} --set {prefix}.rl_epsilon=1"
         elif name.startswith("fixed") and name[5:].isdigit():
             out[name] = f"--set {prefix}.rl_fixed_action={name[5:]}"
         elif name in known:
@@ -151,6 +162,15 @@ def trace(binary, dirname, paper, workload, requests, seed):
     return path
 
 
+def pretrained(binary, dirname, name, tr, opts):
+    """The q-table file a run of `opts` (online) saves on the training trace `tr` (seed 0)."""
+    table = os.path.join(dirname, f"{name}-table.txt")
+    if not os.path.exists(table):
+        out = os.path.join(dirname, f"{name}-train.json")
+        run_one(binary, out, tr, f"{opts} --rl-save {table}", 0)
+    return table
+
+
 def run_one(binary, out, tr, opts, seed):
     if os.path.exists(out):
         return out
@@ -158,6 +178,14 @@ def run_one(binary, out, tr, opts, seed):
     subprocess.run(["nice"] + cmd + shlex.split(opts), check=True)
     os.replace(out + ".tmp", out)
     return out
+
+
+def without_mode(opts):
+    t = shlex.split(opts)
+    if "--rl-mode" in t:
+        i = t.index("--rl-mode")
+        del t[i : i + 2]
+    return " ".join(shlex.quote(x) for x in t)
 
 
 def greedy_agreement(ds):
@@ -223,6 +251,11 @@ def main(argv=None):
     jobs = {}
     with cf.ThreadPoolExecutor(a.jobs) as ex:
         for name, vopts in variants.items():
+            if "@pretrain" in vopts:  # trained online on seed 0's trace, then loaded
+                vopts = vopts.replace("@pretrain", "")
+                train = without_mode(f"{opts} {rl_opts} {vopts}")
+                tr0 = trace(a.bin, a.dir, paper, workload, requests, 0)
+                vopts += " --rl-load " + pretrained(a.bin, a.dir, f"{a.unit}-{setup}-{name}", tr0, train)
             for s in seeds:
                 out = os.path.join(a.dir, f"{a.unit}-{setup}-{name}-s{s}.json")
                 o = f"{opts} {rl_opts} {vopts}"

@@ -228,3 +228,26 @@ TEST(RlDiagnostics, RewardHistogramAndActions) {
   EXPECT_EQ(none.json(be)["verdict"], "no updates");
   EXPECT_EQ(be.cycles(), 0u);  // the table is read without counting
 }
+
+// With a step size of 1 an entry holds its one target after one update: a row whose actions were
+// updated once each (rewards +1 and -1) shows a spread of 2, but one target per entry says nothing
+// of the targets' spread: not compared, learned nothing (the SLC agent's 1-3 updates per entry).
+TEST(RlDiagnostics, OneUpdatePerEntryIsNotEvidence) {
+  QCoreConfig c;
+  c.states = 4;
+  c.actions = 2;
+  c.alpha = 1.0;
+  c.gamma = 0.0;
+  c.alpha_decay = QCoreConfig::AlphaDecay::Visits;
+  Diagnostics d(4, 2);
+  d.start(c, [](uint32_t, int32_t* row) { row[0] = row[1] = 0; });
+  for (uint32_t s = 0; s < 4; ++s) {
+    d.decided(s, kAllActions, 0, true);
+    d.updated(UpdateOp::sarsa(s, 0, 256, 0, 0));
+    d.updated(UpdateOp::sarsa(s, 1, -256, 0, 0));
+  }
+  const nlohmann::json j = d.json();
+  EXPECT_EQ(j["rows"]["spread"], nlohmann::json({0.0, 0.0, 0.0, 0.0}));
+  EXPECT_EQ(j["rows"]["compared"], nlohmann::json({0, 0, 0, 0}));
+  EXPECT_EQ(j["verdict"], "learned nothing");
+}

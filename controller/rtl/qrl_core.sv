@@ -9,8 +9,14 @@
 // Ports: decide, update and management (0 COPY shadow->active, 1 WRITE Q(s, a), 2 READ Q(s, a),
 // 3 SEED) requests with valid/ready, one-cycle response pulses; idle_o when no operation is in
 // flight (and after the reset clear). Cycles: qrl_learn.sv and qrl_frozen.sv.
+// Design knobs of the learning core (docs/rl.md "Design knobs"; 0 = the papers' design, no logic):
+// EpsPeriodLog2 P > 0, ε = max(cfg_eps_hi >> floor(t / 2^P), cfg_eps_lo) over the decisions t
+// since the reset clear or SEED (cfg_eps_n unused); BaselineShift m > 0, an update uses the
+// reward minus its exponential mean of weight 2^-m (an advantage).
 module qrl_core #(
   parameter int unsigned Mode = 0,
+  parameter int unsigned EpsPeriodLog2 = 0,
+  parameter int unsigned BaselineShift = 0,
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
   parameter bit Shadow = 1'b0,
@@ -67,10 +73,12 @@ module qrl_core #(
     ) u_core (.*);
   end else begin : g_learn
     qrl_learn #(
-      .Mode   (Mode),
-      .States (States),
-      .Actions(Actions),
-      .Shadow (Shadow)
+      .Mode         (Mode),
+      .EpsPeriodLog2(EpsPeriodLog2),
+      .BaselineShift(BaselineShift),
+      .States       (States),
+      .Actions      (Actions),
+      .Shadow       (Shadow)
     ) u_core (.*);
   end
 endmodule

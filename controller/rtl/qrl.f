@@ -8,6 +8,7 @@ qrl_learn.sv
 qrl_frozen.sv
 qrl_qadd.sv
 qrl_qaddr.sv
+qrl_baseline.sv
 qrl_decide.sv
 qrl_reward.sv
 qrl_lfsr.sv

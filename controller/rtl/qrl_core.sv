@@ -66,19 +66,36 @@ module qrl_core #(
 );
   if (Mode == 2) begin : g_frozen
     logic unused_shadow;
-    assign unused_shadow = Shadow;
+    assign unused_shadow = Shadow;  // and the learning core's knobs
     qrl_frozen #(
       .States (States),
       .Actions(Actions)
     ) u_core (.*);
   end else begin : g_learn
+    // the reward an update uses: as given, or minus its running mean (BaselineShift)
+    logic [qrl_pkg::QW-1:0] upd_rwd;
+    if (BaselineShift > 0) begin : g_baseline
+      qrl_baseline #(
+        .Shift(BaselineShift)
+      ) u_baseline (
+        .clk_i,
+        .rst_ni,
+        .reward_i(upd_reward_i),
+        .apply_i (upd_valid_i && upd_ready_o && upd_rwd_ready_i),  // accepted, not dropped
+        .reward_o(upd_rwd)
+      );
+    end else begin : g_no_baseline
+      assign upd_rwd = upd_reward_i;
+    end
     qrl_learn #(
       .Mode         (Mode),
       .EpsPeriodLog2(EpsPeriodLog2),
-      .BaselineShift(BaselineShift),
       .States       (States),
       .Actions      (Actions),
       .Shadow       (Shadow)
-    ) u_core (.*);
+    ) u_core (
+      .*,
+      .upd_reward_i(upd_rwd)
+    );
   end
 endmodule

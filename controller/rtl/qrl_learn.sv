@@ -27,7 +27,6 @@
 module qrl_learn #(
   parameter int unsigned Mode = 0,
   parameter int unsigned EpsPeriodLog2 = 0,  // qrl_core.sv: the decaying ε (0: the schedule)
-  parameter int unsigned BaselineShift = 0,  // qrl_core.sv: the reward baseline (0: none)
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
   parameter bit Shadow = 1'b0,
@@ -540,29 +539,8 @@ module qrl_learn #(
   // connects an unsized literal to a port, and the renamed top breaks `synth -top qrl_core`
   logic [StepW-1:0] step_next;
   assign step_next = (st_q == StUpdAcc) ? cnt_inc[StepW-1:0] : StepW'(0);
-  // the reward an update uses: as given, or minus the baseline (BaselineShift)
-  logic [QW-1:0] upd_rwd;
-  if (BaselineShift > 0) begin : g_baseline
-    // B holds the exponential mean b = B >>> m with m more fraction bits; an applied update uses
-    // r - b (saturated) and adds r - b to B (controller/rl/qcore.cpp QCore::reward_used)
-    localparam int unsigned BW = QW + BaselineShift + 1;
-    logic signed [BW-1:0] b_q, b_d;
-    logic signed [QW+1:0] adv;  // r - b
-    assign adv = (QW + 2)'($signed(upd_reward_i)) - (QW + 2)'(b_q >>> BaselineShift);
-    assign b_d = b_q + BW'(adv);
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) b_q <= '0;
-      else if (acc_upd && upd_rwd_ready_i) b_q <= b_d;
-    end
-    always_comb begin
-      if (adv[QW+1:QW-1] == '0 || adv[QW+1:QW-1] == '1) upd_rwd = adv[QW-1:0];
-      else upd_rwd = adv[QW+1] ? {1'b1, {(QW - 1) {1'b0}}} : {1'b0, {(QW - 1) {1'b1}}};
-    end
-  end else begin : g_no_baseline
-    assign upd_rwd = upd_reward_i;
-  end
   logic [QW-1:0] in_val;
-  assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_rwd;
+  assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_reward_i;
 
   qrl_qadd #(
     .StepW(StepW)

@@ -3,10 +3,11 @@
 setup (drive, cache, warm-up), at an unsaturated operating point found by a fixed rule, and prints
 the paper-vs-ours table (one seed: context), the ablation that names the mechanism, and for the
 four RL headlines the verdicts: RL against every non-learning control of its unit (the unit at
-epsilon 1, the best fixed action chosen on a separate seed, the paper's own comparators) over 5
-seeds, each "RL beats", "matches" or "loses" by the 95% interval of the paired ratio, or "not
-testable on this trace" with the measured reason (experiments/worth, docs/experiments/worth.md);
-for hierarchy, the policy against page, SA and Sector at DRAM write-backs of 0-256 MiB.
+epsilon 1, the fixed actions and lazy's grid tuned on the trace's first half, the design-time
+settings tuned on the worth experiment's training set of the unit, the paper's own comparators),
+judged on the trace's second half over 5 seeds, each "RL beats", "matches", "loses" or
+"unresolved" by the 95% interval of the paired ratio and a 1% equivalence margin, or "not testable
+on this trace" with the measured reason (experiments/worth, docs/experiments/worth.md).
 
     python3 -m experiments.acceptance HEADLINE --trace FILE [--trace-args "..."] [--run-args "..."] [--workers N]
                                       [--bin PATH] [--out DIR] [--budget quick|full] [--no-ablations]
@@ -401,12 +402,14 @@ UNIT_OF = {"fsp": "fsp", "gc": "gc", "rr": "rr", "slc-rl": "slc", "hierarchy": "
 
 
 def controls(a, headline, opts, outdir):
-    """RL against every non-learning control of its unit (experiments/worth: the unit at
-    epsilon 1, the best fixed action chosen on a separate seed, the paper's comparators) on this
-    trace with the options `opts`, over the evaluation seeds; the cells' Markdown."""
+    """RL against every non-learning control of its unit (experiments/worth) on this trace with
+    the options `opts`: trained and tuned on the trace's first half (seed 0), judged on its second
+    half over the evaluation seeds; the design-time settings and control chosen on the worth
+    experiment's quick training set of the unit (the other traces and generated workloads of its
+    class, not this trace). Returns the cells' Markdown and the worth row."""
     import types
 
-    from experiments.worth import plan, worth
+    from experiments.worth import plan, report, worth
     from experiments.worth.setups import UNITS
 
     unit = UNIT_OF[headline]
@@ -416,16 +419,32 @@ def controls(a, headline, opts, outdir):
         plan.Cell(unit, st, tname, "real", lambda s, t=trace: t, plan.options(opts))
         for st in UNITS[unit]["quick_setups"]
     ]
+    dt_cells, gen = plan.cells([unit], True, plan.load_workloads())
     ns = types.SimpleNamespace(
-        bin=a.bin, workers=a.workers, out=outdir, quick=False, db=os.path.join(outdir, "controls.sqlite")
+        bin=a.bin,
+        workers=a.workers,
+        out=outdir,
+        quick=a.budget == "quick",
+        db=os.path.join(outdir, "controls.sqlite"),
+        hwcost=None,
     )
-    rows, n_sel, n_ev, t1, t2 = worth.evaluate(ns, cs, {}, "-" + tname)
-    md = "## RL against its controls\n" + worth.cells_md(rows).split("\n", 1)[1]
-    ns.hwcost = None
+    rows, phases, dt = worth.evaluate(ns, cs, gen, "-" + tname, dt_cells)
+    setups = "; ".join(f"{st}: `{UNITS[unit]['setups'][st]}`" for st in UNITS[unit]["quick_setups"])
+    quick = UNITS[unit].get("quick_args") if ns.quick else None
+    md = (
+        "## RL against its controls\n\nSetups (experiments/worth/setups.py): "
+        + setups
+        + (f", with `{quick}` (--budget quick)" if quick else "")
+        + "; each cell's replay is sized by experiments/worth/sizing.py per half of the trace (its "
+        "'Replay' line), not by this command's loop rule above.\n" + report.cells_md(rows).split("\n", 1)[1]
+    )
+    wall = sum(t for _, t in phases.values())
     return (
-        md + f"\n{n_sel} selection and {n_ev} evaluation runs, {t1 + t2:.0f} s.\n\n"
-        "## Worth on this trace (RL against its best control, beside its hardware cost)\n\n"
-        + worth.worth_md(rows, worth.hwcost(ns), [unit])
+        md
+        + f"\n{phases['train'][0]} training and {phases['eval'][0]} held-out runs, {wall:.0f} s.\n\n"
+        + worth.dt_md(dt)
+        + "\n## Worth on this trace (RL against its best control, beside its hardware cost)\n\n"
+        + report.worth_md(rows, worth.hwcost(ns), [unit])
     )
 
 

@@ -25,6 +25,8 @@ def cell_result(c, ch, p, v, res):
     """The variant on one cell: {'dt': paired, 'eps1': paired, 'diag', 'why'} (why: a reason the
     cell does not count, or None)."""
     m = UNITS[c.unit]["metrics"][0]
+    if c.skip:
+        return {"why": c.skip}
 
     def got(es):
         return [res.get(plan.canon(e)) for e in es]

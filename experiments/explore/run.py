@@ -56,6 +56,9 @@ def eval_spec(name, cs, chosen, vs, quick, gen):
     control and variant run; returns (spec, {cell name: {'controls', 'variants'}})."""
     pre, runs, plan_of = {}, [], {}
     for c in cs:
+        if c.skip:
+            plan_of[c.name] = {"controls": {}, "variants": {}}
+            continue
         ctl = control_entries(c, chosen[c.name], quick)
         var = {}
         for v in vs:

@@ -78,7 +78,8 @@ def design_time(cs, tv):
     """{(unit, setup): {'fixed-dt': X, 'tuned-dt': Y, 'dt': control label, 'dt_rel': {label: geomean}}}."""
     groups = {}
     for c in cs:
-        groups.setdefault((c.unit, c.setup), []).append(c)
+        if tv.get(c.name):  # a cell without training runs (no operating point) is no evidence
+            groups.setdefault((c.unit, c.setup), []).append(c)
     out = {}
     for (unit, setup), group in groups.items():
         u = UNITS[unit]
@@ -109,11 +110,12 @@ def train_value_of(vals, lab, chosen):
     return vals.get(lab)
 
 
-def choose(cs, res, quick):
+def choose(cs, res, quick, dt_cells=None):
     """Per cell: {'fixed', 'tuned', 'fixed-dt', 'tuned-dt': candidates, 'best': the best control on
-    training data, 'dt': the design-time control of its unit and setup, 'train': its values}."""
-    tv = train_values(cs, res, quick)
-    dt = design_time(cs, tv)
+    training data, 'dt': the design-time control of its unit and setup, 'train': its values}.
+    dt_cells: the cells whose training data make the design-time choices (default: cs)."""
+    tv = train_values(list(cs) + list(dt_cells or []), res, quick)
+    dt = design_time(dt_cells or cs, tv)
     out = {}
     for c in cs:
         ch = per_workload(c, tv[c.name])

@@ -65,6 +65,7 @@ class Cell:
         self.trace_of_seed, self.args = trace_of_seed, args
         self.phase_args = {ph: {} for ph in PHASES}
         self.notes = []  # how the cell's replays were sized (split, loops, speed)
+        self.skip = None  # why the cell runs no further (sizing found no operating point)
 
     @property
     def name(self):
@@ -156,10 +157,12 @@ def entry(cell, label, pol, seed, quick, phase="eval"):
 
 def phase_entries(cs, phase, quick, chosen=None):
     """Every run of the phase over the cells (chosen: per cell name, for 'eval'), each distinct
-    run once (a per-workload and a design-time choice can be the same run)."""
+    run once (a per-workload and a design-time choice can be the same run); a cell whose sizing
+    found no operating point (cell.skip) runs nothing."""
     es = [
         entry(c, lab, pol, s, quick, phase)
         for c in cs
+        if not c.skip
         for lab, pol in policies(c.unit, phase, (chosen or {}).get(c.name)).items()
         for s in SEEDS[phase]
     ]

@@ -141,7 +141,7 @@ def rr_loops(binary, cs, gen, quick, tmp):
             st = pass_stats(binary, c, gen, ph, tmp)
             blocks = max(1.0, st["read_footprint_4k_pages"] * 4096 / block)
             per = st["reads"] * st["mean_read_size_bytes"] / page / blocks
-            c.rr["need"][ph] = max(2, math.ceil(RR_READS * hard / max(1e-9, per)))
+            c.rr["need"][ph] = max(1, math.ceil(RR_READS * hard / max(1e-9, per)))
             c.rr["reqs"][ph] = st["requests"]
             c.rr[
                 ph
@@ -202,7 +202,7 @@ def _rr_loops(c, quick):
     c.rr["capped"] = False
     for ph in plan.PHASES:
         need, reqs = c.rr["need"][ph] * c.rr["factor"], c.rr["reqs"][ph]
-        cap = max(2, REQUEST_CAP[quick] // max(1, reqs))
+        cap = max(1, REQUEST_CAP[quick] // max(1, reqs))
         c.phase_args[ph]["loop"] = min(need, cap)
         c.rr["capped"] |= need >= cap
         c.phase_args[ph]["speed"] = f"{SPEEDS[c.rr['speed']]:g}"
@@ -214,6 +214,8 @@ def _rr_done(c, what):
         "few refreshes": f"fewer than {RR_REFRESHES} refreshes under the request cap",
         "saturated": f"saturated at every speed down to x{SPEEDS[-1]:g}",
     }[what]
+    if what == "saturated":  # no operating point: the cell's comparisons would mean nothing
+        c.skip = f"{reason} (Baseline with preemptible refresh, training data): no operating point"
     c.notes.append(
         f"passes: first estimate {c.rr['train']}; search on the training data's Baseline with "
         f"preemptible refresh: {'; '.join(c.rr['log'])} ({reason}); train {c.phase_args['train']['loop']} "

@@ -33,7 +33,7 @@ from experiments.common import store as storemod
 from experiments.worth import choose as choosemod
 from experiments.worth import diagnostics, plan, report, robust, sizing
 from experiments.worth.choose import metric
-from experiments.worth.setups import EVAL_SEEDS, UNITS, why_not_testable
+from experiments.worth.setups import EVAL_SEEDS, NOT_TESTABLE, UNITS, why_not_testable
 from experiments.worth.stats import paired
 
 
@@ -70,9 +70,13 @@ def analyse_cell(c, ch, res, quick):
         for lab, pol in pols.items()
     }
     row = {"cell": c, "chosen": ch, "runs": runs, "cmp": {}, "why": None, "diag": None}
+    if c.skip:
+        row["runs"] = {}
+        row["why"] = (NOT_TESTABLE, c.skip)
+        return row
     missing = [lab for lab, js in runs.items() if any(j is None for j in js)]
     if missing:
-        row["why"] = ("not testable", f"runs failed or missing: {', '.join(missing)}")
+        row["why"] = (NOT_TESTABLE, f"runs failed or missing: {', '.join(missing)}")
         return row
     u = UNITS[c.unit]
     ref = next(iter(u["comparators"]))
@@ -121,13 +125,14 @@ def size_replays(a, cs, gen, tag):
     return t[0]
 
 
-def evaluate(a, cs, gen, tag):
+def evaluate(a, cs, gen, tag, dt_cells=()):
     """Sizes the cells' replays, runs the training and evaluation sweeps (a: bin, workers, db,
-    out, quick); returns (rows, {phase: (runs, seconds)}, design-time choices)."""
-    t0 = size_replays(a, cs, gen, tag)
-    tr = plan.phase_entries(cs, "train", a.quick)
+    out, quick); returns (rows, {phase: (runs, seconds)}, design-time choices). dt_cells: other
+    cells whose training data alone make the design-time choices (default: the cells')."""
+    t0 = size_replays(a, list(cs) + list(dt_cells), gen, tag)
+    tr = plan.phase_entries(list(cs) + list(dt_cells), "train", a.quick)
     res, t1 = sweep_phase(a, "worth-train" + tag, tr, gen)
-    chosen, dt = choosemod.choose(cs, res, a.quick)
+    chosen, dt = choosemod.choose(cs, res, a.quick, dt_cells)
     ev = plan.phase_entries(cs, "eval", a.quick, chosen)
     res, t2 = sweep_phase(a, "worth-eval" + tag, ev, gen)
     rows = [analyse_cell(c, chosen[c.name], res, a.quick) for c in cs]

@@ -8,19 +8,25 @@ from experiments.explore import variants as vmod
 from experiments.worth import choose, plan, worth
 from experiments.worth.setups import EVAL_SEEDS, TRAIN_SEEDS, UNITS
 
-# --quick: one setup per unit (the explorer's budget); the full explorer: the unit's quick setups
-# at full size
+# --quick (the explorer's time budget, fixed before any run): one setup per unit and, of the
+# unit's workloads in experiments/worth/workloads.yaml, the first QUICK_GENERATED generated ones and
+# the first QUICK_REAL real traces, at quick size. The full explorer: every workload at full size
+# on the unit's quick setups.
 QUICK_SETUPS = {"fsp": ["cache 2 MiB"], "gc": ["128Gb die"], "rr": ["preemptible"], "slc": ["cap 0.25"]}
+QUICK_GENERATED, QUICK_REAL = 3, 2
+
+
+def quick_workloads(unit, wl):
+    paper = wl[UNITS[unit]["paper"]]
+    return set(list(paper.get("generated", {}))[:QUICK_GENERATED] + list(paper.get("real", {}))[:QUICK_REAL])
 
 
 def cells(unit, quick, only=None):
-    return plan.cells(
-        [unit],
-        quick,
-        plan.load_workloads(),
-        only,
-        QUICK_SETUPS[unit] if quick else UNITS[unit]["quick_setups"],
-    )
+    wl = plan.load_workloads()
+    if quick:
+        only = (set(only) & quick_workloads(unit, wl)) if only else quick_workloads(unit, wl)
+        return plan.cells([unit], True, wl, only, QUICK_SETUPS[unit])
+    return plan.cells([unit], False, wl, only, UNITS[unit]["quick_setups"])
 
 
 def pretrain_entry(c, v, quick):

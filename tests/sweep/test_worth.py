@@ -195,7 +195,7 @@ def test_worth_runs_one_cell_end_to_end(ssdtlm_bin, tmp_path):
         assert any(v in line for v in ("RL beats", "matches", "loses", "unresolved", "not testable")), line
     # every run's metric per held-out seed: the intervals can be recomputed
     per_seed = [x for x in cells.splitlines() if x.startswith("| rl | - |")]
-    assert per_seed and len(per_seed[0].split("|")) == 2 + 2 + len(EVAL_SEEDS) + 1
+    assert per_seed and len(per_seed[0].split("|")) == 3 + len(EVAL_SEEDS) + 1  # run, training, seeds
 
 
 def test_phased_workload_ramps_and_scales_with_the_drive():

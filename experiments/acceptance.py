@@ -419,14 +419,15 @@ def controls(a, headline, opts, outdir):
         plan.Cell(unit, st, tname, "real", lambda s, t=trace: t, plan.options(opts))
         for st in UNITS[unit]["quick_setups"]
     ]
-    dt_cells, gen = plan.cells([unit], True, plan.load_workloads())
+    only = set(w for w in a.dt_workloads.split(",") if w)
+    dt_cells, gen = plan.cells([unit], True, plan.load_workloads(), only, UNITS[unit]["quick_setups"])
     ns = types.SimpleNamespace(
         bin=a.bin,
         workers=a.workers,
         out=outdir,
         quick=a.budget == "quick",
         db=os.path.join(outdir, "controls.sqlite"),
-        hwcost=None,
+        hwcost=a.hwcost,
     )
     rows, phases, dt = worth.evaluate(ns, cs, gen, "-" + tname, dt_cells)
     setups = "; ".join(f"{st}: `{UNITS[unit]['setups'][st]}`" for st in UNITS[unit]["quick_setups"])
@@ -466,6 +467,15 @@ def main():
     ap.add_argument("--budget", choices=["quick", "full"], default="full")
     ap.add_argument("--no-ablations", action="store_true")
     ap.add_argument(
+        "--hwcost", help="a `ssdtlm hwcost --json` file for the cost columns (default: run hwcost)"
+    )
+    ap.add_argument(
+        "--dt-workloads",
+        default="",
+        help="comma-separated workloads of experiments/worth/workloads.yaml whose training data make the "
+        "design-time choices (default: every workload of the unit's paper)",
+    )
+    ap.add_argument(
         "--no-controls",
         action="store_true",
         help="skip RL against its controls over the seeds (the verdicts)",
@@ -477,6 +487,17 @@ def main():
         sys.exit(f"acceptance.py: --bin {a.bin}: not an executable (build first)")
     if a.workers < 1:
         sys.exit("acceptance.py: --workers: must be at least 1")
+    if a.dt_workloads and a.headline in UNIT_OF:
+        from experiments.worth import plan
+        from experiments.worth.setups import UNITS
+
+        paper = plan.load_workloads()[UNITS[UNIT_OF[a.headline]]["paper"]]
+        known = set(paper.get("generated", {})) | set(paper.get("real", {}))
+        bad = sorted(set(w for w in a.dt_workloads.split(",") if w) - known)
+        if bad:
+            sys.exit(
+                f"acceptance.py: --dt-workloads: {', '.join(bad)}: not a workload of {a.headline} ({', '.join(sorted(known))})"
+            )
     h = HEADLINES[a.headline]
     tname = os.path.basename(a.trace).split(".")[0]
     outdir = os.path.join(a.out, f"{a.headline}-{tname}")

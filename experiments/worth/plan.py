@@ -78,7 +78,8 @@ class Cell:
 
 def cells(units, quick, wl, only=None, setups_only=None):
     """Every cell of the experiment, and the `workloads:` section the generated traces need.
-    setups_only: setup names to run instead of the unit's default (quick_setups when quick)."""
+    setups_only: setup names to run instead of the unit's default (quick_setups when quick). A unit
+    marked `calibrated` runs its full-size (calibrated) workloads in the quick set too."""
     out, gen = [], {}
     for unit in units:
         u = UNITS[unit]
@@ -96,7 +97,7 @@ def cells(units, quick, wl, only=None, setups_only=None):
                 continue
             for s in TRAIN_SEEDS + EVAL_SEEDS:
                 g = dict(w["gen"], seed=s)
-                if quick:
+                if quick and not u.get("calibrated"):
                     g["requests"] = w["quick_requests"]
                 gen[f"{u['paper']}-{wname}-s{s}"] = g
 
@@ -109,7 +110,7 @@ def cells(units, quick, wl, only=None, setups_only=None):
             if only and wname not in only:
                 continue
             args = dict(w.get("args") or {})
-            if quick:
+            if quick and not u.get("calibrated"):
                 args.update(w.get("quick_args") or {})
             path = w["trace"].replace("{root}", ROOT)
             for st in setups:

@@ -153,6 +153,9 @@ UNITS = {
         metrics=[SLC_TPUT],
         training=("slc", "sizer", "training"),
         closed_loop=True,
+        # the quick set too runs the calibrated (full-size) workloads, looped until the agent has
+        # had sizing.SLC_EPOCHS decisions (sizing.slc_loops)
+        calibrated=True,
     ),
 }
 

@@ -9,6 +9,8 @@ runs only (docs/experiments/worth.md "Replays"):
           refresh is run on the training data; while it refreshes fewer than RR_REFRESHES blocks
           the passes double, while it is saturated (or its busiest die above MAX_DIE) the speed
           halves (x1, 1/2, ... 1/64 of the paper's arrival rate).
+  slc     the calibrated (full-size) workloads, looped until the SLC agent's epochs (host write
+          requests / slc.epoch_writes) reach SLC_EPOCHS (slc_loops): one decision per epoch.
 Every loop count is capped at REQUEST_CAP requests per run; a capped cell says so in its note."""
 import json
 import math
@@ -21,6 +23,7 @@ from experiments.worth.setups import TRAIN_SEEDS, UNITS
 
 GC_POOLS = 2.5
 RR_READS = 1.2
+SLC_EPOCHS = 10_000  # the SLC agent's decisions a run gives it (slc_loops)
 RR_REFRESHES = 64  # full refreshes of the training data's Baseline that end the search for passes
 REQUEST_CAP = {True: 600_000, False: 2_000_000}
 SPEEDS = tuple(1 / 2**k for k in range(7))  # the paper's rate, then halvings down to 1/64
@@ -114,6 +117,20 @@ def gc_loops(binary, cs, gen, quick, tmp):
                 f"{wbytes / 2**20:.0f} MiB written each, pool {pools[c.setup] / 2**20:.0f} MiB x {GC_POOLS}"
             )
             _loop(c, ph, need, st["requests"], quick, what, remap=True)
+
+
+def slc_loops(binary, cs, gen, quick, tmp):
+    """The epoch rule for every SLC cell, per phase (the phased robustness cells are sized by
+    their own generator and left alone)."""
+    for c in cs:
+        if c.unit != "slc" or c.kind == "phased":
+            continue
+        epoch = int(float(plan.options(UNITS["slc"]["setups"][c.setup]).get("slc.epoch_writes", 1024)))
+        for ph in plan.PHASES:
+            st = pass_stats(binary, c, gen, ph, tmp)
+            need = math.ceil(SLC_EPOCHS * epoch / max(1, st["writes"]))
+            what = f"{st['writes']} host writes each, {SLC_EPOCHS} epochs of {epoch} writes"
+            _loop(c, ph, need, st["requests"], quick, what)
 
 
 def rr_drive(binary, setup_opts):

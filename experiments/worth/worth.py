@@ -114,6 +114,7 @@ def size_replays(a, cs, gen, tag):
     sizing.split_real(a.bin, cs)
     sizing.gc_loops(a.bin, cs, gen, a.quick, tmp)
     sizing.rr_loops(a.bin, cs, gen, a.quick, tmp)
+    sizing.slc_loops(a.bin, cs, gen, a.quick, tmp)
     t = [0.0]
 
     def sweep(name, entries):

@@ -91,7 +91,8 @@ def test_cells_cover_the_fixed_workload_list():
         for name, w in paper["generated"].items():
             for s in TRAIN_SEEDS + EVAL_SEEDS:  # each seed generates its own workload
                 g = gen[f"{u['paper']}-{name}-s{s}"]
-                assert g["seed"] == s and g["requests"] == w["quick_requests"]
+                want = w["gen"]["requests"] if u.get("calibrated") else w["quick_requests"]
+                assert g["seed"] == s and g["requests"] == want
     c = next(c for c in cs if c.unit == "rr")
     c.phase_args["eval"].update(loop=7, speed="0.5")
     c.phase_args["train"].update(loop=3)

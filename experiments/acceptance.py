@@ -426,7 +426,7 @@ def controls(a, headline, opts, outdir):
         workers=a.workers,
         out=outdir,
         quick=a.budget == "quick",
-        db=os.path.join(outdir, "controls.sqlite"),
+        db=a.controls_db or os.path.join(outdir, "controls.sqlite"),
         hwcost=a.hwcost,
     )
     rows, phases, dt = worth.evaluate(ns, cs, gen, "-" + tname, dt_cells)

@@ -72,7 +72,27 @@ def parse_args(argv=None):
     return a
 
 
+DEBIAN_PYTHON = "/usr/bin/python3"  # python3-matplotlib (scripts/setup.sh) is Debian's
+
+
+def with_matplotlib():
+    """Re-runs the explorer with Debian's Python when this one has no matplotlib (the plots)."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is not None:
+        return
+    if not os.path.exists(DEBIAN_PYTHON) or os.path.realpath(sys.executable) == os.path.realpath(
+        DEBIAN_PYTHON
+    ):
+        sys.exit("explore: needs matplotlib for its plots (python3-matplotlib, scripts/setup.sh)")
+    pp = os.pathsep.join(filter(None, [plan.ROOT, os.environ.get("PYTHONPATH")]))
+    env = dict(os.environ, PYTHONPATH=pp)
+    os.execve(DEBIAN_PYTHON, [DEBIAN_PYTHON, "-m", "experiments.explore", *sys.argv[1:]], env)
+
+
 def main(argv=None):
+    if argv is None:
+        with_matplotlib()
     a = parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
     a.db = a.db or os.path.join(a.out, "explore.sqlite")

@@ -29,6 +29,8 @@ import subprocess
 import sys
 import time
 
+import yaml
+
 from experiments.common import store as storemod
 from experiments.worth import choose as choosemod
 from experiments.worth import diagnostics, plan, report, robust, sizing
@@ -38,13 +40,22 @@ from experiments.worth.stats import paired
 
 
 def run_sweep(a, spec_path):
+    """Runs `ssdtlm sweep` on the spec; exits when the sweep did not run (a refused spec) or ended
+    other than with some runs failed (reported per cell)."""
     cmd = [a.bin, "sweep", spec_path, "--workers", str(a.workers), "--db", a.db, "--skip-failed"]
     if getattr(a, "scheduler", None):
         cmd += ["--scheduler", a.scheduler]
     t0 = time.time()
     r = subprocess.run(cmd, stdout=subprocess.DEVNULL if getattr(a, "quiet_sweeps", False) else None)
-    if r.returncode not in (0, 1):  # 1: some run failed (reported per cell)
-        sys.exit(f"worth: {' '.join(cmd)} exited {r.returncode}")
+    name = yaml.safe_load(open(spec_path)).get("name")
+    store = storemod.open_store(a.db) if os.path.exists(a.db) else None
+    ran = store is not None and storemod.sweep_info(store, name) is not None
+    if store is not None:
+        store.close()
+    if r.returncode not in (0, 1) or not ran:  # 1: some run failed (reported per cell)
+        sys.exit(
+            f"worth: {' '.join(cmd)} exited {r.returncode}" + ("" if ran else " without running the sweep")
+        )
     return time.time() - t0
 
 

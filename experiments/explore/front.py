@@ -48,9 +48,12 @@ def cell_result(c, ch, p, v, res):
 
 
 def pooled(cells, key, sense):
-    """The mean of the counted cells' mean ratios and its interval over the cells."""
-    xs = [r[key]["mean"] for r in cells if r.get(key)]
-    return interval(xs, sense)
+    """The mean of the counted cells' mean ratios and its interval over the cells (one cell: its
+    own interval over the seeds)."""
+    have = [r[key] for r in cells if r.get(key)]
+    if len(have) == 1:
+        return have[0]
+    return interval([p["mean"] for p in have], sense)
 
 
 def cost(hw, unit, v):

@@ -49,6 +49,11 @@ def test_explorer_runs_one_unit_on_one_cell_end_to_end(ssdtlm_bin, tmp_path):
     frozen = next(x for x in md.splitlines() if x.startswith("| pretrained-frozen |"))
     assert "| frozen | 700 |" in frozen
     assert "fsp: " in (out / "explore.md").read_text()
+    # the held-out runs ran: each variant has its ratios on the cell
+    import re
+
+    assert re.search(r"\| paper \| cache 2 MiB / msrc-hm0 \| \d\.\d{3} \[", md), md
+    assert re.search(r"\| pretrained-frozen \| cache 2 MiB / msrc-hm0 \| \d\.\d{3} \[", md), md
     assert (out / "explore-fsp.png").stat().st_size > 1000
     assert "<img src='explore-fsp.png'" in (out / "explore-fsp.html").read_text()
     spec = yaml.safe_load((out / "explore-eval-fsp-quick.yaml").read_text())

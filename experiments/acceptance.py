@@ -421,6 +421,12 @@ def controls(a, headline, opts, outdir):
     ]
     only = set(w for w in a.dt_workloads.split(",") if w)
     dt_cells, gen = plan.cells([unit], True, plan.load_workloads(), only, UNITS[unit]["quick_setups"])
+    same = {
+        c.workload
+        for c in dt_cells
+        if c.kind == "real" and os.path.realpath(c.trace_of_seed(0)) == os.path.realpath(trace)
+    }
+    dt_cells = [c for c in dt_cells if c.workload not in same]  # never tuned on this trace
     ns = types.SimpleNamespace(
         bin=a.bin,
         workers=a.workers,
@@ -437,7 +443,11 @@ def controls(a, headline, opts, outdir):
         + setups
         + (f", with `{quick}` (--budget quick)" if quick else "")
         + "; each cell's replay is sized by experiments/worth/sizing.py per half of the trace (its "
-        "'Replay' line), not by this command's loop rule above.\n" + report.cells_md(rows).split("\n", 1)[1]
+        "'Replay' line), not by this command's loop rule above. Design-time choices: the worth quick "
+        "training set of the unit"
+        + (f" without {', '.join(sorted(same))} (this trace)" if same else "")
+        + ".\n"
+        + report.cells_md(rows).split("\n", 1)[1]
     )
     wall = sum(t for _, t in phases.values())
     return (

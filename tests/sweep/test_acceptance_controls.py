@@ -37,13 +37,17 @@ def _acceptance(ssdtlm_bin, out, *extra, timeout=400):
 
 def test_acceptance_controls_are_tuned_on_training_data_and_judged_held_out(ssdtlm_bin, tmp_path):
     # every run stopped at 3,000 requests (--run-args): the rules, not the figures, are tested
-    p = _acceptance(ssdtlm_bin, tmp_path, "--dt-workloads", "ts0-like", "--run-args", "--max-requests 3000")
+    p = _acceptance(
+        ssdtlm_bin, tmp_path, "--dt-workloads", "ts0-like,msrc-hm0", "--run-args", "--max-requests 3000"
+    )
     assert p.returncode == 0, p.stderr[-2000:]
     t = (tmp_path / "fsp-msrc-hm0" / "table.md").read_text()
     assert "## RL against its controls" in t
     assert "Replay: training: the first " in t  # the trace's halves
     assert "Chosen on the training data: fixed = type" in t and "fixed-dt = type" in t
-    # the design-time choice comes from the worth training set's cell, not from this trace
+    # the design-time choice comes from the worth training set's cell, not from this trace (the
+    # worth workload msrc-hm0 is this trace: left out)
+    assert "the worth quick training set of the unit without msrc-hm0 (this trace)" in t
     assert "| fsp | cache 2 MiB | type " in t and "| fsp | read mean | real | 2 |" in t  # two setups
     assert "| 4,958 | 24,035 (108,158 µm²) |" in t
 

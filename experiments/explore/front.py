@@ -1,8 +1,10 @@
 """The explorer's verdicts: per variant, its benefit (RL / the design-time control on the held-out
-data; the mean over the cells of each cell's mean paired ratio, with a 95% Student-t interval over
-the cells: workloads are the sample) and the same against its control at epsilon 1, its learning
+data; the geometric mean over the cells of each cell's mean paired ratio, with a 95% Student-t
+interval of the logarithms over the cells: workloads are the sample) and the same against its control at epsilon 1, its learning
 diagnostics, its whole-unit cost from `ssdtlm hwcost`, and the Pareto front of benefit against
 cost (logic NAND2-eq and RAM area)."""
+import math
+
 from experiments.explore import variants as vmod
 from experiments.worth import diagnostics as dg
 from experiments.worth.choose import metric
@@ -48,12 +50,16 @@ def cell_result(c, ch, p, v, res):
 
 
 def pooled(cells, key, sense):
-    """The mean of the counted cells' mean ratios and its interval over the cells (one cell: its
-    own interval over the seeds)."""
-    have = [r[key] for r in cells if r.get(key)]
+    """The geometric mean of the counted cells' mean ratios and its 95% interval over the cells
+    (a t interval of the logarithms: ratios compose by multiplication; one cell: its own interval
+    over the seeds)."""
+    have = [r[key] for r in cells if r.get(key) and r[key]["mean"] > 0]
     if len(have) == 1:
         return have[0]
-    return interval([p["mean"] for p in have], sense)
+    p = interval([math.log(x["mean"]) for x in have], sense)
+    if p is None:
+        return None
+    return dict(p, mean=math.exp(p["mean"]), lo=math.exp(p["lo"]), hi=math.exp(p["hi"]))
 
 
 def cost(hw, unit, v):

@@ -21,8 +21,8 @@ def table_md(unit, rows):
     m = UNITS[unit]["metrics"][0]
     L = [
         f"Benefit: RL {m[0]} / the design-time control's, per held-out cell the mean of the paired "
-        "per-seed ratios, then the mean over the cells with its 95% interval over the cells (workloads "
-        f"are the sample); verdicts with the equivalence margin +-{100 * MARGIN:g}% "
+        "per-seed ratios, then the geometric mean over the cells with its 95% interval over the cells "
+        f"(of the logarithms; workloads are the sample); verdicts with the equivalence margin +-{100 * MARGIN:g}% "
         f"({'lower' if m[2] < 0 else 'higher'} is better). Cells: beats / matches / loses / unresolved "
         "against the design-time control, per cell.",
         "",

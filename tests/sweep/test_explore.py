@@ -77,3 +77,12 @@ def test_pareto_front_and_the_units_one_line():
     rows[2]["eps1"] = stats.interval([1.0, 1.001, 0.999], -1)  # matches its epsilon 1
     line = front.answer("gc", rows)
     assert line.startswith("gc: none of 4 variants beats both") and "`dear` 0.910" in line
+
+
+def test_benefit_is_the_geometric_mean_over_cells_with_its_interval():
+    cells = [{"dt": {"mean": 0.5}}, {"dt": {"mean": 2.0}}, {"dt": {"mean": 1.0}}, {"why": "saturated"}]
+    p = front.pooled(cells, "dt", -1)
+    assert p["n"] == 3 and p["mean"] == pytest.approx(1.0)
+    assert p["lo"] < 1 < p["hi"] and p["lo"] * p["hi"] == pytest.approx(1.0)  # symmetric in logs
+    one = {"mean": 0.9, "lo": 0.85, "hi": 0.95, "n": 5, "sense": -1}
+    assert front.pooled([{"dt": one}], "dt", -1) is one  # one cell: its own interval over the seeds

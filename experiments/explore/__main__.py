@@ -17,6 +17,7 @@ OUT/explore-UNIT.{md,png,html}, OUT/explore.md (one line per unit), OUT/report.h
 report) and the sweeps' specs and store (OUT/explore.sqlite)."""
 import argparse
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -69,6 +70,8 @@ def parse_args(argv=None):
     only_v = set(x for x in a.only_variants.split(",") if x)
     for u in a.unit_list:
         a.vs[u] = [v for v in a.vs[u] if not only_v or v["name"] in only_v]
+        if not a.vs[u]:
+            sys.exit(f"explore: --only-variants: no variant of {u} is named {', '.join(sorted(only_v))}")
     return a
 
 
@@ -90,10 +93,41 @@ def with_matplotlib():
     os.execve(DEBIAN_PYTHON, [DEBIAN_PYTHON, "-m", "experiments.explore", *sys.argv[1:]], env)
 
 
+def check_variants(a):
+    """Every variant's RL options on each setup of its unit, as the binary checks them
+    (`ssdtlm run ... --check-config`), before any run; exits naming the file, unit and variant."""
+    for unit in a.unit_list:
+        for st in run.cells(unit, a.quick, a.only)[0][:1]:
+            base = plan.unoptions(
+                {
+                    k: v
+                    for k, v in plan.entry(st, "check", "", 0, a.quick).items()
+                    if k not in ("id", "trace", "seed")
+                }
+            )
+            for v in a.vs[unit]:
+                opts = shlex.split(vmod.rl_options(unit, v))
+                if v.get("pretrain"):
+                    opts = (
+                        [o for o in opts]
+                        if "frozen" not in opts
+                        else shlex.split(vmod.train_options(unit, v))
+                    )
+                r = subprocess.run(
+                    [a.bin, "run"] + base + opts + ["--check-config"], capture_output=True, text=True
+                )
+                if r.returncode != 0:
+                    msg = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]
+                    sys.exit(
+                        f"explore: {a.variants}: {unit} variant '{v['name']}' (run: {v['run']!r}): {msg}"
+                    )
+
+
 def main(argv=None):
     if argv is None:
         with_matplotlib()
     a = parse_args(argv)
+    check_variants(a)
     os.makedirs(a.out, exist_ok=True)
     a.db = a.db or os.path.join(a.out, "explore.sqlite")
     hw = worth.hwcost(a)

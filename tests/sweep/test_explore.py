@@ -86,3 +86,21 @@ def test_benefit_is_the_geometric_mean_over_cells_with_its_interval():
     assert p["lo"] < 1 < p["hi"] and p["lo"] * p["hi"] == pytest.approx(1.0)  # symmetric in logs
     one = {"mean": 0.9, "lo": 0.85, "hi": 0.95, "n": 5, "sense": -1}
     assert front.pooled([{"dt": one}], "dt", -1) is one  # one cell: its own interval over the seeds
+
+
+def test_explorer_refuses_a_variant_the_binary_refuses_before_any_run(ssdtlm_bin, tmp_path):
+    import subprocess
+
+    from conftest import env, experiment
+
+    bad = {"rr": [{"name": "paper", "run": ""}, {"name": "odd", "run": "--set rd.rs_trigger=request"}]}
+    p = tmp_path / "v.yaml"
+    p.write_text(yaml.safe_dump(bad))
+    args = ["explore", "rr", "--quick", "--variants", p, "--bin", ssdtlm_bin, "--out", tmp_path / "out"]
+    r = subprocess.run(experiment(*args), capture_output=True, text=True, timeout=120, env=env())
+    assert r.returncode == 1 and f"explore: {p}: rr variant 'odd'" in r.stderr, r.stderr
+    assert not (tmp_path / "out" / "explore.sqlite").exists()  # nothing ran
+    r = subprocess.run(
+        experiment(*args, "--only-variants", "none"), capture_output=True, text=True, timeout=60, env=env()
+    )
+    assert r.returncode == 1 and "no variant of rr is named none" in r.stderr, r.stderr

@@ -37,10 +37,20 @@ def _acceptance(ssdtlm_bin, out, *extra, timeout=400):
 
 def test_acceptance_controls_are_tuned_on_training_data_and_judged_held_out(ssdtlm_bin, tmp_path):
     # every run stopped at 3,000 requests (--run-args): the rules, not the figures, are tested
+    db = tmp_path / "store" / "controls.sqlite"  # --controls-db: the store the controls' runs go to
+    db.parent.mkdir()
     p = _acceptance(
-        ssdtlm_bin, tmp_path, "--dt-workloads", "ts0-like,msrc-hm0", "--run-args", "--max-requests 3000"
+        ssdtlm_bin,
+        tmp_path,
+        "--dt-workloads",
+        "ts0-like,msrc-hm0",
+        "--run-args",
+        "--max-requests 3000",
+        "--controls-db",
+        db,
     )
     assert p.returncode == 0, p.stderr[-2000:]
+    assert db.exists() and not (tmp_path / "fsp-msrc-hm0" / "controls.sqlite").exists()
     t = (tmp_path / "fsp-msrc-hm0" / "table.md").read_text()
     assert "## RL against its controls" in t
     assert "Replay: training: the first " in t  # the trace's halves

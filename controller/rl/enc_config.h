@@ -39,16 +39,12 @@ struct RrEncConfig {
   Feature cur = Feature::linear(200000, 9);  // the current one: 0.2 ms bins, >= 1.8 ms the last
   // actions allowed with something erasable / something movable (the mask is their union)
   uint32_t erase_actions = 0x1f0, move_actions = 0x0f;
-  // rd.rs_trigger step: an action's reward is the first request served after it, kept with a
-  // chain of transitions per stream; request: the reward of the request served before the
+  // rd.rs_trigger step: an action's reward is that of the first request served after it, kept
+  // with a chain of transitions per stream; request: the reward of the request served before the
   // decision, with s_prev / a_prev
   bool step_trigger = true;
-  // rd.rs_scope die: one decision stream per die, credited by the controller (kCredit); device:
-  // one stream, credited by every served request
-  bool die_scope = true;
-  uint32_t streams = 1;  // decision streams: 1, or the dies
-  // unrewarded transitions kept per stream (longer chains drop their oldest)
-  uint32_t chain_depth = 4096;
+  uint32_t streams = 1;       // decision streams: 1 (rd.rs_scope device), or the dies (die)
+  uint32_t chain_depth = 64;  // unrewarded transitions kept per stream (more: the oldest dropped)
   uint32_t states() const { return erasable.bins() * big.bins() * prev.bins() * cur.bins(); }
   void validate() const;
 };

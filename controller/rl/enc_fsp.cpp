@@ -21,13 +21,13 @@ bool FspEncoder::short_term(uint32_t tag) const {
 uint32_t FspEncoder::state_of(uint32_t history, uint32_t request_bytes,
                               uint32_t sector_mask) const {
   const uint32_t small = c_.size.bins() - 1 - c_.size.bin(request_bytes);  // counts down
-  return StateIndex()
-      .add(c_.count.bin(history & 7u), c_.count.bins())
-      .add(c_.short_term && short_term((history >> 6) & 0x3ffu) ? 1 : 0, c_.short_term ? 2 : 1)
-      .add(small, c_.size.bins())
-      .add(c_.partial && sector_mask != c_.full_mask ? 1 : 0, c_.partial ? 2 : 1)
-      .add(c_.prev_type.bin((history >> 3) & 3u), c_.prev_type.bins())
-      .value();
+  const uint32_t short_bin = c_.short_term && short_term((history >> 6) & 0x3ffu) ? 1 : 0;
+  const uint32_t partial = c_.partial && sector_mask != c_.full_mask ? 1 : 0;
+  return state_index({{c_.count.bin(history & 7u), c_.count.bins()},
+                      {short_bin, c_.short_term ? 2 : 1},
+                      {small, c_.size.bins()},
+                      {partial, c_.partial ? 2 : 1},
+                      {c_.prev_type.bin((history >> 3) & 3u), c_.prev_type.bins()}});
 }
 
 const FspEncoder::Step* FspEncoder::step(uint64_t g) const {

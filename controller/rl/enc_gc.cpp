@@ -40,8 +40,10 @@ void GcEncoder::op(const UnitOp& o, Backend& core, UnitRsp& rsp) {
         rsp.updates = 1;
         rsp.upd_reward = r_.reward;
         rsp.upd_ready = r_.ready;
-        rsp.upd_state = s_prev_;
-        rsp.upd_action = a_prev_;
+        if (r_.ready) {
+          rsp.upd_state = s_prev_;
+          rsp.upd_action = a_prev_;
+        }
       }
       have_prev_ = true;
       s_prev_ = s_;

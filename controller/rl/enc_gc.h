@@ -37,11 +37,8 @@ class GcEncoder final : public Encoder {
   uint32_t states() const override { return c_.states(); }
   const GcEncConfig& config() const { return c_; }
   uint32_t state_of(uint32_t prev_bin, uint32_t cur_bin, uint32_t act_bin) const {
-    return StateIndex()
-        .add(prev_bin, c_.prev.bins())
-        .add(cur_bin, c_.cur.bins())
-        .add(act_bin, c_.act.bins())
-        .value();
+    return state_index(
+        {{prev_bin, c_.prev.bins()}, {cur_bin, c_.cur.bins()}, {act_bin, c_.act.bins()}});
   }
 
  protected:

@@ -51,7 +51,7 @@ struct UnitRsp {
   uint32_t updates = 0;
   int32_t upd_reward = 0;
   bool upd_ready = true;
-  uint32_t upd_state = 0, upd_action = 0;  // the last update's entry
+  uint32_t upd_state = 0, upd_action = 0;  // the last update's entry, if applied (upd_ready)
   uint64_t value = 0;                      // unit-specific
   uint32_t flags = 0;                      // unit-specific
 };

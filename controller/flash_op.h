@@ -140,8 +140,10 @@ struct HostCmd {
   uint64_t id = 0;
   Tick arrival = 0;    // when the request entered the host queue (trace time or issue time)
   Tick submitted = 0;  // when the controller received it
+  Tick sent = 0;       // when the host sent it (it took a submission-queue entry)
   uint64_t offset = 0;
   uint32_t size = 0;
+  uint32_t device = 0;  // the trace record's device id (the request log's join key)
   bool is_read = false;
   bool warmup = false;  // a warm-up request: served like any other, not measured
   // Controller state.

@@ -46,6 +46,7 @@ HostCmd* HostInterface::new_cmd(const traces::TraceRecord& r, Tick arrival) {
   c->arrival = arrival;
   c->offset = r.offset;
   c->size = r.size;
+  c->device = r.device;
   c->is_read = r.is_read;
   c->warmup = c->id < opt_.warmup_requests;
   c->pending = 0;
@@ -198,6 +199,7 @@ void HostInterface::admit(const traces::TraceRecord& r, Tick t) {
 // that time: SsdController::host_fw); otherwise it is sent at its delivery (a kDeliver event).
 void HostInterface::send(HostCmd* c, Tick at) {
   ++issued_;
+  c->sent = at;
   const Tick start = std::max(at, h2d_free_);
   const Tick dur = cmd_overhead_ + (c->is_read ? 0 : link_time(c->size));
   h2d_free_ = start + dur;
@@ -417,7 +419,9 @@ void HostInterface::record(HostCmd* c, Tick done) {
   } else {
     (c->is_read ? read_ : write_).add(lat);
     all_.add(lat);
-    if (request_log) request_log->add(c->arrival, c->size, c->is_read, lat);
+    if (request_log)
+      request_log->add({c->arrival, c->offset, c->size, c->device, c->is_read,
+                        c->id - opt_.warmup_requests, lat, c->sent - c->arrival});
   }
   ++completed_;
   last_done_ = std::max(last_done_, done);

@@ -54,12 +54,12 @@ struct FspEncConfig {
   static constexpr uint32_t kActions = 4;
   Feature count = Feature::table({2, 4, 6});  // the page's saturating read count (3 bits)
   bool short_term = true;  // read in the current or the previous episode (its tag)
-  // the request that last wrote the page against the page size: bin 0 (the last digit) is
-  // "small", at most one page; the index digit counts down
-  Feature size = Feature::table({8193});
+  // the size of the request that last wrote the page, in pages (rounded up): bin 0 (the last
+  // digit) is "small", at most one page; the index digit counts down
+  Feature size = Feature::table({2});
   bool partial = true;                       // the cached page lacks sectors
   Feature prev_type = Feature::identity(3);  // the page type of the LPN's previous write
-  uint32_t full_mask = 0x3;                  // a complete page's sector mask
+  uint32_t sectors_per_page = 2;             // a complete page's sector mask: that many ones
   uint32_t episode_steps = 1000;             // fsp.episode_steps
   bool bootstrap_type = false;               // fsp.bootstrap type
   uint32_t bootstrap_scan = 64;              // its look-ahead (steps)

@@ -44,28 +44,36 @@ std::unique_ptr<Backend> make_unit(const UnitConfig& cfg, bool traced,
 
 }  // namespace
 
-// The production models' parameters (controller/rtl/qrl_unit_rr.sv defaults).
-using RrDrv = rtl::RrDrv<8, 64>;
+// The production models' parameters (controller/rtl/CMakeLists.txt: the read-refresh model keeps
+// 32 streams, the FSP model's episode buffer 16384 steps).
+using RrDrv = rtl::RrDrv<32, 64>;
+using FspDrv = rtl::FspDrv<16384>;
 
 bool rtl_has_unit_top(const std::string& kind) {
-  return kind == "gc" || kind == "rr";
+  return kind == "gc" || kind == "rr" || kind == "slc" || kind == "fsp";
 }
 
 std::string rtl_unit_mismatch(const UnitConfig& cfg) {
   if (cfg.enc.kind == "gc") return rtl::GcDrv::mismatch(cfg);
   if (cfg.enc.kind == "rr") return RrDrv::mismatch(cfg);
+  if (cfg.enc.kind == "slc") return rtl::SlcDrv::mismatch(cfg);
+  if (cfg.enc.kind == "fsp") return FspDrv::mismatch(cfg);
   return "";
 }
+
+// The unit NAME's four models (online, traced, greedy and frozen traced) driven by D.
+#define QRL_MAKE_UNIT(D, NAME)                                                              \
+  make_unit<D, Vqrl_unit_##NAME, Vqrl_unit_##NAME##_trace, Vqrl_unit_##NAME##_greedy_trace, \
+            Vqrl_unit_##NAME##_frozen_trace>(cfg, traced, trace)
 
 std::unique_ptr<Backend> make_rtl_unit_backend(const UnitConfig& cfg,
                                                const std::shared_ptr<RtlTrace>& trace) {
   const bool traced = trace && trace->selects(cfg.name);
-  if (cfg.enc.kind == "gc")
-    return make_unit<rtl::GcDrv, Vqrl_unit_gc, Vqrl_unit_gc_trace, Vqrl_unit_gc_greedy_trace,
-                     Vqrl_unit_gc_frozen_trace>(cfg, traced, trace);
-  if (cfg.enc.kind == "rr")
-    return make_unit<RrDrv, Vqrl_unit_rr, Vqrl_unit_rr_trace, Vqrl_unit_rr_greedy_trace,
-                     Vqrl_unit_rr_frozen_trace>(cfg, traced, trace);
+  if (cfg.enc.kind == "gc") return QRL_MAKE_UNIT(rtl::GcDrv, gc);
+  if (cfg.enc.kind == "rr") return QRL_MAKE_UNIT(RrDrv, rr);
+  if (cfg.enc.kind == "slc") return QRL_MAKE_UNIT(rtl::SlcDrv, slc);
+  if (cfg.enc.kind == "fsp") return QRL_MAKE_UNIT(FspDrv, fsp);
+#undef QRL_MAKE_UNIT
   throw std::logic_error("rl: unit " + cfg.name + ": no whole-unit RTL for encoder " +
                          cfg.enc.kind);
 }

@@ -47,6 +47,9 @@ package qrl_pkg;
     32'd1800000, 32'd1600000, 32'd1400000, 32'd1200000, 32'd1000000, 32'd800000, 32'd600000,
     32'd400000, 32'd200000};
   localparam logic [31:0] RrPrevThr = 32'd200000;
+  // 4-bit thresholds 1, 2, ..., 8: a value 0..8 as its own bin (the SLC agent's size level and
+  // previous action)
+  localparam logic [8*4-1:0] Thr1to8 = 32'h87654321;
 
   // ---- widths
   function automatic int unsigned idx_w(input int unsigned n);  // an index below n

@@ -29,7 +29,7 @@ endfunction()
 qrl_read_units(QRL_UNITS)
 # The units whose state encoder is in RTL: a whole-unit top qrl_unit_<name>.sv (configuration
 # registers, encoder, core, reward unit), Verilated as Vqrl_unit_<name>[_greedy|_frozen][_trace].
-set(QRL_UNIT_TOPS gc rr)
+set(QRL_UNIT_TOPS gc rr slc fsp)
 
 # qrl_unit_row(ROW NAME PARAMS): a QRL_UNITS entry's name and the core's Verilator parameters
 # (-GStates=.. -GActions=.. -GShadow=1'b.).

@@ -12,6 +12,9 @@
 
 #include "controller/rl/units.h"
 #include "testbench/hwcost_parts.h"
+#ifdef SSDTLM_HAVE_RTL
+#include "controller/rl/rtl_backend.h"
+#endif
 
 namespace ssdtlm::tb {
 
@@ -31,9 +34,20 @@ void run_or_throw(const std::string& cmd, const fs::path& out, const fs::path& e
   throw std::runtime_error(what + " failed" + (msg.empty() ? "" : ": " + msg));
 }
 
+// The VCD scope of a part of `unit`: its instance in the whole-unit top (u_core, u_reward) when
+// the RTL backend runs the unit on one, else the part's own top module.
+std::string scope_of(const std::string& unit, const std::string& top) {
+#ifdef SSDTLM_HAVE_RTL
+  if (rl::rtl_has_unit_top(unit)) return top == "qrl_core" ? "u_core" : "u_reward";
+#else
+  (void)unit;
+#endif
+  return top;
+}
+
 json power_of(const std::string& script, const fs::path& netlist, const std::string& top,
               const fs::path& vcd, double window_ns, double clock_mhz, const std::string& lib,
-              const fs::path& dir) {
+              const fs::path& dir, const std::string& scope) {
   if (!fs::exists(netlist))
     throw std::runtime_error("no netlist " + netlist.string() + " (asic_cost.sh -k)");
   std::ostringstream cmd;
@@ -41,6 +55,7 @@ json power_of(const std::string& script, const fs::path& netlist, const std::str
   cmd << "nice -n 5 /usr/bin/python3 " << quote_arg(script) << " --liberty " << quote_arg(lib)
       << " --netlist " << quote_arg(netlist.string()) << " --top " << top << " --vcd "
       << quote_arg(vcd.string()) << " --window-ns " << window_ns << " --clock-mhz " << clock_mhz
+      << " --scope " << scope
       << (top == "qrl_core" ? " --decisions-from dec_rsp_valid_o --start-at dec_valid_i" : "");
   const fs::path out = dir / (top + ".power.json"), err = dir / (top + ".power.err");
   run_or_throw(cmd.str(), out, err, script + " on " + netlist.string());
@@ -144,11 +159,11 @@ void add_dynamic_power(const std::string& unit, json& points, const fs::path& wo
     const double mhz = asic.value("clock_mhz", 0.0), window_ns = sim_s * 1e9;
     const fs::path pdir = work / point;
     json parts;
-    parts["qrl_core"] =
-        power_of(script, pdir / "core.v", "qrl_core", vcd, window_ns, mhz, lib, pdir);
+    parts["qrl_core"] = power_of(script, pdir / "core.v", "qrl_core", vcd, window_ns, mhz, lib,
+                                 pdir, scope_of(unit, "qrl_core"));
     if (fs::exists(pdir / "reward.v"))
-      parts["qrl_reward"] =
-          power_of(script, pdir / "reward.v", "qrl_reward", vcd, window_ns, mhz, lib, pdir);
+      parts["qrl_reward"] = power_of(script, pdir / "reward.v", "qrl_reward", vcd, window_ns, mhz,
+                                     lib, pdir, scope_of(unit, "qrl_reward"));
     const uint64_t decisions = parts["qrl_core"].value("decisions", uint64_t{0});
     if (decisions == 0)
       throw std::runtime_error(what + "no activity: no decision in the VCD of " + w.trace + " (" +

@@ -32,8 +32,7 @@ rl::UnitConfig RlGrouper::own_unit_config() const {
   u = rl::with_controls(u, epsilon_, fixed_action_);
   rl::FspEncConfig& e = u.enc.fsp;
   e.credit = knobs_.credit == "read" ? 1 : knobs_.credit == "read-type" ? 2 : 0;
-  e.size = rl::Feature::table({uint64_t{page_size_} + 1});  // small: at most one page
-  e.full_mask = full_mask_;
+  e.sectors_per_page = sectors_per_page_;
   e.episode_steps = episode_steps_;
   e.bootstrap_type = bootstrap_type_;
   u.core.states = u.enc.states();
@@ -49,8 +48,7 @@ void RlGrouper::configure(const SsdConfig& cfg) {
   prev_lpn_.reserve(episode_steps_);
   cur_lpn_.reserve(episode_steps_);
   page_size_ = cfg.geo.page_size;
-  const uint32_t spp = cfg.geo.sectors_per_page();
-  full_mask_ = spp >= 32 ? 0xffffffffu : (1u << spp) - 1;  // as the write cache's
+  sectors_per_page_ = cfg.geo.sectors_per_page();
   logical_ = cfg.logical_pages();
   hist_ = PagedArray<uint16_t>(logical_, 0);
   seed_ = static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32));
@@ -107,7 +105,9 @@ int RlGrouper::select(const WriteCache& cache, int unit_pages, int32_t* out) {
     const bool stale = lpn < logical_ && (hist_.get(lpn) & kStale);
     if (dc.lpn[s] != lpn || stale) {
       const WriteCache::Entry& e = cache.entry(s);
-      const rl::UnitRsp d = be.unit_op(rl::FspEncoder::decide(hist(lpn), e.req_bytes, e.mask));
+      const auto pages =
+          static_cast<uint32_t>((uint64_t{e.req_bytes} + page_size_ - 1) / page_size_);
+      const rl::UnitRsp d = be.unit_op(rl::FspEncoder::decide(hist(lpn), pages, e.mask));
       cycles_ += d.cycles;
       effort_.decided(d.explored, d.state, d.action);
       ++decided_[d.action & 3];

@@ -107,7 +107,7 @@ class RlGrouper : public FspGrouper {
   bool bootstrap_type_ = false;             // fsp.bootstrap type
   uint32_t episode_steps_ = kEpisodeSteps;  // fsp.episode_steps
   uint32_t page_size_ = 8192;
-  uint32_t full_mask_ = 0x3;  // a complete page's sector mask
+  uint32_t sectors_per_page_ = 2;
   uint64_t logical_ = 0;
   // Per LPN: bits 0-2 read count (saturating), 3-4 previous page type, 5 decision stale,
   // 6-15 episode tag of the last read (0 = never).

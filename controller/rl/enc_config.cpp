@@ -63,8 +63,10 @@ void FspEncConfig::validate() const {
   size.validate("fsp encoder size");
   prev_type.validate("fsp encoder prev_type");
   if (episode_steps == 0) throw std::invalid_argument("fsp encoder: episode_steps must be > 0");
-  if (bootstrap_scan == 0 || bootstrap_scan > 1024)
-    throw std::invalid_argument("fsp encoder: bootstrap_scan (1 .. 1024)");
+  if (bootstrap_scan == 0 || bootstrap_scan > 127)
+    throw std::invalid_argument("fsp encoder: bootstrap_scan (1 .. 127)");
+  if (sectors_per_page == 0 || sectors_per_page > 32)
+    throw std::invalid_argument("fsp encoder: sectors_per_page (1 .. 32)");
   check_states(states(), "fsp");
 }
 

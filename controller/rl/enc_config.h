@@ -46,16 +46,12 @@ struct RrEncConfig {
   Feature cur = Feature::linear(200000, 9);  // the current one: 0.2 ms bins, >= 1.8 ms the last
   // actions allowed with something erasable / something movable (the mask is their union)
   uint32_t erase_actions = 0x1f0, move_actions = 0x0f;
-  // rd.rs_trigger step: an action's reward is the first request served after it, kept with a
-  // chain of transitions per stream; request: the reward of the request served before the
+  // rd.rs_trigger step: an action's reward is that of the first request served after it, kept
+  // with a chain of transitions per stream; request: the reward of the request served before the
   // decision, with s_prev / a_prev
   bool step_trigger = true;
-  // rd.rs_scope die: one decision stream per die, credited by the controller (kCredit); device:
-  // one stream, credited by every served request
-  bool die_scope = true;
-  uint32_t streams = 1;  // decision streams: 1, or the dies
-  // unrewarded transitions kept per stream (longer chains drop their oldest)
-  uint32_t chain_depth = 4096;
+  uint32_t streams = 1;       // decision streams: 1 (rd.rs_scope device), or the dies (die)
+  uint32_t chain_depth = 64;  // unrewarded transitions kept per stream (more: the oldest dropped)
   uint32_t states() const { return erasable.bins() * big.bins() * prev.bins() * cur.bins(); }
   void validate() const;
 };
@@ -65,12 +61,12 @@ struct FspEncConfig {
   static constexpr uint32_t kActions = 4;
   Feature count = Feature::table({2, 4, 6});  // the page's saturating read count (3 bits)
   bool short_term = true;  // read in the current or the previous episode (its tag)
-  // the request that last wrote the page against the page size: bin 0 (the last digit) is
-  // "small", at most one page; the index digit counts down
-  Feature size = Feature::table({8193});
+  // the size of the request that last wrote the page, in pages (rounded up): bin 0 (the last
+  // digit) is "small", at most one page; the index digit counts down
+  Feature size = Feature::table({2});
   bool partial = true;                       // the cached page lacks sectors
   Feature prev_type = Feature::identity(3);  // the page type of the LPN's previous write
-  uint32_t full_mask = 0x3;                  // a complete page's sector mask
+  uint32_t sectors_per_page = 2;             // a complete page's sector mask: that many ones
   uint32_t episode_steps = 1000;             // fsp.episode_steps
   bool bootstrap_type = false;               // fsp.bootstrap type
   uint32_t bootstrap_scan = 64;              // its look-ahead (steps)

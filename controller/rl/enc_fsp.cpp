@@ -18,16 +18,18 @@ bool FspEncoder::short_term(uint32_t tag) const {
   return tag == tag_of(episode_) || (episode_ > 0 && tag == tag_of(episode_ - 1));
 }
 
-uint32_t FspEncoder::state_of(uint32_t history, uint32_t request_bytes,
+uint32_t FspEncoder::state_of(uint32_t history, uint32_t request_pages,
                               uint32_t sector_mask) const {
-  const uint32_t small = c_.size.bins() - 1 - c_.size.bin(request_bytes);  // counts down
-  return StateIndex()
-      .add(c_.count.bin(history & 7u), c_.count.bins())
-      .add(c_.short_term && short_term((history >> 6) & 0x3ffu) ? 1 : 0, c_.short_term ? 2 : 1)
-      .add(small, c_.size.bins())
-      .add(c_.partial && sector_mask != c_.full_mask ? 1 : 0, c_.partial ? 2 : 1)
-      .add(c_.prev_type.bin((history >> 3) & 3u), c_.prev_type.bins())
-      .value();
+  const uint32_t small = c_.size.bins() - 1 - c_.size.bin(request_pages);  // counts down
+  const uint32_t spp = c_.sectors_per_page;
+  const uint32_t full = spp >= 32 ? 0xffffffffu : (1u << spp) - 1;
+  const uint32_t short_bin = c_.short_term && short_term((history >> 6) & 0x3ffu) ? 1 : 0;
+  const uint32_t partial = c_.partial && sector_mask != full ? 1 : 0;
+  return state_index({{c_.count.bin(history & 7u), c_.count.bins()},
+                      {short_bin, c_.short_term ? 2 : 1},
+                      {small, c_.size.bins()},
+                      {partial, c_.partial ? 2 : 1},
+                      {c_.prev_type.bin((history >> 3) & 3u), c_.prev_type.bins()}});
 }
 
 const FspEncoder::Step* FspEncoder::step(uint64_t g) const {
@@ -64,6 +66,9 @@ void FspEncoder::place(uint32_t state, uint32_t type, Backend& core, UnitRsp& rs
   const uint32_t t = static_cast<uint32_t>(g % c_.episode_steps);
   const Step now{state, type, false, false, 0};
   rsp.value = g;
+  // a frozen unit's PLACE runs no core operation: the RTL reads the rewarded step's entry, then
+  // writes the new one (two edges)
+  if (core.frozen()) rsp.edges = 2;
   if (episode_ > 0) {
     // Delayed reward of the step at the same offset of the previous episode, whose buffer entry
     // this step takes: read before the write.
@@ -124,6 +129,7 @@ void FspEncoder::op(const UnitOp& o, Backend& core, UnitRsp& rsp) {
       return;
     }
     case kMarkRt:
+      rsp.edges = 2;  // the RTL reads the step's entry, then writes it
       if (r_ready_ && step(o.arg[0]) && at(o.arg[0]).read) {
         Step& s = at(o.arg[0]);
         s.rt = r_;

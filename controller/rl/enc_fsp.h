@@ -2,7 +2,7 @@
 // of controller/rtl/qrl_enc_fsp.sv. Raw counters at a decision: the page's history word (the
 // controller's per-LPN DRAM metadata: bits 0-2 saturating read count, 3-4 page type of its
 // previous write, 6-15 episode tag of its last read, 0 never), the size of the request that last
-// wrote it (bytes) and the cache slot's sector mask.
+// wrote it (pages, rounded up) and the cache slot's sector mask.
 //
 // The unit's own state: the episode and step counters, and the episode buffer: one entry per
 // placed page (step) of the last episode_steps steps (state, action, read in the following
@@ -16,16 +16,17 @@
 // metadata, as the history word); the unit ignores a step outside its buffer.
 // State = (count, short term, size, partial, prev type), FspEncConfig.
 // Operations (arguments; response fields):
-//   kDecide(history, request_bytes, sector_mask): decided, state, action, explored.
+//   kDecide(history, request_pages, sector_mask): decided, state, action, explored.
 //   kPlace(state, type): the page placed as a step (`value`: its step number); the reward of the
 //     step episode_steps before it and its update (unless frozen); the episode copy when the
 //     step completes an episode. flags (kRewarded, kRead, kEpisodeEnd), upd_reward (r),
-//     upd_state, upd_action (the rewarded step's), updates. Posted without a core operation.
+//     upd_state, upd_action (the rewarded step's), updates. Posted without a core operation
+//     (frozen: two edges, the rewarded step's entry read, then the new one written).
 //   kMarkRead(step): the step's page was read from flash. Posted.
 //   kServed(sample): a host read's response time per KiB, a reward sample, held. sampled,
 //     reward, reward_ready, bin.
 //   kMarkRt(step): the held reward, if ready, becomes the step's response-time reward if the step
-//     was read. Posted.
+//     was read. Posted (two edges: the step's entry read, then written).
 #pragma once
 
 #include <vector>
@@ -39,8 +40,8 @@ class FspEncoder final : public Encoder {
  public:
   enum Op : uint32_t { kDecide = 0, kPlace = 1, kMarkRead = 2, kServed = 3, kMarkRt = 4 };
   enum Flag : uint32_t { kRewarded = 1, kRead = 2, kEpisodeEnd = 4 };
-  static UnitOp decide(uint32_t history, uint32_t request_bytes, uint32_t sector_mask) {
-    return UnitOp{kDecide, {history, request_bytes, sector_mask}};
+  static UnitOp decide(uint32_t history, uint32_t request_pages, uint32_t sector_mask) {
+    return UnitOp{kDecide, {history, request_pages, sector_mask}};
   }
   static UnitOp place(uint32_t state, uint32_t type) { return UnitOp{kPlace, {state, type}}; }
   static UnitOp mark_read(uint64_t step) { return UnitOp{kMarkRead, {step}}; }
@@ -61,7 +62,7 @@ class FspEncoder final : public Encoder {
   const char* kind() const override { return "fsp"; }
   uint32_t states() const override { return c_.states(); }
   const FspEncConfig& config() const { return c_; }
-  uint32_t state_of(uint32_t history, uint32_t request_bytes, uint32_t sector_mask) const;
+  uint32_t state_of(uint32_t history, uint32_t request_pages, uint32_t sector_mask) const;
   bool short_term(uint32_t tag) const;
   uint64_t episode() const { return episode_; }
   uint64_t steps() const { return steps_; }

@@ -8,9 +8,10 @@ namespace ssdtlm::rl {
 
 uint32_t GcEncoder::state_of(uint32_t prev_bin, uint32_t cur_bin, uint32_t act_bin,
                              uint32_t free_bin) const {
-  StateIndex i;
-  i.add(free_bin, c_.free.bins()).add(prev_bin, c_.prev.bins());
-  return i.add(cur_bin, c_.cur.bins()).add(act_bin, c_.act.bins()).value();
+  return state_index({{free_bin, c_.free.bins()},
+                      {prev_bin, c_.prev.bins()},
+                      {cur_bin, c_.cur.bins()},
+                      {act_bin, c_.act.bins()}});
 }
 
 void GcEncoder::op(const UnitOp& o, Backend& core, UnitRsp& rsp) {
@@ -69,8 +70,10 @@ void GcEncoder::commit(uint32_t a, Backend& core, UnitRsp& rsp) {
     rsp.updates = 1;
     rsp.upd_reward = r_.reward;
     rsp.upd_ready = r_.ready;
-    rsp.upd_state = s_prev_;
-    rsp.upd_action = a_prev_;
+    if (r_.ready) {
+      rsp.upd_state = s_prev_;
+      rsp.upd_action = a_prev_;
+    }
   }
   have_prev_ = true;
   s_prev_ = s_;

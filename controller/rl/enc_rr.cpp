@@ -6,6 +6,16 @@
 
 namespace ssdtlm::rl {
 
+UnitOp RrEncoder::sample(uint64_t latency_ns, const std::vector<uint32_t>& dies) {
+  if (dies.size() > kMaxCredits) throw std::invalid_argument("rl rr: too many streams credited");
+  UnitOp op{kSample, {latency_ns, dies.size()}};
+  for (size_t i = 0; i < dies.size(); ++i) {
+    if (dies[i] > 0xff) throw std::invalid_argument("rl rr: stream above 255");
+    op.arg[2 + i / 8] |= uint64_t{dies[i]} << (8 * (i % 8));
+  }
+  return op;
+}
+
 RrEncoder::RrEncoder(const RrEncConfig& c) : c_(c), st_(c.streams) {}
 
 RrEncoder::Stream& RrEncoder::stream(uint64_t i) {
@@ -23,82 +33,75 @@ void RrEncoder::credit_chain(Stream& st, Backend& core, UnitRsp& rsp) {
       ++rsp.updates;
       rsp.upd_reward = t[0].r;
       rsp.upd_ready = t[0].r_ready;
-      rsp.upd_state = t[0].s;
-      rsp.upd_action = t[0].a;
+      rsp.upd_state = t[0].r_ready ? t[0].s : 0;
+      rsp.upd_action = t[0].r_ready ? t[0].a : 0;
     }
     t.pop_front();
   }
 }
 
-void RrEncoder::rewarded(Stream& st, Backend& core, UnitRsp& rsp) {
-  // Eq. 4: an action's reward is that of the first request served after it.
-  for (Transition& t : st.chain)
-    if (!t.has_r) {
-      t.r = r_;
-      t.has_r = true;
-      t.r_ready = r_ready_;
+void RrEncoder::decide(const UnitOp& o, Backend& core, UnitRsp& rsp) {
+  Stream& st = stream(o.arg[2]);
+  const bool erasable = o.arg[0] != 0;
+  rsp.mask = mask_of(erasable, o.arg[1] != 0);
+  if (rsp.mask == 0) return;  // nothing to refresh
+  const uint32_t s =
+      state_of(c_.erasable.bin(erasable), st.big, c_.prev.bin(o.arg[4]), c_.cur.bin(o.arg[3]));
+  const Decision d = core.decide(s, rsp.mask);
+  rsp.decided = true;
+  rsp.state = s;
+  rsp.action = d.action;
+  rsp.explored = d.explored;
+  st.big = c_.big.bin(d.action);
+  if (c_.step_trigger) {
+    size_t waiting = 0;
+    for (const Transition& t : st.chain) waiting += t.has_r ? 0 : 1;
+    if (waiting >= c_.chain_depth) {
+      st.chain.pop_front();  // the oldest unrewarded transition is never updated
+      ++drops_;
     }
-  credit_chain(st, core, rsp);
+    st.chain.push_back(Transition{s, d.action, 0, false, true});
+    credit_chain(st, core, rsp);
+    return;
+  }
+  if (have_prev_ && !core.frozen()) {
+    core.update(UpdateOp::sarsa(s_prev_, a_prev_, r_, s, d.action, r_ready_));
+    rsp.updates = 1;
+    rsp.upd_reward = r_;
+    rsp.upd_ready = r_ready_;
+    rsp.upd_state = r_ready_ ? s_prev_ : 0;
+    rsp.upd_action = r_ready_ ? a_prev_ : 0;
+  }
+  have_prev_ = true;
+  s_prev_ = s;
+  a_prev_ = d.action;
 }
 
 void RrEncoder::op(const UnitOp& o, Backend& core, UnitRsp& rsp) {
   switch (o.code) {
-    case kArrival: {
-      Stream& st = stream(o.arg[1]);
-      st.prev_bin = st.next_prev_bin;
-      st.next_prev_bin = c_.prev.bin(o.arg[0]);
-      st.cur_bin = c_.cur.bin(o.arg[0]);
-      return;
-    }
     case kSample: {
+      if (o.arg[1] > kMaxCredits) throw std::invalid_argument("rl rr: too many streams credited");
       const RewardResult r = core.reward(o.arg[0]);
       rsp.sampled = r.cycles > 0;
       rsp.reward = r_ = r.reward;
       rsp.reward_ready = r_ready_ = r.ready;
       rsp.bin = r.bin;
-      if (c_.step_trigger && !c_.die_scope) rewarded(st_[0], core, rsp);
-      return;
-    }
-    case kCredit:
-      rewarded(stream(o.arg[0]), core, rsp);
-      return;
-    case kDecide: {
-      Stream& st = stream(o.arg[2]);
-      const bool erasable = o.arg[0] != 0;
-      rsp.mask = mask_of(erasable, o.arg[1] != 0);
-      if (rsp.mask == 0) return;  // nothing to refresh
-      const uint32_t s =
-          state_of(c_.erasable.bin(erasable), c_.big.bin(st.a_last), st.prev_bin, st.cur_bin);
-      const Decision d = core.decide(s, rsp.mask);
-      rsp.decided = true;
-      rsp.state = s;
-      rsp.action = d.action;
-      rsp.explored = d.explored;
-      st.a_last = d.action;
-      if (c_.step_trigger) {
-        size_t waiting = 0;
-        for (const Transition& t : st.chain) waiting += t.has_r ? 0 : 1;
-        if (waiting >= c_.chain_depth) {
-          st.chain.pop_front();  // the oldest unrewarded transition is never updated
-          ++drops_;
-        }
-        st.chain.push_back(Transition{s, d.action, 0, false, true});
+      for (uint64_t i = 0; i < o.arg[1]; ++i) {
+        // Eq. 4: an action's reward is that of the first request served after it.
+        Stream& st = stream((o.arg[2 + i / 8] >> (8 * (i % 8))) & 0xffu);
+        for (Transition& t : st.chain)
+          if (!t.has_r) {
+            t.r = r_;
+            t.has_r = true;
+            t.r_ready = r_ready_;
+          }
         credit_chain(st, core, rsp);
-      } else {
-        if (have_prev_ && !core.frozen()) {
-          core.update(UpdateOp::sarsa(s_prev_, a_prev_, r_, s, d.action, r_ready_));
-          rsp.updates = 1;
-          rsp.upd_reward = r_;
-          rsp.upd_ready = r_ready_;
-          rsp.upd_state = s_prev_;
-          rsp.upd_action = a_prev_;
-        }
-        have_prev_ = true;
-        s_prev_ = s;
-        a_prev_ = d.action;
       }
       return;
     }
+    case kDecide:
+      decide(o, core, rsp);
+      return;
     default:
       throw std::invalid_argument("rl rr: unknown operation " + std::to_string(o.code));
   }

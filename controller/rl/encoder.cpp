@@ -17,7 +17,8 @@ UnitRsp Encoder::run(const UnitOp& o, Backend& core) {
   op(o, core, rsp);
   rsp.cycles = static_cast<uint32_t>(core.cycles() - c0);
   rsp.ops = static_cast<uint32_t>(core.operations() - n0);
-  rsp.edges = std::max<uint32_t>(1, rsp.cycles);
+  // a posted operation's edges: 1, or what the encoder says (a read-modify-write of its RAM)
+  rsp.edges = std::max<uint32_t>(rsp.cycles ? rsp.cycles : std::max<uint32_t>(1, rsp.edges), 1);
   return rsp;
 }
 

@@ -11,8 +11,9 @@
 //
 // Cycles: an operation's `cycles` are those of the core and reward operations it runs, back to
 // back from its accepting edge (the encoder adds none); the controller waits for them. An
-// operation that runs none (the encoder only latches its inputs) is posted: it takes one clock
-// edge of the unit and costs the controller nothing (`cycles` 0, `edges` 1).
+// operation that runs none (the encoder only latches its inputs or writes its RAM) is posted:
+// it costs the controller nothing (`cycles` 0) and takes one clock edge of the unit, or two for
+// a read-modify-write of the encoder's RAM (`edges`).
 #pragma once
 
 #include <array>
@@ -35,7 +36,7 @@ struct UnitOp {
 // What an operation returns. The fields a unit's operation fills are listed in its header.
 struct UnitRsp {
   uint32_t cycles = 0;  // charged to the controller: the core and reward operations' cycles
-  uint32_t edges = 0;   // clock edges of the unit: cycles, or 1 for a posted operation
+  uint32_t edges = 0;   // clock edges of the unit: cycles, or 1 or 2 for a posted operation
   uint32_t ops = 0;     // core and reward operations run (Backend::operations())
   // a decision
   bool decided = false;
@@ -51,7 +52,7 @@ struct UnitRsp {
   uint32_t updates = 0;
   int32_t upd_reward = 0;
   bool upd_ready = true;
-  uint32_t upd_state = 0, upd_action = 0;  // the last update's entry
+  uint32_t upd_state = 0, upd_action = 0;  // the last update's entry, if applied (upd_ready)
   uint64_t value = 0;                      // unit-specific
   uint32_t flags = 0;                      // unit-specific
 };

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ssdtlm::rl {
@@ -40,17 +42,12 @@ struct RatioFeature {
   void validate(const std::string& what) const;
 };
 
-// Mixed-radix state index, most significant feature first: index = (...(b0 n1 + b1) n2 + ...).
-class StateIndex {
- public:
-  StateIndex& add(uint32_t bin, uint32_t bins) {
-    idx_ = idx_ * bins + bin;
-    return *this;
-  }
-  uint32_t value() const { return idx_; }
-
- private:
-  uint32_t idx_ = 0;
-};
+// Mixed-radix state index over {bin, bins} pairs, most significant feature first:
+// index = (...(b0 n1 + b1) n2 + ...).
+inline uint32_t state_index(std::initializer_list<std::pair<uint32_t, uint32_t>> digits) {
+  uint32_t idx = 0;
+  for (const auto& [bin, bins] : digits) idx = idx * bins + bin;
+  return idx;
+}
 
 }  // namespace ssdtlm::rl

@@ -8,50 +8,32 @@
 #include <type_traits>
 
 #include "controller/rl/fixed.h"
+#include "controller/rl/rtl_mgmt.h"
+#include "controller/rl/rtl_sim.h"
+#include "controller/rl/rtl_unit.h"
 #include "controller/rl/units.h"
 #include "qrl_models.h"  // generated: every Vqrl_* model (controller/rtl/units.cmake)
-#include "verilated.h"
-#include "verilated_vcd_c.h"
 
 namespace ssdtlm::rl {
 
 namespace {
 
-constexpr int kQW = 16;                   // qrl_pkg::QW
-constexpr uint32_t kMaxEdges = 1u << 20;  // watchdog per operation
-
-// ---- packing helper for narrow (integral) and wide (VlWide) Verilator ports
-template <typename T>
-void put_bits(T& port, unsigned lsb, unsigned width, uint64_t value) {
-  if constexpr (std::is_integral_v<T>) {
-    const uint64_t m = (width == 64 ? ~0ull : ((1ull << width) - 1)) << lsb;
-    port = static_cast<T>((static_cast<uint64_t>(port) & ~m) | ((value << lsb) & m));
-  } else {
-    for (unsigned i = 0; i < width; ++i) {
-      const unsigned b = lsb + i;
-      const uint32_t bit = static_cast<uint32_t>((value >> i) & 1u);
-      port[b / 32] = (port[b / 32] & ~(1u << (b % 32))) | (bit << (b % 32));
-    }
-  }
-}
-std::unique_ptr<VerilatedContext> make_context(bool traced) {
-  auto c = std::make_unique<VerilatedContext>();
-  if (traced) c->traceEverOn(true);  // before the model is built
-  return c;
-}
+constexpr int kQW = 16;  // qrl_pkg::QW
+using rtl::put_bits;
 
 // A unit on the RTL: the core's model C (Vqrl_<name>) and, when the unit has one, the reward
 // unit's model R (Vqrl_reward); Traced = both were Verilated with --trace and `trace` selects this
 // unit. The two are separate Verilated models (qrl_core and qrl_reward share no signal), each
 // clocked only during its own operations; they share one VerilatedContext (time, and one VCD).
+// A bare core: driven with states and masks (UnitConfig::enc empty); a unit with a state encoder
+// runs on its whole-unit top (rtl_unit_backend.cpp).
 template <typename C, typename R, bool Traced = false>
 class RtlBackendT final : public Backend {
  public:
   explicit RtlBackendT(const UnitConfig& cfg, std::shared_ptr<RtlTrace> trace = nullptr)
       : cfg_(cfg),
-        trace_(std::move(trace)),
-        ctx_(make_context(Traced)),
-        core_(std::make_unique<C>(ctx_.get(), Traced ? cfg.name.c_str() : "qrl")) {
+        sim_(std::move(trace)),
+        core_(std::make_unique<C>(sim_.context(), Traced ? cfg.name.c_str() : "qrl")) {
     const auto& c = cfg_.core;
     core_->cfg_eps_hi_i = c.eps_high_fx();
     core_->cfg_eps_lo_i = c.eps_low_fx();
@@ -60,25 +42,23 @@ class RtlBackendT final : public Backend {
     core_->dec_valid_i = 0;
     core_->upd_valid_i = 0;
     core_->mgt_valid_i = 0;
-    reset(*core_);
+    sim_.reset(*core_);
     if (cfg_.has_reward && cfg_.mode != Mode::Frozen) {  // a frozen unit has no reward unit
-      rwd_ =
-          std::make_unique<R>(ctx_.get(), Traced ? (cfg.name + "_reward").c_str() : "qrl_reward");
+      rwd_ = std::make_unique<R>(sim_.context(),
+                                 Traced ? (cfg.name + "_reward").c_str() : "qrl_reward");
       const std::array<int32_t, 4> v = cfg_.reward.values_fx();
       for (int i = 0; i < 4; ++i)
         put_bits(rwd_->cfg_values_i, i * kQW, kQW, static_cast<uint16_t>(v[i]));
       rwd_->rwd_valid_i = 0;
-      reset(*rwd_);
+      sim_.reset(*rwd_);
     }
     if (c.seed != Lfsr32::kDefaultSeed) run_seed(c.seed);
-    if constexpr (Traced) open_trace();
+    if constexpr (Traced) sim_.open_trace(cfg_.name, core_.get(), rwd_.get());
   }
   ~RtlBackendT() override {
     core_->final();
     if (rwd_) rwd_->final();
-    if constexpr (Traced) {
-      if (vcd_) vcd_->close();
-    }
+    sim_.close();
   }
 
   const char* kind() const override { return "rtl"; }
@@ -91,7 +71,7 @@ class RtlBackendT final : public Backend {
     m.dec_mask_i = mask & all_mask();
     Decision d;
     bool got = false;
-    d.cycles = run(m, m.dec_valid_i, m.dec_ready_o, [&] {
+    d.cycles = sim_.run(m, m.dec_valid_i, m.dec_ready_o, [&] {
       if (m.dec_rsp_valid_o) {
         d.action = m.dec_action_o;
         d.explored = m.dec_explored_o;
@@ -119,7 +99,8 @@ class RtlBackendT final : public Backend {
     m.upd_next_mask_i = op.next_mask & all_mask();
     m.upd_rwd_ready_i = op.reward_ready;
     bool done = false;
-    const uint32_t c = run(m, m.upd_valid_i, m.upd_ready_o, [&] { done |= m.upd_done_o != 0; });
+    const uint32_t c =
+        sim_.run(m, m.upd_valid_i, m.upd_ready_o, [&] { done |= m.upd_done_o != 0; });
     if (!done) throw std::runtime_error("rl rtl: update produced no completion");
     return account(c);
   }
@@ -135,7 +116,7 @@ class RtlBackendT final : public Backend {
     m.rwd_sample_i = static_cast<uint32_t>(std::min<uint64_t>(sample, 0xFFFFFFFFull));
     RewardResult r;
     bool got = false;
-    r.cycles = run(m, m.rwd_valid_i, m.rwd_ready_o, [&] {
+    r.cycles = sim_.run(m, m.rwd_valid_i, m.rwd_ready_o, [&] {
       if (m.rwd_rsp_valid_o) {
         r.reward = sign_extend(m.rwd_value_o, kQW);
         r.bin = m.rwd_bin_o;
@@ -151,31 +132,11 @@ class RtlBackendT final : public Backend {
   // A row is written and read one q value at a time (the unit's management port is one value
   // wide); the row's cycles are the sum.
   uint32_t write_row(uint32_t state, const int32_t* row) override {
-    check_state(state);
-    uint32_t c = 0;
-    for (uint32_t a = 0; a < cfg_.core.actions; ++a) {
-      core_->mgt_action_i = a;
-      core_->mgt_value_i = static_cast<uint16_t>(saturate(row[a], kQW));
-      c += mgmt(1, state, false);
-    }
-    return account(c);
+    return account(rtl::write_row(sim_, *core_, cfg_.core, state, row));
   }
 
   uint32_t read_row(uint32_t state, bool shadow, int32_t* row) override {
-    check_state(state);
-    uint32_t c = 0;
-    for (uint32_t a = 0; a < cfg_.core.actions; ++a) {
-      bool got = false;
-      core_->mgt_action_i = a;
-      c += mgmt(2, state, shadow, [&] {
-        if (core_->mgt_rsp_valid_o) {
-          row[a] = sign_extend(core_->mgt_value_o, kQW);
-          got = true;
-        }
-      });
-      if (!got) throw std::runtime_error("rl rtl: read_row produced no response");
-    }
-    return account(c);
+    return account(rtl::read_row(sim_, *core_, cfg_.core, state, shadow, row));
   }
 
   uint32_t seed(uint32_t s) override { return account(run_seed(s)); }
@@ -185,125 +146,15 @@ class RtlBackendT final : public Backend {
   void check_state(uint32_t s) const {
     if (s >= cfg_.core.states) throw std::out_of_range("rl: state out of range");
   }
-  // Asynchronous reset (a falling edge of rst_ni), then the model clears its RAMs, one word per
-  // edge (not an operation).
-  template <typename M>
-  void reset(M& m) {
-    m.clk_i = 0;
-    m.rst_ni = 1;
-    m.eval();
-    m.rst_ni = 0;
-    m.eval();
-    m.rst_ni = 1;
-    m.eval();
-    uint32_t n = 0;
-    while (!m.idle_o) {
-      edge(m);
-      if (++n > kMaxEdges) throw std::runtime_error("rl rtl: reset clear did not finish");
-    }
-  }
-  // One rising clock edge: the clock's falling half, then its rising half. Untraced, the
-  // falling half is not evaluated: the model is settled after the previous rising half (its
-  // always_ff blocks are all posedge clk_i, nothing depends on the clock's level), so only
-  // Verilator's edge detector has to see the clock low, which is its previous-value variable
-  // (Verilator 5.006 names it __Vtrigrprev__TOP__clk_i; a Verilator that renames it fails to
-  // compile here). One eval() per edge instead of two; the RTL still computes every edge.
-  template <typename M>
-  void edge(M& m) {
-    if constexpr (Traced) {
-      fall(m);
-    } else {
-      m.clk_i = 0;
-      m.rootp->__Vtrigrprev__TOP__clk_i = 0;
-    }
-    rise(m);
-  }
-  template <typename M>
-  void fall(M& m) {
-    m.clk_i = 0;
-    m.eval();
-    if constexpr (Traced) dump(0);
-  }
-  template <typename M>
-  void rise(M& m) {
-    m.clk_i = 1;
-    m.eval();
-    if constexpr (Traced) dump(1);
-    ctx_->timeInc(1);
-  }
-  void open_trace() {
-    const std::string file = trace_->file_for(cfg_.name);
-    vcd_ = std::make_unique<VerilatedVcdC>();
-    core_->trace(vcd_.get(), 99);
-    if (rwd_) rwd_->trace(vcd_.get(), 99);
-    vcd_->open(file.c_str());
-    if (!vcd_->isOpen()) throw std::runtime_error("rl rtl: cannot write the VCD file " + file);
-    trace_->files.push_back(file);
-  }
-  // Called at the start of an operation: its simulated time, and whether it is in the window.
-  void begin_op() {
-    if constexpr (Traced) {
-      op_ps_ = trace_->now_ps ? trace_->now_ps() : 0;
-      op_edge_ = 0;
-      in_window_ = op_ps_ >= trace_->start_ps && op_ps_ < trace_->end_ps;
-    }
-  }
-  // Dumps after the falling (phase 0) or rising (phase 1) clock transition of an edge.
-  void dump(int phase) {
-    if (!in_window_ || !vcd_) return;
-    const uint64_t half = std::max<uint64_t>(1, trace_->cycle_ps / 2);
-    uint64_t t = op_ps_ + op_edge_ * 2 * half + (phase ? half : 0);
-    if (dumped_ && t <= last_ps_) t = last_ps_ + 1;  // several operations at one simulated time
-    vcd_->dump(t);
-    last_ps_ = t;
-    dumped_ = true;
-    if (phase) ++op_edge_;
-  }
-  // Raise `valid` for the accepting edge, then clock until the model is idle again. The request
-  // is applied with the accepting edge's falling half (one eval() settles both; the outputs
-  // checked there are combinational, independent of the clock level).
-  template <typename M, typename V, typename Rd, typename F>
-  uint32_t run(M& m, V& valid, const Rd& ready, F&& on_edge) {
-    begin_op();
-    valid = 1;
-    fall(m);
-    if (!ready || !m.idle_o) throw std::runtime_error("rl rtl: unit not ready for a new operation");
-    rise(m);
-    valid = 0;
-    uint32_t n = 1;
-    on_edge();
-    while (!m.idle_o) {
-      edge(m);
-      on_edge();
-      if (++n > kMaxEdges) throw std::runtime_error("rl rtl: operation did not finish");
-    }
-    return n;
-  }
-  uint32_t run_seed(uint32_t s) {
-    core_->mgt_seed_i = s;
-    return mgmt(3, 0, false);
-  }
+  uint32_t run_seed(uint32_t s) { return rtl::seed(sim_, *core_, s); }
   uint32_t mgmt(uint32_t op, uint32_t state, bool shadow) {
-    return mgmt(op, state, shadow, [] {});
-  }
-  template <typename F>
-  uint32_t mgmt(uint32_t op, uint32_t state, bool shadow, F&& on_edge) {
-    C& m = *core_;
-    m.mgt_op_i = op;
-    m.mgt_state_i = state;
-    m.mgt_shadow_i = shadow;
-    return run(m, m.mgt_valid_i, m.mgt_ready_o, on_edge);
+    return rtl::mgmt(sim_, *core_, op, state, shadow, [] {});
   }
 
   UnitConfig cfg_;
-  std::shared_ptr<RtlTrace> trace_;
-  std::unique_ptr<VerilatedContext> ctx_;
+  rtl::Sim<Traced> sim_;
   std::unique_ptr<C> core_;
   std::unique_ptr<R> rwd_;  // null: the unit has no reward unit
-  // tracing (Traced only)
-  std::unique_ptr<VerilatedVcdC> vcd_;
-  uint64_t op_ps_ = 0, op_edge_ = 0, last_ps_ = 0;
-  bool in_window_ = false, dumped_ = false;
 };
 
 // A greedy or frozen design point: its core C was Verilated with --trace only (qrl_core Mode 1
@@ -349,6 +200,10 @@ RewardConfig rtl_reward_config() {
 }  // 32-bit, 3 sub-bits, 1024, 70/90/99
 
 std::string rtl_mismatch(const UnitConfig& cfg) {
+  if (!cfg.enc.kind.empty() && rtl_has_unit_top(cfg.enc.kind)) {
+    const std::string why = rtl_unit_mismatch(cfg);
+    if (!why.empty()) return why;
+  }
   const RtlVariant* v = find_variant(cfg);
   if (!v) {
     std::string s = "no RTL variant with " + std::to_string(cfg.core.states) + " states x " +
@@ -446,6 +301,9 @@ std::unique_ptr<Backend> make_rtl_backend(const UnitConfig& cfg, std::shared_ptr
   cfg.reward.validate();
   const std::string why = rtl_mismatch(cfg);
   if (!why.empty()) throw std::invalid_argument("rl: unit " + cfg.name + ": " + why);
+  // A unit with a state encoder runs on its whole-unit top: encoder, core and reward in RTL.
+  if (!cfg.enc.kind.empty() && rtl_has_unit_top(cfg.enc.kind))
+    return make_rtl_unit_backend(cfg, trace);
   const std::string n = find_variant(cfg)->name;
   const bool traced = trace && trace->selects(cfg.name);
   // One case per row of units.def: its models Vqrl_<name>* (controller/rtl/CMakeLists.txt).

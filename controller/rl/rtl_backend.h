@@ -31,6 +31,12 @@ RewardConfig rtl_reward_config();
 // Returns "" when `cfg` can run on an RTL variant, else the reason.
 std::string rtl_mismatch(const UnitConfig& cfg);
 
+// The unit (its name and its encoder's kind, UnitConfig::enc) runs on a whole-unit top
+// (controller/rtl/qrl_unit_<name>.sv: configuration registers, state encoder, core, reward unit),
+// Verilated as Vqrl_unit_<name>[_greedy|_frozen][_trace]: make_rtl_backend builds it for a
+// UnitConfig with that encoder. Its VCD scopes: qrl_unit_<name>, u_core, u_reward.
+bool rtl_has_unit_top(const std::string& kind);
+
 // Waveforms of the Verilated units during a replay (ssdtlm run --rl-vcd FILE
 // [--rl-vcd-units fsp,gc] [--rl-vcd-window START_MS:END_MS]). A selected unit runs on its traced
 // variant (Vqrl_<name>_trace, Verilated with --trace); the others, and every unit when no

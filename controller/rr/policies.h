@@ -129,8 +129,9 @@ class WsRsRefresh final : public WsRefresh {
 
  private:
   // The unit's state and mask come from its encoder (controller/rl/enc_rr.h): the policy hands it
-  // the intervals, the response times and these flags; it keeps the bins, the previous actions
-  // and the transitions waiting for their rewards (the SARSA bookkeeping).
+  // the intervals, the response times, which decisions a served request credits and these
+  // flags; it keeps the previous actions and the transitions waiting for their rewards (the
+  // SARSA bookkeeping).
   bool any_erasable() const;
   bool any_movable() const;
   void rl_step(uint32_t reward_cycles);
@@ -142,7 +143,7 @@ class WsRsRefresh final : public WsRefresh {
   const SsdConfig& cfg_;
   std::unique_ptr<rl::Backend> backend_;
   uint32_t seed_;
-  Tick last_arrival_ = 0;
+  Tick last_arrival_ = 0, cur_interval_ = 0, prev_interval_ = 0;  // the device's requests
   bool have_arrival_ = false;
   uint64_t outstanding_ = 0;
   const bool step_trigger_;
@@ -151,7 +152,7 @@ class WsRsRefresh final : public WsRefresh {
   // --- rd.rs_scope die: one agent (one q-table), a chain of decisions per die (in the unit) ---
   struct DieState {
     uint32_t host_ops = 0;  // host operations queued or in flight on the die
-    Tick last_arrival = 0;  // the die's operation stream (the state's intervals)
+    Tick last_arrival = 0, cur_interval = 0, prev_interval = 0;  // the die's operation stream
     bool have_arrival = false;
     bool awaiting = false;  // its last action waits for its reward
     uint32_t epoch = 0;     // decisions taken: a reward carrier belongs to one of them

@@ -45,8 +45,7 @@ rl::UnitConfig rr_unit_config(uint32_t seed, const SsdConfig& cfg) {
   e.erase_actions = WsRsRefresh::kEraseActions;
   e.move_actions = WsRsRefresh::kMoveActions;
   e.step_trigger = cfg.rd_rs_trigger == "step";
-  e.die_scope = cfg.rd_rs_scope == "die";
-  e.streams = e.die_scope ? cfg.geo.dies() : 1;
+  e.streams = cfg.rd_rs_scope == "die" ? cfg.geo.dies() : 1;
   u.core.states = u.enc.states();
   return u;
 }
@@ -91,10 +90,10 @@ void WsRsRefresh::on_read_count(uint64_t b, uint32_t eff) {
 }
 
 void WsRsRefresh::on_request_arrival(const HostCmd& c) {
-  // The device's request stream (the state's intervals in device scope).
-  if (have_arrival_ && !die_scope_)
-    backend_->unit_op(
-        rl::RrEncoder::arrival(ns32(c.arrival > last_arrival_ ? c.arrival - last_arrival_ : 0), 0));
+  if (have_arrival_) {
+    prev_interval_ = cur_interval_;
+    cur_interval_ = c.arrival > last_arrival_ ? c.arrival - last_arrival_ : 0;
+  }
   have_arrival_ = true;
   last_arrival_ = c.arrival;
   ++outstanding_;
@@ -103,16 +102,12 @@ void WsRsRefresh::on_request_arrival(const HostCmd& c) {
 
 void WsRsRefresh::on_request_served(const HostCmd& c, Tick latency) {
   if (outstanding_ > 0) --outstanding_;
-  // The reward of every served request; device scope with the step trigger: it credits the
-  // actions waiting for one (Eq. 4: an action's reward is that of the first request served
-  // after it).
-  const rl::UnitRsp r = backend_->unit_op(rl::RrEncoder::sample(ns32(latency)));
-  rl_cycles_ += r.cycles;
-  count_updates(r);
-  uint32_t cycles = r.cycles;
+  // The reward of every served request, and the decisions it credits (Eq. 4: an action's reward
+  // is that of the first request served after it): device scope with the step trigger, the
+  // device's waiting ones; die scope, per die, those of a die whose latest decision this request
+  // is the first read after (and every earlier one of the die still waiting).
+  std::vector<uint32_t> dies;
   if (die_scope_) {
-    // Eq. 4 per die: the first request with a read issued on the die after its latest decision
-    // credits that decision (and every earlier one of the die still waiting).
     for (size_t i = 0; i < carriers_.size();) {
       const Carrier k = carriers_[i];
       if (k.cmd != &c) {
@@ -124,11 +119,16 @@ void WsRsRefresh::on_request_served(const HostCmd& c, Tick latency) {
       DieState& D = dies_[k.die];
       if (!D.awaiting || k.epoch != D.epoch) continue;  // credited by an earlier request
       D.awaiting = false;
-      const rl::UnitRsp cr = backend_->unit_op(rl::RrEncoder::credit(k.die));
-      rl_cycles_ += cr.cycles;
-      count_updates(cr);
-      cycles += cr.cycles;
+      dies.push_back(k.die);
     }
+  } else if (step_trigger_) {
+    dies.push_back(0);
+  }
+  const rl::UnitRsp r = backend_->unit_op(rl::RrEncoder::sample(ns32(latency), dies));
+  rl_cycles_ += r.cycles;
+  count_updates(r);
+  const uint32_t cycles = r.cycles;
+  if (die_scope_) {
     // The unit's time for this request delays a die decision taken at the same instant.
     const Tick now = jobs_->now();
     if (carry_at_ != now) carry_cycles_ = 0;
@@ -158,7 +158,10 @@ void WsRsRefresh::on_host_op_submitted(const FlashOp& op) {
   // one instant (a command's pieces, a program unit) counted once.
   const Tick now = jobs_->now();
   if (!D.have_arrival || now != D.last_arrival) {
-    if (D.have_arrival) backend_->unit_op(rl::RrEncoder::arrival(ns32(now - D.last_arrival), d));
+    if (D.have_arrival) {
+      D.prev_interval = D.cur_interval;
+      D.cur_interval = now - D.last_arrival;
+    }
     D.have_arrival = true;
     D.last_arrival = now;
   }
@@ -224,12 +227,13 @@ bool WsRsRefresh::any_movable() const {
 
 uint32_t WsRsRefresh::rl_state() const {
   const auto* e = dynamic_cast<const rl::RrEncoder*>(backend_->encoder());
-  return e ? e->state_now(any_erasable(), 0) : 0;
+  return e ? e->state_now(any_erasable(), 0, ns32(cur_interval_), ns32(prev_interval_)) : 0;
 }
 
 uint32_t WsRsRefresh::rl_state_die(uint32_t d) const {
   const auto* e = dynamic_cast<const rl::RrEncoder*>(backend_->encoder());
-  return e ? e->state_now(die_erasable(d), d) : 0;
+  const DieState& D = dies_[d];
+  return e ? e->state_now(die_erasable(d), d, ns32(D.cur_interval), ns32(D.prev_interval)) : 0;
 }
 
 uint32_t WsRsRefresh::rl_mask() const {
@@ -242,7 +246,8 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   // The unit decides unless nothing can be refreshed (an empty mask), then updates the previous
   // action (step trigger: the waiting one that has its reward; request trigger: the previous
   // decision with the reward of the request just served).
-  const rl::UnitRsp d = backend_->unit_op(rl::RrEncoder::decide(any_erasable(), any_movable(), 0));
+  const rl::UnitRsp d = backend_->unit_op(rl::RrEncoder::decide(
+      any_erasable(), any_movable(), 0, ns32(cur_interval_), ns32(prev_interval_)));
   if (!d.decided) return;                            // nothing to refresh
   const uint64_t cycles = reward_cycles + d.cycles;  // the served request's reward, then the unit
   rl_cycles_ += d.cycles;
@@ -352,8 +357,8 @@ void WsRsRefresh::die_step(uint32_t d) {
   RefreshJobs& J = *jobs_;
   DieState& D = dies_[d];
 
-  const rl::UnitRsp dec =
-      backend_->unit_op(rl::RrEncoder::decide(die_erasable(d), die_movable(d), d));
+  const rl::UnitRsp dec = backend_->unit_op(rl::RrEncoder::decide(
+      die_erasable(d), die_movable(d), d, ns32(D.cur_interval), ns32(D.prev_interval)));
   if (!dec.decided) return;  // nothing to refresh on this die
   // The unit's time: a request served at this instant (its reward and credits), the decision,
   // then the die's previous decision's update.

@@ -18,3 +18,15 @@ qrl_kth.sv
 qrl_kprod.sv
 qrl_popcnt.sv
 qrl_ram_1r1w.sv
+qrl_bin.sv
+qrl_ratio.sv
+qrl_cfg.sv
+qrl_enc_gc.sv
+qrl_unit_gc.sv
+qrl_enc_rr.sv
+qrl_unit_rr.sv
+qrl_enc_slc.sv
+qrl_unit_slc.sv
+qrl_enc_fsp_state.sv
+qrl_enc_fsp.sv
+qrl_unit_fsp.sv

@@ -32,6 +32,26 @@ package qrl_pkg;
     logic [15:0] episode_len;  // decisions per episode (0: none)
   } eps_cfg_t;
 
+  // ---- the units' state encoders (qrl_enc_<unit>.sv): the papers' features (docs/rl.md "State
+  // encoders"; the C++ defaults of controller/rl/enc_config.h). Thresholds are packed, threshold
+  // i at bits [i*W +: W].
+  // GC: the current inter-arrival interval's bins, 100 us x 10^(i/5), i = 0..15, in ns (rounded
+  // up); the previous one's split, 100 us.
+  localparam logic [16*32-1:0] GcCurThr = {
+    32'd100000000, 32'd63095735, 32'd39810718, 32'd25118865, 32'd15848932, 32'd10000000,
+    32'd6309574, 32'd3981072, 32'd2511887, 32'd1584894, 32'd1000000, 32'd630958, 32'd398108,
+    32'd251189, 32'd158490, 32'd100000};
+  localparam logic [31:0] GcPrevThr = 32'd100000;
+  // read refresh: the current interval's 0.2 ms bins (>= 1.8 ms the last), the previous one's
+  // split at 0.2 ms
+  localparam logic [9*32-1:0] RrCurThr = {
+    32'd1800000, 32'd1600000, 32'd1400000, 32'd1200000, 32'd1000000, 32'd800000, 32'd600000,
+    32'd400000, 32'd200000};
+  localparam logic [31:0] RrPrevThr = 32'd200000;
+  // 4-bit thresholds 1, 2, ..., 8: a value 0..8 as its own bin (the SLC agent's size level and
+  // previous action)
+  localparam logic [8*4-1:0] Thr1to8 = 32'h87654321;
+
   // ---- widths
   function automatic int unsigned idx_w(input int unsigned n);  // an index below n
     idx_w = (n > 1) ? $clog2(n) : 1;

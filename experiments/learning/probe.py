@@ -17,8 +17,9 @@ targets under random actions, so its diagnostics say whether the variant's rewar
 separate the actions at all) are always known. `@pretrain` in a
 variant's options: the unit is first trained online on the workload's seed 0 (a trace instance
 no evaluation uses) with the same options (--rl-mode left out) and --rl-save, and every
-evaluation run loads that table (--rl-load). Runs whose result JSON is in DIR are not run
-again."""
+evaluation run loads that table (--rl-load). A variant that sets the unit's policy option (e.g.
+--slc-size static) replaces the unit's RL policy: a non-learning control. Runs whose result JSON
+is in DIR are not run again."""
 import argparse
 import concurrent.futures as cf
 import json
@@ -251,6 +252,7 @@ def main(argv=None):
     ap.add_argument("--setup", default=None)
     ap.add_argument("--variant", action="append", default=[])
     ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--ref", default="eps1", help="the variant of the paired ratio (default eps1)")
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "ssdtlm"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--dir", default="/tmp/ssdtlm-learning-probe")
@@ -272,7 +274,8 @@ def main(argv=None):
                 vopts += " --rl-load " + pretrained(a.bin, a.dir, f"{a.unit}-{setup}-{name}", tr0, train)
             for s in seeds:
                 out = os.path.join(a.dir, f"{a.unit}-{setup}-{name}-s{s}.json")
-                o = f"{opts} {rl_opts} {vopts}"
+                # a variant that sets the unit's policy option (e.g. --slc-size static) replaces it
+                o = f"{opts} {vopts}" if rl_opts.split()[0] in vopts.split() else f"{opts} {rl_opts} {vopts}"
                 jobs[(name, s)] = ex.submit(run_one, a.bin, out, traces[s], o, s)
     res = {}
     for (name, s), fut in jobs.items():
@@ -285,12 +288,12 @@ def main(argv=None):
         f"of {sum(len(r) for r in res.values())} runs"
     )
     print(
-        f"\n| variant | {label} mean ± 95% | / eps1, paired | learned | above-noise share (median) | "
+        f"\n| variant | {label} mean ± 95% | / {a.ref}, paired | learned | above-noise share (median) | "
         "greedy agreement | favoured action | updates / visited entry |"
     )
     print("|---|---|---|---|---|---|---|---|")
     for name in variants:
-        print(summarise(a.unit, name, res[name], res["eps1"]))
+        print(summarise(a.unit, name, res[name], res[a.ref]))
     for name in variants:
         print(f"- {name}: {variants[name] or '(paper)'}")
 

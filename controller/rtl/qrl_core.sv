@@ -12,11 +12,16 @@
 // Design knobs of the learning core (docs/rl.md "Design knobs"; 0 = the papers' design, no logic):
 // EpsPeriodLog2 P > 0, ε = max(cfg_eps_hi >> floor(t / 2^P), cfg_eps_lo) over the decisions t
 // since the reset clear or SEED (cfg_eps_n unused); BaselineShift m > 0, an update uses the
-// reward minus its exponential mean of weight 2^-m (an advantage).
+// reward minus its exponential mean of weight 2^-m (an advantage); Alpha and Gamma, the step size
+// and the discount in KF (8) fraction bits (the papers' 77, 205: 0.3, 0.8), set the update's
+// shift-and-add sequence: any pair whose sequence has 2 to 15 steps (every Alpha below 255 but 32,
+// 64 and 128 with Gamma 0), cycles 7 + steps + Actions as QCore::update_steps.
 module qrl_core #(
   parameter int unsigned Mode = 0,
   parameter int unsigned EpsPeriodLog2 = 0,
   parameter int unsigned BaselineShift = 0,
+  parameter int unsigned Alpha = qrl_pkg::Alpha,
+  parameter int unsigned Gamma = qrl_pkg::Gamma,
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
   parameter bit Shadow = 1'b0,
@@ -66,7 +71,7 @@ module qrl_core #(
 );
   if (Mode == 2) begin : g_frozen
     logic unused_shadow;
-    assign unused_shadow = Shadow;  // and the learning core's knobs
+    assign unused_shadow = Shadow;  // and the learning core's knobs (Alpha, Gamma, ...)
     qrl_frozen #(
       .States (States),
       .Actions(Actions)
@@ -90,6 +95,7 @@ module qrl_core #(
     qrl_learn #(
       .Mode         (Mode),
       .EpsPeriodLog2(EpsPeriodLog2),
+      .Seq          (qrl_pkg::step_seq(Alpha << qrl_pkg::KF, Alpha * Gamma)),
       .States       (States),
       .Actions      (Actions),
       .Shadow       (Shadow)

@@ -26,7 +26,8 @@
 // random_ties false, the lower index wins ties). The frozen point is qrl_frozen (qrl_core).
 module qrl_learn #(
   parameter int unsigned Mode = 0,
-  parameter int unsigned EpsPeriodLog2 = 0,  // qrl_core.sv: the decaying ε (0: the schedule)
+  parameter int unsigned EpsPeriodLog2 = 0,
+  parameter logic [71:0] Seq = qrl_pkg::StepSeq,  // the update's steps (Alpha, Gamma: qrl_core)
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
   parameter bit Shadow = 1'b0,
@@ -84,7 +85,7 @@ module qrl_learn #(
   localparam int unsigned OrdW = 2 * PairW;  // an order-bit row: both halves (qrl_winner.sv)
   localparam int unsigned QDepth = States * Actions;
   localparam int unsigned QAW = qrl_pkg::idx_w(QDepth);
-  localparam int unsigned NSteps = qrl_pkg::NSteps;  // the update's shift-and-add steps
+  localparam int unsigned NSteps = 32'(Seq[67:64]);  // the update's shift-and-add steps
   // The counter: the clear's and the copy's sweep (cnt + 1 up to QDepth), s' of an update, the
   // step index, the compare loop (its low ActW + 1 bits). No spare bit.
   localparam int unsigned CntA = ($clog2(QDepth + 1) > StW) ? $clog2(QDepth + 1) : StW;
@@ -543,6 +544,7 @@ module qrl_learn #(
   assign in_val = (st_q == StIdle && mgt_valid_i) ? mgt_value_i : upd_reward_i;
 
   qrl_qadd #(
+    .Seq  (Seq),
     .StepW(StepW)
   ) u_qadd (
     .clk_i,
@@ -590,8 +592,7 @@ module qrl_learn #(
     end
   end
 
-  // no reset (area: a reset flip-flop is 1.8x a plain one): mask_q, jc_q loaded at every edge,
-  // u_s_q, u_a_q at the accept of the operation that reads them
+  // no reset (area): mask_q, jc_q loaded at every edge, u_s_q, u_a_q at their operation's accept
   always_ff @(posedge clk_i) {mask_q, u_s_q, u_a_q, jc_q} <= {mask_d, u_s_d, u_a_d, jc};
 
   assign idle_o = (st_q == StIdle) && !copy_pend_q && !d1_valid && !m1_valid_q;

@@ -83,10 +83,11 @@ package qrl_pkg;
   // longer gap takes empty steps; two digits at one position: the first shifts 0). The rounding
   // half is the accumulator's initial value, 2^(2KF-1) at the first digit's weight.
   localparam int unsigned MaxShift = 3;
-  // The step sequence, one pass over the digit positions (elaboration time): step k's {kind[1:0]
-  // (0 empty, 1 Q', 2 d, 3 -Q'), shift[1:0]} at bits [4k +: 4] (at most 16 steps), the number of
-  // steps in bits [67:64], the first digit's position in bits [71:68].
-  function automatic logic [71:0] step_seq();
+  // The step sequence of CD = cd and CN = cn, one pass over the digit positions (elaboration
+  // time): step k's {kind[1:0] (0 empty, 1 Q', 2 d, 3 -Q'), shift[1:0]} at bits [4k +: 4], the
+  // number of steps in bits [67:64] (2 to 15 for a core: qrl_learn's Alpha and Gamma), the first
+  // digit's position in bits [71:68].
+  function automatic logic [71:0] step_seq(input int unsigned cd, input int unsigned cn);
     logic [71:0] r;
     int unsigned n, c, at, gap;
     logic [1:0] kind;
@@ -94,7 +95,7 @@ package qrl_pkg;
     logic pending;
     r = '0;
     n = 0;
-    c = CN;  // NAF digits of CN, least significant first: c odd -> digit 2 - (c mod 4)
+    c = cn;  // NAF digits of CN, least significant first: c odd -> digit 2 - (c mod 4)
     pending = 1'b0;
     at = 0;
     kind = 0;
@@ -108,7 +109,7 @@ package qrl_pkg;
         if (p == 2 * KF) begin
           here = (h == 0) && pending;  // the end: close the last step
         end else if (h == 0) begin
-          here = ((CD >> p) & 1) != 0;
+          here = ((cd >> p) & 1) != 0;
           k = 2'd2;
         end else if (c % 2 == 1) begin
           here = 1'b1;
@@ -139,10 +140,12 @@ package qrl_pkg;
     r[71:68] = 4'(first);
     step_seq = r;
   endfunction
-  localparam logic [71:0] StepSeq = step_seq();
-  localparam int unsigned NSteps = 32'(StepSeq[67:64]);
-  // the accumulator's initial value: the rounding half at the first digit's weight
-  localparam int unsigned AccInit = 1 << (2 * KF - 1 - 32'(StepSeq[71:68]));
+  localparam logic [71:0] StepSeq = step_seq(CD, CN);  // the papers' alpha and gamma
+  // the accumulator's initial value: the rounding half at the weight of the first digit (position
+  // first, a step sequence's bits [71:68])
+  function automatic int unsigned acc_init(input int unsigned first);
+    acc_init = 1 << (2 * KF - 1 - first);
+  endfunction
 
   // ---- the random pick's products (qrl_kprod.sv): k = (w * n) >> 16 for a set of n members,
   // n = o * 2^e with o odd, is bits [16 - e +: clog2(n)] of w * o. Per odd o <= actions the bits

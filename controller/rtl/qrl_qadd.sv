@@ -13,12 +13,13 @@
 //                           (an equality test of the two registers beside the adder)
 //   ph_i[PhLoad] (StIdle) : acc <= in_val_i (the reward, or a management write's value)
 // acc = floor((CD d + CN Q' + 2^(2KF-1)) / 2^2KF), CD's binary digits and CN's NAF digits least
-// significant first (docs/rl.md "Fixed point"); |acc| stays below 2^18 (checked over the
-// extreme operands). A step's shift is applied at the adder's next use (acc_q holds the sum,
+// significant first (docs/rl.md "Fixed point"); |acc| stays below 2^18 for every alpha and gamma
+// below 1 (checked over the extreme operands). A step's shift is applied at the adder's next use (acc_q holds the sum,
 // shift_q the pending shift: the shift mux is in front of the adder, beside the operand select,
 // not behind it), and the adder's controls are registered from the next cycle's phase and step
 // (fmax: registers -> one select level -> the carry chain -> the accumulator's input select).
 module qrl_qadd #(
+  parameter logic [71:0] Seq = qrl_pkg::StepSeq,  // the step sequence (qrl_learn's Alpha, Gamma)
   parameter int unsigned StepW = 4
 ) (
   input  logic                   clk_i,
@@ -38,7 +39,7 @@ module qrl_qadd #(
   output logic [            1:0] ord_q_o
 );
   localparam int unsigned QW = qrl_pkg::QW;
-  localparam int unsigned NSteps = qrl_pkg::NSteps;
+  localparam int unsigned NSteps = 32'(Seq[67:64]);
   localparam int unsigned AW = QW + 3;  // accumulator (bound checked in docs/rl.md)
   localparam int unsigned DW = QW + 1;  // d = r - q
   localparam logic signed [AW-1:0] QMax = AW'((1 << (QW - 1)) - 1);
@@ -59,7 +60,7 @@ module qrl_qadd #(
   // The step's controls are registered: decoded from the next value of the step counter.
   logic [4*NSteps-1:0] step_rom;
   for (genvar k = 0; k < NSteps; k++) begin : g_step
-    localparam logic [3:0] Info = qrl_pkg::StepSeq[4*k+:4];
+    localparam logic [3:0] Info = Seq[4*k+:4];
     assign step_rom[4*k+:4] = Info;
   end
   always_comb begin
@@ -113,7 +114,7 @@ module qrl_qadd #(
     if (ph_q[PhLoad]) begin
       acc_d = AW'($signed(in_val_i));
     end else if (init_i) begin
-      acc_d = AW'(qrl_pkg::AccInit);
+      acc_d = AW'(qrl_pkg::acc_init(32'(Seq[71:68])));
     end else if (ph_q[PhSat]) begin
       acc_d = sat_acc;
     end else begin

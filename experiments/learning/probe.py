@@ -8,7 +8,8 @@ noise, greedy-policy agreement between seeds, the action the greedy policies fav
   python3 -m experiments.learning.probe UNIT [--setup NAME] [--variant NAME='OPTIONS' ...]
       [--seeds N] [--bin build/ssdtlm] [--jobs 2] [--dir DIR]
 
-Variants: the named ones of experiments/explore/variants.yaml (--variant NAME) or inline
+Variants: the named ones of experiments/explore/variants.yaml and experiments/learning/variants.yaml
+(--variant NAME) or inline
 (--variant NAME='--set gc.rl_alpha=0.05 ...'); `paper`, `eps1` (the paper's unit at epsilon 1,
 the ratio's reference), `fixed<A>` (the fixed action A) and `eps1:NAME` (variant NAME at epsilon
 1 throughout: with a step size decaying per entry, its Q values are the sample means of its
@@ -16,8 +17,9 @@ targets under random actions, so its diagnostics say whether the variant's rewar
 separate the actions at all) are always known. `@pretrain` in a
 variant's options: the unit is first trained online on the workload's seed 0 (a trace instance
 no evaluation uses) with the same options (--rl-mode left out) and --rl-save, and every
-evaluation run loads that table (--rl-load). Runs whose result JSON is in DIR are not run
-again."""
+evaluation run loads that table (--rl-load). A variant that sets the unit's policy option (e.g.
+--slc-size static) replaces the unit's RL policy: a non-learning control. Runs whose result JSON
+is in DIR are not run again."""
 import argparse
 import concurrent.futures as cf
 import json
@@ -33,7 +35,11 @@ import yaml
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 WORKLOADS = os.path.join(ROOT, "experiments", "worth", "workloads.yaml")
-VARIANTS = os.path.join(ROOT, "experiments", "explore", "variants.yaml")
+# the explorer's variants (RTL-realisable) and the C++ research ones
+VARIANTS = (
+    os.path.join(ROOT, "experiments", "explore", "variants.yaml"),
+    os.path.join(HERE, "variants.yaml"),
+)
 T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306, 10: 2.262}
 
 GC128 = (
@@ -121,8 +127,10 @@ def variant_options(unit, spec):
     """{name: options added to the unit's RL run} from --variant NAME or NAME=OPTIONS."""
     prefix = UNIT[unit][1]
     known = {"paper": "", "eps1": f"--set {prefix}.rl_epsilon=1"}
-    if os.path.exists(VARIANTS):
-        with open(VARIANTS) as f:
+    for path in VARIANTS:
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
             for v in (yaml.safe_load(f) or {}).get(unit, []):
                 known.setdefault(v["name"], v["run"] + (" @pretrain" if v.get("pretrain") else ""))
     out = {}
@@ -140,7 +148,7 @@ def variant_options(unit, spec):
         elif name in known:
             out[name] = known[name]
         else:
-            sys.exit(f"probe: unknown variant {name!r} (variants.yaml or NAME='OPTIONS')")
+            sys.exit(f"probe: unknown variant {name!r} (the variants.yaml files or NAME='OPTIONS')")
     return out
 
 
@@ -231,12 +239,20 @@ def saturated(res):
     return sum(1 for r in res.values() for j in r.values() if get(j, ("operating_point", "saturated")))
 
 
+def die_utilisation(res):
+    """(lowest, highest) utilisation of the busiest die over the runs."""
+    u = [get(j, ("operating_point", "die_utilisation", "max")) for r in res.values() for j in r.values()]
+    u = [x for x in u if x is not None]
+    return (min(u), max(u)) if u else (float("nan"), float("nan"))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("unit", choices=sorted(UNIT))
     ap.add_argument("--setup", default=None)
     ap.add_argument("--variant", action="append", default=[])
     ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--ref", default="eps1", help="the variant of the paired ratio (default eps1)")
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "ssdtlm"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--dir", default="/tmp/ssdtlm-learning-probe")
@@ -258,21 +274,26 @@ def main(argv=None):
                 vopts += " --rl-load " + pretrained(a.bin, a.dir, f"{a.unit}-{setup}-{name}", tr0, train)
             for s in seeds:
                 out = os.path.join(a.dir, f"{a.unit}-{setup}-{name}-s{s}.json")
-                o = f"{opts} {rl_opts} {vopts}"
+                # a variant that sets the unit's policy option (e.g. --slc-size static) replaces it
+                o = f"{opts} {vopts}" if rl_opts.split()[0] in vopts.split() else f"{opts} {rl_opts} {vopts}"
                 jobs[(name, s)] = ex.submit(run_one, a.bin, out, traces[s], o, s)
     res = {}
     for (name, s), fut in jobs.items():
         with open(fut.result()) as f:
             res.setdefault(name, {})[s] = json.load(f)
     print(f"{a.unit} / {setup} ({workload}, {requests} requests, seeds 1-{a.seeds}): {opts} {rl_opts}")
-    print(f"operating point: saturated in {saturated(res)} of {sum(len(r) for r in res.values())} runs")
+    lo, hi = die_utilisation(res)
     print(
-        f"\n| variant | {label} mean ± 95% | / eps1, paired | learned | above-noise share (median) | "
+        f"operating point: busiest die's utilisation {lo:.1%}-{hi:.1%}, saturated in {saturated(res)} "
+        f"of {sum(len(r) for r in res.values())} runs"
+    )
+    print(
+        f"\n| variant | {label} mean ± 95% | / {a.ref}, paired | learned | above-noise share (median) | "
         "greedy agreement | favoured action | updates / visited entry |"
     )
     print("|---|---|---|---|---|---|---|---|")
     for name in variants:
-        print(summarise(a.unit, name, res[name], res["eps1"]))
+        print(summarise(a.unit, name, res[name], res[a.ref]))
     for name in variants:
         print(f"- {name}: {variants[name] or '(paper)'}")
 

@@ -16,12 +16,14 @@
 #include "Vqrl_fsp_frozen.h"
 #include "Vqrl_fsp_greedy.h"
 #include "Vqrl_fsp_greedy_base.h"
+#include "Vqrl_gc_alpha.h"
 #include "Vqrl_gc_frozen.h"
 #include "Vqrl_gc_greedy.h"
 #include "Vqrl_gc_knobs.h"
 #include "Vqrl_gc_online.h"
 #include "Vqrl_reward_log.h"
 #include "Vqrl_rr_greedy.h"
+#include "Vqrl_rr_greedy_alpha.h"
 #include "Vqrl_slc_frozen.h"
 #include "controller/rl/fixed.h"
 #include "controller/rl/qcore.h"
@@ -341,9 +343,9 @@ TEST(RlCosimPoints, GreedyRr80x9) {
 
 // The design knobs (docs/rl.md "Design knobs") in the RTL: epsilon halving every 8 decisions
 // (EpsPeriodLog2 3: the stream's SEEDs, 2 % of its operations, restart the decay often enough to
-// reach the floor between them) and the reward baseline (BaselineShift 6) on the online core; the baseline
-// (BaselineShift 4) on the greedy core with the shadow table. Every action, exploration, cycle
-// count and the final tables equal the C++ model's (QCoreConfig eps_period, baseline_shift).
+// reach the floor between them) and the reward baseline (BaselineShift 6) on the online core; the
+// baseline (BaselineShift 4) on the greedy core with the shadow table. Every action, exploration,
+// cycle count and the final tables equal the C++ model's (QCoreConfig eps_period, baseline_shift).
 TEST(RlCosimPoints, KnobsEpsDecayAndBaselineGc) {
   QCoreConfig cfg = greedy_config("gc", 0);
   cfg.random_ties = true;
@@ -357,6 +359,31 @@ TEST(RlCosimPoints, KnobsBaselineGreedyFspShadow) {
   QCoreConfig cfg = greedy_config("fsp", 29);
   cfg.baseline_shift = 4;
   core_equivalence<Vqrl_fsp_greedy_base>("fsp greedy + baseline", cfg, 50000, 22);
+}
+
+// Another step size and discount (qrl_core Alpha, Gamma: another shift-and-add sequence, cycles
+// 7 + steps + actions): the online gc core at alpha 0.6, gamma 0.5 (154, 128 with 8 fraction
+// bits) and the greedy rr core at alpha 0.1, gamma 0.95 (26, 243). Every action, cycle count and
+// the final tables equal the C++ model's (QCoreConfig alpha, gamma).
+TEST(RlCosimPoints, KnobsAlphaGammaGc) {
+  QCoreConfig cfg = greedy_config("gc", 0);
+  cfg.random_ties = true;
+  cfg.eps_high = 0.3;
+  cfg.eps_low = 0.05;
+  cfg.eps_high_decisions = 3000;
+  cfg.alpha = 0.6;
+  cfg.gamma = 0.5;
+  ASSERT_EQ(cfg.alpha_fx(), 154u);
+  ASSERT_EQ(cfg.gamma_fx(), 128u);
+  core_equivalence<Vqrl_gc_alpha>("gc alpha 0.6 gamma 0.5", cfg, 50000, 24);
+}
+TEST(RlCosimPoints, KnobsAlphaGammaGreedyRr) {
+  QCoreConfig cfg = greedy_config("rr", 0);
+  cfg.alpha = 0.1;
+  cfg.gamma = 0.95;
+  ASSERT_EQ(cfg.alpha_fx(), 26u);
+  ASSERT_EQ(cfg.gamma_fx(), 243u);
+  core_equivalence<Vqrl_rr_greedy_alpha>("rr greedy alpha 0.1 gamma 0.95", cfg, 50000, 25);
 }
 
 // The reward unit answering minus log2 of the sample (LogReward, RewardConfig::log_bins): every

@@ -30,6 +30,9 @@ def test_variants_known_and_inline():
     assert "@pretrain" in p["pretrained-frozen"] and "--rl-mode frozen" in p["pretrained-frozen"]
     e = p["eps1:pretrained-frozen-visits"]
     assert "--rl-mode" not in e and "@pretrain" not in e and e.endswith("--set gc.rl_epsilon=1")
+    # the explorer's (RTL-realisable) and the C++ research variants alike
+    k = probe.variant_options("gc", ["alpha0.6", "step-credit"])
+    assert k == {"alpha0.6": "--set gc.rl_alpha=0.6", "step-credit": "--set gc.rl_credit=step"}
     with pytest.raises(SystemExit):
         probe.variant_options("gc", ["no-such-variant"])
 

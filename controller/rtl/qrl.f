@@ -9,6 +9,7 @@ qrl_frozen.sv
 qrl_qadd.sv
 qrl_padd.sv
 qrl_qaddr.sv
+qrl_baseline.sv
 qrl_decide.sv
 qrl_reward.sv
 qrl_lfsr.sv

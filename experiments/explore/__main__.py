@@ -137,7 +137,7 @@ def main(argv=None):
         cs, chosen, dt, plan_of, res, walls, n = run.run_unit(a, unit, a.vs[unit])
         rows = front.unit_rows(unit, a.vs[unit], cs, chosen, plan_of, res, hw)
         line = front.answer(unit, rows)
-        output.write(a.out, unit, line, rows, cs)
+        output.write(a.out, unit, line, rows, cs, chosen)
         lines.append(
             f"- {line}. {len(cs)} cells, {n['train']} training and {n['eval']} held-out runs, "
             f"{time.time() - t:.0f} s (sizing {walls['sizing']:.0f} s, training {walls['train']:.0f} s, "

@@ -120,9 +120,21 @@ def html_page(unit, line, table_md_text, png_name, report_name):
     )
 
 
-def write(out, unit, line, rows, cs):
+def controls_line(cs, chosen):
+    """The design-time control of each setup (chosen on the whole training set of the setup)."""
+    by_setup = {}
+    for c in cs:
+        by_setup.setdefault(c.setup, set()).add((chosen.get(c.name) or {}).get("dt") or "-")
+    return "Design-time control (chosen on the training set): " + "; ".join(
+        f"{st}: {', '.join(sorted(d))}" for st, d in by_setup.items()
+    )
+
+
+def write(out, unit, line, rows, cs, chosen=None):
     base = os.path.join(out, f"explore-{unit}")
     t = table_md(unit, rows)
+    if chosen is not None:
+        t = controls_line(cs, chosen) + ".\n\n" + t
     with open(base + ".md", "w") as f:
         f.write(
             f"# Design-space explorer: {unit}\n\n{line}\n\n{t}\n## Per cell\n\n{cells_md(unit, rows, cs)}"

@@ -104,3 +104,17 @@ def test_explorer_refuses_a_variant_the_binary_refuses_before_any_run(ssdtlm_bin
         experiment(*args, "--only-variants", "none"), capture_output=True, text=True, timeout=60, env=env()
     )
     assert r.returncode == 1 and "no variant of rr is named none" in r.stderr, r.stderr
+
+
+def test_the_tables_name_each_setups_design_time_control():
+    from types import SimpleNamespace
+
+    from experiments.explore import output
+
+    cs = [
+        SimpleNamespace(name=f"c{i}", setup=st)
+        for i, st in enumerate(("128Gb die", "128Gb die", "512Gb die"))
+    ]
+    chosen = {"c0": {"dt": "mov10"}, "c1": {"dt": "mov10"}, "c2": {}}
+    line = output.controls_line(cs, chosen)
+    assert line == "Design-time control (chosen on the training set): 128Gb die: mov10; 512Gb die: -"

@@ -48,10 +48,7 @@ PENDING_FUNCTIONS = {
     ("experiments/fsp/lifetime.py", "main"),
     ("experiments/gc/gc_experiment.py", "report"),
     ("experiments/read-disturb/summary.py", "summary"),
-    ("experiments/slc-hierarchy/summary.py", "main"),
     ("experiments/slc-rl/headroom.py", "main"),
-    ("experiments/slc-rl/summary.py", "main"),
-    ("experiments/slc-rl/summary.py", "plots"),
     ("testbench/sweep/ssdtlm_sweep/report.py", "render_section"),
     ("testbench/sweep/ssdtlm_sweep/runner.py", "sweep"),
 }

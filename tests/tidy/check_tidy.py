@@ -48,7 +48,6 @@ PENDING_FUNCTIONS = {
     ("experiments/fsp/lifetime.py", "main"),
     ("experiments/gc/gc_experiment.py", "report"),
     ("experiments/read-disturb/summary.py", "summary"),
-    ("experiments/slc-rl/headroom.py", "main"),
     ("testbench/sweep/ssdtlm_sweep/report.py", "render_section"),
     ("testbench/sweep/ssdtlm_sweep/runner.py", "sweep"),
 }

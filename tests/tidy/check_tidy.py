@@ -44,12 +44,6 @@ PENDING_FUNCTIONS = {
     # hw / enc: the RL RTL is being edited (the next-state blocks of the update and reward FSMs)
     ("controller/rtl/qrl_learn.sv", "always_comb"),
     ("controller/rtl/qrl_reward.sv", "always_comb"),
-    # tidy: split by subject on the tidy branch
-    ("experiments/fsp/lifetime.py", "main"),
-    ("experiments/gc/gc_experiment.py", "report"),
-    ("experiments/read-disturb/summary.py", "summary"),
-    ("testbench/sweep/ssdtlm_sweep/report.py", "render_section"),
-    ("testbench/sweep/ssdtlm_sweep/runner.py", "sweep"),
 }
 # Same-shape blocks in controller/ that are tables rather than copied logic: (file, first line's
 # text, stripped). Empty: add a row only with the reason.

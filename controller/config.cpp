@@ -66,6 +66,19 @@ void check_rl_control(const std::string& unit, bool runs, const std::string& pol
                       ".rl_fixed_action': a fixed action neither explores nor learns; set one");
 }
 
+// The design knobs of an RL unit: refused where the unit does not run, and checked together.
+// own_alpha: the unit's alpha where it is a key of its own (slc.rl_alpha), else < 0.
+void check_rl_knobs(const std::string& unit, bool runs, const std::string& policy,
+                    const rl::Knobs& k, double own_alpha = -1) {
+  if (k != rl::Knobs{} && !runs)
+    throw ConfigError("keys '" + unit + ".rl_*' (design knobs) have no effect with " + policy +
+                      ": no RL unit runs there");
+  rl::Knobs c = k;
+  if (own_alpha >= 0) c.alpha = own_alpha;
+  const std::string why = c.check();
+  if (!why.empty()) throw ConfigError("key '" + unit + "." + why);
+}
+
 }  // namespace
 
 void SsdConfig::set(const std::string& key, const json& value, const std::string& source) {
@@ -188,6 +201,12 @@ void SsdConfig::finalize() {
                    gc_rl_epsilon, gc_rl_fixed_action);
   check_rl_control("rd", wsrs, "rd.policy " + (rd_enabled ? rd_policy : "none"), rd_rl_epsilon,
                    rd_rl_fixed_action);
+  check_rl_knobs("fsp", fsp_grouper == "rl", "fsp.grouper " + fsp_grouper, fsp_rl);
+  check_rl_knobs("gc", gc_policy == "rl" || gc_policy == "rl-aggr", "gc.policy " + gc_policy,
+                 gc_rl);
+  check_rl_knobs("rd", wsrs, "rd.policy " + (rd_enabled ? rd_policy : "none"), rd_rl);
+  check_rl_knobs("slc", hybrid() && slc_size_policy == "rl", "slc.size_policy " + slc_size_policy,
+                 slc_rl, slc_rl_alpha);
   // DRAM must hold the data cache and the fully cached mapping table (4 bytes per logical page).
   double need_mib = cache_mib + logical_pages() * 4.0 / (1024 * 1024);
   if (need_mib > dram_size_mib)

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/rl/knobs.h"
 #include "nand/geometry.h"
 #include "nand/timing.h"
 
@@ -86,6 +87,9 @@ struct SsdConfig {
   // place (no learning).
   double fsp_rl_epsilon = -1, gc_rl_epsilon = -1, rd_rl_epsilon = -1;
   int32_t fsp_rl_fixed_action = -1, gc_rl_fixed_action = -1, rd_rl_fixed_action = -1;
+  // The RL units' design knobs (<unit>.rl_<knob>, controller/rl/knobs.h, docs/rl.md "Design
+  // knobs"); the defaults are the papers' designs. slc's alpha and gamma are slc_rl_alpha/gamma.
+  rl::Knobs fsp_rl, gc_rl, rd_rl, slc_rl;
 
   double overprovisioning = 0.10;
   double gc_threshold = 0.05;  // fraction of a plane's blocks that must stay free

@@ -358,7 +358,12 @@ const std::vector<Param>& params() {
       num<double>("sim.sample_interval_ms", FIELD(sample_interval_ms), 0.001, 1e9,
                   "time-series sampling period (simulated), ms"),
   };
-  return p;
+  static const std::vector<Param> all = [] {  // the RL units' design knobs after the others
+    std::vector<Param> v = p;
+    for (Param& k : rl_knob_params()) v.push_back(std::move(k));
+    return v;
+  }();
+  return all;
 }
 #undef FIELD
 

@@ -20,5 +20,7 @@ struct Param {
 };
 
 const std::vector<Param>& params();
+// The keys of the RL units' design knobs (controller/config_rl_keys.cpp), part of params().
+std::vector<Param> rl_knob_params();
 
 }  // namespace ssdtlm::config_keys

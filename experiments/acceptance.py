@@ -3,10 +3,11 @@
 setup (drive, cache, warm-up), at an unsaturated operating point found by a fixed rule, and prints
 the paper-vs-ours table (one seed: context), the ablation that names the mechanism, and for the
 four RL headlines the verdicts: RL against every non-learning control of its unit (the unit at
-epsilon 1, the best fixed action chosen on a separate seed, the paper's own comparators) over 5
-seeds, each "RL beats", "matches" or "loses" by the 95% interval of the paired ratio, or "not
-testable on this trace" with the measured reason (experiments/worth, docs/experiments/worth.md);
-for hierarchy, the policy against page, SA and Sector at DRAM write-backs of 0-256 MiB.
+epsilon 1, the fixed actions and lazy's grid tuned on the trace's first half, the design-time
+settings tuned on the worth experiment's training set of the unit, the paper's own comparators),
+judged on the trace's second half over 5 seeds, each "RL beats", "matches", "loses" or
+"unresolved" by the 95% interval of the paired ratio and a 1% equivalence margin, or "not testable
+on this trace" with the measured reason (experiments/worth, docs/experiments/worth.md).
 
     python3 -m experiments.acceptance HEADLINE --trace FILE [--trace-args "..."] [--run-args "..."] [--workers N]
                                       [--bin PATH] [--out DIR] [--budget quick|full] [--no-ablations]
@@ -51,7 +52,8 @@ if __name__ == "__main__" and not __package__:
     _env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_root, os.environ.get("PYTHONPATH")])))
     os.execve(sys.executable, [sys.executable, "-m", "experiments.acceptance", *sys.argv[1:]], _env)
 
-from experiments.acceptance_verdicts import VERDICT, effort, lat, op_point, ratio, training, tput
+from experiments.acceptance_ablation import ablation_text
+from experiments.acceptance_verdicts import VERDICT, effort, op_point, training
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -269,144 +271,18 @@ def unsaturated(j):
     return not op["saturated"] and op["die_utilisation"]["max"] <= MAX_DIE
 
 
-def ablation_text(headline, R, a, fold_args):
-    """The mechanism check: what the ablation says about this trace."""
-    L = []
-    if headline == "fsp":
-        from experiments.fsp.oracle_lsb import analyse, to_records
-
-        fold = R["baseline"]["trace"]["transformations"].get("fold", {})
-        cap = fold.get("capacity_bytes", 0) / 2**30
-        rec = to_records(a.trace, a.bin, fold_args + (f" --capacity-gib {cap!r}" if cap else ""))
-        try:
-            o = analyse(rec, 8192, 2 * MIB // 8192, 4)
-        finally:
-            os.unlink(rec)
-        if o is None:
-            L.append(
-                "Oracle bound (experiments/fsp/oracle_lsb.py, 2 MiB): no programmed data is read "
-                "after the warm-up: placement cannot move any read to LSB."
-            )
-        else:
-            L.append(
-                f"Oracle bound (experiments/fsp/oracle_lsb.py, 2 MiB cache, the looped trace): "
-                f"{o['flash_reads']} flash reads of programmed data; LSB share by read history "
-                f"{100 * o['history']:.1f}% ({o['history'] / o['random']:.2f}x random), future-knowing "
-                f"per unit {100 * o['per_unit']:.1f}% ({o['per_unit'] / o['random']:.2f}x), global "
-                f"{100 * o['glob']:.1f}% ({o['glob'] / o['random']:.2f}x). Placement of what the "
-                f"trace writes, ranked by past reads (the RL state), is bounded by the history "
-                f"figure; below 1.5x, only Rewrite (re-placing data read hot from a slow page, "
-                f"the 'rl rewrite-skip' row removes it) can move reads to LSB."
-            )
-        st = R["_stats"]
-        L.append(
-            f"Read-hot data in one pass of the trace (`ssdtlm trace-stats`): Hot R "
-            f"{100 * st['hot_read_ratio']:.1f}% of the read pages are read >= 4 times, Int. ratio "
-            f"{100 * st['int_ratio']:.1f}% (hottest share of pages serving 80% of the reads); "
-            f"{100 * st['read_ratio_ops']:.1f}% of requests are reads. The paper's mechanism "
-            f"needs pages read often enough to reach the RL state's top read bin (> 5 reads) "
-            f"and the Rewrite trigger."
-        )
-        for k in ("rl no-promotion", "rl rewrite-skip", "frequency"):
-            if k in R:
-                L.append(
-                    f"{k}: LSB share {ratio(R[k]['fsp']['lsb_share'], R['baseline']['fsp']['lsb_share']):.2f}x, "
-                    f"read mean {ratio(lat(R[k], 'read', 'mean'), lat(R['baseline'], 'read', 'mean')):.3f} of Baseline."
-                )
-    elif headline == "gc":
-        lz = R["lazy"]
-        host_pages = max(1, lz["flash"].get("host_pages_programmed", 0))
-        L.append(
-            f"GC pressure: lazy moved {lz['flash']['gc_page_moves']} valid pages "
-            f"({lz['flash']['gc_page_moves'] / host_pages:.3f} per host page programmed) and "
-            f"erased {lz['flash']['erases']['gc']} blocks (WAF {lz['flash']['waf']:.2f}). Partial GC "
-            f"spreads page copies over idle gaps; where GC moves (almost) nothing it is "
-            f"erase-only, the RL unit gets few decisions (it decides only while N_free <= T_GC "
-            f"or in the T^A_GC band) and there is nothing to spread: outside the paper's regime "
-            f"(its traces, and the ablation's home1-like workloads, reach WAF ~2)."
-        )
-        for k in ("rl (no T^A_GC band)", "rl-aggr greedy", "lazy N_free/plane", "rl-aggr N_free/plane"):
-            if k in R:
-                L.append(
-                    f"{k}: write p99.99 {ratio(lat(R[k], 'write', 'p99_99'), lat(lz, 'write', 'p99_99')):.3f} "
-                    f"of lazy (N_free/die), GC erases {ratio(R[k]['flash']['erases']['gc'], lz['flash']['erases']['gc']):.3f}."
-                )
-    elif headline == "rr":
-        b = R["baseline"]
-        full = b["read_disturb"]["refresh"]["full"]
-        L.append(
-            f"Refresh pressure: Baseline ran {full} full refreshes "
-            f"({b['flash']['erases']['read_refresh']} refresh erases)"
-            + (
-                ". None: no block reached the hard threshold, there is nothing for ws+rs to "
-                "move into idle time (outside the paper's regime)."
-                if full == 0
-                else "."
-            )
-        )
-        w = R["ws+rs"]["read_disturb"]["refresh"]
-        L.append(
-            f"ws+rs: {w['partial_jobs']} partial refresh jobs ({w['partial_moves']} page moves) in "
-            f"idle time, {w['full']} full refreshes ({w['forced_full']} partial jobs forced full)."
-        )
-        bp, wp = R.get("baseline preempt"), R.get("ws+rs preempt")
-        if bp and wp:
-            L.append(
-                f"Preemptible refresh (a refresh that never delays a read by more than one "
-                f"operation): ws+rs / Baseline read mean {ratio(lat(wp, 'read', 'mean'), lat(bp, 'read', 'mean')):.3f}, "
-                f"p99.99 {ratio(lat(wp, 'read', 'p99_99'), lat(bp, 'read', 'p99_99')):.3f}. The paper's gain "
-                f"needs refreshes that block reads (its Observation II); if ws+rs wins only with "
-                f"blocking refreshes, that is the mechanism."
-            )
-        if "ws (no RL)" in R:
-            L.append(
-                f"ws alone (no RL refresh): read mean {ratio(lat(R['ws (no RL)'], 'read', 'mean'), lat(b, 'read', 'mean')):.3f} of Baseline."
-            )
-    elif headline == "hierarchy":
-        notes = {
-            "hierarchy write-back": "with a DRAM write-back cache of 16 MiB (MQSim-like: a "
-            "write completes in DRAM while the cache has room, so the "
-            "programs a policy saves reach write latency only when it "
-            "is full)",
-            "hierarchy static": "with MQSim's static LPN-to-plane allocation",
-        }
-        for k, ref in (("hierarchy write-back", "page write-back"), ("hierarchy static", "page static")):
-            if k in R and ref in R:
-                L.append(
-                    f"{k} / {ref}, {notes[k]}: write mean "
-                    f"{ratio(lat(R[k], 'write', 'mean'), lat(R[ref], 'write', 'mean')):.3f}."
-                )
-        p = R["page"]["slc"]
-        L.append(
-            f"SLC pressure (page): {p.get('migration_victims', 0)} migration victims, "
-            f"{p.get('migration_pages', 0)} pages migrated, {p.get('native_gc_pages', 0)} native GC "
-            f"pages. With (almost) no migration the policies differ only in how they pack "
-            f"writes into SLC pages (partial-page writes, read-modify-writes)."
-        )
-    elif headline == "slc-rl":
-        u = tput(R["ust"])
-        best = max(((k, tput(j)) for k, j in R.items() if k.startswith("static")), key=lambda x: x[1])
-        L.append(
-            f"Headroom: the best fixed (size, theta) cell is '{best[0]}' at {best[1] / u:.3f}x UST; "
-            f"a policy that settles on one setting cannot beat that. Whole drive allowed in SLC mode: "
-            f"RL {tput(R['rl whole-drive']) / u:.3f}x, UST {tput(R['ust whole-drive']) / u:.3f}x of UST "
-            f"(capped). If the best fixed cell is far below 1.58x, the +58% is outside what this "
-            f"trace on this drive allows (the slides' gain needs large writes that belong in SLC "
-            f"and a cap UST does not already fill)."
-        )
-    return L
-
-
 UNIT_OF = {"fsp": "fsp", "gc": "gc", "rr": "rr", "slc-rl": "slc", "hierarchy": "hierarchy"}
 
 
 def controls(a, headline, opts, outdir):
-    """RL against every non-learning control of its unit (experiments/worth: the unit at
-    epsilon 1, the best fixed action chosen on a separate seed, the paper's comparators) on this
-    trace with the options `opts`, over the evaluation seeds; the cells' Markdown."""
+    """RL against every non-learning control of its unit (experiments/worth) on this trace with
+    the options `opts`: trained and tuned on the trace's first half (seed 0), judged on its second
+    half over the evaluation seeds; the design-time settings and control chosen on the worth
+    experiment's quick training set of the unit (the other traces and generated workloads of its
+    class, not this trace). Returns the cells' Markdown and the worth row."""
     import types
 
-    from experiments.worth import plan, worth
+    from experiments.worth import plan, report, worth
     from experiments.worth.setups import UNITS
 
     unit = UNIT_OF[headline]
@@ -416,20 +292,48 @@ def controls(a, headline, opts, outdir):
         plan.Cell(unit, st, tname, "real", lambda s, t=trace: t, plan.options(opts))
         for st in UNITS[unit]["quick_setups"]
     ]
+    only = set(w for w in a.dt_workloads.split(",") if w)
+    dt_cells, gen = plan.cells([unit], True, plan.load_workloads(), only, UNITS[unit]["quick_setups"])
+    same = {
+        c.workload
+        for c in dt_cells
+        if c.kind == "real" and os.path.realpath(c.trace_of_seed(0)) == os.path.realpath(trace)
+    }
+    dt_cells = [c for c in dt_cells if c.workload not in same]  # never tuned on this trace
     ns = types.SimpleNamespace(
-        bin=a.bin, workers=a.workers, out=outdir, quick=False, db=os.path.join(outdir, "controls.sqlite")
+        bin=a.bin,
+        workers=a.workers,
+        out=outdir,
+        quick=a.budget == "quick",
+        db=a.controls_db or os.path.join(outdir, "controls.sqlite"),
+        hwcost=a.hwcost,
     )
-    rows, n_sel, n_ev, t1, t2 = worth.evaluate(ns, cs, {}, "-" + tname)
-    md = "## RL against its controls\n" + worth.cells_md(rows).split("\n", 1)[1]
-    ns.hwcost = None
+    rows, phases, dt = worth.evaluate(ns, cs, gen, "-" + tname, dt_cells)
+    setups = "; ".join(f"{st}: `{UNITS[unit]['setups'][st]}`" for st in UNITS[unit]["quick_setups"])
+    quick = UNITS[unit].get("quick_args") if ns.quick else None
+    md = (
+        "## RL against its controls\n\nSetups (experiments/worth/setups.py): "
+        + setups
+        + (f", with `{quick}` (--budget quick)" if quick else "")
+        + "; each cell's replay is sized by experiments/worth/sizing.py per half of the trace (its "
+        "'Replay' line), not by this command's loop rule above. Design-time choices: the worth quick "
+        "training set of the unit"
+        + (f" without {', '.join(sorted(same))} (this trace)" if same else "")
+        + ".\n"
+        + report.cells_md(rows).split("\n", 1)[1]
+    )
+    wall = sum(t for _, t in phases.values())
     return (
-        md + f"\n{n_sel} selection and {n_ev} evaluation runs, {t1 + t2:.0f} s.\n\n"
-        "## Worth on this trace (RL against its best control, beside its hardware cost)\n\n"
-        + worth.worth_md(rows, worth.hwcost(ns), [unit])
+        md
+        + f"\n{phases['train'][0]} training and {phases['eval'][0]} held-out runs, {wall:.0f} s.\n\n"
+        + worth.dt_md(dt)
+        + "\n## Worth on this trace (RL against its best control, beside its hardware cost)\n\n"
+        + report.worth_md(rows, worth.hwcost(ns), [unit])
     )
 
 
-def main():
+def parse_args():
+    """The command line, checked: a clear message and a non-zero exit on a bad value."""
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -447,6 +351,20 @@ def main():
     ap.add_argument("--budget", choices=["quick", "full"], default="full")
     ap.add_argument("--no-ablations", action="store_true")
     ap.add_argument(
+        "--hwcost", help="a `ssdtlm hwcost --json` file for the cost columns (default: run hwcost)"
+    )
+    ap.add_argument(
+        "--dt-workloads",
+        default="",
+        help="comma-separated workloads of experiments/worth/workloads.yaml whose training data make the "
+        "design-time choices (default: every workload of the unit's paper)",
+    )
+    ap.add_argument(
+        "--controls-db",
+        help="the sweep store of the controls' runs (default OUT/HEADLINE-<trace>/controls.sqlite); "
+        "the worth experiment's store reuses its training runs",
+    )
+    ap.add_argument(
         "--no-controls",
         action="store_true",
         help="skip RL against its controls over the seeds (the verdicts)",
@@ -458,10 +376,29 @@ def main():
         sys.exit(f"acceptance.py: --bin {a.bin}: not an executable (build first)")
     if a.workers < 1:
         sys.exit("acceptance.py: --workers: must be at least 1")
-    h = HEADLINES[a.headline]
-    tname = os.path.basename(a.trace).split(".")[0]
-    outdir = os.path.join(a.out, f"{a.headline}-{tname}")
-    os.makedirs(outdir, exist_ok=True)
+    if a.dt_workloads and a.headline in UNIT_OF:
+        check_dt_workloads(a)
+    return a
+
+
+def check_dt_workloads(a):
+    """--dt-workloads names workloads of the headline's paper only."""
+    from experiments.worth import plan
+    from experiments.worth.setups import UNITS
+
+    paper = plan.load_workloads()[UNITS[UNIT_OF[a.headline]]["paper"]]
+    known = set(paper.get("generated", {})) | set(paper.get("real", {}))
+    bad = sorted(set(w for w in a.dt_workloads.split(",") if w) - known)
+    if bad:
+        sys.exit(
+            f"acceptance.py: --dt-workloads: {', '.join(bad)}: "
+            f"not a workload of {a.headline} ({', '.join(sorted(known))})"
+        )
+
+
+def replay(a, h, outdir):
+    """The looped trace at the operating point (the reference slowed until unsaturated), then
+    every run at that speed. Returns the runs by label and what the table states about them."""
     targs = a.trace_args
     if "--fold" not in targs:
         targs += " --fold modulo"
@@ -495,7 +432,13 @@ def main():
         futs = {ex.submit(runner.run, k, f"{base} --speed {speed:g} {v}"): k for k, v in todo.items()}
         for f in cf.as_completed(futs):
             R[futs[f]] = f.result()
+    rp = dict(targs=targs, loops=loops, loop_note=loop_note, speed=speed, calib=calib, closed=closed)
+    return R, rp
 
+
+def headline_verdict(a, h, R, closed):
+    """The paper's headline on one seed: MET or NOT MET, marked when the RL policy is
+    under-trained or a run is off the operating point. Returns the verdict and the table rows."""
     met, rows = VERDICT[a.headline](R)
     # the RL policies' runs (QLC-only reports an idle sizer, the baselines none)
     train_ok = all(
@@ -503,6 +446,24 @@ def main():
         for k in h["runs"]
         if k in RL_RUNS and training(R[k], a.headline) is not None
     )
+    verdict = "MET" if met else "NOT MET"
+    if not train_ok:
+        verdict += " (RL policy UNTRAINED or UNDER-TRAINED: not a verdict on the method)"
+    by_design = "--closed-loop" in h["base"]  # slc-rl: throughput in closed loop
+    if any(R[k]["operating_point"]["saturated"] for k in h["runs"]) and not by_design:
+        verdict += " (a headline run is SATURATED: see the operating point column)"
+    elif not by_design and not unsaturated(R[h["ref"]]):
+        verdict += (
+            f" (the reference is above {100 * MAX_DIE:.0f}% die"
+            + (" in closed loop" if closed else f" after {SLOWDOWNS} halvings of the speed")
+            + ": not the documented operating point)"
+        )
+    return verdict, rows
+
+
+def headline_md(a, h, R, rp):
+    """The command, the setup, the paper-vs-ours table and the runs' operating points."""
+    verdict, rows = headline_verdict(a, h, R, rp["closed"])
     L = [
         f"# Acceptance: {a.headline} on {os.path.basename(a.trace)}",
         "",
@@ -511,8 +472,8 @@ def main():
         f"{' --run-args ' + shlex.quote(a.run_args) if a.run_args else ''}"
         f"{' --budget quick' if a.budget == 'quick' else ''}` (setup: {h['doc']})",
         "",
-        f"Setup: `{h['base']} {targs.strip()}`; loop: {loop_note}; speed {speed:g} "
-        f"(reference '{ref}': " + "; ".join(f"x{s:g}: {o}" for s, o in calib) + ")",
+        f"Setup: `{h['base']} {rp['targs'].strip()}`; loop: {rp['loop_note']}; speed {rp['speed']:g} "
+        f"(reference '{h['ref']}': " + "; ".join(f"x{s:g}: {o}" for s, o in rp["calib"]) + ")",
         "",
         f"Paper: {PAPER[a.headline]}",
         "",
@@ -520,18 +481,6 @@ def main():
         "|---|---|---|---|",
     ]
     L += [f"| {m} | {p} | {o} | {c} |" for m, p, o, c in rows]
-    verdict = "MET" if met else "NOT MET"
-    if not train_ok:
-        verdict += " (RL policy UNTRAINED or UNDER-TRAINED: not a verdict on the method)"
-    by_design = "--closed-loop" in h["base"]  # slc-rl: throughput in closed loop
-    if any(R[k]["operating_point"]["saturated"] for k in h["runs"]) and not by_design:
-        verdict += " (a headline run is SATURATED: see the operating point column)"
-    elif not by_design and not unsaturated(R[ref]):
-        verdict += (
-            f" (the reference is above {100 * MAX_DIE:.0f}% die"
-            + (" in closed loop" if closed else f" after {SLOWDOWNS} halvings of the speed")
-            + ": not the documented operating point)"
-        )
     L += [
         "",
         f"**Paper's headline, one seed: {verdict}** (context, not a verdict on the unit: "
@@ -544,11 +493,23 @@ def main():
         t = training(R[k], a.headline)
         eff = effort(t, a.headline)[0] if t and (t["decisions"] or "rl" in k or "ws+rs" in k) else "-"
         L.append(f"| {k} | {op_point(R[k])} | {eff} |")
+    return L
+
+
+def main():
+    a = parse_args()
+    h = HEADLINES[a.headline]
+    tname = os.path.basename(a.trace).split(".")[0]
+    outdir = os.path.join(a.out, f"{a.headline}-{tname}")
+    os.makedirs(outdir, exist_ok=True)
+    R, rp = replay(a, h, outdir)
+    L = headline_md(a, h, R, rp)
+    looped = f"{rp['targs']} --loop {rp['loops']}"
     if not a.no_ablations:
         L += ["", "Ablation (the mechanism):", ""]
-        L += ["- " + x for x in ablation_text(a.headline, R, a, f"{targs} --loop {loops}")]
+        L += ["- " + x for x in ablation_text(a.headline, R, a, looped)]
     if a.headline in UNIT_OF and not a.no_controls:
-        L += ["", controls(a, a.headline, f"{targs} --loop {loops} --speed {speed:g} {a.run_args}", outdir)]
+        L += ["", controls(a, a.headline, f"{looped} --speed {rp['speed']:g} {a.run_args}", outdir)]
     text = "\n".join(L) + "\n"
     with open(os.path.join(outdir, "table.md"), "w") as f:
         f.write(text)

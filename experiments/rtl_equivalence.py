@@ -3,7 +3,8 @@ experiments' sweep specs (the --quick versions by default), replayed with `--rl-
 `--rl-backend rtl`; the two result JSONs must be identical except wall-clock fields (any key with
 `wall` in it, the backend's name, the peak RSS and the top-level `build` object, whose command line
 names the backend). Runs that read another run's output (pre-training chains)
-are skipped.
+are skipped. `explore`: every variant of the design-space explorer (experiments/explore/variants.yaml)
+once, its pre-trained table saved first to a file both backends load.
 
     python3 -m experiments.rtl_equivalence [--bin B] [--workers N] [--full] [--limit N] [--out DIR]
                                    [--only NAME[,NAME]]
@@ -32,6 +33,8 @@ SPECS = {
     "read-disturb": "experiments/read-disturb/sweep.yaml",
     "slc-rl": "experiments/slc-rl/sweep.yaml",
     "slc-rl-headroom": "experiments/slc-rl/headroom.yaml",
+    # every variant of experiments/explore/variants.yaml, once each (experiments/explore/equivalence.py)
+    "explore": None,
 }
 RL_ARGS = [("--fsp", "rl"), ("--gc", "rl"), ("--gc", "rl-aggr"), ("--rr", "ws+rs"), ("--slc-size", "rl")]
 
@@ -111,7 +114,12 @@ def main():
     names = [n for n in SPECS if not o.only or n in o.only.split(",")]
     bad = 0
     for name in names:
-        path = os.path.join(ROOT, SPECS[name])
+        if name == "explore":
+            from experiments.explore import equivalence
+
+            path = equivalence.write_spec(binp, os.path.join(o.out, "explore"))
+        else:
+            path = os.path.join(ROOT, SPECS[name])
         if not os.path.exists(path):
             print(f"{name}: no spec {SPECS[name]}")
             continue

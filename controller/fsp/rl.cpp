@@ -27,8 +27,11 @@ rl::UnitConfig RlGrouper::unit_config(uint32_t seed) {
 }
 
 rl::UnitConfig RlGrouper::own_unit_config() const {
-  rl::UnitConfig u = rl::with_controls(unit_config(seed_), epsilon_, fixed_action_);
+  rl::UnitConfig u = unit_config(seed_);
+  rl::apply_knobs(u, knobs_);
+  u = rl::with_controls(u, epsilon_, fixed_action_);
   rl::FspEncConfig& e = u.enc.fsp;
+  e.credit = knobs_.credit == "read" ? 1 : knobs_.credit == "read-type" ? 2 : 0;
   e.size = rl::Feature::table({uint64_t{page_size_} + 1});  // small: at most one page
   e.full_mask = full_mask_;
   e.episode_steps = episode_steps_;
@@ -54,6 +57,7 @@ void RlGrouper::configure(const SsdConfig& cfg) {
   if (seed_ == 0) seed_ = 1;
   epsilon_ = cfg.fsp_rl_epsilon;
   fixed_action_ = cfg.fsp_rl_fixed_action;
+  knobs_ = cfg.fsp_rl;
 }
 
 void RlGrouper::set_backend_factory(const rl::BackendFactory& f) {
@@ -65,6 +69,7 @@ rl::Backend& RlGrouper::backend() {
   if (!backend_) {
     const rl::UnitConfig u = own_unit_config();
     backend_ = factory_ ? factory_(u) : rl::make_cpp_backend(u);
+    effort_.attach(*backend_);
   }
   return *backend_;
 }
@@ -225,6 +230,7 @@ nlohmann::json RlGrouper::policy_stats() const {
   j["decisions"] = effort_.decisions;
   j["updates"] = effort_.updates;
   j["training"] = effort_.json(episode_);
+  if (backend_) j["diagnostics"] = effort_.diagnostics_json(*backend_);
   j["rewrite_triggers"] = rewrite_triggers_;
   j["neighbour_fills"] = fills_;
   j["unit_cycles"] = backend_ ? backend_->cycles() : 0;

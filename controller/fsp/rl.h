@@ -38,6 +38,7 @@
 #include "controller/ftl.h"
 #include "controller/rl/effort.h"
 #include "controller/rl/enc_fsp.h"
+#include "controller/rl/knobs.h"
 
 namespace ssdtlm {
 
@@ -99,6 +100,7 @@ class RlGrouper : public FspGrouper {
   uint32_t seed_;
   double epsilon_ = -1;        // fsp.rl_epsilon
   int32_t fixed_action_ = -1;  // fsp.rl_fixed_action
+  rl::Knobs knobs_;            // fsp.rl_* design knobs
   rl::BackendFactory factory_;
   std::unique_ptr<rl::Backend> backend_;
   double window_fraction_ = 0.05;

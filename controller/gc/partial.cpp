@@ -58,18 +58,22 @@ uint32_t PartialGc::pick_plane() const {
   return best;
 }
 
+uint32_t PartialGc::zone_free(uint32_t plane) const {
+  if (p_.free_count_planes <= 1) return engine_->free_blocks(plane);
+  uint32_t nfree = 0;
+  for (uint32_t k = 0, q = plane % p_.dies; k < p_.free_count_planes && q < engine_->planes();
+       ++k, q += p_.dies)
+    nfree += engine_->free_blocks(q);
+  return nfree;
+}
+
 void PartialGc::on_request_served(const HostCmd& cmd, Tick latency) {
+  scheduled_copies_ = 0;
   if (cmd.is_read && !p_.reads_trigger) return;
   const uint32_t plane = pick_plane();
   const uint32_t plane_free = engine_->free_blocks(plane);
   // N_free of the zone rules: the plane's, or its die's (gc.free_count).
-  uint32_t nfree = plane_free;
-  if (p_.free_count_planes > 1) {
-    nfree = 0;
-    for (uint32_t k = 0, q = plane % p_.dies; k < p_.free_count_planes && q < engine_->planes();
-         ++k, q += p_.dies)
-      nfree += engine_->free_blocks(q);
-  }
+  const uint32_t nfree = zone_free(plane);
   uint8_t& inten = intensive_[plane];
   if (plane_free <= p_.intensive_blocks)
     inten = 1;
@@ -107,6 +111,7 @@ void PartialGc::on_request_served(const HostCmd& cmd, Tick latency) {
   if (intensive) ++intensive_steps_;
   if (zone == Zone::Band) ++band_steps_;
   if (cmd.is_read) ++read_steps_;
+  scheduled_copies_ = copies;
   run_step(plane, copies, max_valid, kPrioNormal, static_cast<Tick>(ch.cycles) * p_.ctrl_cycle);
 }
 

@@ -73,6 +73,10 @@ class PartialGc : public GcPolicy {
   uint32_t pick_plane() const;
 
  protected:
+  // N_free of the zone rules for a step on `plane`: the plane's free blocks, or its die's.
+  uint32_t zone_free(uint32_t plane) const;
+  // The copies of the step the latest served request scheduled (0: none).
+  uint32_t scheduled_copies() const { return scheduled_copies_; }
   // Decide the copies for this request (zone != None, interval rule already applied).
   virtual Choice choose(const HostCmd& cmd, Tick latency, uint32_t plane, Zone zone) = 0;
   // Every arrival's interval (predictors keep their estimate here).
@@ -88,6 +92,7 @@ class PartialGc : public GcPolicy {
   std::vector<uint8_t> intensive_;  // per plane
   Tick prev_arrival_ = 0;
   bool in_emergency_ = false;
+  uint32_t scheduled_copies_ = 0;
   uint64_t decisions_ = 0, steps_ = 0, erase_steps_ = 0, intensive_steps_ = 0, emergency_steps_ = 0,
            band_steps_ = 0, read_steps_ = 0, zero_interval_skips_ = 0;
   std::array<uint64_t, kHistSize> hist_{};

@@ -41,14 +41,56 @@ RlGc::RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t 
       backend_(rl::make_cpp_backend(controlled_config())) {
   p_.aggressive = aggressive;
   p_.reads_trigger = aggressive;
+  effort_.attach(*backend_);
 }
 
 rl::UnitConfig RlGc::controlled_config() const {
-  return rl::with_controls(unit_config(seed_, split_us_), epsilon_, fixed_action_);
+  rl::UnitConfig u = unit_config(seed_, split_us_);
+  rl::apply_knobs(u, knobs_);
+  if (knobs_.state == "free") {
+    // the free blocks of the zone rules, 4 bins: <= the intensive stop, <= T_GC, <= the middle of
+    // the early band, above; with the current interval: 68 states as the paper's
+    u.enc.gc.free = rl::Feature::table(
+        {p_.intensive_stop + 1u, p_.t_gc + 1u, (p_.t_gc + p_.t_gc_aggr) / 2 + 1u});
+    u.enc.gc.prev = rl::Feature::off();
+    u.enc.gc.act = rl::Feature::off();
+  }
+  u.enc.gc.step_credit = knobs_.credit == "step";
+  u.enc.gc.step_best = u.reward.log_bins ? 0 : u.reward.values_fx()[0];
+  u.core.states = u.enc.states();
+  return rl::with_controls(u, epsilon_, fixed_action_);
+}
+
+void RlGc::set_knobs(const rl::Knobs& k) {
+  knobs_ = k;
+  step_credit_ = k.credit == "step";
+  backend_ = rl::make_cpp_backend(controlled_config());
+  effort_.attach(*backend_);
 }
 
 void RlGc::set_backend_factory(const rl::BackendFactory& f) {
   backend_ = f(controlled_config());
+  effort_.attach(*backend_);
+}
+
+void RlGc::count_updates(const rl::UnitRsp& r) {
+  for (uint32_t i = 0; i < r.updates; ++i) {
+    if (r.upd_ready) updated_[r.upd_state * kActions + r.upd_action] = 1;
+    effort_.update_request(r.upd_reward, r.upd_ready);
+  }
+}
+
+void RlGc::on_request_arrival(HostCmd& cmd) {
+  PartialGc::on_request_arrival(cmd);
+  if (step_credit_) backend_->unit_op(rl::GcEncoder::arrive(cmd.id, ns32(cmd.arrival)));
+}
+
+void RlGc::on_gc_idle(uint32_t plane) {
+  PartialGc::on_gc_idle(plane);
+  if (!step_credit_) return;
+  const rl::UnitRsp r = backend_->unit_op(rl::GcEncoder::idle(plane, ns32(engine_->now())));
+  carry_cycles_ += r.cycles;  // charged to the next decision
+  count_updates(r);
 }
 
 uint32_t RlGc::cur_bin(Tick interval) {
@@ -59,11 +101,21 @@ void RlGc::on_request_served(const HostCmd& cmd, Tick latency) {
   // Every served request feeds the percentile thresholds and the unit's interval bins; its
   // reward is used if it decides.
   const rl::UnitRsp r =
-      backend_->unit_op(rl::GcEncoder::sample(ns32(latency), ns32(cmd.gc_interval)));
+      backend_->unit_op(rl::GcEncoder::sample(ns32(latency), ns32(cmd.gc_interval), cmd.id));
   sample_cycles_ = r.cycles;
   unit_cycles_ += r.cycles;
   ++reward_samples_;
+  count_updates(r);  // the step credit's
+  const uint64_t decided = effort_.decisions;
   PartialGc::on_request_served(cmd, latency);
+  if (step_credit_ && effort_.decisions != decided) {
+    // the decision's step is known: scheduled, or one still running on its plane
+    const uint32_t plane = last_plane_;
+    const bool busy = scheduled_copies() > 0 || engine_->gc_step_busy(plane);
+    const rl::UnitRsp s = backend_->unit_op(rl::GcEncoder::step(plane, busy, ns32(engine_->now())));
+    carry_cycles_ += s.cycles;
+    count_updates(s);
+  }
 }
 
 uint32_t RlGc::stochastic_pick(const int32_t* row, uint32_t actions, uint32_t draw,
@@ -80,12 +132,15 @@ uint32_t RlGc::stochastic_pick(const int32_t* row, uint32_t actions, uint32_t dr
   return fallback;  // not reached
 }
 
-PartialGc::Choice RlGc::choose(const HostCmd& /*cmd*/, Tick /*latency*/, uint32_t /*plane*/,
+PartialGc::Choice RlGc::choose(const HostCmd& /*cmd*/, Tick /*latency*/, uint32_t plane,
                                Zone /*zone*/) {
-  const rl::UnitRsp d = backend_->unit_op(rl::GcEncoder::decide());
+  const rl::UnitRsp d = backend_->unit_op(rl::GcEncoder::decide(zone_free(plane)));
   uint32_t a = d.action;
-  // The decision waits for this request's reward, the decision and the update.
-  uint32_t cycles = d.cycles + sample_cycles_;
+  last_plane_ = plane;
+  // The decision waits for this request's reward, the decision and the update (and, with the
+  // step credit, the updates since the previous decision).
+  uint32_t cycles = d.cycles + sample_cycles_ + static_cast<uint32_t>(carry_cycles_);
+  carry_cycles_ = 0;
   if (stochastic_ && !d.explored) {  // footnote 2: draw in proportion to Q(s, .)
     std::array<int32_t, kActions> row{};
     cycles += backend_->read_row(d.state, false, row.data());
@@ -97,10 +152,7 @@ PartialGc::Choice RlGc::choose(const HostCmd& /*cmd*/, Tick /*latency*/, uint32_
   // unit; dropped before the first threshold scan, the warm-up).
   const rl::UnitRsp c = backend_->unit_op(rl::GcEncoder::commit(a));
   cycles += c.cycles;
-  if (c.updates) {
-    if (c.upd_ready) updated_[c.upd_state * kActions + c.upd_action] = 1;
-    effort_.update_request(c.upd_reward, c.upd_ready);
-  }
+  count_updates(c);
   visited_[d.state] = 1;
   ++actions_[a];
   effort_.decided(d.explored, d.state, a);
@@ -122,9 +174,10 @@ void RlGc::add_stats(nlohmann::json& j) const {
              {"updates", effort_.updates},
              {"explorations", effort_.explorations},
              {"training", effort_.json(0)},
+             {"diagnostics", effort_.diagnostics_json(*backend_)},
              {"reward_samples", reward_samples_},
              {"actions_chosen", actions_},
-             {"unit_cycles", unit_cycles_},
+             {"unit_cycles", unit_cycles_ + carry_cycles_},
              {"states_visited_fraction", double(vis) / kStates},
              {"q_entries_updated_fraction", double(upd) / (kStates * kActions)},
              {"q_entries_nonzero_fraction", double(nonzero) / (kStates * kActions)},
@@ -139,8 +192,11 @@ std::unique_ptr<GcPolicy> make_rl_gc(bool aggressive, const SsdConfig* cfg) {
   const double split = cfg ? cfg->gc_rl_split_us : 100.0;
   const uint32_t seed = cfg ? static_cast<uint32_t>(cfg->seed ^ (cfg->seed >> 32)) : 1;
   const bool stochastic = cfg && cfg->gc_rl_selection == "stochastic";
-  return std::make_unique<RlGc>(p, aggressive, split, seed, stochastic,
-                                cfg ? cfg->gc_rl_epsilon : -1, cfg ? cfg->gc_rl_fixed_action : -1);
+  auto gc =
+      std::make_unique<RlGc>(p, aggressive, split, seed, stochastic, cfg ? cfg->gc_rl_epsilon : -1,
+                             cfg ? cfg->gc_rl_fixed_action : -1);
+  if (cfg && cfg->gc_rl != rl::Knobs{}) gc->set_knobs(cfg->gc_rl);
+  return gc;
 }
 
 }  // namespace ssdtlm

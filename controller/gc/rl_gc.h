@@ -40,6 +40,7 @@
 #include "controller/gc/partial.h"
 #include "controller/rl/effort.h"
 #include "controller/rl/enc_gc.h"
+#include "controller/rl/knobs.h"
 #include "controller/rl/lfsr.h"
 
 namespace ssdtlm {
@@ -53,10 +54,15 @@ class RlGc : public PartialGc {
   const char* name() const override { return aggressive_ ? "rl-aggr" : "rl"; }
   void set_backend_factory(const rl::BackendFactory& f) override;
   void on_request_served(const HostCmd& cmd, Tick latency) override;
+  void on_request_arrival(HostCmd& cmd) override;
+  void on_gc_idle(uint32_t plane) override;
 
   static rl::UnitConfig unit_config(uint32_t seed, double split_us = 100);
-  // unit_config(seed) with this policy's controls (gc.rl_epsilon, gc.rl_fixed_action).
+  // unit_config(seed) with this policy's design knobs (gc.rl_*) and controls (gc.rl_epsilon,
+  // gc.rl_fixed_action).
   rl::UnitConfig controlled_config() const;
+  // The design knobs (controller/rl/knobs.h); rebuilds the unit with the C++ backend.
+  void set_knobs(const rl::Knobs& k);
   // Current-interval bin of the default encoder: 0 below 100 us, 16 from 100 ms, else
   // 1 + floor(5 log10(us / 100)).
   static uint32_t cur_bin(Tick interval);
@@ -81,6 +87,11 @@ class RlGc : public PartialGc {
   bool stochastic_;
   double epsilon_;        // gc.rl_epsilon (< 0: the paper's schedule)
   int32_t fixed_action_;  // gc.rl_fixed_action (< 0: learn)
+  rl::Knobs knobs_;       // gc.rl_* design knobs
+  bool step_credit_ = false;
+  uint64_t carry_cycles_ = 0;  // the step credit's updates, charged to the next decision
+  uint32_t last_plane_ = 0;    // the plane of the latest decision
+  void count_updates(const rl::UnitRsp& r);
   rl::Lfsr32 pick_lfsr_;
   uint64_t stochastic_picks_ = 0, stochastic_changed_ = 0;
   std::unique_ptr<rl::Backend> backend_;

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "controller/rl/diagnostics.h"
+
 namespace ssdtlm::rl {
 
 void Backend::save_table(std::ostream& os) {
@@ -52,6 +54,12 @@ UnitRsp Backend::unit_op(const UnitOp& op) {
   return enc_->run(op, *this);
 }
 
+void Backend::observe_update(const UpdateOp& op) {
+  if (!diag_ || !op.reward_ready) return;
+  if (!diag_->started()) diag_->start(*this);
+  diag_->updated(op);
+}
+
 CppBackend::CppBackend(const UnitConfig& cfg) : cfg_(cfg), core_(cfg.core), rwd_(cfg.reward) {}
 
 Decision CppBackend::decide(uint32_t state, uint32_t mask) {
@@ -60,6 +68,7 @@ Decision CppBackend::decide(uint32_t state, uint32_t mask) {
   return d;
 }
 uint32_t CppBackend::update(const UpdateOp& op) {
+  observe_update(op);
   return account(core_.update(op));
 }
 uint32_t CppBackend::end_episode() {

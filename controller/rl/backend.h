@@ -43,6 +43,8 @@ struct UnitConfig {
   EncoderConfig enc;
 };
 
+class Diagnostics;
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -76,6 +78,19 @@ class Backend {
   uint64_t cycles() const { return cycles_; }
   uint64_t operations() const { return ops_; }
 
+  // The learning diagnostics (controller/rl/diagnostics.h) this backend reports every applied
+  // update to (nullptr: none). A wrapper passes it to the backend it wraps.
+  virtual void set_diagnostics(Diagnostics* d) { diag_ = d; }
+
+  // read_row for inspection (the learning diagnostics at the end of a run): the read is not
+  // counted in cycles() or operations().
+  virtual void inspect_row(uint32_t state, bool shadow, int32_t* row) {
+    const uint64_t c = cycles_, o = ops_;
+    read_row(state, shadow, row);
+    cycles_ = c;
+    ops_ = o;
+  }
+
   // Table transfer through read_row/write_row (works for both backends).
   void save_table(std::ostream& os);
   void load_table(std::istream& is);
@@ -86,6 +101,8 @@ class Backend {
     ++ops_;
     return c;
   }
+  // Reports an update about to be applied to the diagnostics (before it changes the table).
+  void observe_update(const UpdateOp& op);
   // A whole unit operation: its charged cycles and the core and reward operations it ran.
   const UnitRsp& account(const UnitRsp& r) {
     cycles_ += r.cycles;
@@ -96,6 +113,7 @@ class Backend {
  private:
   uint64_t cycles_ = 0, ops_ = 0;
   std::unique_ptr<Encoder> enc_;
+  Diagnostics* diag_ = nullptr;
 };
 
 using BackendFactory = std::function<std::unique_ptr<Backend>(const UnitConfig&)>;

@@ -11,14 +11,21 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "controller/rl/backend.h"
+#include "controller/rl/diagnostics.h"
+
 namespace ssdtlm::rl {
 
+// Effort also keeps the unit's learning diagnostics (rl::Diagnostics): the policies feed it every
+// decision, and attach() has the unit's backend hand it every update it applies.
 struct Effort {
   static constexpr uint64_t kUpdatesPerVisitedEntry = 10;
 
   Effort() = default;
   Effort(uint32_t states, uint32_t actions)
-      : actions_(actions), visited_(static_cast<size_t>(states) * actions, 0) {}
+      : actions_(actions),
+        visited_(static_cast<size_t>(states) * actions, 0),
+        diag_(states, actions) {}
 
   uint64_t decisions = 0, explorations = 0, updates = 0;
   uint64_t positive_rewards = 0, zero_rewards = 0, negative_rewards = 0;
@@ -30,13 +37,15 @@ struct Effort {
     ++decisions;
     if (explored) ++explorations;
   }
-  void decided(bool explored, uint32_t state, uint32_t action) {
+  // A decision in `state` among the actions of `mask` (bit i: action i allowed).
+  void decided(bool explored, uint32_t state, uint32_t action, uint32_t mask = kAllActions) {
     decided(explored);
     const size_t i = static_cast<size_t>(state) * actions_ + action;
     if (i < visited_.size() && !visited_[i]) {
       visited_[i] = 1;
       ++visited_entries_;
     }
+    diag_.decided(state, mask, action, explored);
   }
   uint64_t visited_entries() const { return visited_entries_; }
   void updated(int32_t reward) {
@@ -52,6 +61,12 @@ struct Effort {
       skipped();
     }
   }
+  // The unit's backend reports the updates it applies to the diagnostics (call again for every
+  // backend the unit is built on).
+  void attach(Backend& be) { be.set_diagnostics(&diag_); }
+  const Diagnostics& diagnostics() const { return diag_; }
+  // The result's "diagnostics" object (docs/results.md): `be` is the unit's backend.
+  nlohmann::json diagnostics_json(Backend& be) const { return diag_.json(be); }
   bool trained() const {
     return updates > 0 && updates >= kUpdatesPerVisitedEntry * visited_entries_;
   }
@@ -75,6 +90,7 @@ struct Effort {
   uint32_t actions_ = 0;
   std::vector<uint8_t> visited_;  // one byte per q-table entry: decided at least once
   uint64_t visited_entries_ = 0;
+  Diagnostics diag_;
 };
 
 }  // namespace ssdtlm::rl

@@ -31,6 +31,7 @@ uint64_t GcEncConfig::split_ns(double split_us) {
 }
 
 void GcEncConfig::validate() const {
+  free.validate("gc encoder free");
   prev.validate("gc encoder prev");
   cur.validate("gc encoder cur");
   act.validate("gc encoder act");

@@ -16,13 +16,20 @@ namespace ssdtlm::rl {
 // GC scheduler (controller/gc/rl_gc.h): 2 x 17 x 2 = 68 states, 8 actions.
 struct GcEncConfig {
   static constexpr uint32_t kActions = 8;
+  // the free blocks the zone rules count when the decision is taken (the most significant
+  // feature; off in the paper's design; gc.rl_state free)
+  Feature free = Feature::off();
   // the interval of the previous served request >= gc.rl_split_us
   Feature prev = Feature::table({100000});
   // the interval of the request being served: 100 us x 10^(i/5), i = 0..15 (ns, rounded up)
   Feature cur = default_cur();
   // the previous decision's action >= half the largest
   Feature act = Feature::table({4});
-  uint32_t states() const { return prev.bins() * cur.bins() * act.bins(); }
+  // gc.rl_credit step: a decision's reward is the worst of the requests that arrived while its
+  // step ran (controller/rl/step_credit.h) instead of the next served request's
+  bool step_credit = false;
+  int32_t step_best = 256;  // the reward of a decision nothing waited behind (values[0])
+  uint32_t states() const { return free.bins() * prev.bins() * cur.bins() * act.bins(); }
   void validate() const;
   static Feature default_cur();
   // gc.rl_split_us as the prev threshold in ns (rounded up, as an interval in ns compares)
@@ -67,6 +74,10 @@ struct FspEncConfig {
   uint32_t episode_steps = 1000;             // fsp.episode_steps
   bool bootstrap_type = false;               // fsp.bootstrap type
   uint32_t bootstrap_scan = 64;              // its look-ahead (steps)
+  // fsp.rl_credit (a step's reward): 0 the page-type term read or not plus its read's response
+  // time (the paper's), 1 (read) the same for read pages and 0 for unread ones, 2 (read-type) a
+  // read page's type term alone
+  uint32_t credit = 0;
   uint32_t states() const;
   void validate() const;
 };

@@ -70,8 +70,13 @@ void FspEncoder::place(uint32_t state, uint32_t type, Backend& core, UnitRsp& rs
     const uint64_t gp = g - c_.episode_steps;
     const Step p = at(gp);
     const Step& nx = successor(gp, g, &now);
-    int32_t r = type_term(p.action, p.read);
-    if (p.read && p.has_rt) r += p.rt;
+    int32_t r = 0;
+    if (c_.credit == 2) {
+      r = p.read ? type_term(p.action, true) : 0;
+    } else if (c_.credit == 0 || p.read) {
+      r = type_term(p.action, p.read);
+      if (p.read && p.has_rt) r += p.rt;
+    }
     rsp.flags |= kRewarded | (p.read ? kRead : 0u);
     rsp.upd_reward = r;
     rsp.upd_state = p.state;

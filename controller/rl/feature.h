@@ -23,6 +23,7 @@ struct Feature {
   // n thresholds 1, 2, ..., n: the value itself (capped at n)
   static Feature identity(uint32_t n);
   static Feature table(std::vector<uint64_t> thr);
+  static Feature off() { return Feature{false, {}}; }
   // Throws std::invalid_argument (naming `what`) unless the thresholds ascend strictly.
   void validate(const std::string& what) const;
 };

@@ -141,6 +141,10 @@ class ModeBackend final : public Backend {
     return account(inner_->read_row(state, shadow, row));
   }
   uint32_t seed(uint32_t s) override { return account(inner_->seed(s)); }
+  void inspect_row(uint32_t state, bool shadow, int32_t* row) override {
+    inner_->inspect_row(state, shadow, row);
+  }
+  void set_diagnostics(Diagnostics* d) override { inner_->set_diagnostics(d); }
   // A backend that simulates the whole unit applies the point itself (its RTL variant); else the
   // encoder golden model runs on this wrapper's operations, which apply it.
   UnitRsp unit_op(const UnitOp& op) override {

@@ -52,6 +52,21 @@ void QCoreConfig::validate() const {
     bad("random_ties false (lowest-index ties, no LFSR) needs eps_high = eps_low = 0");
   if (scan_decide && (random_ties || shadow))
     bad("scan_decide (the frozen core) needs random_ties false and no shadow table");
+  auto pow2 = [](uint64_t x) { return x != 0 && (x & (x - 1)) == 0; };
+  if (alpha_decay != AlphaDecay::None) {
+    const uint32_t a = alpha_fx();
+    if (!pow2(a)) bad("a decaying alpha must start at a power of two (1, 1/2, 1/4, ...)");
+    const int k0 = coef_frac - (31 - __builtin_clz(a));
+    if (alpha_min_shift < k0 || alpha_min_shift > coef_frac)
+      bad("alpha_min_shift must be in log2(1/alpha)..coef_frac");
+    if (alpha_min_shift - k0 > 16) bad("alpha_min_shift - log2(1/alpha) must be <= 16");
+    if (alpha_decay == AlphaDecay::Time && (!pow2(alpha_period) || alpha_period >= (1u << 24)))
+      bad("alpha_period must be a power of two below 2^24");
+  }
+  if (eps_period != 0 && (!pow2(eps_period) || eps_period >= (1u << 24)))
+    bad("eps_period must be 0 or a power of two below 2^24");
+  if (baseline_shift < 0 || baseline_shift > 12) bad("baseline_shift must be in 0..12");
+  if (reward_frac < 0 || reward_frac > 16) bad("reward_frac must be in 0..16");
 }
 
 QCore::QCore(const QCoreConfig& cfg) : cfg_(cfg) {
@@ -64,6 +79,11 @@ QCore::QCore(const QCoreConfig& cfg) : cfg_(cfg) {
   update_cycles_ = 7 + update_steps(alpha_fx_, gamma_fx_, cfg_.coef_frac) + cfg_.actions;
   active_.assign(size_t{cfg_.states} * cfg_.actions, 0);
   if (cfg_.shadow) shadow_.assign(active_.size(), 0);
+  if (cfg_.alpha_decay == QCoreConfig::AlphaDecay::Visits) visits_.assign(active_.size(), 0);
+  if (cfg_.alpha_decay != QCoreConfig::AlphaDecay::None)
+    for (int k = 0; k <= cfg_.coef_frac; ++k)
+      cycles_by_shift_.push_back(
+          7 + update_steps(1u << (cfg_.coef_frac - k), gamma_fx_, cfg_.coef_frac) + cfg_.actions);
   lfsr_.seed_with(cfg_.seed);
 }
 
@@ -75,6 +95,37 @@ int32_t QCore::update_value(int32_t q, int32_t reward, int32_t q_next, uint32_t 
   const int64_t acc = (one - a) * q * one + a * reward * one + ag * q_next;
   const int64_t rounded = (acc + (int64_t{1} << (2 * k - 1))) >> (2 * k);  // floor(x + 1/2)
   return saturate(rounded, q_width);
+}
+
+uint32_t QCore::alpha_fx_at(const QCoreConfig& cfg, uint64_t entry_updates, uint64_t unit_updates) {
+  const uint32_t a = cfg.alpha_fx();
+  if (cfg.alpha_decay == QCoreConfig::AlphaDecay::None) return a;
+  const int k0 = cfg.coef_frac - (31 - __builtin_clz(a));
+  uint64_t e = 0;
+  if (cfg.alpha_decay == QCoreConfig::AlphaDecay::Visits) {
+    e = static_cast<uint64_t>(63 - __builtin_clzll(entry_updates + 1));  // floor(log2(n + 1))
+  } else {
+    e = unit_updates / cfg.alpha_period;
+  }
+  const uint64_t k = std::min<uint64_t>(k0 + e, static_cast<uint64_t>(cfg.alpha_min_shift));
+  return 1u << (cfg.coef_frac - static_cast<int>(k));
+}
+
+int32_t QCore::reward_used(const QCoreConfig& cfg, int32_t reward, int64_t& baseline_acc) {
+  int64_t r = reward;
+  const int sh = cfg.q_frac - cfg.reward_frac;
+  if (sh > 0) r = r * (int64_t{1} << sh);
+  if (sh < 0) r = (r + (int64_t{1} << (-sh - 1))) >> -sh;  // round half up
+  r = saturate(r, cfg.q_width);
+  if (cfg.baseline_shift == 0) return static_cast<int32_t>(r);
+  const int64_t b = baseline_acc >> cfg.baseline_shift;  // floor
+  baseline_acc += r - b;
+  return saturate(r - b, cfg.q_width);
+}
+
+uint32_t QCore::visits_max() const {
+  const int k0 = cfg_.coef_frac - (31 - __builtin_clz(alpha_fx_));
+  return (1u << (cfg_.alpha_min_shift - k0)) - 1u;
 }
 
 uint32_t QCore::update_steps(uint32_t alpha_fx, uint32_t gamma_fx, int coef_frac) {
@@ -159,6 +210,10 @@ uint32_t QCore::max_set(uint32_t state, uint32_t mask, bool shadow) const {
 }
 
 uint32_t QCore::current_eps_fx() const {
+  if (cfg_.eps_period != 0) {
+    const uint32_t e = dec_cnt_ / cfg_.eps_period;
+    return std::max(e >= 16 ? 0u : (eps_hi_ >> e), eps_lo_);
+  }
   return dec_cnt_ < cfg_.eps_high_decisions ? eps_hi_ : eps_lo_;
 }
 
@@ -189,7 +244,7 @@ Decision QCore::decide(uint32_t state, uint32_t mask) {
       d.action = kth_allowed(top, ((w & 0xFFFFu) * n) >> 16);
     }
   }
-  if (dec_cnt_ < cfg_.eps_high_decisions) ++dec_cnt_;
+  if (dec_cnt_ < (cfg_.eps_period != 0 ? (1u << 24) - 1u : cfg_.eps_high_decisions)) ++dec_cnt_;
   ++decisions_;
   d.cycles = decide_cycles();
   if (cfg_.shadow && cfg_.episode_len != 0) {
@@ -219,11 +274,18 @@ uint32_t QCore::update(const UpdateOp& op) {
   const int32_t qn =
       op.next_max ? nrow[argmax(op.next_state, op.next_mask, true)] : nrow[op.next_action];
   int32_t* r = row(op.state, true);
-  const int32_t reward = saturate(op.reward, cfg_.q_width);
+  const int32_t reward = reward_used(cfg_, op.reward, baseline_acc_);
+  uint32_t alpha = alpha_fx_, cycles = update_cycles_;
+  if (cfg_.alpha_decay != QCoreConfig::AlphaDecay::None) {
+    const size_t i = size_t{op.state} * cfg_.actions + op.action;
+    alpha = alpha_fx_at(cfg_, visits_.empty() ? 0 : visits_[i], updates_);
+    cycles = cycles_by_shift_[cfg_.coef_frac - (31 - __builtin_clz(alpha))];
+    if (!visits_.empty() && visits_[i] < visits_max()) ++visits_[i];
+  }
   r[op.action] =
-      update_value(r[op.action], reward, qn, alpha_fx_, gamma_fx_, cfg_.coef_frac, cfg_.q_width);
+      update_value(r[op.action], reward, qn, alpha, gamma_fx_, cfg_.coef_frac, cfg_.q_width);
   ++updates_;
-  return update_cycles_;
+  return cycles;
 }
 
 uint32_t QCore::end_episode() {

@@ -55,6 +55,28 @@ struct QCoreConfig {
   // actions + 3 cycles instead of kDecideCycles, one decision at a time
   bool scan_decide = false;
 
+  // ---- design knobs (docs/rl.md "Design knobs"); the defaults are the papers' designs
+  // Step-size schedule. None: alpha throughout. Decaying, alpha must be 2^-k0 (k0 <= coef_frac)
+  // and every step size is a power of two, 2^-min(k0 + e, alpha_min_shift): Visits, e =
+  // floor(log2(n + 1)) for the n-th update (from 0) of the entry (a per-entry counter of
+  // alpha_min_shift - k0 bits, saturating); Time, e = floor(t / alpha_period) for the t-th update
+  // of the unit (alpha_period a power of two).
+  enum class AlphaDecay : uint8_t { None, Visits, Time };
+  AlphaDecay alpha_decay = AlphaDecay::None;
+  int alpha_min_shift = 8;       // <= coef_frac
+  uint32_t alpha_period = 1024;  // Time: updates per halving (a power of two, < 2^24)
+  // Exploration schedule. 0: eps_high for the first eps_high_decisions decisions, then eps_low.
+  // > 0 (a power of two): eps = max(eps_high >> floor(t / eps_period), eps_low), t = decisions
+  // since seeding (the 24-bit counter, saturating).
+  uint32_t eps_period = 0;
+  // Reward baseline (advantage). 0: the reward as given. m > 0: an update uses r - b, b = B >>> m
+  // (floor), then B += r - b: an exponential mean of the rewards with weight 2^-m (B holds b
+  // with m more fraction bits; it starts at 0).
+  int baseline_shift = 0;  // 0..12
+  // Fraction bits of the rewards the policies hand the unit (Q8.8); an update converts a reward
+  // to q_frac fraction bits (a left shift, or a right shift rounding half up) and saturates it.
+  int reward_frac = 8;
+
   uint32_t alpha_fx() const;
   uint32_t gamma_fx() const;
   uint32_t eps_high_fx() const;
@@ -112,6 +134,7 @@ class QCore {
   // accept, read Q(s, a), read Q(s', a*), d (the RTL's q operands come from a read-data
   // register), the steps, add Q(s, a), saturate, then actions + 1 cycles comparing with the row
   // and writing the order bits one cycle behind.
+  // The cycles of an update at alpha (a decaying alpha: update() returns each update's own).
   uint32_t update_cycles() const { return update_cycles_; }
   uint32_t decide_cycles() const { return cfg_.scan_decide ? cfg_.actions + 3 : kDecideCycles; }
   uint32_t write_row_cycles() const { return cfg_.actions * (kWriteValueCycles + cfg_.actions); }
@@ -148,11 +171,19 @@ class QCore {
   uint32_t lfsr_state() const { return lfsr_.state(); }
   uint32_t episode_position() const { return ep_cnt_; }
   uint32_t current_eps_fx() const;
+  int64_t baseline_acc() const { return baseline_acc_; }
   size_t table_bytes() const;  // memory of the table(s) in hardware: states*actions*q_width/8 (*2)
 
   // The single fixed-point update step (pure function, shared by tests and the reward docs).
   static int32_t update_value(int32_t q, int32_t reward, int32_t q_next, uint32_t alpha_fx,
                               uint32_t gamma_fx, int coef_frac, int q_width);
+  // The step size (alpha with coef_frac fraction bits) of an update: `entry_updates` applied
+  // updates of its entry and `unit_updates` of the unit before it (the schedule of cfg).
+  static uint32_t alpha_fx_at(const QCoreConfig& cfg, uint64_t entry_updates,
+                              uint64_t unit_updates);
+  // The reward an update uses: `reward` (reward_frac fraction bits) in the core's format, minus
+  // the baseline b = acc >>> baseline_shift; advances acc (pure: shared with rl::Diagnostics).
+  static int32_t reward_used(const QCoreConfig& cfg, int32_t reward, int64_t& baseline_acc);
   // Index of the k-th (0-based) set bit of mask (k < popcount(mask)).
   static uint32_t kth_allowed(uint32_t mask, uint32_t k);
 
@@ -163,6 +194,7 @@ class QCore {
 
  private:
   uint32_t norm_mask(uint32_t mask) const;
+  uint32_t visits_max() const;
   const int32_t* row(uint32_t state, bool shadow) const;
   int32_t* row(uint32_t state, bool shadow);
   void copy_shadow();
@@ -170,6 +202,9 @@ class QCore {
   QCoreConfig cfg_;
   uint32_t alpha_fx_, gamma_fx_, eps_hi_, eps_lo_, all_mask_, update_cycles_;
   std::vector<int32_t> active_, shadow_;
+  std::vector<uint16_t> visits_;           // AlphaDecay::Visits: per entry of the updated table
+  std::vector<uint32_t> cycles_by_shift_;  // decaying alpha: update cycles per step-size shift
+  int64_t baseline_acc_ = 0;
   Lfsr32 lfsr_;
   uint32_t dec_cnt_ = 0;  // saturates at eps_high_decisions (the RTL counter)
   uint32_t ep_cnt_ = 0;

@@ -67,6 +67,11 @@ uint64_t PercentileReward::bin_lower_bound(uint32_t bin) const {
 
 int32_t PercentileReward::classify(uint64_t sample) const {
   const uint32_t b = bin_of(sample);
+  if (cfg_.log_bins) {
+    const int sh = cfg_.q_frac - cfg_.sub_bits;
+    const int64_t v = sh >= 0 ? -(int64_t{b} << sh) : -(int64_t{b} >> -sh);
+    return saturate(v, cfg_.q_width);
+  }
   return b < thr_[0] ? val_[0] : b < thr_[1] ? val_[1] : b < thr_[2] ? val_[2] : val_[3];
 }
 
@@ -75,7 +80,7 @@ RewardResult PercentileReward::observe(uint64_t sample) {
   r.bin = bin_of(sample);
   r.reward = classify(sample);
   r.cycles = kObserveCycles;
-  r.ready = ready();
+  r.ready = cfg_.log_bins || ready();
   ++hist_[r.bin];  // 16-bit in the RTL: a count <= total < age_limit + period <= 49 152
   ++total_;
   ++samples_;

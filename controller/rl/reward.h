@@ -34,6 +34,10 @@ struct RewardConfig {
   int q_width = 16;  // reward format = the core's Q format
   int q_frac = 8;
   uint32_t age_limit = 1u << 15;  // 1..2^15
+  // false: the percentile classes' values (the papers). true (design knob rl_reward log): the
+  // negated bin, -bin(x) / 2^sub_bits, i.e. minus log2 of the sample in steps of 1/2^sub_bits
+  // octave (with the core's baseline, the advantage in octaves); ready from the first sample.
+  bool log_bins = false;
 
   uint32_t bins() const { return static_cast<uint32_t>(in_width - sub_bits + 1) << sub_bits; }
   std::array<int32_t, 4> values_fx() const;

@@ -108,6 +108,7 @@ class RtlBackendT final : public Backend {
     check_state(op.next_state);
     if (op.action >= cfg_.core.actions || (!op.next_max && op.next_action >= cfg_.core.actions))
       throw std::out_of_range("rl: update index out of range");
+    observe_update(op);
     C& m = *core_;
     m.upd_state_i = op.state;
     m.upd_action_i = op.action;
@@ -365,6 +366,11 @@ std::string rtl_mismatch(const UnitConfig& cfg) {
   if (c.q_width != r.q_width || c.coef_frac != r.coef_frac || c.alpha_fx() != r.alpha_fx() ||
       c.gamma_fx() != r.gamma_fx())
     return "the RTL is elaborated for Q16 values, 8-bit alpha/gamma = 77/205 (0.3/0.8)";
+  if (c.alpha_decay != QCoreConfig::AlphaDecay::None || c.eps_period != 0 ||
+      c.baseline_shift != 0 || c.q_frac != r.q_frac || c.reward_frac != r.reward_frac)
+    return "the unit's Verilated models have no decaying alpha or epsilon, reward baseline or "
+           "other Q format (design knobs rl_alpha_decay, rl_eps_period, rl_baseline_shift, "
+           "rl_q_bits/rl_q_frac; docs/rl.md \"Design knobs\")";
   if (c.random_ties != (cfg.mode == Mode::Online))
     return "the online point breaks ties with its LFSR, the greedy and frozen points (no LFSR) "
            "take the lowest index: core.random_ties must be true exactly at --rl-mode online";
@@ -375,9 +381,10 @@ std::string rtl_mismatch(const UnitConfig& cfg) {
     const RewardConfig rr = rtl_reward_config();
     const RewardConfig& w = cfg.reward;
     if (w.in_width != rr.in_width || w.sub_bits != rr.sub_bits || w.period != rr.period ||
-        w.pct != rr.pct || w.age_limit != rr.age_limit || w.q_width != c.q_width)
+        w.pct != rr.pct || w.age_limit != rr.age_limit || w.q_width != c.q_width ||
+        w.log_bins != rr.log_bins)
       return "the RTL reward unit is elaborated for 32-bit samples, 3 sub-bits, period 1024, "
-             "percentiles 70/90/99, age limit 32768";
+             "percentiles 70/90/99, age limit 32768, the percentile classes (not rl_reward log)";
   }
   return "";
 }

@@ -137,7 +137,7 @@ class WsRsRefresh final : public WsRefresh {
   // The updates a unit operation issued (their rewards' signs, the episode means).
   void count_updates(const rl::UnitRsp& r);
   void execute(uint32_t action);  // runs a decided action
-  Tick decided(uint32_t state, uint32_t action, bool explored, uint64_t cycles);
+  Tick decided(uint32_t state, uint32_t mask, uint32_t action, bool explored, uint64_t cycles);
 
   const SsdConfig& cfg_;
   std::unique_ptr<rl::Backend> backend_;

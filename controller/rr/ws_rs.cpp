@@ -11,6 +11,7 @@
 
 #include "controller/config.h"
 #include "controller/rl/enc_rr.h"
+#include "controller/rl/knobs.h"
 #include "controller/rl/unit_config.h"
 #include "controller/rl/units.h"
 #include "controller/rr/policies.h"
@@ -35,8 +36,9 @@ uint32_t rr_fixed_rule(uint32_t a, uint32_t mask) {
 }
 
 rl::UnitConfig rr_unit_config(uint32_t seed, const SsdConfig& cfg) {
-  rl::UnitConfig u =
-      rl::with_controls(rl::unit_config_for("rr", seed), cfg.rd_rl_epsilon, cfg.rd_rl_fixed_action);
+  rl::UnitConfig u = rl::unit_config_for("rr", seed);
+  rl::apply_knobs(u, cfg.rd_rl);
+  u = rl::with_controls(u, cfg.rd_rl_epsilon, cfg.rd_rl_fixed_action);
   u.fixed_rule = rr_fixed_rule;
   u.enc.kind = "rr";
   rl::RrEncConfig& e = u.enc.rr;
@@ -62,6 +64,7 @@ WsRsRefresh::WsRsRefresh(const SsdConfig& cfg)
       step_trigger_(cfg.rd_rs_trigger == "step"),
       die_scope_(cfg.rd_rs_scope == "die") {
   backend_ = rl::make_cpp_backend(rr_unit_config(seed_, cfg_));
+  effort_.attach(*backend_);
   if (die_scope_) {
     dies_.resize(cfg.geo.dies());
     die_planes_.resize(cfg.geo.dies());
@@ -73,7 +76,9 @@ WsRsRefresh::WsRsRefresh(const SsdConfig& cfg)
 WsRsRefresh::~WsRsRefresh() = default;
 
 void WsRsRefresh::set_backend_factory(const rl::BackendFactory& f) {
-  if (f) backend_ = f(rr_unit_config(seed_, cfg_));
+  if (!f) return;
+  backend_ = f(rr_unit_config(seed_, cfg_));
+  effort_.attach(*backend_);
 }
 
 void WsRsRefresh::on_read_count(uint64_t b, uint32_t eff) {
@@ -193,6 +198,7 @@ void WsRsRefresh::add_stats(nlohmann::json& j) const {
              {"explorations", effort_.explorations},
              {"updates", effort_.updates},
              {"training", effort_.json(episode_rewards_.size())},
+             {"diagnostics", effort_.diagnostics_json(*backend_)},
              {"actions_chosen", rl_actions_},
              {"unit_cycles", rl_cycles_},
              {"decision_delay_ms", double(decision_delay_total_) / 1e9},
@@ -242,7 +248,7 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   rl_cycles_ += d.cycles;
   count_updates(d);
   const uint32_t a = d.action;
-  const Tick delay = decided(d.state, a, d.explored, cycles);
+  const Tick delay = decided(d.state, d.mask, a, d.explored, cycles);
   if (delay == 0) {
     in_step_ = true;  // a step that ends at once does not decide again from inside this one
     execute(a);
@@ -256,9 +262,9 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
 // A decision's bookkeeping (device or die scope): the action histogram, the training effort, and
 // the decision unit's time (cycles x controller clock), which delays the partial-refresh step as
 // the GC RL policy's steps (gc_schedule) and the FSP unit's programs are delayed.
-Tick WsRsRefresh::decided(uint32_t s, uint32_t a, bool explored, uint64_t cycles) {
+Tick WsRsRefresh::decided(uint32_t s, uint32_t mask, uint32_t a, bool explored, uint64_t cycles) {
   ++rl_actions_[a];
-  effort_.decided(explored, s, a);
+  effort_.decided(explored, s, a, mask);
   last_decision_cycles_ = cycles;
   const Tick delay = static_cast<Tick>(cycles) * cfg_.ctrl_cycle;
   decision_delay_total_ += delay;
@@ -359,7 +365,7 @@ void WsRsRefresh::die_step(uint32_t d) {
   D.awaiting = true;
   ++D.epoch;
   const uint32_t a = dec.action;
-  const Tick delay = decided(dec.state, a, dec.explored, cycles);
+  const Tick delay = decided(dec.state, dec.mask, a, dec.explored, cycles);
   if (delay == 0) {
     in_step_ = true;
     execute_die(d, a);

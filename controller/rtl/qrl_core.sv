@@ -9,8 +9,14 @@
 // Ports: decide, update and management (0 COPY shadow->active, 1 WRITE Q(s, a), 2 READ Q(s, a),
 // 3 SEED) requests with valid/ready, one-cycle response pulses; idle_o when no operation is in
 // flight (and after the reset clear). Cycles: qrl_learn.sv and qrl_frozen.sv.
+// Design knobs of the learning core (docs/rl.md "Design knobs"; 0 = the papers' design, no logic):
+// EpsPeriodLog2 P > 0, ε = max(cfg_eps_hi >> floor(t / 2^P), cfg_eps_lo) over the decisions t
+// since the reset clear or SEED (cfg_eps_n unused); BaselineShift m > 0, an update uses the
+// reward minus its exponential mean of weight 2^-m (an advantage).
 module qrl_core #(
   parameter int unsigned Mode = 0,
+  parameter int unsigned EpsPeriodLog2 = 0,
+  parameter int unsigned BaselineShift = 0,
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
   parameter bit Shadow = 1'b0,
@@ -60,17 +66,36 @@ module qrl_core #(
 );
   if (Mode == 2) begin : g_frozen
     logic unused_shadow;
-    assign unused_shadow = Shadow;
+    assign unused_shadow = Shadow;  // and the learning core's knobs
     qrl_frozen #(
       .States (States),
       .Actions(Actions)
     ) u_core (.*);
   end else begin : g_learn
+    // the reward an update uses: as given, or minus its running mean (BaselineShift)
+    logic [qrl_pkg::QW-1:0] upd_rwd;
+    if (BaselineShift > 0) begin : g_baseline
+      qrl_baseline #(
+        .Shift(BaselineShift)
+      ) u_baseline (
+        .clk_i,
+        .rst_ni,
+        .reward_i(upd_reward_i),
+        .apply_i (upd_valid_i && upd_ready_o && upd_rwd_ready_i),  // accepted, not dropped
+        .reward_o(upd_rwd)
+      );
+    end else begin : g_no_baseline
+      assign upd_rwd = upd_reward_i;
+    end
     qrl_learn #(
-      .Mode   (Mode),
-      .States (States),
-      .Actions(Actions),
-      .Shadow (Shadow)
-    ) u_core (.*);
+      .Mode         (Mode),
+      .EpsPeriodLog2(EpsPeriodLog2),
+      .States       (States),
+      .Actions      (Actions),
+      .Shadow       (Shadow)
+    ) u_core (
+      .*,
+      .upd_reward_i(upd_rwd)
+    );
   end
 endmodule

@@ -22,10 +22,14 @@
 // Episodes (Shadow): every cfg_i.episode_len-th decision (0: never) closes the episode (ep_end_o
 // with its accept; the core then copies the shadow table); ep_clr_i (a management COPY or SEED)
 // restarts the count.
+// EpsPeriodLog2 P > 0 (the design knob rl_eps_period = 2^P): ε = max(eps_hi >> floor(t / 2^P),
+// eps_lo), t the decisions since eps_load_i in a 24-bit saturating counter (eps_n unused); the ε
+// of the next decision registered with the count (fmax: no shifter in front of the ε test).
 module qrl_decide #(
   parameter int unsigned Actions = 4,
   parameter bit Shadow = 1'b0,
-  parameter bit Explore = 1'b1
+  parameter bit Explore = 1'b1,
+  parameter int unsigned EpsPeriodLog2 = 0
 ) (
   input  logic                                  clk_i,
   input  logic                                  rst_ni,
@@ -78,8 +82,7 @@ module qrl_decide #(
     logic [CntW-1:0] cnt_max, cnt_mask, cnt, cnt_q;
     logic [KbW-1:0] kb, kb_q;
     logic [ActW-1:0] k;
-    logic [23:0] dec_cnt_q;
-    logic eps_high;  // dec_cnt_q != 0, registered (fmax)
+    logic [15:0] eps_cur;  // the ε of a decision in its second cycle
 
     qrl_lfsr u_lfsr (
       .clk_i     (clk_i),
@@ -93,7 +96,7 @@ module qrl_decide #(
     // second cycle: ε test, the set, its popcount, the products' bits; both popcounts in
     // parallel, selected by the ε test at the end (fmax: the 16-bit compare is not in front of
     // the popcount)
-    assign explore = w[31:16] < (eps_high ? cfg_i.eps_hi : cfg_i.eps_lo);
+    assign explore = w[31:16] < eps_cur;
     qrl_popcnt #(
       .N(Actions),
       .W(CntW)
@@ -110,17 +113,43 @@ module qrl_decide #(
     );
     assign set = explore ? mask_q_i : max_set;
     assign cnt = explore ? cnt_mask : cnt_max;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        dec_cnt_q <= '0;
-        eps_high <= 1'b0;
-      end else if (eps_load_i) begin
-        dec_cnt_q <= cfg_i.eps_n;
-        eps_high <= (cfg_i.eps_n != '0);
-      end else if (d1_q && eps_high) begin
-        dec_cnt_q <= dec_cnt_q - 24'h1;
-        eps_high <= (dec_cnt_q != 24'h1);
+    if (EpsPeriodLog2 == 0) begin : g_sched
+      logic [23:0] dec_cnt_q;
+      logic eps_high;  // dec_cnt_q != 0, registered (fmax)
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          dec_cnt_q <= '0;
+          eps_high <= 1'b0;
+        end else if (eps_load_i) begin
+          dec_cnt_q <= cfg_i.eps_n;
+          eps_high <= (cfg_i.eps_n != '0);
+        end else if (d1_q && eps_high) begin
+          dec_cnt_q <= dec_cnt_q - 24'h1;
+          eps_high <= (dec_cnt_q != 24'h1);
+        end
       end
+      assign eps_cur = eps_high ? cfg_i.eps_hi : cfg_i.eps_lo;
+    end else begin : g_decay
+      localparam int unsigned EW = 24 - EpsPeriodLog2;  // the halvings: the count's top bits
+      logic [23:0] t_q, t_d;
+      logic [15:0] eps_q, eps_d, hi_sh;
+      logic [EW-1:0] e;
+      assign t_d = eps_load_i ? 24'h0 : (t_q + {23'h0, t_q != 24'hFFFFFF});
+      assign e = t_d[23:EpsPeriodLog2];
+      assign hi_sh = (32'(e) >= 32'd16) ? 16'h0 : (cfg_i.eps_hi >> e);
+      assign eps_d = (hi_sh > cfg_i.eps_lo) ? hi_sh : cfg_i.eps_lo;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          t_q <= '0;
+          eps_q <= '0;
+        end else if (eps_load_i || d1_q) begin
+          t_q <= t_d;
+          eps_q <= eps_d;
+        end
+      end
+      assign eps_cur = eps_q;
+      logic unused_n;
+      assign unused_n = ^cfg_i.eps_n;
     end
 
     qrl_kprod #(

@@ -26,6 +26,7 @@
 // random_ties false, the lower index wins ties). The frozen point is qrl_frozen (qrl_core).
 module qrl_learn #(
   parameter int unsigned Mode = 0,
+  parameter int unsigned EpsPeriodLog2 = 0,  // qrl_core.sv: the decaying ε (0: the schedule)
   parameter int unsigned States = 128,
   parameter int unsigned Actions = 4,
   parameter bit Shadow = 1'b0,
@@ -152,9 +153,10 @@ module qrl_learn #(
   assign upd_mask_n = (upd_next_mask_i == '0) ? {Actions{1'b1}} : upd_next_mask_i;
 
   qrl_decide #(
-    .Actions(Actions),
-    .Shadow (Sh),
-    .Explore(Mode == 0)
+    .Actions      (Actions),
+    .Shadow       (Sh),
+    .Explore      (Mode == 0),
+    .EpsPeriodLog2(EpsPeriodLog2)
   ) u_decide (
     .clk_i,
     .rst_ni,

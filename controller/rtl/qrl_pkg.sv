@@ -6,6 +6,7 @@
 package qrl_pkg;
   // ---- the fixed-point format and the update's constants (docs/rl.md "Fixed point")
   localparam int unsigned QW = 16;  // q values and rewards: Q8.8
+  localparam int unsigned QF = 8;  // their fraction bits
   localparam int unsigned KF = 8;  // fraction bits of alpha and gamma
   localparam int unsigned Alpha = 77;  // round(0.3 * 256)
   localparam int unsigned Gamma = 205;  // round(0.8 * 256)

@@ -25,7 +25,11 @@
 //     (1 + ops(P_i - P_{i-1}) cycles), the same bin again
 // ops(C) = max(1, popcount(C)). Aging (T >= AgeLimit at the scan): the counts are halved as the
 // scan writes them, then a second pass sums them into T (Bins cycles).
+// LogReward (the design knob rl_reward log): the response's value is -bin(x) / 2^SubBits in Q.8
+// (minus log2 of the sample in 1/2^SubBits octaves), ready from the first sample
+// (controller/rl/reward.cpp PercentileReward::classify); the histogram and scans run unchanged.
 module qrl_reward #(
+  parameter bit LogReward = 1'b0,
   parameter int unsigned QW = qrl_pkg::QW,
   parameter int unsigned BinW = qrl_pkg::BinW
 ) (
@@ -430,9 +434,18 @@ module qrl_reward #(
   end
 
   assign rwd_rsp_valid_o = (st_q == StIncT);  // the cycle after StInc
-  assign rwd_value_o = cls_q[1] ? (cls_q[0] ? cfg_values_i[3*QW+:QW] : cfg_values_i[2*QW+:QW])
-                                 : (cls_q[0] ? cfg_values_i[QW+:QW] : cfg_values_i[0+:QW]);
+  if (LogReward) begin : g_log
+    logic [QW-1:0] bin_q8;  // the bin in Q.QF octaves: bin << (QF - SubBits)
+    assign bin_q8 = QW'(b_q) << (qrl_pkg::QF - SubBits);
+    assign rwd_value_o = -bin_q8;
+    assign rwd_scanned_o = 1'b1;
+    logic unused_log;
+    assign unused_log = ^{cfg_values_i, cls_q, scanned_q};
+  end else begin : g_classes
+    assign rwd_value_o = cls_q[1] ? (cls_q[0] ? cfg_values_i[3*QW+:QW] : cfg_values_i[2*QW+:QW])
+                                   : (cls_q[0] ? cfg_values_i[QW+:QW] : cfg_values_i[0+:QW]);
+    assign rwd_scanned_o = scanned_q;  // set at the end of the response cycle
+  end
   assign rwd_bin_o = b_q;
-  assign rwd_scanned_o = scanned_q;  // set at the end of the response cycle
   assign idle_o = (st_q == StIdle);
 endmodule

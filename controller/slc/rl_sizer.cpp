@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "controller/rl/enc_slc.h"
+#include "controller/rl/knobs.h"
 #include "controller/rl/qcore.h"
 #include "controller/rl/unit_config.h"
 #include "controller/rl/units.h"
@@ -42,6 +43,10 @@ rl::UnitConfig RlSizer::unit_config(const SsdConfig& cfg) {
   u.core.eps_high = cfg.slc_rl_epsilon;  // unused: the slides use one epsilon throughout
   u.core.eps_low = cfg.slc_rl_epsilon;
   u.core.eps_high_decisions = 0;
+  rl::Knobs k = cfg.slc_rl;  // slc.rl_* design knobs; alpha and gamma are slc.rl_alpha/gamma
+  k.alpha = cfg.slc_rl_alpha;
+  k.gamma = cfg.slc_rl_gamma;
+  rl::apply_knobs(u, k);
   // no percentile unit (units.h): the sign reward is computed here (Algorithm 2)
   u.enc.kind = "slc";
   u.enc.slc.demand_theta = cfg.slc_rl_demand == "theta";
@@ -118,6 +123,7 @@ void RlSizer::apply(uint32_t action, uint32_t& level, uint32_t& rung) {
 rl::Backend& RlSizer::backend() {
   if (!backend_) {
     backend_ = factory_ ? factory_(unit_) : rl::make_cpp_backend(unit_);
+    effort_.attach(*backend_);
     if (!loaded_table_.empty()) {
       std::istringstream is(loaded_table_);
       backend_->load_table(is);
@@ -249,6 +255,7 @@ nlohmann::json RlSizer::stats() const {
   j["explorations"] = effort_.explorations;
   j["updates"] = effort_.updates;
   j["training"] = effort_.json(epochs_);
+  if (backend_) j["diagnostics"] = effort_.diagnostics_json(*backend_);
   j["positive_rewards"] = positive_;
   j["negative_rewards"] = negative_;
   j["reward"] = per_byte_ ? "ema" : "cumulative";

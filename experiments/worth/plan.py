@@ -1,18 +1,21 @@
-"""The runs of the worth experiment as `ssdtlm sweep` specs (docs/sweep.md): the selection phase
-(every fixed-action candidate on the selection seed) and the evaluation phase (RL, the unit at
-epsilon 1, the best fixed action and the comparators on every evaluation seed)."""
+"""The runs of the worth experiment as `ssdtlm sweep` specs (docs/sweep.md): the cells, the split
+of each into training and held-out data (setups.py TRAIN_SEEDS / EVAL_SEEDS; a real trace's
+halves), the training phase (every tuned candidate and every control on the training data) and the
+evaluation phase (RL, the unit at epsilon 1, the chosen controls and the comparators on the
+held-out data)."""
 import json
-import math
 import os
 import shlex
 import subprocess
 
 import yaml
 
-from experiments.worth.setups import EVAL_SEEDS, SELECTION_SEED, UNITS
+from experiments.worth.setups import EVAL_SEEDS, TRAIN_SEEDS, UNITS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+PHASES = ("train", "eval")
+SEEDS = {"train": TRAIN_SEEDS, "eval": EVAL_SEEDS}
 
 
 def options(text):
@@ -35,27 +38,48 @@ def options(text):
     return out
 
 
+def unoptions(d):
+    """The inverse of options(): spec keys back to `ssdtlm run` options."""
+    out = []
+    for k, v in d.items():
+        if "." in k:
+            out += ["--set", f"{k}={v}"]
+        elif v is True:
+            out.append(f"--{k}")
+        else:
+            out += [f"--{k}", str(v)]
+    return out
+
+
 def load_workloads(path=None):
     with open(path or os.path.join(HERE, "workloads.yaml")) as f:
         return yaml.safe_load(f)
 
 
 class Cell:
-    """One (unit, setup, workload): its trace per seed and the options every run of it shares."""
+    """One (unit, setup, workload): its trace per seed, the options every run of it shares, and
+    the options of each phase (a real trace's half, loops and speed sized per phase)."""
 
     def __init__(self, unit, setup, wname, kind, trace_of_seed, args):
         self.unit, self.setup, self.workload, self.kind = unit, setup, wname, kind
         self.trace_of_seed, self.args = trace_of_seed, args
-        self.note = ""  # how the cell's replay was sized (GC: the pool rule)
+        self.phase_args = {ph: {} for ph in PHASES}
+        self.notes = []  # how the cell's replays were sized (split, loops, speed)
+        self.skip = None  # why the cell runs no further (sizing found no operating point)
 
     @property
     def name(self):
         return f"{self.unit}|{self.setup}|{self.workload}"
 
+    @property
+    def note(self):
+        return "; ".join(self.notes)
+
 
 def cells(units, quick, wl, only=None, setups_only=None):
     """Every cell of the experiment, and the `workloads:` section the generated traces need.
-    setups_only: setup names to run instead of the unit's default (quick_setups when quick)."""
+    setups_only: setup names to run instead of the unit's default (quick_setups when quick). A unit
+    marked `calibrated` runs its full-size (calibrated) workloads in the quick set too."""
     out, gen = [], {}
     for unit in units:
         u = UNITS[unit]
@@ -71,9 +95,9 @@ def cells(units, quick, wl, only=None, setups_only=None):
         for wname, w in paper.get("generated", {}).items():
             if only and wname not in only:
                 continue
-            for s in (SELECTION_SEED,) + EVAL_SEEDS:
+            for s in TRAIN_SEEDS + EVAL_SEEDS:
                 g = dict(w["gen"], seed=s)
-                if quick:
+                if quick and not u.get("calibrated"):
                     g["requests"] = w["quick_requests"]
                 gen[f"{u['paper']}-{wname}-s{s}"] = g
 
@@ -86,7 +110,7 @@ def cells(units, quick, wl, only=None, setups_only=None):
             if only and wname not in only:
                 continue
             args = dict(w.get("args") or {})
-            if quick:
+            if quick and not u.get("calibrated"):
                 args.update(w.get("quick_args") or {})
             path = w["trace"].replace("{root}", ROOT)
             for st in setups:
@@ -94,31 +118,56 @@ def cells(units, quick, wl, only=None, setups_only=None):
     return out, gen
 
 
+# labels of the evaluation phase's tuned controls: per workload (chosen on the cell's training
+# data) and design-time (one setting per unit and setup, chosen on the whole training set)
+TUNED = {"fixed": "fixed", "tuned": "tuned", "fixed-dt": "fixed", "tuned-dt": "tuned"}
+
+
 def policies(unit, phase, chosen=None):
-    """{label: options} of a phase: 'select' = the fixed and tuned candidates; 'eval' = rl, eps1,
-    the comparators and the chosen fixed / tuned (chosen: {'fixed': label, 'tuned': label})."""
+    """{label: options} of a phase. 'train': every candidate of the tuned families ('fixed X',
+    'tuned Y') and every control (eps1, the comparators); 'eval': rl, eps1, the comparators and
+    the chosen tuned controls (chosen: {'fixed': X, 'tuned': Y, 'fixed-dt': X', 'tuned-dt': Y'})."""
     u = UNITS[unit]
-    if phase == "select":
+    ctl = {**({"eps1": u["eps1"]} if "eps1" in u else {}), **u["comparators"]}
+    if phase == "train":
         return {
             **{f"fixed {k}": v for k, v in u.get("fixed", {}).items()},
             **{f"tuned {k}": v for k, v in u.get("tuned", {}).items()},
+            **ctl,
         }
-    p = {"rl": u["rl"], **({"eps1": u["eps1"]} if "eps1" in u else {}), **u["comparators"]}
-    for fam in ("fixed", "tuned"):
-        if chosen and chosen.get(fam):
-            p[fam] = u[fam][chosen[fam]]
+    p = {"rl": u["rl"], **ctl}
+    for lab, fam in TUNED.items():
+        if chosen and chosen.get(lab):
+            p[lab] = u[fam][chosen[lab]]
     return p
 
 
-def entry(cell, label, pol, seed, quick):
+def entry(cell, label, pol, seed, quick, phase="eval"):
+    """One run of the cell as a spec entry: its trace, the cell's options, the setup's, the
+    phase's (a real trace's half, loops, speed), the policy's and the seed."""
     u = UNITS[cell.unit]
-    e = {"id": f"{cell.name}|{label}|{seed}", "trace": cell.trace_of_seed(seed), **cell.args}
+    e = {"id": f"{cell.name}|{phase}|{label}|{seed}", "trace": cell.trace_of_seed(seed), **cell.args}
     e.update(options(u["setups"][cell.setup]))
     if quick and u.get("quick_args"):
         e.update(options(u["quick_args"]))
+    e.update(cell.phase_args[phase])
     e.update(options(pol))
     e["seed"] = seed
     return e
+
+
+def phase_entries(cs, phase, quick, chosen=None):
+    """Every run of the phase over the cells (chosen: per cell name, for 'eval'), each distinct
+    run once (a per-workload and a design-time choice can be the same run); a cell whose sizing
+    found no operating point (cell.skip) runs nothing."""
+    es = [
+        entry(c, lab, pol, s, quick, phase)
+        for c in cs
+        if not c.skip
+        for lab, pol in policies(c.unit, phase, (chosen or {}).get(c.name)).items()
+        for s in SEEDS[phase]
+    ]
+    return list({canon(e): e for e in es}.values())
 
 
 def spec(name, entries, gen, timeout_s=1800):
@@ -142,13 +191,6 @@ def canon(params):
     return json.dumps({k: v for k, v in params.items() if k != "id"}, sort_keys=True, default=str)
 
 
-# GC cells are looped until 2.5 times the free pool at the start of the replay has been written
-# (the pool of the aged die: precondition.free_blocks_per_plane x planes x block bytes, from a
-# probe run), every pass after the first remapped (--loop-remap), at most REQUEST_CAP requests.
-GC_POOLS = 2.5
-REQUEST_CAP = {True: 600_000, False: 2_000_000}
-
-
 def size_mean(spec):
     """Mean bytes of an `ssdtlm gen` size spec: 8192, 8k or a weighted list 4k:60,8k:40."""
 
@@ -164,21 +206,6 @@ def size_mean(spec):
     return sum(b(v) * float(w) for v, w in parts) / tot
 
 
-def write_pass(binary, cell, gen):
-    """(bytes written, requests) by one pass of the cell's trace."""
-    if cell.kind == "generated":
-        g = gen[cell.trace_of_seed(SELECTION_SEED).split(":", 1)[1]]
-        writes = g["requests"] * (1 - float(g.get("read-ratio", 0.35)))
-        return writes * size_mean(g.get("write-size", g.get("size", 8192))), g["requests"]
-    cmd = [binary, "trace-stats", cell.trace_of_seed(0), "--json"]
-    for k, v in cell.args.items():
-        if k in ("loop", "loop-remap", "fold"):
-            continue
-        cmd += [f"--{k}"] if v is True else [f"--{k}", str(v)]
-    st = json.loads(subprocess.run(cmd, stdout=subprocess.PIPE, check=True, text=True).stdout)
-    return st["writes"] * st["mean_write_size_bytes"], st["requests"]
-
-
 def probe(binary, args):
     """The result JSON of a one-request replay of the bundled msrc-hm0 excerpt with `args`."""
     out = f"/tmp/ssdtlm-worth-probe-{os.getpid()}.json"
@@ -189,33 +216,6 @@ def probe(binary, args):
         j = json.load(f)
     os.unlink(out)
     return j
-
-
-def free_pool(binary, setup_opts):
-    """Bytes of the free pool of the aged drive at the start of a replay (a probe run)."""
-    j = probe(binary, ["--gc", "lazy"] + shlex.split(setup_opts))
-    c = j["config"]["nand"]
-    planes = c["channels"] * c["chips_per_channel"] * c["dies_per_chip"] * c["planes_per_die"]
-    return j["precondition"]["free_blocks_per_plane"]["mean"] * planes * c["pages_per_block"] * c["page_size"]
-
-
-def gc_loops(binary, cells_, gen, quick):
-    """Sets every GC cell's loop count by the pool rule (and its note)."""
-    pools = {}
-    for c in cells_:
-        if c.unit != "gc":
-            continue
-        if c.setup not in pools:
-            pools[c.setup] = free_pool(binary, UNITS["gc"]["setups"][c.setup])
-        wbytes, reqs = write_pass(binary, c, gen)
-        need = math.ceil(GC_POOLS * pools[c.setup] / max(1.0, wbytes))
-        cap = max(2, REQUEST_CAP[quick] // max(1, reqs))
-        c.args["loop"] = max(2, min(need, cap))
-        c.args["loop-remap"] = True
-        c.note = (
-            f"{c.args['loop']} passes of {wbytes / 2**20:.0f} MiB written "
-            f"(pool {pools[c.setup] / 2**20:.0f} MiB x {GC_POOLS}" + (", CAPPED" if need > cap else "") + ")"
-        )
 
 
 def capacity_mib(binary, setup_opts):
@@ -245,13 +245,13 @@ def phased_traces(binary, out, cells_, wl=None):
             caps[key] = capacity_mib(binary, UNITS[c.unit]["setups"][c.setup])
         w = wl[UNITS[c.unit]["paper"]]["phased"][c.workload]
         paths = {}
-        for s in (SELECTION_SEED,) + EVAL_SEEDS:
+        for s in TRAIN_SEEDS + EVAL_SEEDS:
             p = os.path.join(out, "traces", f"{c.workload}-{caps[key]:.0f}MiB-s{s}.csv.gz")
             if p not in made:
                 made[p] = os.path.exists(p) or phased.generate(w, caps[key], s, p, binary)
             paths[s] = p
         c.trace_of_seed = paths.__getitem__
-        c.note = (
+        c.notes.append(
             f"{c.workload}: python3 -m experiments.worth.phased {c.workload} --capacity-mib "
             f"{caps[key]:.1f} --seed S"
         )

@@ -5,7 +5,7 @@ verdict, the training effort and the operating point; and the verdict's range ov
 from experiments.worth.setups import UNITS, get
 from experiments.worth.stats import fmt, verdict
 
-SHORT = {"RL beats": "beats", "matches": "matches", "loses": "loses"}
+SHORT = {"RL beats": "beats", "matches": "matches", "loses": "loses", "unresolved": "unresolved"}
 
 
 def _mean(js, m):
@@ -34,8 +34,8 @@ def robust_md(rows, unit, controls=("ust", "dwa", "qlc-only", "eps1", "fixed")):
     for r in rs:
         c = r["cell"]
         cols = [c.setup]
-        if r["why"] and "failed" in r["why"]:
-            L.append(f"| {c.setup} | {r['why']} |")
+        if r["why"] and "failed" in r["why"][1]:
+            L.append(f"| {c.setup} | {r['why'][1]} |")
             continue
         cols.append(_training(r["runs"]["rl"], unit))
         cols += [f"{_mean(r['runs']['rl'], m):.3f}" for m in ms]
@@ -56,17 +56,19 @@ def robust_md(rows, unit, controls=("ust", "dwa", "qlc-only", "eps1", "fixed")):
         "",
         f"Verdict range over the {len(rs) - nt} testable of {len(rs)} setups"
         + (
-            f" ({nt} not testable: " + "; ".join(sorted({r["why"] for r in rs if r["why"]})) + ")"
+            f" ({nt} not testable: "
+            + "; ".join(sorted({f"{r['why'][0]}: {r['why'][1]}" for r in rs if r["why"]}))
+            + ")"
             if nt
             else ""
         )
         + ":",
         "",
-        "| metric | control | beats / matches / loses | robust? |",
+        "| metric | control | beats / matches / loses / unresolved | robust? |",
         "|---|---|---|---|",
     ]
     for (mn, ctl), t in tally.items():
-        b, mt, lo = t.get("beats", 0), t.get("matches", 0), t.get("loses", 0)
+        b, mt, lo, un = (t.get(k, 0) for k in ("beats", "matches", "loses", "unresolved"))
         one = [k for k, n in t.items() if n]
         rob = (
             f"robust: RL {one[0]}"
@@ -77,5 +79,5 @@ def robust_md(rows, unit, controls=("ust", "dwa", "qlc-only", "eps1", "fixed")):
             if not lo
             else "not robust"
         )
-        L.append(f"| {mn} | {ctl} | {b} / {mt} / {lo} | {rob} |")
+        L.append(f"| {mn} | {ctl} | {b} / {mt} / {lo} / {un} | {rob} |")
     return "\n".join(L) + "\n"

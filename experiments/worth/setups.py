@@ -24,9 +24,12 @@ GC128 = (
     "--preset tlc-gc-128gb --set cache.size_mib=0.0078125 --precondition 1.0 "
     "--precondition-random 0.15 --set gc.free_count=die"
 )
+RR_ACTIONS = ("1 move", "2 moves", "4 moves", "8 moves", "erase", "erase+1", "erase+2", "erase+4", "erase+8")
 SLC8 = (
     "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 " "--set nand.blocks_per_plane=267"
 )
+
+SLC8_EPOCH = " --set slc.epoch_writes=32"
 
 UNITS = {
     "fsp": dict(
@@ -57,6 +60,7 @@ UNITS = {
         },
         metrics=[READ_MEAN],
         training=("fsp", "policy", "training"),
+        fixed_action={f"type {t}": i for i, t in enumerate(("LSB", "CLSB", "CMSB", "MSB"))},
     ),
     "gc": dict(
         paper="gc",
@@ -75,13 +79,17 @@ UNITS = {
         rl=GC_RL,
         eps1=GC_RL + " --set gc.rl_epsilon=1",
         fixed={f"{c} copies": f"{GC_RL} --set gc.rl_fixed_action={c}" for c in range(8)},
+        # lazy's trigger (free blocks) x copies per step (0: t_erase / (t_read + t_program)); the
+        # comparator "lazy" is T2 c0
         tuned={
-            f"lazy T10 c{c}": f"--gc lazy --set gc.lazy_trigger_blocks=10 --set gc.lazy_copies={c}"
-            for c in (1, 2, 3, 4)
+            f"lazy T{t} c{c}": f"--gc lazy --set gc.lazy_trigger_blocks={t} --set gc.lazy_copies={c}"
+            for t in (2, 5, 10, 20)
+            for c in (0, 1, 2, 4)
         },
         comparators={"lazy": "--gc lazy", "mov10": "--gc mov10", "exp0.3": "--gc exp0.3"},
         metrics=[WRITE_P9999],
         training=("gc", "rl", "training"),
+        fixed_action={f"{c} copies": c for c in range(8)},
         # every GC cell is looped until 2.5 free pools are written, later passes remapped
         # (--loop-remap) so that victims keep valid pages as a long trace's would (plan.gc_loops)
     ),
@@ -99,10 +107,8 @@ UNITS = {
         quick_args="--set rd.hard_threshold=5000 --set rd.soft_threshold=4900",
         rl="--rr ws+rs",
         eps1="--rr ws+rs --set rd.rl_epsilon=1",
-        fixed={
-            f"erase+{m}": f"--rr ws+rs --set rd.rl_fixed_action={a}"
-            for a, m in ((5, 1), (6, 2), (7, 4), (8, 8))
-        },
+        # every action of the agent (docs/read-disturb.md "ws+rs agent")
+        fixed={name: f"--rr ws+rs --set rd.rl_fixed_action={a}" for a, name in enumerate(RR_ACTIONS)},
         comparators={
             "baseline": "--rr baseline",
             "leveling": "--rr leveling",
@@ -111,13 +117,22 @@ UNITS = {
         },
         metrics=[READ_MEAN, READ_P9999],
         training=("read_disturb", "rl", "training"),
+        fixed_action={name: a for a, name in enumerate(RR_ACTIONS)},
+        # with blocking refresh the host queue behind a refresh is the paper's subject (its
+        # Observation II): saturation there is not a reason to withhold a verdict; the operating
+        # point is found with refreshes preemptible (plan.rr_operating_points)
+        saturation_subject=("blocking",),
+        # every rr cell: looped until the reads reach the refresh threshold, at the fastest
+        # unsaturated speed (plan.rr_operating_points)
     ),
     "slc": dict(
         paper="slc-rl",
         # the slides' drive at 1/8 scale (267 blocks), write-through, closed loop QD 16: a
         # throughput measurement (experiments/slc-rl/headroom.yaml); the cap at 0.25 or 1.0
+        # the epoch scaled with the drive: 32 host writes at 1/8 (256 at the slides' full size;
+        # the preset's 1024 gives the agent 23-39 decisions on a quick run), every policy alike
         setups={
-            f"cap {c}": SLC8 + ("" if c == "0.25" else f" --set slc.max_fraction={c}")
+            f"cap {c}": SLC8 + SLC8_EPOCH + ("" if c == "0.25" else f" --set slc.max_fraction={c}")
             for c in ("0.25", "0.5", "1.0")
         },
         quick_setups=["cap 0.25", "cap 1.0"],
@@ -138,6 +153,9 @@ UNITS = {
         metrics=[SLC_TPUT],
         training=("slc", "sizer", "training"),
         closed_loop=True,
+        # the quick set too runs the calibrated (full-size) workloads, looped until the agent has
+        # had sizing.SLC_EPOCHS decisions (sizing.slc_loops)
+        calibrated=True,
     ),
 }
 
@@ -150,7 +168,7 @@ UNITS = {
 SLC_SCALES = {
     "full": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.write_back_mib=0 "
     "--set slc.epoch_writes=256",
-    "eighth": SLC8 + " --set slc.epoch_writes=32",
+    "eighth": SLC8 + SLC8_EPOCH,
     # the slides' drive with its 144 KB data DRAM (the preset's write-back) in front
     "full-dram": "--preset hybrid-slc-qlc --closed-loop 16 --set slc.epoch_writes=256",
 }
@@ -179,7 +197,16 @@ UNITS["hierarchy"] = dict(
     training=None,
 )
 
-SELECTION_SEED = 0  # the best fixed action (and lazy's tuning) is chosen on this seed
+# The split, fixed before any run (docs/experiments/worth.md "Training and held-out data"). Every
+# tuned choice (the fixed actions, lazy's grid, the SLC static grid, the best control of a cell,
+# the design-time settings, an RL unit's pre-training) is made on the training data; every verdict
+# on the held-out data.
+#   generated (and phased) workloads: training = the instances of TRAIN_SEEDS, held out = those
+#       of EVAL_SEEDS (a run's seed is its workload generator's seed);
+#   real traces: training = the first half of the trace by time (`--duration D/2`) at TRAIN_SEEDS,
+#       held out = its second half (`--start D/2`) at EVAL_SEEDS (the seed is then the model's
+#       RNG and preconditioning only).
+TRAIN_SEEDS = (0,)
 EVAL_SEEDS = (1, 2, 3, 4, 5)
 
 
@@ -191,13 +218,14 @@ def get(j, path):
     return j
 
 
-def why_not_testable(unit, rl_runs, ref_runs):
-    """The measured reason a cell cannot be judged, or None. rl_runs / ref_runs: the RL runs and
-    the reference comparator's runs (first comparator) over the evaluation seeds. The unit's work
-    is checked first (no GC or no refresh leaves nothing to learn), then training, then the
-    operating point."""
-    u = UNITS[unit]
-    ref = ref_runs[0]
+# The two kinds of cells that get no verdict on learning (worth.md "Cells without a verdict on
+# learning"): where the unit cannot act (nothing for it to do: its cost is still judged) and
+# where the comparison means nothing (not testable).
+CANNOT_ACT, NOT_TESTABLE = "cannot act", "not testable"
+
+
+def no_work(unit, ref):
+    """The measured reason the reference run gave the unit nothing to do, or None."""
     if unit == "gc":
         f = ref["flash"]
         if f["erases"]["gc"] == 0:
@@ -207,19 +235,34 @@ def why_not_testable(unit, rl_runs, ref_runs):
             return f"GC moves {moves:.3f} pages per host page under lazy: erase-only, nothing to spread"
     if unit == "rr" and ref["read_disturb"]["refresh"]["full"] == 0:
         return "no block reached the refresh threshold under Baseline: nothing to schedule"
+    return None
+
+
+def why_not_testable(unit, rl_runs, ref_runs, setup=None):
+    """(kind, measured reason) of a cell that gets no verdict on learning, or None. kind
+    CANNOT_ACT: the reference shows no work for the unit, or the unit made no decision (its
+    verdicts are what the unit costs where it cannot act); NOT_TESTABLE: the RL runs are
+    under-trained in most seeds, or a run is saturated where saturation is not the subject.
+    rl_runs / ref_runs: the RL runs and the first comparator's runs over the evaluation seeds."""
+    u = UNITS[unit]
+    w = no_work(unit, ref_runs[0])
+    if w:
+        return CANNOT_ACT, w
     t = [get(j, u["training"]) for j in rl_runs] if u["training"] else []
     if t and all(x and x.get("decisions", 0) == 0 for x in t):
-        return "the unit made no decision in any seed: the trace gave it nothing to decide"
+        return CANNOT_ACT, "the unit made no decision in any seed: the trace gave it nothing to decide"
     untrained = [x for x in t if not x or not x.get("trained")]
     if t and len(untrained) * 2 > len(t):
         per = sorted(x.get("updates_per_visited_entry", 0) for x in t if x)
         med = per[len(per) // 2] if per else 0
-        return (
+        return NOT_TESTABLE, (
             f"RL under-trained in {len(untrained)} of {len(t)} seeds (median {med:.1f} updates "
             f"per visited q-table entry, the rule asks 10)"
         )
-    if not u.get("closed_loop"):
+    if not u.get("closed_loop") and setup not in u.get("saturation_subject", ()):
         sat = [j for j in ref_runs + rl_runs if j["operating_point"]["saturated"]]
         if sat:
-            return f"saturated ({len(sat)} of the RL and reference runs; docs/results.md operating_point)"
+            return NOT_TESTABLE, (
+                f"saturated ({len(sat)} of the RL and reference runs; docs/results.md operating_point)"
+            )
     return None

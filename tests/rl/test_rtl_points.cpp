@@ -15,13 +15,17 @@
 
 #include "Vqrl_fsp_frozen.h"
 #include "Vqrl_fsp_greedy.h"
+#include "Vqrl_fsp_greedy_base.h"
 #include "Vqrl_gc_frozen.h"
 #include "Vqrl_gc_greedy.h"
+#include "Vqrl_gc_knobs.h"
 #include "Vqrl_gc_online.h"
+#include "Vqrl_reward_log.h"
 #include "Vqrl_rr_greedy.h"
 #include "Vqrl_slc_frozen.h"
 #include "controller/rl/fixed.h"
 #include "controller/rl/qcore.h"
+#include "controller/rl/reward.h"
 #include "controller/rl/units.h"
 #include "verilated.h"
 
@@ -333,4 +337,85 @@ TEST(RlCosimPoints, FrozenSlc1296x9) {
 }
 TEST(RlCosimPoints, GreedyRr80x9) {
   greedy_equivalence<Vqrl_rr_greedy>("rr", 0, 50000, 15);
+}
+
+// The design knobs (docs/rl.md "Design knobs") in the RTL: epsilon halving every 8 decisions
+// (EpsPeriodLog2 3: the stream's SEEDs, 2 % of its operations, restart the decay often enough to
+// reach the floor between them) and the reward baseline (BaselineShift 6) on the online core; the baseline
+// (BaselineShift 4) on the greedy core with the shadow table. Every action, exploration, cycle
+// count and the final tables equal the C++ model's (QCoreConfig eps_period, baseline_shift).
+TEST(RlCosimPoints, KnobsEpsDecayAndBaselineGc) {
+  QCoreConfig cfg = greedy_config("gc", 0);
+  cfg.random_ties = true;
+  cfg.eps_high = 0.9;
+  cfg.eps_low = 0.02;
+  cfg.eps_period = 8;
+  cfg.baseline_shift = 6;
+  core_equivalence<Vqrl_gc_knobs>("gc eps decay + baseline", cfg, 50000, 21);
+}
+TEST(RlCosimPoints, KnobsBaselineGreedyFspShadow) {
+  QCoreConfig cfg = greedy_config("fsp", 29);
+  cfg.baseline_shift = 4;
+  core_equivalence<Vqrl_fsp_greedy_base>("fsp greedy + baseline", cfg, 50000, 22);
+}
+
+// The reward unit answering minus log2 of the sample (LogReward, RewardConfig::log_bins): every
+// value, bin, ready flag and cycle count (threshold scans and aging included) equals the C++
+// model's over samples spread across the bins.
+TEST(RlCosimPoints, KnobsLogRewardUnit) {
+  RewardConfig rc;
+  rc.log_bins = true;
+  PercentileReward cpp(rc);
+  VerilatedContext ctx;
+  Vqrl_reward_log m(&random_init(ctx), "rwd");
+  m.cfg_values_i = 0x1234567890abcdefull;  // not used by the log output
+  m.rwd_valid_i = 0;
+  m.clk_i = 0;
+  m.rst_ni = 1;
+  m.eval();
+  m.rst_ni = 0;
+  m.eval();
+  m.rst_ni = 1;
+  m.eval();
+  auto edge = [&] {
+    m.clk_i = 0;
+    m.eval();
+    m.clk_i = 1;
+    m.eval();
+  };
+  for (uint32_t n = 0; !m.idle_o; ++n) {
+    ASSERT_LT(n, kMaxEdges);
+    edge();
+  }
+  std::mt19937_64 rng(23);
+  for (int i = 0; i < 40000; ++i) {
+    const uint32_t x = static_cast<uint32_t>(rng() >> (rng() % 64));  // every octave
+    const RewardResult a = cpp.observe(x);
+    m.rwd_sample_i = x;
+    m.rwd_valid_i = 1;
+    m.clk_i = 0;
+    m.eval();
+    ASSERT_TRUE(m.rwd_ready_o && m.idle_o);
+    m.clk_i = 1;
+    m.eval();
+    m.rwd_valid_i = 0;
+    uint32_t cycles = 1;
+    RewardResult b;
+    while (!m.idle_o) {
+      edge();
+      ++cycles;
+      if (m.rwd_rsp_valid_o) {
+        b.reward = sign_extend(m.rwd_value_o, 16);
+        b.bin = m.rwd_bin_o;
+        b.ready = m.rwd_scanned_o != 0;
+      }
+      ASSERT_LT(cycles, kMaxEdges);
+    }
+    ASSERT_EQ(a.reward, b.reward) << "sample " << i << " x=" << x;
+    ASSERT_EQ(a.bin, b.bin) << "sample " << i;
+    ASSERT_TRUE(b.ready) << "sample " << i;
+    ASSERT_EQ(a.cycles, cycles) << "sample " << i;
+  }
+  EXPECT_GT(cpp.scans(), 30u);
+  m.final();
 }

@@ -10,7 +10,7 @@ A spec is a mapping:
     blocks: [{base:, grid:, list:, seeds:}, ...]     # optional: union of several such products
     workloads: {NAME: {gen options}}                 # generated with `ssdtlm gen`, trace: workload:NAME
                                                      # ({like: OTHER, seed: 7}: OTHER's options, some changed)
-    outputs: [csv, fsp-rewards, rr-rewards, slc-series, slc-rl-table]  # per-run files collected into the store
+    outputs: [csv, fsp-rewards, rr-rewards, slc-series, slc-rl-table, rl-table]  # per-run files collected
     quick: {...}                 # merged over the spec with --quick (smoke-sized sweep)
     report: {...}                # how the report groups runs (docs/sweep.md)
 
@@ -37,6 +37,7 @@ RESERVED = {
     "rr-rewards",
     "slc-series",
     "slc-rl-save",
+    "rl-save",
     "progress",
     "no-progress",
     "quiet",
@@ -49,6 +50,7 @@ PATH_OPTIONS = {
     "config",
     "mqsim-config",
     "slc-rl-load",
+    "rl-load",
 }  # resolved against the spec; contents in the run key
 # Per-run outputs that can be collected: name -> run option.
 OUTPUTS = {
@@ -57,6 +59,7 @@ OUTPUTS = {
     "rr-rewards": "--rr-rewards",
     "slc-series": "--slc-series",
     "slc-rl-table": "--slc-rl-save",
+    "rl-table": "--rl-save",
 }
 SPEC_KEYS = {
     "name",

@@ -17,6 +17,7 @@ OUTPUT_FLAGS = {
     "rr-rewards": "--rr-rewards",
     "slc-series": "--slc-series",
     "slc-rl-table": "--slc-rl-save",
+    "rl-table": "--rl-save",
 }
 
 

@@ -111,10 +111,12 @@ def check_runs(spec, runs, binp, workers=None):
             if m:
                 add(m, r)
                 bad.add(id(r))
-    # The binary checks the rest of the runs whose keys and input files are known to be good.
+    # The binary checks the rest of the runs whose keys and input files are known to be good, but
+    # not a run that reads another run's output: the file does not exist yet, and the binary reads
+    # it (--rl-load) or needs it (--rl-mode frozen) to check the options.
     todo = {}
     for r in runs:
-        if id(r) not in bad:
+        if id(r) not in bad and not r.refs:
             todo.setdefault(tuple(_without_trace(r.args)), []).append(r)
     with cf.ThreadPoolExecutor(max(1, min(workers or os.cpu_count() or 1, 8))) as ex:
         answers = dict(zip(todo, ex.map(lambda a: _binary_check(binp, list(a)), list(todo))))

@@ -69,12 +69,6 @@ TEXT_EXT = SOURCE_EXT + (".md", ".json", ".yaml", ".yml", ".txt", ".f", ".awk", 
 # what is.
 PENDING_HISTORY = {
     "docs/rl.md",  # hw: being rewritten
-    # tidy: the dated result sections move to docs/experiments/
-    "docs/fsp.md",
-    "docs/gc.md",
-    "docs/read-disturb.md",
-    "docs/slc.md",
-    "docs/validation.md",
 }
 
 

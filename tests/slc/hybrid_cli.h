@@ -1,6 +1,6 @@
 // Shared by the hybrid drive's end-to-end tests (test_hybrid_{fsp,gc,rr}_cli.cpp): the generated
-// mix they replay, the small aged hybrid-slc-qlc drive they replay it on, and the checks every
-// such replay passes.
+// mix they replay, the small aged hybrid-slc-qlc drive they replay it on, the checks every such
+// replay passes and the comparison of a run on the two RL backends.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -52,6 +52,21 @@ inline void expect_clean(const nlohmann::json& j) {
   EXPECT_GT(j["integrity"]["checked_reads"].get<uint64_t>(), 1000u);
   EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), j["trace"]["requests"].get<uint64_t>());
   EXPECT_FALSE(j["sim"].contains("unfinished_work"));
+}
+
+// The same run on the C++ and on the RTL backend (`b`): equal but for the backend names and
+// the wall-clock fields (`sim` is left out of both).
+inline void expect_same_on_rtl(nlohmann::json a, nlohmann::json b) {
+  EXPECT_EQ(b["sim"]["rl_backend"].get<std::string>(), "rtl");
+  for (nlohmann::json* j : {&a, &b}) {
+    j->erase("sim");
+    for (const char* p : {"/read_disturb/rl/backend", "/slc/sizer/backend", "/gc/rl/backend"}) {
+      const nlohmann::json::json_pointer ptr(p);
+      if (j->contains(ptr)) j->at(ptr.parent_pointer()).erase(ptr.back());
+    }
+    strip_wall(*j);
+  }
+  EXPECT_TRUE(a == b) << nlohmann::json::diff(a, b).dump();
 }
 
 }  // namespace ssdtlm::test::hybrid

@@ -22,7 +22,6 @@
 
 using namespace ssdtlm;
 using namespace ssdtlm::models;
-using ssdtlm::test::ChannelDriver;
 using ssdtlm::test::make_op;
 
 namespace {
@@ -55,15 +54,8 @@ FlashOp native_op(const SsdConfig& cfg, FlashKind kind, uint32_t plane_in_die, u
   return make_op(cfg, kind, 0, plane_in_die, page, npages, kNativeBlock);
 }
 
-struct SlcBench {
-  SsdConfig cfg = slc_config();
-  FlashChannel ch{"ch", cfg, 0};
-  ChannelDriver drv{"drv"};
-  SlcBench() { drv.isock.bind(ch.tsock); }
-  void at(Tick ns, FlashOp& op) { drv.plan.push_back({ns * kNs, &op}); }
-  Tick done_ns(FlashOp& op) { return drv.done.at(&op) / kNs; }
-  Tick done_ps(FlashOp& op) { return drv.done.at(&op); }
-  void run() { sc_core::sc_start(); }
+struct SlcBench : ssdtlm::test::ChannelBench {
+  SlcBench() : ChannelBench(slc_config()) {}
 };
 
 }  // namespace

@@ -221,7 +221,10 @@ TEST(RlDiagnostics, RewardHistogramAndActions) {
   EXPECT_NEAR(j["greedy_share"][2].get<double>(), 2.0 / 3, 1e-12);
   // one compared action in row 1 (action 2): nothing to compare, nothing above noise
   EXPECT_EQ(j["verdict"], "learned nothing");
-  CppBackend be(UnitConfig{"t", Mode::Online, c});
+  UnitConfig uc;
+  uc.name = "t";
+  uc.core = c;
+  CppBackend be(uc);
   Diagnostics none(2, 3);
   none.decided(0, kAllActions, 0, false);
   EXPECT_FALSE(none.started());

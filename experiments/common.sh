@@ -6,6 +6,7 @@
 #                                 # listed options with a value (--db X sets opt_db=X)
 #   exp_sweep NAME [SPEC]         # sets db and out; a failed run is a note, not the end
 #   exp_py MODULE ARGS...         # python3 -m experiments.MODULE ARGS (experiments/README.md)
+#   exp_run NAME SPEC MODULE [FILE]  # all of an experiment whose summary reads its store (below)
 #
 # After exp_options: bin, workers, quick (array: empty or --quick), outdir, py, root.
 #   exp_src_rev VAR               # exports VAR = the source revision (summaries print it)
@@ -72,4 +73,24 @@ exp_src_rev() {
   git -C "$root" diff --quiet HEAD -- controller models nand testbench traces 2>/dev/null ||
     rev="$rev (with uncommitted changes)"
   export "$1=$rev"
+}
+
+# All of an experiment whose summary reads the sweep store: the sweep of SPEC as NAME (NAME-quick
+# with --quick) and its report (exp_sweep), then `python3 -m experiments.MODULE DB NAME OUT` (the
+# module writes into OUT, the sweep's folder; its stdout is dropped) or, with FILE,
+# `python3 -m experiments.MODULE DB NAME > OUT/FILE`; then the wall time and where the results are.
+# SLC_EXP_SRC_REV is exported (exp_src_rev) for the summaries that print it.
+exp_run() {
+  local name="$1${quick:+-quick}" spec="$2" module="$3" file="${4:-}" t0
+  t0=$(date +%s)
+  exp_src_rev SLC_EXP_SRC_REV
+  exp_sweep "$name" "$spec"
+  local what="summary: $out/summary.md"
+  if [ -n "$file" ]; then
+    exp_py "$module" "$db" "$name" >"$out/$file"
+    what="table: $out/$file"
+  else
+    exp_py "$module" "$db" "$name" "$out" >/dev/null
+  fi
+  echo "$name: $(( $(date +%s) - t0 )) s; $what, report: $out/report.html"
 }

@@ -22,3 +22,28 @@ def provenance(db_path, sweep):
     b = ", ".join(f"{h} (ssdtlm {v})" for h, v in bins if h)
     rev = os.environ.get("SLC_EXP_SRC_REV")
     return f"Binary sha256 {b or 'n/a'}" + (f"; source tree {rev} when run.sh ran." if rev else ".")
+
+
+def policy_bars(ax, workloads, policies, label, values, style, rotation, ylabel):
+    """One bar per policy beside each other at every workload, a dashed line at 1.0, the workloads
+    on the x axis and a legend of one row. values(workload, policy) -> bar height; style: (hatches,
+    colors), one per policy; label: {policy: legend text}."""
+    hatches, colors = style
+    w = 0.8 / len(policies)
+    mid = (len(policies) - 1) / 2
+    for i, p in enumerate(policies):
+        ax.bar(
+            [x + (i - mid) * w for x in range(len(workloads))],
+            [values(g, p) for g in workloads],
+            w,
+            label=label[p],
+            hatch=hatches[i],
+            color=colors[i],
+            edgecolor="black",
+            linewidth=0.5,
+        )
+    ax.axhline(1.0, ls="--", color="black", lw=0.8)
+    ax.set_xticks(range(len(workloads)))
+    ax.set_xticklabels(workloads, rotation=rotation, ha="right", fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=9)
+    ax.legend(fontsize=7, ncol=len(policies))

@@ -14,8 +14,4 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../common.sh"
 exp_options "" "$@"
-name=fsp-ablation${quick:+-quick}
-t0=$(date +%s)
-exp_sweep "$name" "$here/ablation.yaml"
-exp_py fsp.ablation_table "$db" "$name" > "$out/table.md"
-echo "$name: $(( $(date +%s) - t0 )) s; table: $out/table.md, report: $out/report.html"
+exp_run fsp-ablation "$here/ablation.yaml" fsp.ablation_table table.md

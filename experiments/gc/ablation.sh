@@ -15,8 +15,4 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../common.sh"
 exp_options "" "$@"
-name=gc-ablation${quick:+-quick}
-t0=$(date +%s)
-exp_sweep "$name" "$here/ablation.yaml"
-exp_py gc.ablation_table "$db" "$name" > "$out/table.md"
-echo "$name: $(( $(date +%s) - t0 )) s; table: $out/table.md, report: $out/report.html"
+exp_run gc-ablation "$here/ablation.yaml" gc.ablation_table table.md

@@ -21,63 +21,7 @@ import sys
 
 from experiments.common import store as storemod
 from experiments.common.names import workload_name
-
-POLICIES = ["greedy", "lazy", "mov10", "mov100", "exp0.1", "exp0.3", "rl", "rl-aggr"]
-DRIVES = ["tlc-gc-512gb", "tlc-gc-128gb"]
-PAGE = {"tlc-gc-512gb": (768, 16384), "tlc-gc-128gb": (384, 8192)}  # pages/block, page bytes
-
-# The paper's averages (AVG columns) of Tables 5-12.
-PAPER = {
-    "tlc-gc-512gb": {
-        "lat": {
-            "p99_9999": {"greedy": 1813, "rl": 0.86, "rl-aggr": 0.76},
-            "p99_99": {"greedy": 1823, "rl": 0.94, "rl-aggr": 0.71},
-            "p99": {"greedy": 568, "rl": 0.92, "rl-aggr": 0.92},
-        },
-        "erase": {"greedy": 2.72, "rl": 1.00, "rl-aggr": 1.00},
-        "pred": {
-            "p99_9999": {"rl-aggr": 0.76, "mov10": 0.94, "mov100": 1.01, "exp0.1": 0.97, "exp0.3": 0.94},
-            "p99_99": {"rl-aggr": 0.71, "mov10": 0.86, "mov100": 0.99, "exp0.1": 0.95, "exp0.3": 0.88},
-            "p99": {"rl-aggr": 0.92, "mov10": 0.97, "mov100": 0.97, "exp0.1": 0.97, "exp0.3": 0.97},
-        },
-        "std": {
-            "p99_9999": {"rl": 0.038, "rl-aggr": 0.019},
-            "p99_99": {"rl": 0.016, "rl-aggr": 0.008},
-            "p99": {"rl": 0.001, "rl-aggr": 0.001},
-        },
-        "tables": (5, 7, 9, 11),
-    },
-    "tlc-gc-128gb": {
-        "lat": {
-            "p99_9999": {"greedy": 509, "rl": 0.86, "rl-aggr": 0.66},
-            "p99_99": {"greedy": 238, "rl": 0.79, "rl-aggr": 0.64},
-            "p99": {"greedy": 82.4, "rl": 0.80, "rl-aggr": 0.67},
-        },
-        "erase": {"greedy": 1.20, "rl": 1.21, "rl-aggr": 1.03},
-        "pred": {
-            "p99_9999": {"rl-aggr": 0.66, "mov10": 0.92, "mov100": 1.43, "exp0.1": 1.06, "exp0.3": 0.97},
-            "p99_99": {"rl-aggr": 0.64, "mov10": 0.89, "mov100": 1.07, "exp0.1": 0.96, "exp0.3": 0.93},
-            "p99": {"rl-aggr": 0.67, "mov10": 0.93, "mov100": 1.00, "exp0.1": 0.96, "exp0.3": 0.92},
-        },
-        "std": {
-            "p99_9999": {"rl": 0.037, "rl-aggr": 0.028},
-            "p99_99": {"rl": 0.018, "rl-aggr": 0.011},
-            "p99": {"rl": 0.002, "rl-aggr": 0.000},
-        },
-        "tables": (6, 8, 10, 12),
-    },
-}
-PCTS = [("p99_9999", "99.9999th"), ("p99_99", "99.99th"), ("p99", "99th")]
-LABEL = {
-    "greedy": "Page",
-    "lazy": "Lazy",
-    "rl": "Base",
-    "rl-aggr": "Aggr",
-    "mov10": "Mov10",
-    "mov100": "Mov100",
-    "exp0.1": "Exp0.1",
-    "exp0.3": "Exp0.3",
-}
+from experiments.gc.paper import DRIVES, LABEL, PAGE, PAPER, PCTS, POLICIES
 
 
 def raw_bytes(drive, bpp):
@@ -302,11 +246,13 @@ def effort(j):
     )
 
 
-def report(src, out, title, header, wall_line):
-    def lat(j, k):
-        return j["latency_us"]["all"][k]
+def lat(j, k):
+    return j["latency_us"]["all"][k]
 
-    md = [f"# {title}", "", header, "", "## Workloads", ""]
+
+def workloads_section(src):
+    """Each drive's workloads: how each is made and how much it writes."""
+    md = ["## Workloads", ""]
     for d, ws in src.work.items():
         md.append(f"- {d} ({raw_bytes(d, src.bpp) / 2**30:.2f} GiB raw, {src.bpp} blocks per plane):")
         for w in ws:
@@ -319,50 +265,60 @@ def report(src, out, title, header, wall_line):
                 f"{j['host']['bytes_written'] / raw_bytes(d, src.bpp):.2f} x raw capacity"
             )
     md.append("")
-    summary = {}
-    for d, ws in src.work.items():
-        pp = PAPER[d]
-        t_lat, t_er, t_std, t_pred = pp["tables"]
+    return md
 
-        def norm(pol, w, k, s=1):
-            lz = lat(src.result(d, w, "lazy"), k)
-            v = lat(src.result(d, w, pol, s), k)
-            return v / lz if lz > 0 else float("nan")
 
-        def untrained(pol, w, s=1):
-            t = src.result(d, w, pol, s).get("gc", {}).get("rl", {}).get("training")
-            return t is not None and not t.get("trained")
+class DriveTables:
+    """The tables of one drive (paper Tables 5-12): each policy normalised to lazy per workload,
+    with the AVG column and the paper's beside it; `summary` collects the averages."""
 
-        def row(name, vals, paper, fmt="{:.2f}", pol=None):
-            # An RL cell whose unit made no update is flagged (†) and left out of AVG.
-            flags = (
-                [pol is not None and untrained(pol, w) for w in ws]
-                if len(vals) == len(ws)
-                else [False] * len(vals)
-            )
-            kept = [v for v, f in zip(vals, flags) if not f]
-            avg = statistics.mean(kept) if kept else float("nan")
-            if isinstance(paper, (int, float)) and paper < 10:
-                paper = fmt.format(paper)
-            return (
-                f"| {name} | "
-                + " | ".join(fmt.format(v) + (" †" if f else "") for v, f in zip(vals, flags))
-                + f" | {fmt.format(avg)} | {paper} |",
-                avg,
-            )
-
+    def __init__(self, src, d, ws, summary):
+        self.src, self.d, self.ws, self.summary = src, d, ws, summary
+        self.pp = PAPER[d]
         # Policies run on every workload of the drive (a spread-only sweep has lazy, rl, rl-aggr).
-        have = [pol for pol in POLICIES if all(src.has(d, w, pol) for w in ws)]
-        if "lazy" not in have:
-            md += [f"## {d}: no lazy run on every workload (the baseline): left out", ""]
-            continue
-        rl_pols = [pol for pol in ("rl", "rl-aggr") if pol in have]
-        seeds = [s for s in src.seeds if all(src.has(d, w, pol, s) for w in ws for pol in rl_pols)]
+        self.have = [pol for pol in POLICIES if all(src.has(d, w, pol) for w in ws)]
+        self.rl_pols = [pol for pol in ("rl", "rl-aggr") if pol in self.have]
+        self.seeds = [s for s in src.seeds if all(src.has(d, w, pol, s) for w in ws for pol in self.rl_pols)]
+        self.hdr = "| | " + " | ".join(ws) + " | AVG | paper AVG |"
+        self.sep = "|" + "---|" * (len(ws) + 3)
 
-        hdr = "| | " + " | ".join(ws) + " | AVG | paper AVG |"
-        sep = "|" + "---|" * (len(ws) + 3)
-        md += [
-            f"## {d}: latency normalised to lazy (paper Table {t_lat})",
+    def res(self, w, pol, s=1):
+        return self.src.result(self.d, w, pol, s)
+
+    def norm(self, pol, w, k, s=1):
+        lz = lat(self.res(w, "lazy"), k)
+        v = lat(self.res(w, pol, s), k)
+        return v / lz if lz > 0 else float("nan")
+
+    def untrained(self, pol, w, s=1):
+        t = self.res(w, pol, s).get("gc", {}).get("rl", {}).get("training")
+        return t is not None and not t.get("trained")
+
+    def row(self, name, vals, paper, fmt="{:.2f}", pol=None):
+        # An RL cell whose unit made no update is flagged (†) and left out of AVG.
+        flags = (
+            [pol is not None and self.untrained(pol, w) for w in self.ws]
+            if len(vals) == len(self.ws)
+            else [False] * len(vals)
+        )
+        kept = [v for v, f in zip(vals, flags) if not f]
+        avg = statistics.mean(kept) if kept else float("nan")
+        if isinstance(paper, (int, float)) and paper < 10:
+            paper = fmt.format(paper)
+        return (
+            f"| {name} | "
+            + " | ".join(fmt.format(v) + (" †" if f else "") for v, f in zip(vals, flags))
+            + f" | {fmt.format(avg)} | {paper} |",
+            avg,
+        )
+
+    def of(self, pols):
+        return [p for p in pols if p in self.have]
+
+    def latency(self):
+        d, ws = self.d, self.ws
+        md = [
+            f"## {d}: latency normalised to lazy (paper Table {self.pp['tables'][0]})",
             "",
             "Base and Aggr: seed 1 (the spread over seeds is below).",
             "",
@@ -370,102 +326,129 @@ def report(src, out, title, header, wall_line):
         for k, kn in PCTS:
             md += [
                 f"**{kn} percentile** (lazy absolute, us: "
-                + ", ".join(f"{w} {lat(src.result(d, w, 'lazy'), k):.0f}" for w in ws)
+                + ", ".join(f"{w} {lat(self.res(w, 'lazy'), k):.0f}" for w in ws)
                 + ")",
                 "",
-                hdr,
-                sep,
+                self.hdr,
+                self.sep,
             ]
-            for pol in [p for p in ["greedy", "lazy", "rl", "rl-aggr"] if p in have]:
-                r, avg = row(
+            for pol in self.of(["greedy", "lazy", "rl", "rl-aggr"]):
+                r, avg = self.row(
                     LABEL[pol],
-                    [norm(pol, w, k) for w in ws],
-                    pp["lat"][k].get(pol, "1.00" if pol == "lazy" else ""),
+                    [self.norm(pol, w, k) for w in ws],
+                    self.pp["lat"][k].get(pol, "1.00" if pol == "lazy" else ""),
                     pol=pol,
                 )
                 md.append(r)
-                summary[f"{d}/{k}/{pol}"] = avg
+                self.summary[f"{d}/{k}/{pol}"] = avg
             md.append("")
-        md += [f"## {d}: GC erase count normalised to lazy (paper Table {t_er})", "", hdr, sep]
-        for pol in [
-            p for p in ["greedy", "lazy", "rl", "rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"] if p in have
-        ]:
+        return md
+
+    def erases(self):
+        d, ws = self.d, self.ws
+        md = [f"## {d}: GC erase count normalised to lazy (paper Table {self.pp['tables'][1]})", "", self.hdr]
+        md.append(self.sep)
+        for pol in self.of(["greedy", "lazy", "rl", "rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"]):
             vals = [
-                src.result(d, w, pol)["flash"]["erases"]["gc"]
-                / max(1, src.result(d, w, "lazy")["flash"]["erases"]["gc"])
+                self.res(w, pol)["flash"]["erases"]["gc"]
+                / max(1, self.res(w, "lazy")["flash"]["erases"]["gc"])
                 for w in ws
             ]
-            r, avg = row(LABEL[pol], vals, pp["erase"].get(pol, "1.00" if pol == "lazy" else ""), pol=pol)
+            r, avg = self.row(
+                LABEL[pol], vals, self.pp["erase"].get(pol, "1.00" if pol == "lazy" else ""), pol=pol
+            )
             md.append(r)
-            summary[f"{d}/erase/{pol}"] = avg
+            self.summary[f"{d}/erase/{pol}"] = avg
         md.append("")
         md.append(
             "Lazy erases (absolute): "
-            + ", ".join(f"{w} {src.result(d, w, 'lazy')['flash']['erases']['gc']}" for w in ws)
+            + ", ".join(f"{w} {self.res(w, 'lazy')['flash']['erases']['gc']}" for w in ws)
         )
         md.append("")
-        preds = [p for p in ["rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"] if p in have]
-        if len(preds) > 1:
-            md += [f"## {d}: simple predictors vs Aggr, normalised to lazy (paper Table {t_pred})", ""]
-        for k, kn in PCTS if len(preds) > 1 else []:
-            md += [f"**{kn}**", "", hdr, sep]
-            for pol in preds:
-                r, avg = row(LABEL[pol], [norm(pol, w, k) for w in ws], pp["pred"][k][pol], pol=pol)
-                md.append(r)
-                summary[f"{d}/{k}/{pol}"] = avg
-            md.append("")
-        # ---- Tables 9-10: run-to-run spread ----
-        if rl_pols and len(seeds) >= 2:
-            spread(md, summary, d, ws, rl_pols, seeds, norm, row, hdr, sep, pp["std"], t_std)
-        else:
-            md += [f"## {d}: run-to-run spread: fewer than two seeds of rl / rl-aggr", ""]
-        md += [f"## {d}: RL unit", "", "| | " + " | ".join(ws) + " |", "|" + "---|" * (len(ws) + 1)]
-        for pol in rl_pols:
-            for key in ["states_visited_fraction", "q_entries_updated_fraction"]:
-                md.append(
-                    f"| {LABEL[pol]} {key} | "
-                    + " | ".join(f"{src.result(d, w, pol)['gc']['rl'][key]:.2f}" for w in ws)
-                    + " |"
-                )
-            md.append(
-                f"| {LABEL[pol]} decisions | "
-                + " | ".join(str(src.result(d, w, pol)["gc"]["decisions"]) for w in ws)
-                + " |"
-            )
+        return md
 
-            md.append(
-                f"| {LABEL[pol]} updates (rewards +/0/−) | "
-                + " | ".join(effort(src.result(d, w, pol)) for w in ws)
-                + " |"
-            )
+    def predictors(self):
+        d, ws = self.d, self.ws
+        preds = self.of(["rl-aggr", "mov10", "mov100", "exp0.1", "exp0.3"])
+        if len(preds) <= 1:
+            return []
+        md = [
+            f"## {d}: simple predictors vs Aggr, normalised to lazy (paper Table {self.pp['tables'][3]})",
+            "",
+        ]
+        for k, kn in PCTS:
+            md += [f"**{kn}**", "", self.hdr, self.sep]
+            for pol in preds:
+                r, avg = self.row(
+                    LABEL[pol], [self.norm(pol, w, k) for w in ws], self.pp["pred"][k][pol], pol=pol
+                )
+                md.append(r)
+                self.summary[f"{d}/{k}/{pol}"] = avg
+            md.append("")
+        return md
+
+    def run_to_run(self):
+        """Tables 9-10: the run-to-run spread over seeds."""
+        if not (self.rl_pols and len(self.seeds) >= 2):
+            return [f"## {self.d}: run-to-run spread: fewer than two seeds of rl / rl-aggr", ""]
+        md = []
+        spread(
+            md,
+            self.summary,
+            self.d,
+            self.ws,
+            self.rl_pols,
+            self.seeds,
+            self.norm,
+            self.row,
+            self.hdr,
+            self.sep,
+            self.pp["std"],
+            self.pp["tables"][2],
+        )
+        return md
+
+    def line(self, name, cell, pols):
+        return [
+            f"| {LABEL[pol]} {name} | " + " | ".join(cell(self.res(w, pol)) for w in self.ws) + " |"
+            for pol in pols
+        ]
+
+    def rl_unit(self):
+        """The RL units' coverage and effort, and every policy's operating point and free blocks."""
+        ws = self.ws
+        md = [f"## {self.d}: RL unit", "", "| | " + " | ".join(ws) + " |", "|" + "---|" * (len(ws) + 1)]
+        for pol in self.rl_pols:
+            for key in ["states_visited_fraction", "q_entries_updated_fraction"]:
+                md += self.line(key, lambda j: f"{j['gc']['rl'][key]:.2f}", [pol])
+            md += self.line("decisions", lambda j: str(j["gc"]["decisions"]), [pol])
+            md += self.line("updates (rewards +/0/−)", effort, [pol])
 
         def opp(j):
             o = j["operating_point"]
             return f"{100 * o['die_utilisation']['max']:.1f}%" + (" SATURATED" if o["saturated"] else "")
 
-        for pol in [p for p in ["greedy", "lazy", "rl", "rl-aggr"] if p in have]:
-            md.append(
-                f"| {LABEL[pol]} busiest die (operating point) | "
-                + " | ".join(opp(src.result(d, w, pol)) for w in ws)
-                + " |"
+        md += self.line("busiest die (operating point)", opp, self.of(["greedy", "lazy", "rl", "rl-aggr"]))
+        for pol in self.of(["lazy", "rl", "rl-aggr", "mov10"]):
+            md += self.line(
+                "min free blocks per plane",
+                lambda j: "/".join(map(str, j["gc"]["min_free_blocks_per_plane"])),
+                [pol],
             )
-        for pol in [p for p in ["lazy", "rl", "rl-aggr", "mov10"] if p in have]:
-            md.append(
-                f"| {LABEL[pol]} min free blocks per plane | "
-                + " | ".join(
-                    "/".join(map(str, src.result(d, w, pol)["gc"]["min_free_blocks_per_plane"])) for w in ws
-                )
-                + " |"
-            )
-            md.append(
-                f"| {LABEL[pol]} write mean us | "
-                + " | ".join(f"{src.result(d, w, pol)['latency_us']['write']['mean']:.0f}" for w in ws)
-                + " |"
-            )
+            md += self.line("write mean us", lambda j: f"{j['latency_us']['write']['mean']:.0f}", [pol])
         md.append("")
-    # ---- Fig. 9 ----
+        return md
+
+    def all(self):
+        if "lazy" not in self.have:
+            return [f"## {self.d}: no lazy run on every workload (the baseline): left out", ""]
+        return self.latency() + self.erases() + self.predictors() + self.run_to_run() + self.rl_unit()
+
+
+def fig9_section(src, out, summary):
+    """Paper Fig. 9: the PNGs and, per drive, the free blocks over the second half of each run."""
     pngs, fst = fig9(src, out)
-    md += ["## Free blocks over time (paper Fig. 9)", ""]
+    md = ["## Free blocks over time (paper Fig. 9)", ""]
     if not fst:
         md += ["No time series (CSV) in these results.", ""]
     for d, ws in src.work.items():
@@ -489,6 +472,15 @@ def report(src, out, title, header, wall_line):
                     summary[f"{d}/fig9/{w}/{pol}/median"] = st["median"]
             md.append(f"| {LABEL[pol]} | " + " | ".join(cells) + " |")
         md.append("")
+    return md
+
+
+def report(src, out, title, header, wall_line):
+    md = [f"# {title}", "", header, ""] + workloads_section(src)
+    summary = {}
+    for d, ws in src.work.items():
+        md += DriveTables(src, d, ws, summary).all()
+    md += fig9_section(src, out, summary)
     md.append(wall_line)
     with open(os.path.join(out, "tables.md"), "w") as f:
         f.write("\n".join(md) + "\n")

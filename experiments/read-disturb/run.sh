@@ -18,36 +18,18 @@
 # Re-running skips the runs already in the store with unchanged inputs (binary, trace, options).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-bin="$root/build/ssdtlm"
-[ -x "$root/build-rr/ssdtlm" ] && bin="$root/build-rr/ssdtlm"
-quick=()
-workers=()
-backend=cpp
-outdir="$here/results"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --quick) quick=(--quick) ;;
-    --workers) workers=(--workers "$2"); shift ;;
-    --bin) bin="$2"; shift ;;
-    --out) outdir="$2"; shift ;;
-    --rl-backend) backend="$2"; shift ;;
-    *) echo "unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
-[ -x "$bin" ] || { echo "build first: $bin not found" >&2; exit 2; }
-py="${SSDTLM_PYTHON:-/usr/bin/python3}"
+. "$here/../common.sh"
+opt_rl_backend=cpp
+exp_options "rl-backend" "$@"
 spec="$here/sweep.yaml"
 name=read-disturb
-mkdir -p "$outdir"
-outdir="$(cd "$outdir" && pwd)"
-if [ "$backend" != cpp ]; then
+if [ "$opt_rl_backend" != cpp ]; then
   # Same runs with another RL backend: a derived spec (paths in it use {root}, so its folder does
   # not matter) under its own sweep name.
-  name="$name-$backend"
-  spec="$outdir/sweep-$backend.json"
-  "$py" - "$here/sweep.yaml" "$spec" "$name" "$backend" <<'PY'
+  name="$name-$opt_rl_backend"
+  mkdir -p "$outdir"
+  spec="$outdir/sweep-$opt_rl_backend.json"
+  "$py" - "$here/sweep.yaml" "$spec" "$name" "$opt_rl_backend" <<'PY'
 import json, sys, yaml
 src, dst, name, backend = sys.argv[1:]
 s = yaml.safe_load(open(src))
@@ -58,12 +40,4 @@ if "base" in s.get("quick", {}):
 json.dump(s, open(dst, "w"), indent=1)
 PY
 fi
-name="$name${quick:+-quick}"
-db="$outdir/$name.sqlite"
-out="$outdir/$name"
-mkdir -p "$out"
-t0=$(date +%s)
-"$bin" sweep "$spec" ${quick[@]+"${quick[@]}"} ${workers[@]+"${workers[@]}"} --db "$db"
-"$bin" report "$db" --sweep "$name" --html "$out/report.html" >"$out/report.md"
-PYTHONPATH="$root${PYTHONPATH:+:$PYTHONPATH}" "$py" -m experiments.read-disturb.summary "$db" "$name" "$out"
-echo "$name: $(( $(date +%s) - t0 )) s; summary: $out/summary.md, report: $out/report.html"
+exp_run "$name" "$spec" read-disturb.summary

@@ -10,8 +10,4 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../common.sh"
 exp_options "" "$@"
-t0=$(date +%s)
-exp_src_rev SLC_EXP_SRC_REV
-exp_sweep "slc-hierarchy${quick:+-quick}"
-exp_py slc-hierarchy.summary "$db" "slc-hierarchy${quick:+-quick}" "$out" >/dev/null
-echo "slc-hierarchy${quick:+-quick}: $(( $(date +%s) - t0 )) s; summary: $out/summary.md, report: $out/report.html"
+exp_run slc-hierarchy "$here/sweep.yaml" slc-hierarchy.summary

@@ -13,7 +13,7 @@ import sys
 
 from experiments.common import store as storemod
 from experiments.common.names import workload_name
-from experiments.common.slc import provenance, slc_series
+from experiments.common.slc import policy_bars, provenance, slc_series
 from experiments.common.tables import gmean
 
 POLICIES = ["page", "sa", "sector", "hierarchy"]
@@ -105,30 +105,21 @@ def bars(path, title, workloads, table, keys, ylabel):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    hatches = ["", "//", "xx", ".."]
-    colors = ["#dddddd", "#8fb3d9", "#f2b880", "#7fbf7f"]
+    style = (["", "//", "xx", ".."], ["#dddddd", "#8fb3d9", "#f2b880", "#7fbf7f"])
     fig, axes = plt.subplots(
         len(keys), 1, figsize=(max(8, 0.9 * len(workloads) + 2), 3.0 * len(keys)), squeeze=False
     )
     for ax, key in zip(axes[:, 0], keys):
-        w = 0.8 / len(POLICIES)
-        for i, p in enumerate(POLICIES):
-            ys = [table[(g, key)].get(p) or 0 for g in workloads]
-            ax.bar(
-                [x + (i - 1.5) * w for x in range(len(workloads))],
-                ys,
-                w,
-                label=LABEL[p],
-                hatch=hatches[i],
-                color=colors[i],
-                edgecolor="black",
-                linewidth=0.5,
-            )
-        ax.axhline(1.0, ls="--", color="black", lw=0.8)
-        ax.set_xticks(range(len(workloads)))
-        ax.set_xticklabels(workloads, rotation=30, ha="right", fontsize=8)
-        ax.set_ylabel(f"{key}\n({ylabel})", fontsize=9)
-        ax.legend(fontsize=7, ncol=4)
+        policy_bars(
+            ax,
+            workloads,
+            POLICIES,
+            LABEL,
+            lambda g, p: table[(g, key)].get(p) or 0,
+            style,
+            30,
+            f"{key}\n({ylabel})",
+        )
     axes[0, 0].set_title(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
@@ -185,17 +176,11 @@ def fig7(path, runs):
     return True
 
 
-def main():
-    db, sweep, out = sys.argv[1:4]
-    os.makedirs(out, exist_ok=True)
-    runs, full = load(db, sweep)
-    ok = [r for r in runs if r["status"] == "ok" and r["res"]]
-    failed = [r for r in runs if r["status"] != "ok"]
-    workloads = []
-    for r in ok:
-        if r["workload"] not in workloads:
-            workloads.append(r["workload"])
-    m = {(r["workload"], r["policy"]): metrics(r["res"]) for r in ok}
+NORM_KEYS = ["write latency", "read latency", "SLC reads", "GC reads", "migration reads", "migration volume"]
+
+
+def header(db, sweep, out, runs, ok, failed, m):
+    """The title, provenance, drive and the runs that failed or did not finish."""
     cfg = ok[0]["res"]["config"] if ok else {}
     L = [
         f"# SLC cache hierarchy experiment: {sweep}",
@@ -227,69 +212,82 @@ def main():
         ]
     if failed:
         L += ["**Failed runs:** " + ", ".join(r["label"] for r in failed), ""]
+    return L
 
-    # ---- normalised tables (Figs. 4-6) ----
-    norm_keys = [
-        "write latency",
-        "read latency",
-        "SLC reads",
-        "GC reads",
-        "migration reads",
-        "migration volume",
-    ]
+
+def normalised(m, workloads, gen):
+    """{(workload, metric): {policy: value / page's}} and its geometric means over the generated
+    workloads."""
     table = {}
     for g in workloads:
-        for k in norm_keys:
+        for k in NORM_KEYS:
             base = m.get((g, "page"), {}).get(k)
             table[(g, k)] = {p: (m[(g, p)][k] / base if base and (g, p) in m else None) for p in POLICIES}
-    gen = [g for g in workloads if g.endswith("-like")]
-    gm = {k: {p: gmean([table[(g, k)][p] for g in workloads]) for p in POLICIES} for k in norm_keys}
-    gmg = {k: {p: gmean([table[(g, k)][p] for g in gen]) for p in POLICIES} for k in norm_keys}
+    gm = {k: {p: gmean([table[(g, k)][p] for g in workloads]) for p in POLICIES} for k in NORM_KEYS}
+    gmg = {k: {p: gmean([table[(g, k)][p] for g in gen]) for p in POLICIES} for k in NORM_KEYS}
+    return table, gm, gmg
 
-    def norm_section(title, keys, note=""):
-        L.append(f"## {title}")
+
+def norm_section(m, workloads, norm, title, keys, note=""):
+    """One section of Figs. 4-6: per metric, each policy normalised to page."""
+    table, gm, gmg = norm
+    L = [f"## {title}", ""]
+    if note:
+        L.extend([note, ""])
+    for k in keys:
+        L.append(f"**{k}** (normalised to page; absolute page value in the last column)")
         L.append("")
-        if note:
-            L.extend([note, ""])
-        for k in keys:
-            L.append(f"**{k}** (normalised to page; absolute page value in the last column)")
-            L.append("")
-            L.append("| workload | " + " | ".join(LABEL[p] for p in POLICIES) + " | page (abs) |")
-            L.append("|---" * (len(POLICIES) + 2) + "|")
-            for g in workloads:
-                base = m.get((g, "page"), {}).get(k)
-                L.append(
-                    f"| {g} | "
-                    + " | ".join(fmt(table[(g, k)][p], 3) for p in POLICIES)
-                    + f" | {fmt(base, 1) if isinstance(base, float) else fmt(base)} |"
-                )
+        L.append("| workload | " + " | ".join(LABEL[p] for p in POLICIES) + " | page (abs) |")
+        L.append("|---" * (len(POLICIES) + 2) + "|")
+        for g in workloads:
+            base = m.get((g, "page"), {}).get(k)
             L.append(
-                "| **geo. mean, generated** | " + " | ".join(fmt(gmg[k][p], 3) for p in POLICIES) + " | |"
+                f"| {g} | "
+                + " | ".join(fmt(table[(g, k)][p], 3) for p in POLICIES)
+                + f" | {fmt(base, 1) if isinstance(base, float) else fmt(base)} |"
             )
-            L.append("| **geo. mean, all** | " + " | ".join(fmt(gm[k][p], 3) for p in POLICIES) + " | |")
-            L.append("")
+        L.append("| **geo. mean, generated** | " + " | ".join(fmt(gmg[k][p], 3) for p in POLICIES) + " | |")
+        L.append("| **geo. mean, all** | " + " | ".join(fmt(gm[k][p], 3) for p in POLICIES) + " | |")
+        L.append("")
+    return L
 
-    norm_section(
-        "Fig. 4 shape: average write and read latency",
-        ["write latency", "read latency"],
-        "Whole-run means (`latency_us.write.mean`, `latency_us.read.mean`).",
-    )
-    norm_section(
-        "Fig. 5 shape: reads on the SLC cache",
-        ["SLC reads"],
-        "`slc.slc_reads`: flash page reads of SLC blocks serving host reads (one per distinct "
-        "physical page a read touches).",
-    )
-    norm_section(
-        "Fig. 6 shape: GC reads and migration volume",
-        ["GC reads", "migration reads", "migration volume"],
-        "`slc.gc_reads` = migration reads + native (TLC) GC reads; `slc.migration_reads` alone "
-        "is the paper's SLC GC reads; `slc.migration_bytes` is the data programmed into TLC by "
-        "migration (full one-shot units). Workloads without migration have no ratio (n/a).",
+
+def norm_sections(m, workloads, norm):
+    """Figs. 4-6 as tables."""
+    return (
+        norm_section(
+            m,
+            workloads,
+            norm,
+            "Fig. 4 shape: average write and read latency",
+            ["write latency", "read latency"],
+            "Whole-run means (`latency_us.write.mean`, `latency_us.read.mean`).",
+        )
+        + norm_section(
+            m,
+            workloads,
+            norm,
+            "Fig. 5 shape: reads on the SLC cache",
+            ["SLC reads"],
+            "`slc.slc_reads`: flash page reads of SLC blocks serving host reads (one per distinct "
+            "physical page a read touches).",
+        )
+        + norm_section(
+            m,
+            workloads,
+            norm,
+            "Fig. 6 shape: GC reads and migration volume",
+            ["GC reads", "migration reads", "migration volume"],
+            "`slc.gc_reads` = migration reads + native (TLC) GC reads; `slc.migration_reads` alone "
+            "is the paper's SLC GC reads; `slc.migration_bytes` is the data programmed into TLC by "
+            "migration (full one-shot units). Workloads without migration have no ratio (n/a).",
+        )
     )
 
-    # ---- Hierarchy vs each counterpart beside the paper ----
-    L += [
+
+def against_paper(m, workloads, gen):
+    """Hierarchy against each counterpart beside the paper: (lines, {cell: geometric mean})."""
+    L = [
         "## Hierarchy against each counterpart, ours beside the paper",
         "",
         "Change of Hierarchy against page / SA / Sector: geometric mean over the workloads of the "
@@ -326,9 +324,12 @@ def main():
         "39-124% more SLC flash reads per page-size read than page (Fig. 2).",
         "",
     ]
+    return L, summary
 
-    # ---- counters (evidence) ----
-    L += [
+
+def counters(m, workloads):
+    """The absolute counters behind the ratios, per workload and policy."""
+    L = [
         "## Counters (absolute)",
         "",
         "packed fill = host sectors per packed SLC page / 4 (how full the pages built by packing "
@@ -361,9 +362,12 @@ def main():
         f"{', '.join(no_mig) or 'none'}.",
         "",
     ]
+    return L
 
-    # ---- L1 / L2 division (Fig. 7) ----
-    L += [
+
+def division(ok):
+    """Fig. 7 as a table: Hierarchy's L1 / L2 blocks as shares of the SLC region."""
+    L = [
         "## Fig. 7 shape: L1 / L2 division (Hierarchy)",
         "",
         "From `--slc-series` (one row per 1024-write division window): blocks of L1 and L2 as shares "
@@ -390,9 +394,12 @@ def main():
             f"{1 - mean(l1) - mean(l2):.2f} | {mean(tg):.2f} | {min(tg):.2f} | {max(tg):.2f} |"
         )
     L.append("")
+    return L
 
-    # ---- mapping table memory ----
-    L += [
+
+def memory(ok, full):
+    """Mapping-table memory per policy, on the scaled drive and on the full preset."""
+    L = [
         "## Mapping-table memory per policy",
         "",
         "`slc.mapping_table`: page_table_bytes = 4 B per logical 16 KiB page (every policy); "
@@ -400,8 +407,6 @@ def main():
         "region, 5.5 B per 4 KiB sector entry, the paper's Section IV-C), Sector's table over the whole "
         "SLC region; SMT peak = the sector entries actually in use at the peak x 5.5 B.",
         "",
-    ]
-    L += [
         "| drive | policy | page table MiB | extra (model) MiB | SMT peak in use KiB (largest over workloads) |",
         "|---|---|---|---|---|",
     ]
@@ -428,41 +433,65 @@ def main():
         "add nothing to the page-level table.",
         "",
     ]
+    return L
 
-    # ---- plots ----
-    try:
-        bars(
-            os.path.join(out, "fig4-latency.png"),
-            "Fig. 4 shape: mean write / read latency, normalised to page",
-            workloads + ["geo. mean"],
-            {**table, **{("geo. mean", k): gmg[k] for k in norm_keys}},
-            ["write latency", "read latency"],
-            "norm. to page",
-        )
-        bars(
-            os.path.join(out, "fig5-slc-reads.png"),
-            "Fig. 5 shape: reads on the SLC cache, normalised to page",
-            workloads + ["geo. mean"],
-            {**table, **{("geo. mean", k): gmg[k] for k in norm_keys}},
-            ["SLC reads"],
-            "norm. to page",
-        )
-        bars(
-            os.path.join(out, "fig6-migration.png"),
-            "Fig. 6 shape: GC reads and migration volume, normalised to page",
-            workloads + ["geo. mean"],
-            {**table, **{("geo. mean", k): gmg[k] for k in norm_keys}},
+
+def plots(out, workloads, norm, ok):
+    """Figs. 4-7 as PNGs in OUT; the line that names them, or why there are none."""
+    table, _, gmg = norm
+    with_mean = {**table, **{("geo. mean", k): gmg[k] for k in NORM_KEYS}}
+    figs = [
+        ("fig4-latency.png", "Fig. 4 shape: mean write / read latency", ["write latency", "read latency"]),
+        ("fig5-slc-reads.png", "Fig. 5 shape: reads on the SLC cache", ["SLC reads"]),
+        (
+            "fig6-migration.png",
+            "Fig. 6 shape: GC reads and migration volume",
             ["migration reads", "GC reads", "migration volume"],
-            "norm. to page",
-        )
+        ),
+    ]
+    try:
+        for name, title, keys in figs:
+            bars(
+                os.path.join(out, name),
+                title + ", normalised to page",
+                workloads + ["geo. mean"],
+                with_mean,
+                keys,
+                "norm. to page",
+            )
         fig7(os.path.join(out, "fig7-l1-l2.png"), ok)
-        L += [
+        return [
             "Plots (in the results folder): fig4-latency.png, fig5-slc-reads.png, fig6-migration.png, "
             "fig7-l1-l2.png.",
             "",
         ]
     except ImportError as e:
-        L += [f"(no plots: {e})", ""]
+        return [f"(no plots: {e})", ""]
+
+
+def main():
+    db, sweep, out = sys.argv[1:4]
+    os.makedirs(out, exist_ok=True)
+    runs, full = load(db, sweep)
+    ok = [r for r in runs if r["status"] == "ok" and r["res"]]
+    failed = [r for r in runs if r["status"] != "ok"]
+    workloads = []
+    for r in ok:
+        if r["workload"] not in workloads:
+            workloads.append(r["workload"])
+    gen = [g for g in workloads if g.endswith("-like")]
+    m = {(r["workload"], r["policy"]): metrics(r["res"]) for r in ok}
+    norm = normalised(m, workloads, gen)
+    paper_lines, summary = against_paper(m, workloads, gen)
+    L = (
+        header(db, sweep, out, runs, ok, failed, m)
+        + norm_sections(m, workloads, norm)
+        + paper_lines
+        + counters(m, workloads)
+        + division(ok)
+        + memory(ok, full)
+        + plots(out, workloads, norm, ok)
+    )
     text = "\n".join(L) + "\n"
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(text)

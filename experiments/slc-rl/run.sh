@@ -10,8 +10,4 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../common.sh"
 exp_options "" "$@"
-t0=$(date +%s)
-exp_src_rev SLC_EXP_SRC_REV
-exp_sweep "slc-rl${quick:+-quick}"
-exp_py slc-rl.summary "$db" "slc-rl${quick:+-quick}" "$out" >/dev/null
-echo "slc-rl${quick:+-quick}: $(( $(date +%s) - t0 )) s; summary: $out/summary.md, report: $out/report.html"
+exp_run slc-rl "$here/sweep.yaml" slc-rl.summary

@@ -13,7 +13,7 @@ import sys
 
 from experiments.common import store as storemod
 from experiments.common.names import workload_name
-from experiments.common.slc import provenance, slc_series
+from experiments.common.slc import policy_bars, provenance, slc_series
 from experiments.common.tables import gmean
 
 POLICIES = ["none", "static", "ust", "dwa", "rl"]
@@ -113,19 +113,8 @@ def metrics(r):
     }
 
 
-def main():
-    db, sweep, out = sys.argv[1:4]
-    os.makedirs(out, exist_ok=True)
-    runs, pre = load(db, sweep)
-    ok = [r for r in runs if r["status"] == "ok" and r["res"]]
-    failed = [r for r in runs if r["status"] != "ok"]
-    workloads = []
-    for r in runs:
-        if r["workload"] not in workloads:
-            workloads.append(r["workload"])
-    gen = [w for w in workloads if w.endswith("-like")]
-    m = {(r["workload"], r["policy"]): metrics(r) for r in ok}
-    runs_by = {(r["workload"], r["policy"]): r for r in ok}
+def header(db, sweep, runs, ok, failed, m):
+    """The title, provenance, drive and the runs that failed, starved or did not finish."""
     cfg = ok[0]["res"]["config"] if ok else {}
     L = [
         f"# SLC-RL experiment: {sweep}",
@@ -159,56 +148,45 @@ def main():
     unf = [f"{w}/{p}" for (w, p), x in m.items() if x["unfinished"]]
     if unf:
         L += ["**Unfinished work at the end:** " + ", ".join(unf), ""]
+    return L
 
-    # ---- throughput and WAF normalised to QLC-only ----
-    def norm_table(key, title, note, higher_better=True):
-        L.append(f"## {title}")
-        L.append("")
-        L.append(note)
-        L.append("")
-        L.append("| workload | " + " | ".join(LABEL[p] for p in POLICIES) + " | QLC-only (abs) |")
-        L.append("|---" * (len(POLICIES) + 2) + "|")
-        cols = {p: [] for p in POLICIES}
-        colsg = {p: [] for p in POLICIES}
-        for w in workloads:
-            base = m.get((w, "none"), {}).get(key)
-            cells = []
-            for p in POLICIES:
-                v = m.get((w, p), {}).get(key)
-                n = v / base if v is not None and base else None
-                # An RL run whose agent made no update is flagged (†) and left out of the means.
-                rl = m.get((w, p), {}).get("rl") or {}
-                untrained = "training" in rl and not rl["training"].get("trained")
-                if not untrained:
-                    cols[p].append(n)
-                    if w in gen:
-                        colsg[p].append(n)
-                cells.append(
-                    fmt(n, 3)
-                    + (" (s)" if (w, p) in m and m[(w, p)]["starved"] else "")
-                    + (" † UNTRAINED" if untrained else "")
-                )
-            L.append(f"| {w} | " + " | ".join(cells) + f" | {fmt(base, 2)} |")
-        L.append(
-            "| **geo. mean, generated** | " + " | ".join(fmt(gmean(colsg[p]), 3) for p in POLICIES) + " | |"
-        )
-        L.append("| **geo. mean, all** | " + " | ".join(fmt(gmean(cols[p]), 3) for p in POLICIES) + " | |")
-        L.append("")
-        return {p: gmean(colsg[p]) for p in POLICIES}, {p: gmean(cols[p]) for p in POLICIES}
 
-    tp_g, tp_a = norm_table(
-        "throughput",
-        "Write throughput (slides p. 14), normalised to QLC-only",
-        "(s) = SLC starvation in at least 5% of the run's epochs. A missing value = the run failed.",
-    )
-    waf_g, waf_a = norm_table(
-        "WAF",
-        "WAF, normalised to QLC-only",
-        "`flash.waf` = pages programmed (host, SLC, migration, GC) x 16 KiB / host bytes " "written.",
-    )
+def norm_table(m, workloads, gen, key, title, note):
+    """One metric normalised to QLC-only, per workload and policy: (lines, geometric means over the
+    generated workloads, over all)."""
+    L = [f"## {title}", "", note, ""]
+    L.append("| workload | " + " | ".join(LABEL[p] for p in POLICIES) + " | QLC-only (abs) |")
+    L.append("|---" * (len(POLICIES) + 2) + "|")
+    cols = {p: [] for p in POLICIES}
+    colsg = {p: [] for p in POLICIES}
+    for w in workloads:
+        base = m.get((w, "none"), {}).get(key)
+        cells = []
+        for p in POLICIES:
+            v = m.get((w, p), {}).get(key)
+            n = v / base if v is not None and base else None
+            # An RL run whose agent made no update is flagged (†) and left out of the means.
+            rl = m.get((w, p), {}).get("rl") or {}
+            untrained = "training" in rl and not rl["training"].get("trained")
+            if not untrained:
+                cols[p].append(n)
+                if w in gen:
+                    colsg[p].append(n)
+            cells.append(
+                fmt(n, 3)
+                + (" (s)" if (w, p) in m and m[(w, p)]["starved"] else "")
+                + (" † UNTRAINED" if untrained else "")
+            )
+        L.append(f"| {w} | " + " | ".join(cells) + f" | {fmt(base, 2)} |")
+    L.append("| **geo. mean, generated** | " + " | ".join(fmt(gmean(colsg[p]), 3) for p in POLICIES) + " | |")
+    L.append("| **geo. mean, all** | " + " | ".join(fmt(gmean(cols[p]), 3) for p in POLICIES) + " | |")
+    L.append("")
+    return L, {p: gmean(colsg[p]) for p in POLICIES}, {p: gmean(cols[p]) for p in POLICIES}
 
-    # ---- busy breakdown ----
-    L += [
+
+def busy_table(m, workloads):
+    """Flash busy time by purpose (slides p. 16)."""
+    L = [
         "## Latency breakdown (slides p. 16): flash busy time by purpose, seconds",
         "",
         "`slc.busy_us`: array busy time of SLC-mode programs of host data, QLC programs of host data, "
@@ -227,8 +205,12 @@ def main():
                     + f" | {x['reclaim']:.1f} | {x['sim_s']:.1f} |"
                 )
     L.append("")
+    return L
 
-    # ---- headline vs the slides ----
+
+def against_slides(m, workloads, gen):
+    """RL against each other policy, geometric means beside the slides' figures."""
+
     def ratio(key, a, b, sel):
         rs = []
         for w in sel:
@@ -237,7 +219,7 @@ def main():
                 rs.append(x / y)
         return gmean(rs)
 
-    L += [
+    L = [
         "## RL against the others, ours beside the slides",
         "",
         "Geometric mean over the workloads of RL / other (minus 1); generated workloads / all. The slides' "
@@ -261,9 +243,12 @@ def main():
         "untrained one.",
         "",
     ]
+    return L
 
-    # ---- RL agent statistics ----
-    L += [
+
+def agent_table(m, workloads):
+    """The RL agent's own counters per workload."""
+    L = [
         "## RL agent",
         "",
         "| workload | epochs | explorations | positive / negative rewards | actions chosen (0..8) | SLC level end | θ end KiB |",
@@ -279,9 +264,12 @@ def main():
                 f"{s.get('slc_level')} | {s.get('theta_kib')} |"
             )
     L.append("")
+    return L
 
-    # ---- SLC size and theta over time: table ----
-    L += [
+
+def size_theta_table(m, workloads, runs_by):
+    """SLC size and θ over the run, from the epoch series (slides p. 15)."""
+    L = [
         "## SLC size and θ over time (slides p. 15)",
         "",
         "From `--slc-series` (one row per epoch of 1024 write requests): SLC blocks in use and θ, "
@@ -305,46 +293,82 @@ def main():
                 f"{m[(w, p)]['starved_share']:.0%} |"
             )
     L.append("")
+    return L
 
-    # ---- pre-training ----
-    failed_pre = pre.pop("_failed", [])
-    if pre or failed_pre:
+
+def pretrain_table(m, gen, pre, failed_pre):
+    """Pre-trained agents against the untrained one (slides p. 17); none without such runs."""
+    if not (pre or failed_pre):
+        return []
+    L = [
+        "## Agent pre-training (slides p. 17)",
+        "",
+        "Write throughput of a fresh RL run that starts from a pre-trained q-table (--slc-rl-load), "
+        "against the untrained RL run of the sweep (identical otherwise). self = trained on another "
+        "instance of the same workload (gen seed + 100); other = trained in a chain over the other "
+        "five workloads' instances (leave-one-out). Slides: up to +12.8% over an untrained agent.",
+        "",
+        "| workload | untrained MiB/s | self MiB/s | self vs untrained | other MiB/s | other vs untrained |",
+        "|---|---|---|---|---|---|",
+    ]
+    best = []
+    for w in gen:
+        u = m.get((w, "rl"), {}).get("throughput")
+        a, b = pre.get((w, "self")), pre.get((w, "other"))
+        if u:
+            best += [x / u for x in (a, b) if x]
+        L.append(
+            f"| {w} | {fmt(u)} | {fmt(a)} | {pct(a / u) if a and u else 'n/a'} | {fmt(b)} | "
+            f"{pct(b / u) if b and u else 'n/a'} |"
+        )
+    if best:
         L += [
-            "## Agent pre-training (slides p. 17)",
             "",
-            "Write throughput of a fresh RL run that starts from a pre-trained q-table (--slc-rl-load), "
-            "against the untrained RL run of the sweep (identical otherwise). self = trained on another "
-            "instance of the same workload (gen seed + 100); other = trained in a chain over the other "
-            "five workloads' instances (leave-one-out). Slides: up to +12.8% over an untrained agent.",
+            f"Largest gain: {pct(max(best))}; geometric mean of all pre-trained runs: {pct(gmean(best))}.",
             "",
-            "| workload | untrained MiB/s | self MiB/s | self vs untrained | other MiB/s | other vs untrained |",
-            "|---|---|---|---|---|---|",
         ]
-        best = []
-        for w in gen:
-            u = m.get((w, "rl"), {}).get("throughput")
-            a, b = pre.get((w, "self")), pre.get((w, "other"))
-            if u:
-                best += [x / u for x in (a, b) if x]
-            L.append(
-                f"| {w} | {fmt(u)} | {fmt(a)} | {pct(a / u) if a and u else 'n/a'} | {fmt(b)} | "
-                f"{pct(b / u) if b and u else 'n/a'} |"
-            )
-        if best:
-            L += [
-                "",
-                f"Largest gain: {pct(max(best))}; geometric mean of all pre-trained runs: {pct(gmean(best))}.",
-                "",
-            ]
-        if failed_pre:
-            L += [
-                "",
-                "Pre-training runs not ok (a failed training run fails the runs that load its table):",
-                "",
-            ]
-            L += [f"- {x}" for x in failed_pre] + [""]
+    if failed_pre:
+        L += [
+            "",
+            "Pre-training runs not ok (a failed training run fails the runs that load its table):",
+            "",
+        ]
+        L += [f"- {x}" for x in failed_pre] + [""]
+    return L
 
-    # ---- plots ----
+
+def main():
+    db, sweep, out = sys.argv[1:4]
+    os.makedirs(out, exist_ok=True)
+    runs, pre = load(db, sweep)
+    ok = [r for r in runs if r["status"] == "ok" and r["res"]]
+    failed = [r for r in runs if r["status"] != "ok"]
+    workloads = []
+    for r in runs:
+        if r["workload"] not in workloads:
+            workloads.append(r["workload"])
+    gen = [w for w in workloads if w.endswith("-like")]
+    m = {(r["workload"], r["policy"]): metrics(r) for r in ok}
+    runs_by = {(r["workload"], r["policy"]): r for r in ok}
+    tp, tp_g, tp_a = norm_table(
+        m,
+        workloads,
+        gen,
+        "throughput",
+        "Write throughput (slides p. 14), normalised to QLC-only",
+        "(s) = SLC starvation in at least 5% of the run's epochs. A missing value = the run failed.",
+    )
+    waf, waf_g, waf_a = norm_table(
+        m,
+        workloads,
+        gen,
+        "WAF",
+        "WAF, normalised to QLC-only",
+        "`flash.waf` = pages programmed (host, SLC, migration, GC) x 16 KiB / host bytes " "written.",
+    )
+    L = header(db, sweep, runs, ok, failed, m) + tp + waf + busy_table(m, workloads)
+    L += against_slides(m, workloads, gen) + agent_table(m, workloads)
+    L += size_theta_table(m, workloads, runs_by) + pretrain_table(m, gen, pre, pre.pop("_failed", []))
     try:
         plots(out, workloads, m, runs_by, pre, gen)
         L += [
@@ -368,44 +392,31 @@ def main():
     print(text)
 
 
-def plots(out, workloads, m, runs_by, pre, gen):
-    import matplotlib
-
-    matplotlib.use("Agg")
+def throughput_plot(out, workloads, m, style):
+    """Write throughput and WAF normalised to QLC-only, a bar per policy (slides p. 14)."""
     import matplotlib.pyplot as plt
 
-    hatches = ["", "//", "xx", "..", "\\\\"]
-    colors = ["#dddddd", "#8fb3d9", "#f2b880", "#c9a0dc", "#7fbf7f"]
-    # throughput and WAF normalised
+    def norm(key):
+        def value(g, p):
+            base = m.get((g, "none"), {}).get(key)
+            v = m.get((g, p), {}).get(key)
+            return v / base if v is not None and base else 0
+
+        return value
+
     fig, axes = plt.subplots(2, 1, figsize=(max(8, 1.1 * len(workloads) + 2), 6.5))
     for ax, key in zip(axes, ["throughput", "WAF"]):
-        w = 0.8 / len(POLICIES)
-        for i, p in enumerate(POLICIES):
-            ys = []
-            for g in workloads:
-                base = m.get((g, "none"), {}).get(key)
-                v = m.get((g, p), {}).get(key)
-                ys.append(v / base if v is not None and base else 0)
-            ax.bar(
-                [x + (i - 2) * w for x in range(len(workloads))],
-                ys,
-                w,
-                label=LABEL[p],
-                hatch=hatches[i],
-                color=colors[i],
-                edgecolor="black",
-                linewidth=0.5,
-            )
-        ax.axhline(1.0, ls="--", color="black", lw=0.8)
-        ax.set_xticks(range(len(workloads)))
-        ax.set_xticklabels(workloads, rotation=20, ha="right", fontsize=8)
-        ax.set_ylabel(f"{key}\n(norm. to QLC-only)", fontsize=9)
-        ax.legend(fontsize=7, ncol=5)
+        policy_bars(ax, workloads, POLICIES, LABEL, norm(key), style, 20, f"{key}\n(norm. to QLC-only)")
     axes[0].set_title("Write throughput and WAF normalised to QLC-only (slides p. 14)", fontsize=10)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "throughput.png"), dpi=90)
     plt.close(fig)
-    # busy breakdown: stacked bars per workload
+
+
+def busy_plot(out, workloads, m):
+    """Flash busy time by purpose: stacked bars per workload (slides p. 16)."""
+    import matplotlib.pyplot as plt
+
     n = len(workloads)
     cols = 4
     fig, axes = plt.subplots(
@@ -432,61 +443,85 @@ def plots(out, workloads, m, runs_by, pre, gen):
     fig.tight_layout()
     fig.savefig(os.path.join(out, "busy.png"), dpi=90)
     plt.close(fig)
-    # SLC size and theta over time, two workloads (the slides: PC and OLTP)
+
+
+def size_theta_plot(out, runs_by):
+    """SLC size and θ over time on two workloads (the slides: PC and OLTP; slides p. 15)."""
+    import matplotlib.pyplot as plt
+
     show = [w for w in ("pc-like", "oltp-like") if any((w, p) in runs_by for p in POLICIES)]
-    if show:
-        fig, axes = plt.subplots(len(show), 2, figsize=(12, 3.2 * len(show)), squeeze=False)
-        for row, w in enumerate(show):
-            for p, c in zip(("static", "ust", "dwa", "rl"), ("#1f77b4", "#ff7f0e", "#9467bd", "#2ca02c")):
-                r = runs_by.get((w, p))
-                if not r or not r["series"]:
-                    continue
-                xs = [float(x["host_writes"]) / 1024 for x in r["series"]]
-                axes[row, 0].step(
-                    xs, [float(x["slc_blocks"]) for x in r["series"]], where="post", label=LABEL[p], color=c
-                )
-                axes[row, 1].step(
-                    xs,
-                    [max(float(x["theta_kib"]), 0.5) for x in r["series"]],
-                    where="post",
-                    label=LABEL[p],
-                    color=c,
-                )
-            axes[row, 0].set_title(f"{w}: SLC blocks in use", fontsize=9)
-            axes[row, 1].set_title(f"{w}: hot/cold threshold θ (KiB; 0 = all, drawn at 0.5)", fontsize=9)
-            axes[row, 1].set_yscale("log", base=2)
-            for ax in axes[row]:
-                ax.set_xlabel("epoch (1024 write requests)", fontsize=8)
-                ax.legend(fontsize=7)
-                ax.tick_params(labelsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.join(out, "slc-size-theta.png"), dpi=90)
-        plt.close(fig)
-    if pre:
-        fig, ax = plt.subplots(figsize=(9, 3.2))
-        w = 0.27
-        for i, (kind, c) in enumerate((("untrained", "#dddddd"), ("self", "#8fb3d9"), ("other", "#7fbf7f"))):
-            ys = [
-                m.get((g, "rl"), {}).get("throughput", 0) if kind == "untrained" else pre.get((g, kind), 0)
-                for g in gen
-            ]
-            ax.bar(
-                [x + (i - 1) * w for x in range(len(gen))],
-                ys,
-                w,
-                label=kind,
-                color=c,
-                edgecolor="black",
-                lw=0.5,
+    if not show:
+        return
+    fig, axes = plt.subplots(len(show), 2, figsize=(12, 3.2 * len(show)), squeeze=False)
+    for row, w in enumerate(show):
+        for p, c in zip(("static", "ust", "dwa", "rl"), ("#1f77b4", "#ff7f0e", "#9467bd", "#2ca02c")):
+            r = runs_by.get((w, p))
+            if not r or not r["series"]:
+                continue
+            xs = [float(x["host_writes"]) / 1024 for x in r["series"]]
+            axes[row, 0].step(
+                xs, [float(x["slc_blocks"]) for x in r["series"]], where="post", label=LABEL[p], color=c
             )
-        ax.set_xticks(range(len(gen)))
-        ax.set_xticklabels(gen, fontsize=8)
-        ax.set_ylabel("write MiB/s", fontsize=9)
-        ax.legend(fontsize=7)
-        ax.set_title("RL agent: untrained vs pre-trained (slides p. 17)", fontsize=10)
-        fig.tight_layout()
-        fig.savefig(os.path.join(out, "pretrain.png"), dpi=90)
-        plt.close(fig)
+            axes[row, 1].step(
+                xs,
+                [max(float(x["theta_kib"]), 0.5) for x in r["series"]],
+                where="post",
+                label=LABEL[p],
+                color=c,
+            )
+        axes[row, 0].set_title(f"{w}: SLC blocks in use", fontsize=9)
+        axes[row, 1].set_title(f"{w}: hot/cold threshold θ (KiB; 0 = all, drawn at 0.5)", fontsize=9)
+        axes[row, 1].set_yscale("log", base=2)
+        for ax in axes[row]:
+            ax.set_xlabel("epoch (1024 write requests)", fontsize=8)
+            ax.legend(fontsize=7)
+            ax.tick_params(labelsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "slc-size-theta.png"), dpi=90)
+    plt.close(fig)
+
+
+def pretrain_plot(out, m, pre, gen):
+    """Untrained against pre-trained agents (slides p. 17); nothing without such runs."""
+    import matplotlib.pyplot as plt
+
+    if not pre:
+        return
+    fig, ax = plt.subplots(figsize=(9, 3.2))
+    w = 0.27
+    for i, (kind, c) in enumerate((("untrained", "#dddddd"), ("self", "#8fb3d9"), ("other", "#7fbf7f"))):
+        ys = [
+            m.get((g, "rl"), {}).get("throughput", 0) if kind == "untrained" else pre.get((g, kind), 0)
+            for g in gen
+        ]
+        ax.bar(
+            [x + (i - 1) * w for x in range(len(gen))],
+            ys,
+            w,
+            label=kind,
+            color=c,
+            edgecolor="black",
+            lw=0.5,
+        )
+    ax.set_xticks(range(len(gen)))
+    ax.set_xticklabels(gen, fontsize=8)
+    ax.set_ylabel("write MiB/s", fontsize=9)
+    ax.legend(fontsize=7)
+    ax.set_title("RL agent: untrained vs pre-trained (slides p. 17)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "pretrain.png"), dpi=90)
+    plt.close(fig)
+
+
+def plots(out, workloads, m, runs_by, pre, gen):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    style = (["", "//", "xx", "..", "\\\\"], ["#dddddd", "#8fb3d9", "#f2b880", "#c9a0dc", "#7fbf7f"])
+    throughput_plot(out, workloads, m, style)
+    busy_plot(out, workloads, m)
+    size_theta_plot(out, runs_by)
+    pretrain_plot(out, m, pre, gen)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 // Drives one FlashChannel directly in SystemC tests: submits FlashOps at given times and records
-// their completion times (test_timing.cpp, test_slc_timing.cpp).
+// their completion times (test_timing.cpp, test_slc_timing.cpp, tests/rr/test_rr_timing.cpp).
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -13,6 +13,7 @@
 
 #include "controller/config.h"
 #include "controller/flash_op.h"
+#include "models/flash_channel.h"
 #include "models/payload.h"
 
 namespace ssdtlm::test {
@@ -47,6 +48,19 @@ struct ChannelDriver : sc_core::sc_module {
     gp.release();
     return tlm::TLM_COMPLETED;
   }
+};
+
+// Channel 0 of `cfg` with a ChannelDriver bound to it: ops planned at times in ns, their
+// completion times read back in ps or ns.
+struct ChannelBench {
+  SsdConfig cfg;
+  models::FlashChannel ch{"ch", cfg, 0};
+  ChannelDriver drv{"drv"};
+  explicit ChannelBench(SsdConfig c) : cfg(std::move(c)) { drv.isock.bind(ch.tsock); }
+  void at(Tick ns, FlashOp& op) { drv.plan.push_back({ns * 1000, &op}); }
+  Tick done_ps(FlashOp& op) { return drv.done.at(&op); }
+  Tick done_ns(FlashOp& op) { return drv.done.at(&op) / 1000; }
+  void run() { sc_core::sc_start(); }
 };
 
 // An op on channel 0: `die` within the channel, `plane_in_die`, page `page` of block

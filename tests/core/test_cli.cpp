@@ -172,10 +172,10 @@ TEST(Cli, BusyFractionsStopAtTheLastCompletion) {
 TEST(Cli, AgedReplayKeepsPaceWithTheTraceOnEveryPreset) {
   // --precondition 1.0 --precondition-random 0.15 on every preset, a read-heavy trace of
   // 60 s (36,000 requests at 600 IOPS, 25% writes of 4-64 KiB, Zipf 0.9 over 12 GiB) at low load.
-  // The replay must keep pace (simulated time < 1.5x the trace's) with WAF < 20. Before: the
-  // hybrid SLC/QLC drive's uniform overwrites left victims ~95% valid (209 s, WAF 21.6), and
-  // tlc-rr's greedy, whose threshold (0.3) exceeds its spare (0.25), compacted full planes over
-  // and over (WAF 6.1; 9.9 on 143 s).
+  // The replay must keep pace (simulated time < 1.5x the trace's) with WAF < 20. What it guards
+  // against: uniform overwrites that leave the hybrid SLC/QLC drive's victims ~95% valid (209 s,
+  // WAF 21.6), and a greedy threshold (tlc-rr's 0.3) above the spare (0.25) that compacts full
+  // planes over and over (WAF 6.1; 9.9 on 143 s).
   const std::string trace = (tmpdir() / "rh60.csv.gz").string();
   ASSERT_EQ(sh("gen --requests 36000 --seed 7 --read-ratio 0.75 --size 4k:0.5,8k:0.3,64k:0.2 "
                "--footprint-gib 12 --zipf 0.9 --iops 600 --quiet --out " +

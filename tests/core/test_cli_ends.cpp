@@ -531,8 +531,8 @@ TEST(Cli, ADriveThatStopsAnsweringIsAnError) {
     EXPECT_EQ(gj["integrity"]["mismatches"].get<uint64_t>(), 0u) << th;
   }
   // The partial policies on the same full drive at the default threshold: host writes wait, GC
-  // keeps its reserve (host data no longer fill the block GC opened from it), every request is
-  // answered. Before, each of them stopped after 784-1,144 requests.
+  // keeps its reserve (host data do not fill the block GC opened from it), every request is
+  // answered.
   for (const char* gc : {"lazy", "rl", "rl-aggr", "mov10", "exp0.3"}) {
     Result g =
         sh("run --trace " + writes_then_reads() +

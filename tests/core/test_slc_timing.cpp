@@ -22,7 +22,6 @@
 
 using namespace ssdtlm;
 using namespace ssdtlm::models;
-using ssdtlm::test::ChannelDriver;
 using ssdtlm::test::make_op;
 
 namespace {
@@ -55,15 +54,8 @@ FlashOp native_op(const SsdConfig& cfg, FlashKind kind, uint32_t plane_in_die, u
   return make_op(cfg, kind, 0, plane_in_die, page, npages, kNativeBlock);
 }
 
-struct SlcBench {
-  SsdConfig cfg = slc_config();
-  FlashChannel ch{"ch", cfg, 0};
-  ChannelDriver drv{"drv"};
-  SlcBench() { drv.isock.bind(ch.tsock); }
-  void at(Tick ns, FlashOp& op) { drv.plan.push_back({ns * kNs, &op}); }
-  Tick done_ns(FlashOp& op) { return drv.done.at(&op) / kNs; }
-  Tick done_ps(FlashOp& op) { return drv.done.at(&op); }
-  void run() { sc_core::sc_start(); }
+struct SlcBench : ssdtlm::test::ChannelBench {
+  SlcBench() : ChannelBench(slc_config()) {}
 };
 
 }  // namespace
@@ -125,60 +117,67 @@ TEST(SlcTiming, NativeOpsOnTheSamePresetUseTheNativeTimes) {
   EXPECT_EQ(b.done_ps(e) - 5'000'000 * kNs, (kCmd + 15'000'000) * kNs);
 }
 
-// In the merge tests a blocker keeps the die busy while the two operations under test queue, so
-// that both are waiting when the die dispatches again (at the blocker's completion).
+// In the merge tests a blocker keeps the die busy while the operations under test queue, so that
+// they all wait when the die dispatches again (at the blocker's completion).
 
-TEST(SlcTiming, SlcAndNativeProgramsOnTwoPlanesOfADieAreNotMerged) {
-  SlcBench b;
-  FlashOp blocker = slc_op(b.cfg, FlashKind::Read, 2, 0);  // done at 46,070 ns
-  FlashOp s = slc_op(b.cfg, FlashKind::Program, 0, 0);
-  FlashOp n = native_op(b.cfg, FlashKind::Program, 1, 0);
-  b.at(0, blocker);
-  b.at(1000, s);
-  b.at(1000, n);
-  b.run();
-  const Tick t0 = kCmd + 30'000 + kPage;
-  ASSERT_EQ(b.done_ns(blocker), t0);
-  // The SLC program runs alone, then the native one: they serialise.
-  const Tick slc_done = t0 + kCmd + kPage + 500'000;                 // 562,140 ns
-  const Tick native_done = slc_done + kCmd + 3 * kPage + 1'600'000;  // 2,210,210 ns
-  EXPECT_EQ(b.done_ps(s), slc_done * kNs);
-  EXPECT_EQ(b.done_ps(n), native_done * kNs);
-  // Merged, both would have completed together at t0 + 2 x 70 + 4 x 16,000 + 1,600,000.
-  EXPECT_NE(b.done_ns(n), t0 + 2 * kCmd + 4 * kPage + 1'600'000);
+namespace {
+
+// Two operations of one kind on planes 0 and 1 of the die, each in SLC or native mode, queued
+// behind an SLC read on plane 2 (done at kT0 = 46,070 ns): they merge into one multi-plane
+// operation only when both are SLC; otherwise they run one after the other in queue order.
+struct PairCase {
+  const char* name;
+  FlashKind kind;
+  bool first_slc, second_slc;
+  Tick first_done, second_done;  // ns
+};
+
+void PrintTo(const PairCase& c, std::ostream* os) {
+  *os << c.name;
 }
 
-TEST(SlcTiming, NativeAndSlcProgramsAreNotMergedInTheOtherOrderEither) {
+}  // namespace
+
+constexpr Tick kT0 = kCmd + 30'000 + kPage;
+constexpr Tick kSlcProgram = kCmd + kPage + 500'000;           // one page
+constexpr Tick kNativeProgram = kCmd + 3 * kPage + 1'600'000;  // a one-shot word line
+
+class SlcTimingPair : public ::testing::TestWithParam<PairCase> {};
+
+TEST_P(SlcTimingPair, MergedOnlyWhenBothAreSlc) {
+  const PairCase& c = GetParam();
   SlcBench b;
+  auto op = [&](bool slc, uint32_t plane) {
+    return slc ? slc_op(b.cfg, c.kind, plane, 0) : native_op(b.cfg, c.kind, plane, 0);
+  };
   FlashOp blocker = slc_op(b.cfg, FlashKind::Read, 2, 0);
-  FlashOp n = native_op(b.cfg, FlashKind::Program, 0, 0);
-  FlashOp s = slc_op(b.cfg, FlashKind::Program, 1, 0);
+  FlashOp first = op(c.first_slc, 0);
+  FlashOp second = op(c.second_slc, 1);
   b.at(0, blocker);
-  b.at(1000, n);
-  b.at(1000, s);
+  b.at(1000, first);
+  b.at(1000, second);
   b.run();
-  const Tick t0 = kCmd + 30'000 + kPage;
-  const Tick native_done = t0 + kCmd + 3 * kPage + 1'600'000;  // 1,694,140 ns
-  const Tick slc_done = native_done + kCmd + kPage + 500'000;  // 2,210,210 ns
-  EXPECT_EQ(b.done_ps(n), native_done * kNs);
-  EXPECT_EQ(b.done_ps(s), slc_done * kNs);
+  ASSERT_EQ(b.done_ns(blocker), kT0);
+  EXPECT_EQ(b.done_ps(first), c.first_done * kNs) << c.name;
+  EXPECT_EQ(b.done_ps(second), c.second_done * kNs) << c.name;
 }
 
-TEST(SlcTiming, TwoSlcProgramsOnTwoPlanesOfADieAreMerged) {
-  SlcBench b;
-  FlashOp blocker = slc_op(b.cfg, FlashKind::Read, 2, 0);
-  FlashOp s0 = slc_op(b.cfg, FlashKind::Program, 0, 0);
-  FlashOp s1 = slc_op(b.cfg, FlashKind::Program, 1, 0);
-  b.at(0, blocker);
-  b.at(1000, s0);
-  b.at(1000, s1);
-  b.run();
-  // One two-plane operation: cmd 2 x 70 + in 2 x 16,000 + one tPROG 500,000 = 532,140 ns.
-  const Tick t0 = kCmd + 30'000 + kPage;
-  const Tick merged = t0 + 2 * kCmd + 2 * kPage + 500'000;  // 578,210 ns
-  EXPECT_EQ(b.done_ps(s0), merged * kNs);
-  EXPECT_EQ(b.done_ps(s1), merged * kNs);
-}
+INSTANTIATE_TEST_SUITE_P(
+    SlcTiming, SlcTimingPair,
+    ::testing::Values(
+        // The SLC program runs alone, then the native one (562,140 and 2,210,210 ns); merged,
+        // both would complete together at kT0 + 2 x 70 + 4 x 16,000 + 1,600,000.
+        PairCase{"SlcThenNativeProgram", FlashKind::Program, true, false, kT0 + kSlcProgram,
+                 kT0 + kSlcProgram + kNativeProgram},
+        PairCase{"NativeThenSlcProgram", FlashKind::Program, false, true, kT0 + kNativeProgram,
+                 kT0 + kNativeProgram + kSlcProgram},
+        // One two-plane operation: cmd 2 x 70 + in 2 x 16,000 + one tPROG 500,000 (578,210 ns).
+        PairCase{"TwoSlcProgramsMerge", FlashKind::Program, true, true,
+                 kT0 + 2 * kCmd + 2 * kPage + 500'000, kT0 + 2 * kCmd + 2 * kPage + 500'000},
+        // tBERS 10,000,000 in SLC mode, then 15,000,000 native (10,046,140 and 25,046,210 ns).
+        PairCase{"SlcThenNativeErase", FlashKind::Erase, true, false, kT0 + kCmd + 10'000'000,
+                 kT0 + 2 * kCmd + 25'000'000}),
+    [](const ::testing::TestParamInfo<PairCase>& i) { return std::string(i.param.name); });
 
 TEST(SlcTiming, SlcAndNativeReadsAreNotMergedButTwoSlcReadsAre) {
   SlcBench b;
@@ -202,20 +201,4 @@ TEST(SlcTiming, SlcAndNativeReadsAreNotMergedButTwoSlcReadsAre) {
   EXPECT_EQ(b.done_ps(s2), slc_done * kNs);
   // The native read runs on its own afterwards: cmd 70 + tR LSB 66,000 + out 16,000.
   EXPECT_EQ(b.done_ps(n), (slc_done + kCmd + 66'000 + kPage) * kNs);
-}
-
-TEST(SlcTiming, SlcAndNativeErasesAreNotMerged) {
-  SlcBench b;
-  FlashOp blocker = slc_op(b.cfg, FlashKind::Read, 2, 0);
-  FlashOp s = slc_op(b.cfg, FlashKind::Erase, 0, 0);
-  FlashOp n = native_op(b.cfg, FlashKind::Erase, 1, 0);
-  b.at(0, blocker);
-  b.at(1000, s);
-  b.at(1000, n);
-  b.run();
-  const Tick t0 = kCmd + 30'000 + kPage;
-  const Tick slc_done = t0 + kCmd + 10'000'000;           // 10,046,140 ns
-  const Tick native_done = slc_done + kCmd + 15'000'000;  // 25,046,210 ns
-  EXPECT_EQ(b.done_ps(s), slc_done * kNs);
-  EXPECT_EQ(b.done_ps(n), native_done * kNs);
 }

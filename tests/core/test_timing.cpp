@@ -23,7 +23,6 @@
 
 using namespace ssdtlm;
 using namespace ssdtlm::models;
-using ssdtlm::test::ChannelDriver;
 using ssdtlm::test::make_op;
 
 namespace {
@@ -36,12 +35,8 @@ SsdConfig default_config() {
   return c;
 }
 
-struct ChannelBench {
-  SsdConfig cfg = default_config();
-  FlashChannel ch{"ch", cfg, 0};
-  ChannelDriver drv{"drv"};
-  ChannelBench() { drv.isock.bind(ch.tsock); }
-  void run() { sc_core::sc_start(); }
+struct ChannelBench : ssdtlm::test::ChannelBench {
+  ChannelBench() : ssdtlm::test::ChannelBench(default_config()) {}
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Unit tests of the plain-C++ controller algorithms, part 1: NAND geometry and numbering,
+// Unit tests of the plain-C++ controller algorithms: NAND geometry and numbering,
 // PagedArray and FlatMap.
 //
 // Expected values are worked out by hand from the documented contracts (see the comments next

@@ -1,4 +1,4 @@
-// Unit tests of the plain-C++ controller algorithms, part 2: the DRAM write cache (slot pool,
+// Unit tests of the plain-C++ controller algorithms: the DRAM write cache (slot pool,
 // LRU, flushing copies, index), the Baseline FSP grouper, the greedy GC policy (through a fake
 // GcEngine and through an engine backed by a small Ftl).
 #include <gtest/gtest.h>

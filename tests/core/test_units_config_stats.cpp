@@ -1,4 +1,4 @@
-// Unit tests of the plain-C++ controller algorithms, part 3: the SsdConfig registry (defaults,
+// Unit tests of the plain-C++ controller algorithms: the SsdConfig registry (defaults,
 // nested and dotted keys, error messages naming the key and the source, cross-field rules, every
 // preset in configs/, JSON syntax errors with line numbers).
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 
 #include "controller/config.h"
 #include "controller/stats.h"
+#include "tests/core/config_error.h"
 
 #ifndef SSDTLM_TEST_CONFIG_DIR
 #error "units.cmake defines SSDTLM_TEST_CONFIG_DIR"
@@ -25,24 +26,8 @@ namespace {
 
 using nlohmann::json;
 
-::testing::AssertionResult Contains(const std::string& hay, const std::string& needle) {
-  if (hay.find(needle) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << hay << "' does not contain '" << needle << "'";
-}
-
-// Runs f and returns the ConfigError message, or records a failure.
-std::string config_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected ConfigError, got another exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected ConfigError, nothing thrown";
-  return "";
-}
+using test::config_error;
+using test::Contains;
 
 std::string write_temp(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + "ssdtlm_units_" + name;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "controller/config.h"
+#include "tests/core/config_error.h"
 
 #ifndef SSDTLM_TEST_CONFIG_DIR
 #error "units.cmake defines SSDTLM_TEST_CONFIG_DIR"
@@ -19,24 +20,8 @@ namespace {
 
 constexpr nand::Tick kUs = 1'000'000;  // ps per us
 
-::testing::AssertionResult Contains(const std::string& hay, const std::string& needle) {
-  if (hay.find(needle) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << hay << "' does not contain '" << needle << "'";
-}
-
-// Runs f and returns the ConfigError message, or records a failure.
-std::string config_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected ConfigError, got another exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected ConfigError, nothing thrown";
-  return "";
-}
+using test::config_error;
+using test::Contains;
 
 SsdConfig load(const std::string& preset) {
   SsdConfig c;

@@ -18,18 +18,12 @@ using nlohmann::json;
 
 namespace {
 
-using Result = ssdtlm::test::CliResult;
-Result sh(const std::string& args) {
-  return ssdtlm::test::run_ssdtlm(args);
-}
+using ssdtlm::test::CliResult;
+using ssdtlm::test::load_json;
+using ssdtlm::test::run_ssdtlm;
 
 fs::path tmpdir() {
   return ssdtlm::test::scratch_dir("ssdtlm-gc-cli-");
-}
-
-json load(const std::string& path) {
-  std::ifstream f(path);
-  return json::parse(f);
 }
 
 using ssdtlm::test::strip_wall;
@@ -58,9 +52,9 @@ class GcPolicyReplay : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GcPolicyReplay, IntegrityHoldsAndGcRuns) {
   const std::string out = (tmpdir() / (GetParam() + ".json")).string();
-  Result r = sh(run_args(GetParam(), out));
+  CliResult r = run_ssdtlm(run_args(GetParam(), out));
   ASSERT_EQ(r.code, 0) << r.out;
-  json j = load(out);
+  json j = load_json(out);
   EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
   EXPECT_GT(j["integrity"]["checked_reads"].get<uint64_t>(), 1000u);
   EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), j["trace"]["requests"].get<uint64_t>());
@@ -92,7 +86,7 @@ INSTANTIATE_TEST_SUITE_P(Policies, GcPolicyReplay,
                          [](const auto& i) { return ssdtlm::test::param_name(i.param); });
 
 TEST(GcCli, UnknownPolicyIsAnError) {
-  Result r = sh("run --preset tlc-gc-512gb --trace " + kTrace + " --gc lazier --quiet");
+  CliResult r = run_ssdtlm("run --preset tlc-gc-512gb --trace " + kTrace + " --gc lazier --quiet");
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("gc.policy"), std::string::npos) << r.out;
 }
@@ -122,8 +116,8 @@ TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
                {"tlc-gc-128gb", "--fsp rl", "--fsp rl"},
                {"tlc-rr", "--fsp distance", "--fsp distance"}};
   for (const auto& c : cases) {
-    Result r = sh(std::string("run --preset ") + c.preset + " --trace " + kTrace + " " + c.opt +
-                  " --quiet --no-progress");
+    CliResult r = run_ssdtlm(std::string("run --preset ") + c.preset + " --trace " + kTrace + " " +
+                             c.opt + " --quiet --no-progress");
     EXPECT_EQ(r.code, 1) << c.opt << ": " << r.out;
     EXPECT_NE(r.out.find(c.named), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(std::string("--preset ") + c.preset), std::string::npos) << r.out;
@@ -131,9 +125,9 @@ TEST(GcCli, PolicyWithoutItsMechanismIsRefusedNamingBothOptions) {
   // The defaults of every family stay accepted on a hybrid preset; with no FSP grouper there the
   // reward CSV holds its header only.
   const std::string csv = (tmpdir() / "hy-fsp-rewards.csv").string();
-  Result ok = sh("run --preset hybrid-slc-qlc --trace " + kTrace + " --gc greedy --fsp baseline " +
-                 "--fsp-rewards " + csv + " --quiet --no-progress --out " +
-                 (tmpdir() / "hy-ok.json").string());
+  CliResult ok = run_ssdtlm("run --preset hybrid-slc-qlc --trace " + kTrace +
+                            " --gc greedy --fsp baseline " + "--fsp-rewards " + csv +
+                            " --quiet --no-progress --out " + (tmpdir() / "hy-ok.json").string());
   EXPECT_EQ(ok.code, 0) << ok.out;
   std::ifstream f(csv);
   std::string line, rest;
@@ -159,13 +153,14 @@ TEST(GcCli, PolicyOptionWithoutItsPolicyIsRefused) {
       {"--preset qlc-fsp --fsp baseline --set fsp.rewrite_when_full=skip",
        "fsp.rewrite_when_full skip"}};
   for (const auto& c : cases) {
-    Result r = sh(std::string("run ") + c.args + " --trace " + kTrace + " --quiet --no-progress");
+    CliResult r =
+        run_ssdtlm(std::string("run ") + c.args + " --trace " + kTrace + " --quiet --no-progress");
     EXPECT_EQ(r.code, 1) << c.args << ": " << r.out;
     EXPECT_NE(r.out.find(c.named), std::string::npos) << r.out;
   }
-  Result ok =
-      sh(std::string("run --preset tlc-gc-128gb --gc lazy --set gc.free_count=die ") + "--trace " +
-         kTrace + " --quiet --no-progress --out " + (tmpdir() / "fc-ok.json").string());
+  CliResult ok = run_ssdtlm(
+      std::string("run --preset tlc-gc-128gb --gc lazy --set gc.free_count=die ") + "--trace " +
+      kTrace + " --quiet --no-progress --out " + (tmpdir() / "fc-ok.json").string());
   EXPECT_EQ(ok.code, 0) << ok.out;
 }
 
@@ -177,9 +172,9 @@ TEST(GcCli, RtlBackendGivesTheSameResultAsCpp) {
   for (const char* p : {"rl", "rl-aggr", "rl-aggr --set gc.rl_selection=stochastic"}) {
     const std::string a = (tmpdir() / ("rtleq" + std::to_string(k) + "-cpp.json")).string();
     const std::string b = (tmpdir() / ("rtleq" + std::to_string(k++) + "-rtl.json")).string();
-    ASSERT_EQ(sh(run_args(p, a) + " --rl-backend cpp").code, 0);
-    ASSERT_EQ(sh(run_args(p, b) + " --rl-backend rtl").code, 0);
-    json ja = load(a), jb = load(b);
+    ASSERT_EQ(run_ssdtlm(run_args(p, a) + " --rl-backend cpp").code, 0);
+    ASSERT_EQ(run_ssdtlm(run_args(p, b) + " --rl-backend rtl").code, 0);
+    json ja = load_json(a), jb = load_json(b);
     EXPECT_EQ(jb["sim"]["rl_backend"].get<std::string>(), "rtl");
     ja.erase("sim");  // wall-clock times and the backend name
     jb.erase("sim");
@@ -198,10 +193,10 @@ TEST(GcCli, MinFreeBlocksStartFromThePreconditionedDrive) {
   const std::string out = (tmpdir() / "minfree.json").string();
   const std::string websearch =
       std::string(SSDTLM_SOURCE_DIR) + "/traces/data/umass-websearch.mqsim.gz";
-  Result r = sh("run --preset tlc-gc-512gb --config " + small_cfg() + " --trace " + websearch +
-                " --fold modulo --precondition 0.9 --quiet --out " + out);
+  CliResult r = run_ssdtlm("run --preset tlc-gc-512gb --config " + small_cfg() + " --trace " +
+                           websearch + " --fold modulo --precondition 0.9 --quiet --out " + out);
   ASSERT_EQ(r.code, 0) << r.out;
-  json j = load(out);
+  json j = load_json(out);
   const auto pre_min = j["precondition"]["free_blocks_per_plane"]["min"].get<uint32_t>();
   ASSERT_LT(pre_min, 64u);
   uint32_t lowest = 64;
@@ -218,15 +213,15 @@ TEST(GcCli, PartialPoliciesFinishEveryVictimOnAQlcDrive) {
   const std::string out = (tmpdir() / "qlc-partial.json").string();
   const std::string tencent = std::string(SSDTLM_SOURCE_DIR) + "/traces/data/tencent-cbs.csv.zst";
   for (const char* policy : {"mov10", "rl-aggr"}) {
-    Result r =
-        sh("run --preset qlc-fsp --set nand.blocks_per_plane=128 --set nand.channels=2 "
-           "--set nand.chips_per_channel=1 --trace " +
-           tencent +
-           " --fold modulo --loop 3 --cache-mb 0 --precondition 0.9 "
-           "--precondition-random 0 --integrity --quiet --gc " +
-           policy + " --out " + out);
+    CliResult r = run_ssdtlm(
+        "run --preset qlc-fsp --set nand.blocks_per_plane=128 --set nand.channels=2 "
+        "--set nand.chips_per_channel=1 --trace " +
+        tencent +
+        " --fold modulo --loop 3 --cache-mb 0 --precondition 0.9 "
+        "--precondition-random 0 --integrity --quiet --gc " +
+        policy + " --out " + out);
     ASSERT_EQ(r.code, 0) << policy << ": " << r.out;
-    const json j = load(out);
+    const json j = load_json(out);
     EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), 150000u) << policy;
     EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u) << policy;
     EXPECT_GT(j["flash"]["erases"]["gc"].get<uint64_t>(), 100u) << policy;

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Python style of experiments/, testbench/sweep/ and tests/sweep/ (experiments/README.md): black
-# --check (pyproject.toml) and flake8 (.flake8) under ROOT; exit 1 listing every finding.
+# Python style of experiments/, testbench/sweep/, tests/sweep/ and tests/tidy/ (experiments/README.md):
+# black --check (pyproject.toml) and flake8 (.flake8) under ROOT; exit 1 listing every finding.
 #   python_lint.sh ROOT              the check
 #   python_lint.sh --self-test       the check fails on a tree with a flake8 and a black finding
 # black and flake8 come from scripts/setup.sh (Debian's packages). When either is missing the check
 # fails, unless SSDTLM_SKIP_PYLINT=1: then it is reported skipped (exit 77, CTest SKIP_RETURN_CODE).
 set -u
-PATHS=(experiments testbench/sweep tests/sweep)
+PATHS=(experiments testbench/sweep tests/sweep tests/tidy)
 here="$(cd "$(dirname "$0")" && pwd)"
 
 missing=()
@@ -28,7 +28,7 @@ if [ "${1:-}" = --self-test ]; then
   tmp="$(mktemp -d)"
   trap 'rm -rf "$tmp"' EXIT
   cp "$root/pyproject.toml" "$root/.flake8" "$tmp/"
-  mkdir -p "$tmp/experiments" "$tmp/testbench/sweep" "$tmp/tests/sweep"
+  mkdir -p "$tmp/experiments" "$tmp/testbench/sweep" "$tmp/tests/sweep" "$tmp/tests/tidy"
   printf 'import os\n\n\ndef f():\n    return 1\n' >"$tmp/experiments/unused.py"   # flake8 F401
   printf 'def g( x ):\n    return x\n' >"$tmp/tests/sweep/spacing.py"              # black
   out="$("$0" "$tmp" 2>&1)"

@@ -19,10 +19,9 @@ using nlohmann::json;
 
 namespace {
 
-using Result = ssdtlm::test::CliResult;
-Result sh(const std::string& args) {
-  return ssdtlm::test::run_ssdtlm(args);
-}
+using ssdtlm::test::CliResult;
+using ssdtlm::test::load_json;
+using ssdtlm::test::run_ssdtlm;
 
 fs::path dir() {
   static fs::path d = [] {
@@ -41,9 +40,10 @@ const std::string& trace() {
   static std::string t = [] {
     const std::string path = (dir() / "reads.csv").string();
     // Read-heavy, concentrated reads on a small footprint, bursts with idle gaps.
-    Result r = sh("gen --out " + path +
-                  " --requests 6000 --read-ratio 0.85 --size 8k --footprint-mib 8 --zipf 1.1 "
-                  "--iops 600 --on-mean-ms 20 --idle-mean-ms 5 --seed 3 --quiet");
+    CliResult r =
+        run_ssdtlm("gen --out " + path +
+                   " --requests 6000 --read-ratio 0.85 --size 8k --footprint-mib 8 --zipf 1.1 "
+                   "--iops 600 --on-mean-ms 20 --idle-mean-ms 5 --seed 3 --quiet");
     EXPECT_EQ(r.code, 0) << r.out;
     return path;
   }();
@@ -52,12 +52,11 @@ const std::string& trace() {
 
 json run(const std::string& policy, const std::string& extra = "") {
   const std::string out = (dir() / ("r-" + policy + extra.substr(0, 0) + ".json")).string();
-  Result r =
-      sh("run --preset tlc-rr --config " + (dir() / "small.json").string() + " --trace " + trace() +
-         " --read-repeat 3 --integrity --rr " + policy + " --quiet --out " + out + " " + extra);
+  CliResult r = run_ssdtlm("run --preset tlc-rr --config " + (dir() / "small.json").string() +
+                           " --trace " + trace() + " --read-repeat 3 --integrity --rr " + policy +
+                           " --quiet --out " + out + " " + extra);
   EXPECT_EQ(r.code, 0) << policy << ": " << r.out;
-  std::ifstream f(out);
-  return json::parse(f);
+  return load_json(out);
 }
 
 class RrPolicy : public ::testing::TestWithParam<std::string> {};
@@ -108,7 +107,7 @@ TEST(RrCli, WsRsReportsTheAgentAndRewardCsv) {
 TEST(RrCli, RewardCsvWithoutTheModelHoldsNoEpisode) {
   const std::string csv = (dir() / "no-rr-rewards.csv").string();
   fs::remove(csv);
-  Result r = sh("run --trace " + trace() + " --quiet --no-progress --rr-rewards " + csv);
+  CliResult r = run_ssdtlm("run --trace " + trace() + " --quiet --no-progress --rr-rewards " + csv);
   ASSERT_EQ(r.code, 0) << r.out;
   std::ifstream f(csv);
   ASSERT_TRUE(f.good());
@@ -149,11 +148,10 @@ TEST(RrCli, ResultShowsShadowPoolReprogramsDecisionDelayAndFig12Buckets) {
 
 TEST(RrCli, ModelOffByDefault) {
   const std::string out = (dir() / "off.json").string();
-  Result r = sh("run --preset tlc-rr --config " + (dir() / "small.json").string() +
-                " --set rd.enabled=false --trace " + trace() + " --quiet --out " + out);
+  CliResult r = run_ssdtlm("run --preset tlc-rr --config " + (dir() / "small.json").string() +
+                           " --set rd.enabled=false --trace " + trace() + " --quiet --out " + out);
   ASSERT_EQ(r.code, 0) << r.out;
-  std::ifstream f(out);
-  const json j = json::parse(f);
+  const json j = load_json(out);
   EXPECT_FALSE(j.contains("read_disturb"));
   EXPECT_EQ(j["flash"]["erases"]["read_refresh"], 0u);
 }
@@ -207,8 +205,9 @@ TEST(RrCli, ScopeIsRefusedWhereNoWsRsAgentRuns) {
   const std::string out = (dir() / "refused.json").string();
   int accepted = 0;
   for (const std::string scope : {"device", "die"}) {
-    Result r = sh("run --preset tlc-rr --config " + (dir() / "small.json").string() + " --trace " +
-                  trace() + " --rr baseline --set rd.rs_scope=" + scope + " --quiet --out " + out);
+    CliResult r =
+        run_ssdtlm("run --preset tlc-rr --config " + (dir() / "small.json").string() + " --trace " +
+                   trace() + " --rr baseline --set rd.rs_scope=" + scope + " --quiet --out " + out);
     if (r.code == 0)
       ++accepted;  // the default
     else

@@ -17,7 +17,6 @@
 
 using namespace ssdtlm;
 using namespace ssdtlm::models;
-using ssdtlm::test::ChannelDriver;
 using ssdtlm::test::make_op;
 
 namespace {
@@ -34,14 +33,8 @@ SsdConfig rr_config() {
   return c;
 }
 
-struct Bench {
-  SsdConfig cfg = rr_config();
-  FlashChannel ch{"ch", cfg, 0};
-  ChannelDriver drv{"drv"};
-  Bench() { drv.isock.bind(ch.tsock); }
-  void at(Tick ns, FlashOp& op) { drv.plan.push_back({ns * kNs, &op}); }
-  Tick done_ps(FlashOp& op) { return drv.done.at(&op); }
-  void run() { sc_core::sc_start(); }
+struct Bench : ssdtlm::test::ChannelBench {
+  Bench() : ChannelBench(rr_config()) {}
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "tests/common/cli.h"
+#include "tests/slc/hybrid_cli.h"
 
 namespace {
 
@@ -19,49 +20,30 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using ssdtlm::test::load_json;
 using ssdtlm::test::run_ssdtlm;
-using ssdtlm::test::strip_wall;
+namespace hybrid = ssdtlm::test::hybrid;
 
 fs::path tmpdir() {
   static const fs::path d = ssdtlm::test::scratch_dir("ssdtlm_hybrid_fsp_");
   return d;
 }
 
-// Reads of 16 KiB (zipf 0.9) and writes over 1.2 GiB, 200 IOPS in bursts with idle gaps (the
-// read-refresh CLI test's mix).
+// The read-heavy mix of the read-refresh CLI test: 60% reads, 200 IOPS in bursts with idle gaps.
 std::string mix_trace() {
-  const std::string trace = (tmpdir() / "mix.csv").string();
-  auto g = ssdtlm::test::generate_once(
-      trace,
-      "--requests 12000 --seed 5 --read-ratio 0.6 "
-      "--write-size 4k:4,16k:3,64k:2,512k:1 --read-size 16k --footprint-mib 1200 "
-      "--align 4096 --zipf 0.9 --iops 200 --on-mean-ms 500 --idle-mean-ms 200");
-  EXPECT_EQ(g.code, 0) << g.out;
-  return trace;
+  return hybrid::mix_trace(tmpdir(), 5, "0.6", 200);
 }
 
-// hybrid-slc-qlc shrunk to 160 blocks (2.5 GiB), 60% full with random overwrites of half of it;
-// the RL grouper's episodes shortened to 100 placed pages so that it trains on 12,000 requests.
+// The hybrid tests' aged small drive with `args`; the RL grouper's episodes are shortened to 100
+// placed pages so that it trains on 12,000 requests.
 json run(const std::string& name, const std::string& args) {
   const std::string out = (tmpdir() / (name + ".json")).string();
-  auto r = run_ssdtlm("run --preset hybrid-slc-qlc --set nand.blocks_per_plane=160 --slc page " +
-                      args + " --trace " + mix_trace() +
-                      " --precondition 0.6 --precondition-random 0.5 --integrity --quiet "
-                      "--no-progress --out " +
-                      out);
-  EXPECT_EQ(r.code, 0) << r.out;
-  return r.code == 0 ? load_json(out) : json::object();
+  return hybrid::result_of(hybrid::run_args(mix_trace(), args, out), out);
 }
 
 const std::string kAll =
     "--fsp rl --set fsp.episode_steps=100 --gc rl-aggr --rr ws+rs --set rd.hard_threshold=300 "
     "--set rd.soft_threshold=150";
 
-void expect_clean(const json& j) {
-  EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u) << j["integrity"].dump();
-  EXPECT_GT(j["integrity"]["checked_reads"].get<uint64_t>(), 1000u);
-  EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), j["trace"]["requests"].get<uint64_t>());
-  EXPECT_FALSE(j["sim"].contains("unfinished_work"));
-}
+using hybrid::expect_clean;
 
 // The three families on one drive: the grouper groups migration units, RL GC drives native GC,
 // ws+rs refreshes native blocks; each section carries its own counters.
@@ -106,15 +88,7 @@ TEST(HybridFspCli, RtlBackendGivesTheIdenticalResult) {
   json b = run("all_rtl", kAll + " --rl-backend rtl");
   ASSERT_FALSE(a.empty());
   ASSERT_FALSE(b.empty());
-  EXPECT_EQ(b["sim"]["rl_backend"].get<std::string>(), "rtl");
-  for (json* j : {&a, &b}) {
-    j->erase("sim");  // wall-clock times and the backend name
-    (*j)["read_disturb"]["rl"].erase("backend");
-    (*j)["slc"]["sizer"].erase("backend");
-    (*j)["gc"]["rl"].erase("backend");
-    strip_wall(*j);
-  }
-  EXPECT_TRUE(a == b) << json::diff(a, b).dump();
+  hybrid::expect_same_on_rtl(a, b);
   EXPECT_GT(a["fsp"]["policy"]["updates"].get<uint64_t>(), 0u);
 #endif
 }

@@ -9,59 +9,37 @@
 #include <string>
 
 #include "tests/common/cli.h"
+#include "tests/slc/hybrid_cli.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using ssdtlm::test::load_json;
-using ssdtlm::test::run_ssdtlm;
+namespace hybrid = ssdtlm::test::hybrid;
 
 fs::path tmpdir() {
   static const fs::path d = ssdtlm::test::scratch_dir("ssdtlm_hybrid_gc_");
   return d;
 }
 
-// A write-heavy generated mix (partial and large writes, zipf 0.9, 100 IOPS in bursts) over
-// 1.2 GiB: on the drive below native GC runs throughout, unsaturated.
-std::string mix_trace() {
-  const std::string trace = (tmpdir() / "mix.csv").string();
-  auto g = ssdtlm::test::generate_once(
-      trace,
-      "--requests 12000 --seed 3 --read-ratio 0.3 "
-      "--write-size 4k:4,16k:3,64k:2,512k:1 --read-size 16k --footprint-mib 1200 "
-      "--align 4096 --zipf 0.9 --iops 100 --on-mean-ms 500 --idle-mean-ms 200");
-  EXPECT_EQ(g.code, 0) << g.out;
-  return trace;
-}
-
-// hybrid-slc-qlc shrunk to 160 blocks (2.5 GiB), 60% full with random overwrites of half of it:
-// native GC runs from the first few hundred writes (the SLC region is converted from free blocks).
+// A write-heavy mix (30% reads, 100 IOPS in bursts) on the hybrid tests' aged small drive: native
+// GC runs from the first few hundred writes on (the SLC region is converted from free blocks),
+// unsaturated.
 std::string run_args(const std::string& gc, const std::string& out) {
-  return "run --preset hybrid-slc-qlc --set nand.blocks_per_plane=160 --slc page --gc " + gc +
-         " --trace " + mix_trace() +
-         " --precondition 0.6 --precondition-random 0.5 --integrity --quiet --no-progress --out " +
-         out;
+  return hybrid::run_args(hybrid::mix_trace(tmpdir(), 3, "0.3", 100), "--gc " + gc, out);
 }
 
 json run(const std::string& gc, const std::string& extra = "") {
   const std::string out = (tmpdir() / (gc + extra.substr(0, extra.find(' ')) + ".json")).string();
-  auto r = run_ssdtlm(run_args(gc, out) + " " + extra);
-  EXPECT_EQ(r.code, 0) << r.out;
-  return r.code == 0 ? load_json(out) : json::object();
+  return hybrid::result_of(run_args(gc, out) + " " + extra, out);
 }
-
-using ssdtlm::test::strip_wall;
 
 class HybridGcPolicy : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(HybridGcPolicy, DrivesNativeGcWithIntegrity) {
   const json j = run(GetParam());
   ASSERT_FALSE(j.empty());
-  EXPECT_EQ(j["integrity"]["mismatches"].get<uint64_t>(), 0u);
-  EXPECT_GT(j["integrity"]["checked_reads"].get<uint64_t>(), 1000u);
-  EXPECT_EQ(j["host"]["requests"].get<uint64_t>(), j["trace"]["requests"].get<uint64_t>());
-  EXPECT_FALSE(j["sim"].contains("unfinished_work"));
+  hybrid::expect_clean(j);
   // The policy's own gc section, as on the page-mapped presets.
   const json& g = j["gc"];
   EXPECT_EQ(g["policy"].get<std::string>(), GetParam());
@@ -128,15 +106,8 @@ TEST(HybridGcCli, RtlBackendGivesTheSameResultAsCpp) {
   json b = run("rl-aggr", "--rl-backend rtl");
   ASSERT_FALSE(a.empty());
   ASSERT_FALSE(b.empty());
-  EXPECT_EQ(b["sim"]["rl_backend"].get<std::string>(), "rtl");
-  a.erase("sim");  // wall-clock times and the backend name
-  b.erase("sim");
   EXPECT_EQ(b["slc"]["sizer"]["backend"].get<std::string>(), "rtl");  // the SLC-size agent's too
-  a["slc"]["sizer"].erase("backend");
-  b["slc"]["sizer"].erase("backend");
-  strip_wall(a);
-  strip_wall(b);
-  EXPECT_TRUE(a == b) << json::diff(a, b).dump();
+  hybrid::expect_same_on_rtl(a, b);
   EXPECT_GT(a["gc"]["rl"]["unit_cycles"].get<uint64_t>(), 0u);
   EXPECT_GT(a["gc"]["decisions"].get<uint64_t>(), 0u);
 #endif

@@ -1,6 +1,8 @@
 """The experiment scripts' rules (docs/experiments/README.md): the acceptance command's
-loop rule and verdicts, the FSP oracle on any trace format, and the FSP lifetime table leaving
-untrained RL cells out of its means. Hand-made inputs; every expected value is worked by hand."""
+loop rule and verdicts, the FSP oracle on any trace format, the FSP lifetime table leaving
+untrained RL cells out of its means, and the read-disturb summary's tables normalised to
+Baseline. Hand-made inputs; every expected value is worked by hand."""
+import importlib
 import json
 import os
 import subprocess
@@ -246,3 +248,75 @@ def test_acceptance_refuses_bad_workers(ssdtlm_bin):
     )
     assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
     assert "acceptance.py: --workers: must be at least 1" in p.stderr, p.stderr
+
+
+def rd_run(read_mean_us, rber, scope=None):
+    """A read-disturb result with every field experiments/read-disturb/summary.py reads."""
+    refresh = dict.fromkeys(
+        [
+            "full",
+            "forced_full",
+            "hops",
+            "shadow_blocks_opened",
+            "shadow_pages",
+            "shadow_hops_refused",
+            "shadow_reclaims",
+            "ipr_reprograms",
+            "ipr_reprogram_ops",
+            "partial_moves",
+            "partial_erases",
+        ],
+        1,
+    )
+    refresh["ipr_reprogram_ms"] = 0.5
+    j = {
+        "latency_us": {
+            "read": {"mean": read_mean_us, "p99_99": 4 * read_mean_us},
+            "all": {"mean": read_mean_us},
+        },
+        "flash": {"erases": {"read_refresh": 3, "gc": 4}},
+        "operating_point": {"die_utilisation": {"max": 0.25}, "saturated": False},
+        "read_disturb": {
+            "host_reads": {"mean_rber": rber, "mean_retry_level": 0.1},
+            "uncorrectable_reads": 0,
+            "refresh": refresh,
+            "ws": {"mining_wall_s": 0.01},
+            "read_latency_cdf_us": [{"q": q, "us": 1000.0} for q in [0.5, 0.9, 0.99, 0.999, 0.9999]],
+            "read_latency_distribution": {"edges_ms": [50, 350], "fractions": [0.9, 0.1, 0.0]},
+        },
+    }
+    if scope:
+        j["read_disturb"]["rl"] = {
+            "scope": scope,
+            "decisions": 7,
+            "decision_delay_ms": 0.002,
+            "episode_mean_reward": [0.25],
+            "training": {
+                "decisions": 7,
+                "updates": 6,
+                "explorations": 1,
+                "trained": True,
+                "rewards": {"positive": 1, "zero": 2, "negative": 3},
+            },
+        }
+    return j
+
+
+def test_read_disturb_summary_normalises_to_baseline():
+    rd = importlib.import_module("experiments.read-disturb.summary")
+    runs = {
+        ("w", "baseline"): rd_run(2000.0, 4e-3),
+        ("w", "leveling"): rd_run(2000.0, 4e-3),
+        ("w", "ipr"): rd_run(3000.0, 2e-3),
+        ("w", "ws"): rd_run(1000.0, 1e-3),
+        ("w", "ws+rs device"): rd_run(500.0, 4e-3, "device"),
+        ("w", "ws+rs die"): rd_run(1500.0, 4e-3, "die"),
+    }
+    text = rd.summary(runs, ["w"])
+    # read mean, I/O mean and p99.99 over Baseline's, then the mean RBER over Baseline's
+    assert "| w | ws | 0.500 | 0.500 | 0.500 | 0.250 |" in text, text
+    assert "| w | ipr | 1.500 | 1.500 | 1.500 | 0.500 |" in text
+    # ws+rs per idle scope: read mean and p99.99 over Baseline's, refresh work, training effort
+    assert "| w | device | 0.250 | 0.250 | 1 / 1 | 1 | 1 | 7 / 6 / 1 | 1 / 2 / 3 |" in text
+    assert "| w | die | 0.750 | 0.750 |" in text
+    assert "- w, ws+rs die: 0.250" in text

@@ -1,51 +1,25 @@
 // Readers on whole files: compression (gzip, bzip2, zstd), overlong lines, the bundled excerpts,
 // and one workload written in every format.
-#include <bzlib.h>
 #include <gtest/gtest.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <random>
 
+#include "tests/traces/compress.h"
 #include "tests/traces/test_util.h"
 #include "traces/formats.h"
 
 namespace ssdtlm::traces {
 namespace {
 
+using test::bzip2;
 using test::error_of;
+using test::gzip;
 using test::parse;
+using test::zstd;
 
 // ---------------------------------------------------------------- compression
-std::string gzip(const std::string& s) {
-  z_stream z{};
-  deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&z, s.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(s.data()));
-  z.avail_in = static_cast<uInt>(s.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
-std::string bzip2(const std::string& s) {
-  unsigned len = static_cast<unsigned>(s.size() * 2 + 1000);
-  std::string out(len, '\0');
-  BZ2_bzBuffToBuffCompress(out.data(), &len, const_cast<char*>(s.data()),
-                           static_cast<unsigned>(s.size()), 9, 0, 0);
-  out.resize(len);
-  return out;
-}
-std::string zstd(const std::string& s) {
-  std::string out(ZSTD_compressBound(s.size()), '\0');
-  out.resize(ZSTD_compress(out.data(), out.size(), s.data(), s.size(), 3));
-  return out;
-}
-
 std::string many_lines(int n) {
   std::string t;
   for (int i = 0; i < n; ++i)

@@ -3,11 +3,11 @@
 // named; requests sharing an instant counted and spread with --spread-ties; the warnings about
 // coarse, one-instant and unsorted timestamps; the advice when packed devices do not fit.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <string>
 #include <vector>
 
+#include "tests/traces/compress.h"
 #include "tests/traces/test_util.h"
 #include "traces/drops.h"
 #include "traces/ties.h"
@@ -16,21 +16,8 @@ namespace ssdtlm::traces {
 namespace {
 
 using test::error_of;
+using test::gzip;
 using test::parse;
-
-std::string gzip(const std::string& s) {
-  z_stream z{};
-  deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&z, s.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(s.data()));
-  z.avail_in = static_cast<uInt>(s.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
 
 // A ustar archive of (name, content) members, as tar writes it.
 std::string tar(const std::vector<std::pair<std::string, std::string>>& files) {

@@ -239,6 +239,20 @@ class Doc:
             f"<figcaption>{html.escape(title)}</figcaption></figure>"
         )
 
+    def write_html(self, path, title):
+        """The HTML page of the document (CSS and the load check inline) into path."""
+        page = (
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<link rel="icon" href="data:,">'
+            f"<title>{title}</title><style>{CSS}</style></head><body>\n"
+            + "\n".join(self.html)
+            + "\n"
+            + LOAD_CHECK
+            + "</body></html>\n"
+        )
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page)
+
 
 def matches(row, where):
     """Does a store row's params match a report `where:` mapping?"""
@@ -273,49 +287,43 @@ def sections(name, rows, spec):
     return out
 
 
-def render_section(doc, sec, store):
-    doc.heading(sec.title, 2)
-    doc.para(
-        f"{len(sec.rows)} runs: {len(sec.ok)} ok, {len(sec.failed)} failed, {len(sec.pending)} not run yet. "
-        f"Varying: {', '.join(sec.varying) or 'nothing'}; series: {sec.series}; baseline: {sec.baseline}"
-        + (f"; one chart per {sec.facet}" if sec.facet else "")
-        + "."
-    )
-    if sec.cfg.get("table_only"):
-        _runs_tables(doc, sec)
-        return
-    # ---- normalised metrics ----
+def _normalised_charts(doc, sec):
+    """Per metric and facet: each series normalised to the baseline, a chart and its table."""
     metrics = sec.cfg.get("metrics") or [
         m for m in DEFAULT_METRICS if any((r.get(m) or 0) > 0 for r in sec.ok)
     ]
-    if sec.series and len(sec.series_values) > 1:
-        for m in metrics:
-            for f in sec.facets():
-                groups, means, errs, gm = sec.normalised(m, f)
-                if not means:
-                    continue
-                title = f"{m} normalised to {sec.baseline}" + (f" ({f})" if f else "")
-                doc.heading(title, 3)
-                vals = dict(means)
-                for s, v in gm.items():
-                    if v is not None:
-                        vals[("geomean", s)] = v
-                doc.image(
+    if not (sec.series and len(sec.series_values) > 1):
+        return
+    for m in metrics:
+        for f in sec.facets():
+            groups, means, errs, gm = sec.normalised(m, f)
+            if not means:
+                continue
+            title = f"{m} normalised to {sec.baseline}" + (f" ({f})" if f else "")
+            doc.heading(title, 3)
+            vals = dict(means)
+            for s, v in gm.items():
+                if v is not None:
+                    vals[("geomean", s)] = v
+            doc.image(
+                title,
+                plots.normalised_bars(
                     title,
-                    plots.normalised_bars(
-                        title,
-                        groups + ["geomean"],
-                        sec.series_values,
-                        vals,
-                        errs,
-                        sec.baseline,
-                        ylabel=f"{m} / {sec.baseline}",
-                    ),
-                )
-                rows = [[g] + [_fmt(means.get((g, s))) for s in sec.series_values] for g in groups]
-                rows.append(["geomean"] + [_fmt(gm.get(s)) for s in sec.series_values])
-                doc.table([" / ".join(sec.group_keys) or "group"] + sec.series_values, rows, "norm")
-    # ---- latency CDFs (first seed of each configuration) ----
+                    groups + ["geomean"],
+                    sec.series_values,
+                    vals,
+                    errs,
+                    sec.baseline,
+                    ylabel=f"{m} / {sec.baseline}",
+                ),
+            )
+            rows = [[g] + [_fmt(means.get((g, s))) for s in sec.series_values] for g in groups]
+            rows.append(["geomean"] + [_fmt(gm.get(s)) for s in sec.series_values])
+            doc.table([" / ".join(sec.group_keys) or "group"] + sec.series_values, rows, "norm")
+
+
+def _latency_cdfs(doc, sec):
+    """Latency CDFs per class and facet (first seed of each configuration)."""
     for cls in sec.cfg.get("cdf") or ["all"]:
         for f in sec.facets():
             panels = {}
@@ -336,7 +344,10 @@ def render_section(doc, sec, store):
             if png:
                 doc.heading(title, 3)
                 doc.image(title, png)
-    # ---- reward per episode ----
+
+
+def _episode_rewards(doc, sec, store):
+    """The RL units' mean reward per episode, a line per run."""
     panels = {}
     for r in sec.ok:
         eps = _rewards(r, sec, store)
@@ -355,9 +366,11 @@ def render_section(doc, sec, store):
     if png:
         doc.heading("RL reward per episode", 3)
         doc.image("RL reward per episode", png)
-    # ---- time series ----
+
+
+def _time_series(doc, sec, store):
+    """Free blocks from the run CSV; SLC size, theta and the L1 share from --slc-series."""
     ts = {}
-    # Free blocks from the run CSV; SLC size, theta and the L1 share from --slc-series.
     series = (
         ("csv", lambda c: c == "free_blocks" or c.startswith("slc")),
         ("slc-series", lambda c: c in ("slc_blocks", "theta_kib", "l1_share")),
@@ -389,6 +402,21 @@ def render_section(doc, sec, store):
         if png:
             doc.heading(title, 3)
             doc.image(title, png)
+
+
+def render_section(doc, sec, store):
+    doc.heading(sec.title, 2)
+    doc.para(
+        f"{len(sec.rows)} runs: {len(sec.ok)} ok, {len(sec.failed)} failed, {len(sec.pending)} not run yet. "
+        f"Varying: {', '.join(sec.varying) or 'nothing'}; series: {sec.series}; baseline: {sec.baseline}"
+        + (f"; one chart per {sec.facet}" if sec.facet else "")
+        + "."
+    )
+    if not sec.cfg.get("table_only"):
+        _normalised_charts(doc, sec)
+        _latency_cdfs(doc, sec)
+        _episode_rewards(doc, sec, store)
+        _time_series(doc, sec, store)
     _runs_tables(doc, sec)
 
 
@@ -545,17 +573,7 @@ def report(db, html_path=None, sweep=None, out=sys.stdout):
         doc.para("The store holds no runs.")
     out.write("\n".join(doc.md) + "\n")
     if html_path:
-        page = (
-            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            '<link rel="icon" href="data:,">'
-            f"<title>ssdtlm report</title><style>{CSS}</style></head><body>\n"
-            + "\n".join(doc.html)
-            + "\n"
-            + LOAD_CHECK
-            + "</body></html>\n"
-        )
-        with open(html_path, "w", encoding="utf-8") as f:
-            f.write(page)
+        doc.write_html(html_path, "ssdtlm report")
     store.close()
     return 0
 

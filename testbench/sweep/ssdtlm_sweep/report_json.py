@@ -10,7 +10,7 @@ import sys
 
 from . import plots
 from .loader import options_of, read_result
-from .report import CSS, LOAD_CHECK, Doc, _fmt, operating_point
+from .report import Doc, _fmt, operating_point
 
 CLASSES = ["read", "write"]
 STATS = ["count", "mean", "min", "p50", "p95", "p99", "p99_99", "max"]
@@ -116,17 +116,7 @@ def report_jsons(paths, html_path=None, plot_path=None, out=sys.stdout):
         with open(plot_path, "wb") as f:
             f.write(png)
     if html_path:
-        page = (
-            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            '<link rel="icon" href="data:,">'
-            f"<title>ssdtlm latency report</title><style>{CSS}</style></head><body>\n"
-            + "\n".join(doc.html)
-            + "\n"
-            + LOAD_CHECK
-            + "</body></html>\n"
-        )
-        with open(html_path, "w", encoding="utf-8") as f:
-            f.write(page)
+        doc.write_html(html_path, "ssdtlm latency report")
     if plot_path and not png:
         print(
             f"ssdtlm report: {plot_path}: not written: no result holds a latency histogram", file=sys.stderr

@@ -275,65 +275,43 @@ def execute(jobs, on_done, workers, scheduler=None, backend="auto"):
     return desc
 
 
-def sweep(
-    spec_path,
-    db=None,
-    workers=None,
-    scheduler=None,
-    quick=False,
-    binp=None,
-    backend="auto",
-    retry_failed=True,
-    worker_bin=None,
-    dry_run=False,
-    hash_binary=True,
-):
-    binp = binp or os.environ.get("SSDTLM_BIN")
-    if not binp or not os.access(binp, os.X_OK):
-        raise SystemExit(
-            "ssdtlm sweep: the ssdtlm binary is unknown: run it as `ssdtlm sweep` or set SSDTLM_BIN"
-        )
-    binp = os.path.realpath(binp)
+def _checked_runs(spec_path, db, quick, binp, workers):
+    """The spec's runs, every run's keys, values and files checked before anything is created or
+    run: (spec, runs, db)."""
     spec = specmod.load(spec_path, quick=quick)
     if db is None:
         db = os.path.join(os.path.dirname(os.path.abspath(spec_path)), "results", spec.name + ".sqlite")
     spec.workload_dir = os.path.splitext(os.path.abspath(db))[0] + ".workloads"
     runs = spec.expand()
-    # Every run's keys, values and files, checked before anything is created or run.
     problems = validate.check_runs(spec, runs, binp, workers)
     if problems:
         raise specmod.SpecError(
             f"{len(problems)} problem(s) in the runs of {spec_path}, found before any "
             "run:\n" + "\n".join("  " + p for p in problems)
         )
-    # --dry-run creates nothing: input keys are computed without the store's hash cache.
-    store = _HashOnly() if dry_run else Store(db)
-    version = binary_version(binp)
-    ident = {"tool_version": version, "binary_sha256": store.file_hash(binp) if hash_binary else None}
-    if not dry_run:
-        generate_workloads(spec, binp, runs)
-    keyed, key_of = [], {}
+    return spec, runs, db
 
-    def key(r):  # a run's key includes the keys of the runs it reads files of
-        if id(r) not in key_of:
-            deps = {ph: key(d)[0] for ph, d, _ in r.deps}
-            key_of[id(r)] = input_key(r, ident, store, r.outputs, deps)
-        return key_of[id(r)]
 
-    for r in runs:
-        k, inputs = key(r)
-        keyed.append((r, k, inputs))
-    if dry_run:
-        for r, k, _ in keyed:
-            after = "".join(f"  [after {d.ids[0] if d.ids else key(d)[0][:12]}]" for _, d, _ in r.deps)
-            print(f"{k[:12]}  {r.label}  ::  ssdtlm {' '.join(r.args)}{after}")
-        return 0
-    workers = workers or os.cpu_count() or 1
-    status = {k: store.status(k) for _, k, _ in keyed}
+class _Keys:
+    """Each run's input key (input_key); a run's key includes the keys of the runs it reads files
+    of."""
+
+    def __init__(self, ident, store):
+        self.ident, self.store, self.of = ident, store, {}
+
+    def __call__(self, r):
+        if id(r) not in self.of:
+            deps = {ph: self(d)[0] for ph, d, _ in r.deps}
+            self.of[id(r)] = input_key(r, self.ident, self.store, r.outputs, deps)
+        return self.of[id(r)]
+
+
+def _to_run(keyed, key, status, store, retry_failed):
+    """The keys of the runs to do: not stored ok (failed ones only when retried), and the stored
+    runs whose file a run to do needs but whose file is not in the store."""
     run_it = {
         k for _, k, _ in keyed if status[k] != "ok" and not (status[k] == "failed" and not retry_failed)
     }
-    # A stored run whose file a run to do needs but whose file is not in the store runs again.
     grew = True
     while grew:
         grew = False
@@ -344,45 +322,16 @@ def sweep(
                     if status[dk] == "ok" and dk not in run_it and store.artifact(dk, out) is None:
                         run_it.add(dk)
                         grew = True
-    todo, skipped = [], 0
-    for r, k, inputs in keyed:
-        if k not in run_it:
-            skipped += 1
-            continue
-        store.add_pending(spec.name, r, k, inputs, [key(d)[0] for _, d, _ in r.deps])
-        todo.append((r, k))
-    store.commit()
-    store.begin_sweep(
-        spec.name,
-        spec.data,
-        os.path.abspath(spec_path),
-        quick,
-        [k for _, k, _ in keyed],
-        "dask" if (scheduler or backend != "pool") else "pool",
-        keep_times=not todo,
-    )
-    print(
-        f"sweep {spec.name}: {len(keyed)} runs, {skipped} unchanged (skipped), {len(todo)} to run -> {db}",
-        file=sys.stderr,
-        flush=True,
-    )
-    # Runs that others wait for first (longest chain of waiting runs), then longest first
-    # (estimated: trace bytes x loops), so a long run does not start last. A run always comes
-    # after the runs it waits for (their chains are longer).
-    tails = specmod.depth(runs)
-    todo.sort(key=lambda rk: (-tails[id(rk[0])], -estimated_cost(rk[0])))
-    prog = Progress(len(todo), skipped)
+    return run_it
+
+
+def _jobs(todo, key, status, store, spec, binp):
+    """One job per run to do, with the files it waits for or reads from the store."""
     by_key = {k: r for r, k in todo}
     needed = {key(d)[0] for r, _ in todo for _, d, _ in r.deps}
     jobs = []
     for r, k in todo:
-        job = {
-            "key": k,
-            "bin": worker_bin or binp,
-            "args": r.args,
-            "outputs": r.outputs,
-            "timeout_s": spec.timeout_s,
-        }
+        job = {"key": k, "bin": binp, "args": r.args, "outputs": r.outputs, "timeout_s": spec.timeout_s}
         if r.deps:
             job["deps"], job["inputs"], job["after"] = [], {}, []
             for ph, d, out in r.deps:
@@ -398,6 +347,20 @@ def sweep(
         if k in needed:
             job["needed"] = True
         jobs.append(job)
+    return jobs
+
+
+def _dry_run(keyed, key):
+    for r, k, _ in keyed:
+        after = "".join(f"  [after {d.ids[0] if d.ids else key(d)[0][:12]}]" for _, d, _ in r.deps)
+        print(f"{k[:12]}  {r.label}  ::  ssdtlm {' '.join(r.args)}{after}")
+    return 0
+
+
+def _execute(store, spec, db, todo, skipped, jobs, workers, scheduler, backend):
+    """Runs the jobs, storing each result as it comes; the exit status (130: interrupted)."""
+    by_key = {k: r for r, k in todo}
+    prog = Progress(len(todo), skipped)
 
     def on_done(out):
         r = by_key[out["key"]]
@@ -429,3 +392,67 @@ def sweep(
     )
     store.close()
     return 1 if n_failed else 0
+
+
+def sweep(
+    spec_path,
+    db=None,
+    workers=None,
+    scheduler=None,
+    quick=False,
+    binp=None,
+    backend="auto",
+    retry_failed=True,
+    worker_bin=None,
+    dry_run=False,
+    hash_binary=True,
+):
+    binp = binp or os.environ.get("SSDTLM_BIN")
+    if not binp or not os.access(binp, os.X_OK):
+        raise SystemExit(
+            "ssdtlm sweep: the ssdtlm binary is unknown: run it as `ssdtlm sweep` or set SSDTLM_BIN"
+        )
+    binp = os.path.realpath(binp)
+    spec, runs, db = _checked_runs(spec_path, db, quick, binp, workers)
+    # --dry-run creates nothing: input keys are computed without the store's hash cache.
+    store = _HashOnly() if dry_run else Store(db)
+    version = binary_version(binp)
+    ident = {"tool_version": version, "binary_sha256": store.file_hash(binp) if hash_binary else None}
+    if not dry_run:
+        generate_workloads(spec, binp, runs)
+    key = _Keys(ident, store)
+    keyed = [(r, *key(r)) for r in runs]
+    if dry_run:
+        return _dry_run(keyed, key)
+    workers = workers or os.cpu_count() or 1
+    status = {k: store.status(k) for _, k, _ in keyed}
+    run_it = _to_run(keyed, key, status, store, retry_failed)
+    todo, skipped = [], 0
+    for r, k, inputs in keyed:
+        if k not in run_it:
+            skipped += 1
+            continue
+        store.add_pending(spec.name, r, k, inputs, [key(d)[0] for _, d, _ in r.deps])
+        todo.append((r, k))
+    store.commit()
+    store.begin_sweep(
+        spec.name,
+        spec.data,
+        os.path.abspath(spec_path),
+        quick,
+        [k for _, k, _ in keyed],
+        "dask" if (scheduler or backend != "pool") else "pool",
+        keep_times=not todo,
+    )
+    print(
+        f"sweep {spec.name}: {len(keyed)} runs, {skipped} unchanged (skipped), {len(todo)} to run -> {db}",
+        file=sys.stderr,
+        flush=True,
+    )
+    # Runs that others wait for first (longest chain of waiting runs), then longest first
+    # (estimated: trace bytes x loops), so a long run does not start last. A run always comes
+    # after the runs it waits for (their chains are longer).
+    tails = specmod.depth(runs)
+    todo.sort(key=lambda rk: (-tails[id(rk[0])], -estimated_cost(rk[0])))
+    jobs = _jobs(todo, key, status, store, spec, worker_bin or binp)
+    return _execute(store, spec, db, todo, skipped, jobs, workers, scheduler, backend)

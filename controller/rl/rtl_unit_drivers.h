@@ -62,6 +62,9 @@ struct GcDrv : RewardDrv {
     if (!same(c.prev, rtl.prev) || !same(c.cur, rtl.cur) || !same(c.act, rtl.act))
       return "the RTL GC encoder is elaborated for the GC paper's features (prev interval >= "
              "100 us, 17 current-interval bins, previous action >= 4: gc.rl_split_us 100)";
+    if (!same(c.free, rtl.free) || c.step_credit != rtl.step_credit)
+      return "the RTL GC encoder has no free-block feature or step credit (design knobs "
+             "gc.rl_state free, gc.rl_credit step; docs/rl.md \"Design knobs\")";
     return "";
   }
   template <typename M>
@@ -242,6 +245,9 @@ struct FspDrv : RewardDrv {
       return "the RTL FSP encoder is elaborated for the FSP paper's features (4 read-count bins, "
              "short term, small request, partial page, previous page type) and a 64-step type "
              "bootstrap";
+    if (c.credit != rtl.credit)
+      return "the RTL FSP encoder credits a step with the paper's reward only (design knob "
+             "fsp.rl_credit; docs/rl.md \"Design knobs\")";
     if (c.episode_steps > Depth)
       return "the RTL FSP episode buffer holds " + std::to_string(Depth) +
              " steps; fsp.episode_steps is " + std::to_string(c.episode_steps);

@@ -199,11 +199,11 @@ RewardConfig rtl_reward_config() {
   return RewardConfig{};
 }  // 32-bit, 3 sub-bits, 1024, 70/90/99
 
+bool rtl_runs_whole_unit(const UnitConfig& cfg) {
+  return !cfg.enc.kind.empty() && rtl_has_unit_top(cfg.enc.kind) && rtl_unit_mismatch(cfg).empty();
+}
+
 std::string rtl_mismatch(const UnitConfig& cfg) {
-  if (!cfg.enc.kind.empty() && rtl_has_unit_top(cfg.enc.kind)) {
-    const std::string why = rtl_unit_mismatch(cfg);
-    if (!why.empty()) return why;
-  }
   const RtlVariant* v = find_variant(cfg);
   if (!v) {
     std::string s = "no RTL variant with " + std::to_string(cfg.core.states) + " states x " +
@@ -301,9 +301,10 @@ std::unique_ptr<Backend> make_rtl_backend(const UnitConfig& cfg, std::shared_ptr
   cfg.reward.validate();
   const std::string why = rtl_mismatch(cfg);
   if (!why.empty()) throw std::invalid_argument("rl: unit " + cfg.name + ": " + why);
-  // A unit with a state encoder runs on its whole-unit top: encoder, core and reward in RTL.
-  if (!cfg.enc.kind.empty() && rtl_has_unit_top(cfg.enc.kind))
-    return make_rtl_unit_backend(cfg, trace);
+  // A unit with a state encoder runs on its whole-unit top (encoder, core and reward in RTL)
+  // when the top implements its encoder; otherwise the C++ golden encoder drives the core's
+  // variant (Backend::unit_op over the Verilated core and reward).
+  if (rtl_runs_whole_unit(cfg)) return make_rtl_unit_backend(cfg, trace);
   const std::string n = find_variant(cfg)->name;
   const bool traced = trace && trace->selects(cfg.name);
   // One case per row of units.def: its models Vqrl_<name>* (controller/rtl/CMakeLists.txt).

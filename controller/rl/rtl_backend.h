@@ -37,6 +37,11 @@ std::string rtl_mismatch(const UnitConfig& cfg);
 // UnitConfig with that encoder. Its VCD scopes: qrl_unit_<name>, u_core, u_reward.
 bool rtl_has_unit_top(const std::string& kind);
 
+// True when the unit runs on its whole-unit top: it has one and the top implements its encoder
+// (rtl_unit_mismatch empty). Otherwise make_rtl_backend runs the C++ golden encoder in front of
+// the Verilated core and reward (the encoder's knobs and non-default features).
+bool rtl_runs_whole_unit(const UnitConfig& cfg);
+
 // Waveforms of the Verilated units during a replay (ssdtlm run --rl-vcd FILE
 // [--rl-vcd-units fsp,gc] [--rl-vcd-window START_MS:END_MS]). A selected unit runs on its traced
 // variant (Vqrl_<name>_trace, Verilated with --trace); the others, and every unit when no

@@ -66,6 +66,17 @@ class RtlUnitBackendT final : public Backend {
   const UnitConfig& config() const override { return cfg_; }
   bool runs_units() const override { return true; }
 
+  // The learning diagnostics need every applied update's whole SARSA operation, which the top's
+  // ports do not show: a C++ golden twin of the unit (the same configuration, fed the same
+  // operations, table loads and seeds; bit-exact with the RTL) reports them. Set right after
+  // construction, before any operation.
+  void set_diagnostics(Diagnostics* d) override {
+    twin_.reset();
+    if (!d) return;
+    twin_ = std::make_unique<CppBackend>(cfg_);
+    twin_->set_diagnostics(d);
+  }
+
   UnitRsp unit_op(const UnitOp& op) override {
     M& m = *m_;
     D::apply(m, op);
@@ -74,6 +85,7 @@ class RtlUnitBackendT final : public Backend {
     D::finish(m, op, r);
     // an operation that ran a core or reward operation took their cycles; else it was posted
     r.cycles = r.ops ? r.edges : 0;
+    if (twin_) twin_->unit_op(op);
     return account(r);
   }
 
@@ -83,12 +95,16 @@ class RtlUnitBackendT final : public Backend {
   RewardResult reward(uint64_t) override { throw bare(); }
 
   uint32_t write_row(uint32_t state, const int32_t* row) override {
+    if (twin_) twin_->write_row(state, row);
     return account(rtl::write_row(sim_, *m_, cfg_.core, state, row));
   }
   uint32_t read_row(uint32_t state, bool shadow, int32_t* row) override {
     return account(rtl::read_row(sim_, *m_, cfg_.core, state, shadow, row));
   }
-  uint32_t seed(uint32_t s) override { return account(rtl::seed(sim_, *m_, s)); }
+  uint32_t seed(uint32_t s) override {
+    if (twin_) twin_->seed(s);
+    return account(rtl::seed(sim_, *m_, s));
+  }
 
  private:
   std::logic_error bare() const {
@@ -100,6 +116,7 @@ class RtlUnitBackendT final : public Backend {
   UnitConfig cfg_;
   Sim<Traced> sim_;
   std::unique_ptr<M> m_;
+  std::unique_ptr<CppBackend> twin_;  // the diagnostics' golden twin (set_diagnostics)
 };
 
 }  // namespace ssdtlm::rl::rtl

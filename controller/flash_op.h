@@ -140,10 +140,12 @@ struct HostCmd {
   uint64_t id = 0;
   Tick arrival = 0;    // when the request entered the host queue (trace time or issue time)
   Tick submitted = 0;  // when the controller received it
+  Tick sent = 0;       // when the host sent it (it took a submission-queue entry)
   uint64_t offset = 0;
   uint32_t size = 0;
   bool is_read = false;
   bool warmup = false;  // a warm-up request: served like any other, not measured
+  uint32_t ctx = 0;     // the host's submission context (a fio thread; 0 for a trace)
   // Controller state.
   uint32_t pending = 0;
   Tick ready = 0;        // data ready in DRAM (read) / absorbed (write)

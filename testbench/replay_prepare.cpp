@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "controller/composition.h"
+#include "testbench/fio_run.h"
 #include "testbench/prepass.h"
 #include "testbench/replay_parts.h"
 
@@ -136,6 +137,7 @@ void prepare_replay(const RunOptions& opt, const SsdConfig& cfg, models::Ssd& ss
   PrepassProgress pre_trace(*trace.recorded, progress), pre_replay(replay_src, progress);
   const auto t_pre0 = std::chrono::steady_clock::now();
   uint64_t requests = precondition(opt, cfg, core, pre_trace, pre_replay, trace.warm.get());
+  if (trace.fio) fio_prefill(*trace.fio, core, cfg);  // the regions fio's jobs read hold data
   state.pre_state = core.precondition_state();
   const json& pre = state.pre_state;
   core.mark_replay_start();

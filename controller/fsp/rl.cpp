@@ -8,8 +8,8 @@
 namespace ssdtlm {
 
 RlGrouper::RlGrouper(uint32_t seed) : seed_(seed) {
-  prev_.reserve(kEpisodeSteps);
-  cur_.reserve(kEpisodeSteps);
+  prev_lpn_.reserve(kEpisodeSteps);
+  cur_lpn_.reserve(kEpisodeSteps);
 }
 
 // The unit size is one row of controller/rl/units.h (the RTL variant and hwcost read it too).
@@ -20,7 +20,20 @@ static_assert(RlGrouper::kStates == rl::unit_size("fsp").states &&
 rl::UnitConfig RlGrouper::unit_config(uint32_t seed) {
   rl::UnitConfig u = rl::unit_config_for("fsp", seed ? seed : 1);
   u.core.eps_high_decisions = 4 * kEpisodeSteps;
-  // episode_len 0: episodes end after 1000 steps (placed pages), driven here
+  // episode_len 0: episodes end after 1000 steps (placed pages), driven by the encoder
+  u.enc.kind = "fsp";
+  u.core.states = u.enc.states();
+  return u;
+}
+
+rl::UnitConfig RlGrouper::own_unit_config() const {
+  rl::UnitConfig u = rl::with_controls(unit_config(seed_), epsilon_, fixed_action_);
+  rl::FspEncConfig& e = u.enc.fsp;
+  e.size = rl::Feature::table({uint64_t{page_size_} + 1});  // small: at most one page
+  e.full_mask = full_mask_;
+  e.episode_steps = episode_steps_;
+  e.bootstrap_type = bootstrap_type_;
+  u.core.states = u.enc.states();
   return u;
 }
 
@@ -30,9 +43,11 @@ void RlGrouper::configure(const SsdConfig& cfg) {
   // fsp.episode_steps: the episode, and with it Algorithm 1's reward window (a placed page earns
   // the read reward when read within the next episode) and the short-term bit's horizon.
   episode_steps_ = cfg.fsp_episode_steps;
-  prev_.reserve(episode_steps_);
-  cur_.reserve(episode_steps_);
+  prev_lpn_.reserve(episode_steps_);
+  cur_lpn_.reserve(episode_steps_);
   page_size_ = cfg.geo.page_size;
+  const uint32_t spp = cfg.geo.sectors_per_page();
+  full_mask_ = spp >= 32 ? 0xffffffffu : (1u << spp) - 1;  // as the write cache's
   logical_ = cfg.logical_pages();
   hist_ = PagedArray<uint16_t>(logical_, 0);
   seed_ = static_cast<uint32_t>(cfg.seed ^ (cfg.seed >> 32));
@@ -48,28 +63,20 @@ void RlGrouper::set_backend_factory(const rl::BackendFactory& f) {
 
 rl::Backend& RlGrouper::backend() {
   if (!backend_) {
-    const rl::UnitConfig u = rl::with_controls(unit_config(seed_), epsilon_, fixed_action_);
+    const rl::UnitConfig u = own_unit_config();
     backend_ = factory_ ? factory_(u) : rl::make_cpp_backend(u);
   }
   return *backend_;
 }
 
-int32_t RlGrouper::type_term(uint32_t type, bool read) {
-  static constexpr int32_t kRead[4] = {256, 128, -128, -256};
-  return read ? kRead[type & 3] : -kRead[type & 3];
+const rl::FspEncoder* RlGrouper::encoder() {
+  return dynamic_cast<const rl::FspEncoder*>(backend().encoder());
 }
 
 bool RlGrouper::short_term(Lpn lpn) const {
   const uint16_t tag = hist(lpn) >> 6;
   if (tag == 0) return false;
   return tag == tag_of(episode_) || (episode_ > 0 && tag == tag_of(episode_ - 1));
-}
-
-uint32_t RlGrouper::state_of(const WriteCache& cache, int32_t slot) const {
-  const WriteCache::Entry& e = cache.entry(slot);
-  const uint16_t h = hist(e.lpn);
-  return encode(fsp::read_bin(h & 7u), short_term(e.lpn), e.req_bytes <= page_size_,
-                e.mask != cache.full_mask(), (h >> 3) & 3u);
 }
 
 RlGrouper::SlotDecisions& RlGrouper::decisions(const WriteCache& cache) {
@@ -94,13 +101,13 @@ int RlGrouper::select(const WriteCache& cache, int unit_pages, int32_t* out) {
     const Lpn lpn = cache.entry(s).lpn;
     const bool stale = lpn < logical_ && (hist_.get(lpn) & kStale);
     if (dc.lpn[s] != lpn || stale) {
-      const uint32_t st = state_of(cache, s);
-      const rl::Decision d = be.decide(st);
+      const WriteCache::Entry& e = cache.entry(s);
+      const rl::UnitRsp d = be.unit_op(rl::FspEncoder::decide(hist(lpn), e.req_bytes, e.mask));
       cycles_ += d.cycles;
-      effort_.decided(d.explored, st, d.action);
+      effort_.decided(d.explored, d.state, d.action);
       ++decided_[d.action & 3];
       dc.lpn[s] = lpn;
-      dc.state[s] = static_cast<uint8_t>(st);
+      dc.state[s] = d.state;
       dc.action[s] = static_cast<uint8_t>(d.action);
       if (stale) hist_.at(lpn) &= static_cast<uint16_t>(~kStale);
     }
@@ -119,67 +126,28 @@ int RlGrouper::select(const WriteCache& cache, int unit_pages, int32_t* out) {
   return m;
 }
 
-RlGrouper::Step* RlGrouper::step_of(Lpn lpn) {
-  const uint32_t* g = step_index_.find(lpn);
-  if (!g) return nullptr;
-  const uint64_t ep = *g / episode_steps_;
-  const uint32_t t = *g % episode_steps_;
-  if (ep == episode_ && t < cur_.size()) return &cur_[t];
-  if (ep + 1 == episode_ && t < prev_.size()) return &prev_[t];
-  return nullptr;
-}
-
 void RlGrouper::add_step(Lpn lpn, uint32_t state, uint32_t type) {
   rl::Backend& be = backend();
-  const uint32_t t = static_cast<uint32_t>(steps_ % episode_steps_);
-  Step now;
-  now.lpn = lpn;
-  now.state = static_cast<uint8_t>(state);
-  now.action = static_cast<uint8_t>(type);
-  cur_.push_back(now);
-  if (episode_ > 0 && t < prev_.size()) {
-    // Delayed reward of the step at the same offset of the previous episode.
-    const Step& p = prev_[t];
-    const Step& nx = next_step(t);
-    int32_t r = type_term(p.action, p.read);
-    if (p.read && p.has_rt) r += p.rt;
-    if (!be.frozen())
-      cycles_ += be.update(rl::UpdateOp::sarsa(p.state, p.action, r, nx.state, nx.action));
-    if (be.learns()) effort_.updated(r);
-    reward_sum_ += r;
+  // The unit records the step and rewards the step at its offset of the previous episode.
+  const rl::UnitRsp p = be.unit_op(rl::FspEncoder::place(state, type));
+  cycles_ += p.cycles;
+  if (p.flags & rl::FspEncoder::kRewarded) {
+    if (be.learns()) effort_.updated(p.upd_reward);
+    reward_sum_ += p.upd_reward;
     ++reward_n_;
-    ++placed_[p.action & 3];
-    if (p.read) ++placed_read_[p.action & 3];
+    ++placed_[p.upd_action & 3];
+    if (p.flags & rl::FspEncoder::kRead) ++placed_read_[p.upd_action & 3];
   }
+  cur_lpn_.push_back(lpn);
   if (lpn != kNoLpn) {
-    step_index_.put(lpn, static_cast<uint32_t>(steps_));
+    step_index_.put(lpn, static_cast<uint32_t>(p.value));
     if (lpn < logical_) hist_.at(lpn) |= kStale;
   }
   ++steps_;
-  if (t + 1 == episode_steps_) end_episode();
-}
-
-const RlGrouper::Step& RlGrouper::next_step(uint32_t t) const {
-  const Step& slot = t + 1 < prev_.size() ? prev_[t + 1] : cur_.front();
-  if (!bootstrap_type_) return slot;
-  // fsp.bootstrap type: the next page placed with the same page type (within kBootstrapScan
-  // steps; otherwise the next placed page). A unit places one page of each type, so the
-  // successor is usually unit_pages steps on.
-  const uint8_t a = prev_[t].action;
-  for (uint32_t k = 1; k <= kBootstrapScan; ++k) {
-    const size_t j = size_t(t) + k;
-    const Step* s = j < prev_.size()
-                        ? &prev_[j]
-                        : (j - prev_.size() < cur_.size() ? &cur_[j - prev_.size()] : nullptr);
-    if (!s) break;
-    if (s->action == a) return *s;
-  }
-  return slot;
+  if (p.flags & rl::FspEncoder::kEpisodeEnd) end_episode();
 }
 
 void RlGrouper::end_episode() {
-  rl::Backend& be = backend();
-  if (!be.frozen()) cycles_ += be.end_episode();
   if (episode_ > 0)
     episode_rewards_.push_back(reward_n_ ? double(reward_sum_) / reward_n_ / 256.0 : 0.0);
   reward_sum_ = 0;
@@ -187,12 +155,12 @@ void RlGrouper::end_episode() {
   // Forget the index entries of the episode that leaves the buffers.
   const uint64_t base = (episode_ > 0 ? episode_ - 1 : 0) * episode_steps_;
   if (episode_ > 0)
-    for (size_t i = 0; i < prev_.size(); ++i) {
-      const uint32_t* g = step_index_.find(prev_[i].lpn);
-      if (g && *g == static_cast<uint32_t>(base + i)) step_index_.erase(prev_[i].lpn);
+    for (size_t i = 0; i < prev_lpn_.size(); ++i) {
+      const uint32_t* g = step_index_.find(prev_lpn_[i]);
+      if (g && *g == static_cast<uint32_t>(base + i)) step_index_.erase(prev_lpn_[i]);
     }
-  prev_.swap(cur_);
-  cur_.clear();
+  prev_lpn_.swap(cur_lpn_);
+  cur_lpn_.clear();
   ++episode_;
 }
 
@@ -203,7 +171,7 @@ void RlGrouper::on_host_read(Lpn lpn, int page_type, bool /*cache_hit*/) {
   h = static_cast<uint16_t>((h & ~(7u | (0x3ffu << 6))) | (c < kMaxCount ? c + 1 : c) |
                             (uint32_t(tag_of(episode_)) << 6));
   if (page_type >= 0)
-    if (Step* s = step_of(lpn)) s->read = true;
+    if (const uint32_t* g = step_index_.find(lpn)) backend().unit_op(rl::FspEncoder::mark_read(*g));
 }
 
 void RlGrouper::on_host_write(Lpn lpn, uint32_t /*request_bytes*/) {
@@ -235,21 +203,17 @@ void RlGrouper::on_read_served(const HostCmd& cmd, Tick latency) {
   rl::Backend& be = backend();
   const uint64_t ns = latency / 1000;
   const uint64_t per_kib = ns * 1024 / (cmd.size ? cmd.size : 1);
-  const rl::RewardResult rr = be.reward(per_kib);
+  const rl::UnitRsp rr = be.unit_op(rl::FspEncoder::served(per_kib));
   cycles_ += rr.cycles;
   if (logical_ == 0 || cmd.size == 0) return;
   const uint64_t first = cmd.offset / page_size_, last = (cmd.offset + cmd.size - 1) / page_size_;
   // Warm-up (docs/rl.md): before the reward unit's first threshold scan its reward is not ready;
   // the step keeps its page-type term only (the read term of Algorithm 1 still applies) rather
   // than a constant +1 for every read.
-  if (!rr.ready) return;
-  for (uint64_t p = first; p <= last; ++p) {
-    Step* s = step_of(static_cast<Lpn>(p % logical_));
-    if (s && s->read) {
-      s->rt = rr.reward;
-      s->has_rt = true;
-    }
-  }
+  if (!rr.reward_ready) return;
+  for (uint64_t p = first; p <= last; ++p)
+    if (const uint32_t* g = step_index_.find(static_cast<Lpn>(p % logical_)))
+      be.unit_op(rl::FspEncoder::mark_rt(*g));  // the unit keeps it if the step was read
 }
 
 nlohmann::json RlGrouper::policy_stats() const {
@@ -273,7 +237,9 @@ nlohmann::json RlGrouper::policy_stats() const {
       {"history_bits_per_lpn_hw", 6},  // 3-bit saturating count + short-term bit + 2-bit type
       {"history_bits_per_lpn_model", 16},
       {"history_bytes_allocated", hist_.bytes()},
-      {"episode_buffer_bytes_model", 2 * episode_steps_ * sizeof(Step)},
+      // the unit's episode buffer and the LPNs of the steps of two episodes (for the map)
+      {"episode_buffer_bytes_model",
+       episode_steps_ * (sizeof(rl::FspEncoder::Step) + 2 * sizeof(Lpn))},
       // previous episode: per step LPN (32 bits) + state (7) + type (2) + read (1) + rt (16)
       {"episode_buffer_bytes_hw", episode_steps_ * (32 + 7 + 2 + 1 + 16) / 8},
       {"decision_bytes_per_cache_slot", sizeof(Lpn) + 2}};

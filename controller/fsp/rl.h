@@ -1,6 +1,8 @@
 // RL-based FSP scheduling (FSP paper Section III; docs/fsp.md): Agent, Group and Rewrite modules
 // on the shared Q-learning unit (rl::Backend, C++ golden model or Verilated RTL, 128 x 4 with
-// the across-episode active + shadow table).
+// the across-episode active + shadow table). The unit's encoder (controller/rl/enc_fsp.h) holds
+// the state encoding, the episode buffer and the delayed reward; this policy hands it the page's
+// history word, request size and sector mask, the placed pages and the reads.
 //
 // Agent. State (128) = long-term read-count bin (4: 0-1, 2-3, 4-5, >5)
 //                    x short-term bit (read in the current or the previous episode)
@@ -35,6 +37,7 @@
 #include "controller/fsp/grouper.h"
 #include "controller/ftl.h"
 #include "controller/rl/effort.h"
+#include "controller/rl/enc_fsp.h"
 
 namespace ssdtlm {
 
@@ -42,16 +45,6 @@ class RlGrouper : public FspGrouper {
  public:
   static constexpr uint32_t kStates = 128, kActions = 4, kEpisodeSteps = 1000;
   static constexpr uint32_t kMaxCount = 7;
-
-  static constexpr uint32_t kBootstrapScan = 64;
-  struct Step {
-    Lpn lpn = kNoLpn;
-    uint8_t state = 0;
-    uint8_t action = 0;
-    bool read = false;
-    bool has_rt = false;
-    int32_t rt = 0;  // response-time reward of its last read (Q8.8)
-  };
 
   explicit RlGrouper(uint32_t seed = 1);
   const char* name() const override { return "rl"; }
@@ -71,34 +64,36 @@ class RlGrouper : public FspGrouper {
   nlohmann::json policy_stats() const override;
   const std::vector<double>& episode_rewards() const override { return episode_rewards_; }
 
+  // The unit's configuration with the default encoder (tests); the policy's own adds its
+  // configure()d page size, sector mask, episode and bootstrap.
   static rl::UnitConfig unit_config(uint32_t seed);
   static uint32_t encode(uint32_t long_bin, bool short_term, bool small_req, bool partial,
                          uint32_t prev_type) {
     return (((long_bin * 2 + short_term) * 2 + small_req) * 2 + partial) * 4 + prev_type;
   }
   // Page-type term of the reward in Q8.8 (256 = 1.0).
-  static int32_t type_term(uint32_t type, bool read);
+  static int32_t type_term(uint32_t type, bool read) {
+    return rl::FspEncoder::type_term(type, read);
+  }
 
   // Inspection (tests).
   rl::Backend& backend();
+  // The unit's encoder golden model (nullptr with a backend that simulates the whole unit).
+  const rl::FspEncoder* encoder();
   uint32_t read_count(Lpn lpn) const { return hist(lpn) & 7u; }
   bool short_term(Lpn lpn) const;
   uint32_t prev_type(Lpn lpn) const { return (hist(lpn) >> 3) & 3u; }
-  uint32_t state_of(const WriteCache& cache, int32_t slot) const;
   uint64_t episode() const { return episode_; }
   uint64_t steps() const { return steps_; }
-  const std::vector<Step>& current_steps() const { return cur_; }
-  const std::vector<Step>& previous_steps() const { return prev_; }
   void set_window_fraction(double f) { window_fraction_ = f; }
   // Records a placed page as a step (select() does this; public for tests).
   void add_step(Lpn lpn, uint32_t state, uint32_t type);
-  const Step& next_step(uint32_t t) const;  // the bootstrap step of prev_[t] (fsp.bootstrap)
 
  private:
   static constexpr uint16_t kStale = 1u << 5;
   uint16_t hist(Lpn lpn) const { return lpn < logical_ ? hist_.get(lpn) : 0; }
-  uint16_t tag_of(uint64_t episode) const { return static_cast<uint16_t>(episode % 1023 + 1); }
-  Step* step_of(Lpn lpn);
+  static uint16_t tag_of(uint64_t episode) { return rl::FspEncoder::tag_of(episode); }
+  rl::UnitConfig own_unit_config() const;
   void end_episode();
 
   uint32_t seed_;
@@ -110,6 +105,7 @@ class RlGrouper : public FspGrouper {
   bool bootstrap_type_ = false;             // fsp.bootstrap type
   uint32_t episode_steps_ = kEpisodeSteps;  // fsp.episode_steps
   uint32_t page_size_ = 8192;
+  uint32_t full_mask_ = 0x3;  // a complete page's sector mask
   uint64_t logical_ = 0;
   // Per LPN: bits 0-2 read count (saturating), 3-4 previous page type, 5 decision stale,
   // 6-15 episode tag of the last read (0 = never).
@@ -119,14 +115,17 @@ class RlGrouper : public FspGrouper {
   struct SlotDecisions {
     const WriteCache* cache = nullptr;
     std::vector<Lpn> lpn;
-    std::vector<uint8_t> state, action;
+    std::vector<uint32_t> state;
+    std::vector<uint8_t> action;
   };
   SlotDecisions& decisions(const WriteCache& cache);
   std::vector<SlotDecisions> dec_;
   fsp::Candidates win_;
-  // Episode buffers (the previous and the current episode) and LPN -> global step index.
-  std::vector<Step> prev_, cur_;
+  // LPN -> global step index (the controller's metadata: the unit's episode buffer entry of the
+  // page's latest step), and the LPNs of the steps of the previous and the current episode, whose
+  // entries leave the map with their episode.
   FlatMap<uint32_t> step_index_{4 * kEpisodeSteps};
+  std::vector<Lpn> prev_lpn_, cur_lpn_;
   uint64_t steps_ = 0, episode_ = 0;
   uint64_t cycles_ = 0, total_cycles_ = 0;
   int64_t reward_sum_ = 0;

@@ -1,7 +1,6 @@
 #include "controller/gc/rl_gc.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "controller/config.h"
 #include "controller/rl/unit_config.h"
@@ -10,15 +9,8 @@
 namespace ssdtlm {
 
 namespace {
-// Upper bounds (ps) of current-interval bins 0..15: 100 us x 10^(i/5), i = 0..15.
-const std::array<Tick, 16>& cur_bounds() {
-  static const std::array<Tick, 16> b = [] {
-    std::array<Tick, 16> v{};
-    for (int i = 0; i < 16; ++i)
-      v[i] = static_cast<Tick>(std::llround(100e6 * std::pow(10.0, i / 5.0)));
-    return v;
-  }();
-  return b;
+uint64_t ns32(Tick t) {  // a time in the controller's timer unit, saturated to 32 bits
+  return std::min<uint64_t>(t / 1000, 0xffffffffull);
 }
 }  // namespace
 
@@ -27,9 +19,12 @@ static_assert(RlGc::kStates == rl::unit_size("gc").states &&
                   RlGc::kActions == rl::unit_size("gc").actions,
               "gc: state encoding and controller/rl/units.h disagree");
 
-rl::UnitConfig RlGc::unit_config(uint32_t seed) {
+rl::UnitConfig RlGc::unit_config(uint32_t seed, double split_us) {
   rl::UnitConfig u = rl::unit_config_for("gc", seed);
   u.reward.values = {1.0, 0.5, 0.0, -0.5};
+  u.enc.kind = "gc";
+  u.enc.gc.prev = rl::Feature::table({rl::GcEncConfig::split_ns(split_us)});
+  u.core.states = u.enc.states();
   return u;
 }
 
@@ -37,7 +32,7 @@ RlGc::RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t 
            bool stochastic, double epsilon, int32_t fixed_action)
     : PartialGc(p),
       aggressive_(aggressive),
-      split_(static_cast<Tick>(std::llround(split_us * 1e6))),
+      split_us_(split_us),
       seed_(seed),
       stochastic_(stochastic),
       epsilon_(epsilon),
@@ -49,7 +44,7 @@ RlGc::RlGc(const PartialGcParams& p, bool aggressive, double split_us, uint32_t 
 }
 
 rl::UnitConfig RlGc::controlled_config() const {
-  return rl::with_controls(unit_config(seed_), epsilon_, fixed_action_);
+  return rl::with_controls(unit_config(seed_, split_us_), epsilon_, fixed_action_);
 }
 
 void RlGc::set_backend_factory(const rl::BackendFactory& f) {
@@ -57,17 +52,18 @@ void RlGc::set_backend_factory(const rl::BackendFactory& f) {
 }
 
 uint32_t RlGc::cur_bin(Tick interval) {
-  const auto& b = cur_bounds();
-  return static_cast<uint32_t>(std::upper_bound(b.begin(), b.end(), interval) - b.begin());
+  return rl::GcEncConfig{}.cur.bin(ns32(interval));
 }
 
 void RlGc::on_request_served(const HostCmd& cmd, Tick latency) {
-  // Every served request feeds the percentile thresholds; its reward is used if it decides.
-  last_reward_ = backend_->reward(std::min<uint64_t>(latency / 1000, 0xffffffffull));
-  unit_cycles_ += last_reward_.cycles;
+  // Every served request feeds the percentile thresholds and the unit's interval bins; its
+  // reward is used if it decides.
+  const rl::UnitRsp r =
+      backend_->unit_op(rl::GcEncoder::sample(ns32(latency), ns32(cmd.gc_interval)));
+  sample_cycles_ = r.cycles;
+  unit_cycles_ += r.cycles;
   ++reward_samples_;
   PartialGc::on_request_served(cmd, latency);
-  last_served_interval_ = cmd.gc_interval;
 }
 
 uint32_t RlGc::stochastic_pick(const int32_t* row, uint32_t actions, uint32_t draw,
@@ -84,39 +80,32 @@ uint32_t RlGc::stochastic_pick(const int32_t* row, uint32_t actions, uint32_t dr
   return fallback;  // not reached
 }
 
-PartialGc::Choice RlGc::choose(const HostCmd& cmd, Tick /*latency*/, uint32_t /*plane*/,
+PartialGc::Choice RlGc::choose(const HostCmd& /*cmd*/, Tick /*latency*/, uint32_t /*plane*/,
                                Zone /*zone*/) {
-  const uint32_t s = state_of(last_served_interval_ >= split_ ? 1 : 0, cur_bin(cmd.gc_interval),
-                              prev_action_ >= kActions / 2 ? 1 : 0);
-  rl::Decision d = backend_->decide(s);
-  const rl::RewardResult& r = last_reward_;
+  const rl::UnitRsp d = backend_->unit_op(rl::GcEncoder::decide());
+  uint32_t a = d.action;
   // The decision waits for this request's reward, the decision and the update.
-  uint32_t cycles = d.cycles + r.cycles;
+  uint32_t cycles = d.cycles + sample_cycles_;
   if (stochastic_ && !d.explored) {  // footnote 2: draw in proportion to Q(s, .)
     std::array<int32_t, kActions> row{};
-    cycles += backend_->read_row(s, false, row.data());
-    const uint32_t a = stochastic_pick(row.data(), kActions, pick_lfsr_.draw(), d.action);
+    cycles += backend_->read_row(d.state, false, row.data());
+    a = stochastic_pick(row.data(), kActions, pick_lfsr_.draw(), d.action);
     ++stochastic_picks_;
     stochastic_changed_ += a != d.action;
-    d.action = a;
   }
-  if (have_prev_ && !backend_->frozen()) {
-    // Algorithm 1 line 9: this request's reward updates the previous decision's entry.
-    // Dropped by the unit before the first threshold scan (r.ready false: the warm-up).
-    cycles +=
-        backend_->update(rl::UpdateOp::sarsa(s_prev_, a_prev_, r.reward, s, d.action, r.ready));
-    if (r.ready) updated_[s_prev_ * kActions + a_prev_] = 1;
-    effort_.update_request(r.reward, r.ready);
+  // Algorithm 1 line 9: this request's reward updates the previous decision's entry (in the
+  // unit; dropped before the first threshold scan, the warm-up).
+  const rl::UnitRsp c = backend_->unit_op(rl::GcEncoder::commit(a));
+  cycles += c.cycles;
+  if (c.updates) {
+    if (c.upd_ready) updated_[c.upd_state * kActions + c.upd_action] = 1;
+    effort_.update_request(c.upd_reward, c.upd_ready);
   }
-  have_prev_ = true;
-  s_prev_ = s;
-  a_prev_ = d.action;
-  prev_action_ = d.action;
-  visited_[s] = 1;
-  ++actions_[d.action];
-  effort_.decided(d.explored, s, d.action);
-  unit_cycles_ += cycles - r.cycles;  // the reward's cycles were counted when it was sampled
-  return Choice{d.action, cycles};
+  visited_[d.state] = 1;
+  ++actions_[a];
+  effort_.decided(d.explored, d.state, a);
+  unit_cycles_ += cycles - sample_cycles_;  // the reward's cycles were counted when sampled
+  return Choice{a, cycles};
 }
 
 void RlGc::add_stats(nlohmann::json& j) const {

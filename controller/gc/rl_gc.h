@@ -1,11 +1,15 @@
 // RL-assisted partial GC (GC paper Sections 5.2-5.3, Algorithm 1) on the shared Q-learning unit
-// (rl::Backend: C++ golden model or the Verilated RTL, 68 states x 8 actions).
+// (rl::Backend: C++ golden model or the Verilated RTL; encoder controller/rl/enc_gc.h, 68 states
+// x 8 actions).
 //
-// State = previous inter-request interval (2 bins, split at gc.rl_split_us = 100 us)
+// State (the unit's encoder, rl::GcEncoder) = previous inter-request interval (2 bins, split at
+//         gc.rl_split_us = 100 us)
 //       x current inter-request interval (17 bins: < 100 us, 15 log-spaced bins of 10^0.2 up to
 //         100 ms, >= 100 ms)
 //       x previous action (2 bins: action < 4 or >= 4, i.e. below/above half the largest action)
 //   index = (prev_bin * 17 + cur_bin) * 2 + action_bin.
+// The policy hands the unit every served request's response time and inter-arrival interval (ns)
+// and asks for a decision; the unit keeps the bins, the reward and the previous decision.
 // Action a = a valid-page copies after serving the request (0 = none); when the victim is
 // empty, an action a > 0 runs its erase instead. Reward of request k (its response time against
 // the running 70/90/99th percentiles: 1 / 0.5 / 0 / -0.5) updates the entry of the previous
@@ -26,7 +30,8 @@
 // negative) the unit's own decision stands. The draw comes from a second LFSR of the same kind
 // (rl/lfsr.h) beside the unit, seeded from the unit's seed; the row read is charged its cycles.
 // The sampler is C++ only (plain logic outside the shared Q-learning core; docs/gc.md), so both
-// --rl-backend values read the same row and take the same decision.
+// --rl-backend values read the same row and take the same decision; the action it draws is the
+// one the unit's SARSA bookkeeping records (rl::GcEncoder::commit).
 #pragma once
 
 #include <array>
@@ -34,6 +39,7 @@
 
 #include "controller/gc/partial.h"
 #include "controller/rl/effort.h"
+#include "controller/rl/enc_gc.h"
 #include "controller/rl/lfsr.h"
 
 namespace ssdtlm {
@@ -48,13 +54,14 @@ class RlGc : public PartialGc {
   void set_backend_factory(const rl::BackendFactory& f) override;
   void on_request_served(const HostCmd& cmd, Tick latency) override;
 
-  static rl::UnitConfig unit_config(uint32_t seed);
+  static rl::UnitConfig unit_config(uint32_t seed, double split_us = 100);
   // unit_config(seed) with this policy's controls (gc.rl_epsilon, gc.rl_fixed_action).
   rl::UnitConfig controlled_config() const;
-  // Current-interval bin: 0 below 100 us, 16 from 100 ms, else 1 + floor(5 log10(us / 100)).
+  // Current-interval bin of the default encoder: 0 below 100 us, 16 from 100 ms, else
+  // 1 + floor(5 log10(us / 100)).
   static uint32_t cur_bin(Tick interval);
   static uint32_t state_of(uint32_t prev_bin, uint32_t cur_bin, uint32_t action_bin) {
-    return (prev_bin * kCurBins + cur_bin) * 2 + action_bin;
+    return rl::GcEncoder(rl::GcEncConfig{}).state_of(prev_bin, cur_bin, action_bin);
   }
   // The stochastic selection: the action whose cumulative weight max(Q, 0) first exceeds
   // (draw * total) >> 32 over the allowed actions, or `fallback` when no weight is positive.
@@ -69,7 +76,7 @@ class RlGc : public PartialGc {
 
  private:
   bool aggressive_;
-  Tick split_;
+  double split_us_;
   uint32_t seed_;
   bool stochastic_;
   double epsilon_;        // gc.rl_epsilon (< 0: the paper's schedule)
@@ -77,12 +84,8 @@ class RlGc : public PartialGc {
   rl::Lfsr32 pick_lfsr_;
   uint64_t stochastic_picks_ = 0, stochastic_changed_ = 0;
   std::unique_ptr<rl::Backend> backend_;
-  Tick last_served_interval_ = 0;
-  rl::RewardResult last_reward_{};  // of the request being served
+  uint32_t sample_cycles_ = 0;  // the reward sample of the request being served
   uint64_t reward_samples_ = 0;
-  uint32_t prev_action_ = 0;
-  bool have_prev_ = false;
-  uint32_t s_prev_ = 0, a_prev_ = 0;
   rl::Effort effort_{kStates, kActions};
   uint64_t unit_cycles_ = 0;
   std::array<uint64_t, kActions> actions_{};

@@ -44,6 +44,14 @@ void Backend::load_table(std::istream& is) {
   }
 }
 
+UnitRsp Backend::unit_op(const UnitOp& op) {
+  if (!enc_) {
+    enc_ = make_encoder(config());
+    if (!enc_) throw std::logic_error("rl: unit " + config().name + " has no state encoder");
+  }
+  return enc_->run(op, *this);
+}
+
 CppBackend::CppBackend(const UnitConfig& cfg) : cfg_(cfg), core_(cfg.core), rwd_(cfg.reward) {}
 
 Decision CppBackend::decide(uint32_t state, uint32_t mask) {

@@ -12,6 +12,8 @@
 #include <memory>
 #include <string>
 
+#include "controller/rl/enc_config.h"
+#include "controller/rl/encoder.h"
 #include "controller/rl/qcore.h"
 #include "controller/rl/reward.h"
 
@@ -35,6 +37,10 @@ struct UnitConfig {
   // cycles. Both backend factories build the same FixedBackend for it.
   int32_t fixed_action = -1;
   uint32_t (*fixed_rule)(uint32_t action, uint32_t mask) = nullptr;
+  // The unit's state encoder (controller/rl/encoder.h): kind "" is a bare core, which the caller
+  // drives with states and masks (decide, update, reward); otherwise the caller hands the unit
+  // raw counters (unit_op) and core.states is the encoder's state count.
+  EncoderConfig enc;
 };
 
 class Backend {
@@ -56,6 +62,16 @@ class Backend {
   virtual uint32_t read_row(uint32_t state, bool shadow, int32_t* row) = 0;
   virtual uint32_t seed(uint32_t s) = 0;
 
+  // A unit operation (controller/rl/encoder.h, enc_<unit>.h): by default the encoder golden
+  // model of config().enc on this backend's core and reward operations; a backend that simulates
+  // the whole unit (runs_units()) runs it there.
+  virtual UnitRsp unit_op(const UnitOp& op);
+  virtual bool runs_units() const { return false; }
+  // The golden model unit_op drives (built by the first unit operation; nullptr before, and for
+  // a backend that runs_units()).
+  Encoder* encoder() { return enc_.get(); }
+  const Encoder* encoder() const { return enc_.get(); }
+
   // Total clock cycles spent in all operations (the RTL model is clocked only then).
   uint64_t cycles() const { return cycles_; }
   uint64_t operations() const { return ops_; }
@@ -70,9 +86,16 @@ class Backend {
     ++ops_;
     return c;
   }
+  // A whole unit operation: its charged cycles and the core and reward operations it ran.
+  const UnitRsp& account(const UnitRsp& r) {
+    cycles_ += r.cycles;
+    ops_ += r.ops;
+    return r;
+  }
 
  private:
   uint64_t cycles_ = 0, ops_ = 0;
+  std::unique_ptr<Encoder> enc_;
 };
 
 using BackendFactory = std::function<std::unique_ptr<Backend>(const UnitConfig&)>;

@@ -141,6 +141,12 @@ class ModeBackend final : public Backend {
     return account(inner_->read_row(state, shadow, row));
   }
   uint32_t seed(uint32_t s) override { return account(inner_->seed(s)); }
+  // A backend that simulates the whole unit applies the point itself (its RTL variant); else the
+  // encoder golden model runs on this wrapper's operations, which apply it.
+  UnitRsp unit_op(const UnitOp& op) override {
+    return inner_->runs_units() ? account(inner_->unit_op(op)) : Backend::unit_op(op);
+  }
+  bool runs_units() const override { return inner_->runs_units(); }
 
  private:
   std::unique_ptr<Backend> inner_;

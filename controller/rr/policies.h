@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "controller/rl/effort.h"
+#include "controller/rl/encoder.h"
 #include "controller/rr/lpn_counter.h"
 #include "controller/rr/refresh_policy.h"
 
@@ -105,13 +106,17 @@ class WsRsRefresh final : public WsRefresh {
   void set_backend_factory(const rl::BackendFactory& f) override;
   void add_stats(nlohmann::json& j) const override;
 
-  uint32_t rl_state() const;
+  // The action mask the unit forms from the device's (rl_mask) or die d's (rl_mask_die) raw
+  // flags: a partially refreshed victim is erasable, something is movable; the state a decision
+  // of the device (rl_state) or of die d (rl_state_die) would have now (the C++ unit's encoder;
+  // 0 with a backend that simulates the whole unit).
   uint32_t rl_mask() const;
-  // rd.rs_scope die: the state and action mask of die d's decision, and the die-level hooks the
-  // core's operations drive (ReadDisturb): a host operation (host read, or the write buffer's
-  // read-modify-write read or program of host data) submitted to a die, and one that completed.
-  bool die_scope() const { return die_scope_; }
+  uint32_t rl_state() const;
   uint32_t rl_state_die(uint32_t d) const;
+  // rd.rs_scope die: the die-level hooks the core's operations drive (ReadDisturb): a host
+  // operation (host read, or the write buffer's read-modify-write read or program of host data)
+  // submitted to a die, and one that completed.
+  bool die_scope() const { return die_scope_; }
   uint32_t rl_mask_die(uint32_t d) const;
   uint32_t host_ops_on_die(uint32_t d) const { return dies_.empty() ? 0 : dies_[d].host_ops; }
   void on_host_op_submitted(const FlashOp& op);
@@ -121,53 +126,36 @@ class WsRsRefresh final : public WsRefresh {
   uint64_t last_decision_cycles() const { return last_decision_cycles_; }
   rl::Backend* backend() { return backend_.get(); }
   void write_rewards_csv(const std::string& path) const;
-  static uint32_t state_index(uint32_t cur_bin, bool prev_long, bool prev_big, bool erasable) {
-    return cur_bin + 10 * (prev_long ? 1 : 0) + 20 * (prev_big ? 1 : 0) + 40 * (erasable ? 1 : 0);
-  }
-  static uint32_t cur_bin(Tick interval);  // 0.2 ms bins, 9 = >= 1.8 ms
 
  private:
+  // The unit's state and mask come from its encoder (controller/rl/enc_rr.h): the policy hands it
+  // the intervals, the response times and these flags; it keeps the bins, the previous actions
+  // and the transitions waiting for their rewards (the SARSA bookkeeping).
+  bool any_erasable() const;
+  bool any_movable() const;
   void rl_step(uint32_t reward_cycles);
-  // "step" credit: the decisions waiting for their reward (the first request served after them)
-  // or for their successor; updates every one that has both. Returns the unit's cycles.
-  uint32_t credit();
-  void count_update(int32_t reward, bool reward_ready);
+  // The updates a unit operation issued (their rewards' signs, the episode means).
+  void count_updates(const rl::UnitRsp& r);
   void execute(uint32_t action);  // runs a decided action
-  Tick decided(uint32_t state, uint32_t action, bool explored, uint64_t cycles, bool& prev_big);
+  Tick decided(uint32_t state, uint32_t action, bool explored, uint64_t cycles);
 
   const SsdConfig& cfg_;
   std::unique_ptr<rl::Backend> backend_;
   uint32_t seed_;
-  Tick last_arrival_ = 0, cur_interval_ = 0, prev_interval_ = 0;
+  Tick last_arrival_ = 0;
   bool have_arrival_ = false;
   uint64_t outstanding_ = 0;
-  bool have_prev_ = false, prev_big_ = false;
-  uint32_t s_prev_ = 0, a_prev_ = 0;
-  int32_t last_reward_ = 0;
-  bool last_reward_ready_ = true;  // its percentile thresholds existed (not the warm-up)
   const bool step_trigger_;
   bool in_step_ = false;
-  struct Transition {
-    uint32_t s, a;
-    int32_t r;
-    bool has_r;
-    bool r_ready;  // r's percentile thresholds existed (else the update is dropped: warm-up)
-  };
-  std::deque<Transition> trans_;
-  // Every action of `trans` that has its reward and its successor is updated (Eq. 4); returns
-  // the unit's cycles. credit() is this on trans_.
-  uint32_t credit_chain(std::deque<Transition>& trans);
 
-  // --- rd.rs_scope die: one agent (one q-table), a chain of decisions per die ---
+  // --- rd.rs_scope die: one agent (one q-table), a chain of decisions per die (in the unit) ---
   struct DieState {
     uint32_t host_ops = 0;  // host operations queued or in flight on the die
-    Tick last_arrival = 0, cur_interval = 0, prev_interval = 0;  // the die's operation stream
+    Tick last_arrival = 0;  // the die's operation stream (the state's intervals)
     bool have_arrival = false;
-    bool prev_big = false;
     bool awaiting = false;  // its last action waits for its reward
     uint32_t epoch = 0;     // decisions taken: a reward carrier belongs to one of them
     uint32_t pending = 0;   // decided actions waiting for their decision time
-    std::deque<Transition> trans;
   };
   // A host read issued on a die after its latest decision: the first such request served
   // credits that decision.

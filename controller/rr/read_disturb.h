@@ -90,10 +90,6 @@ class ReadDisturb {
   uint32_t host_ops_on_die(uint32_t d) const { return die_scope_ ? wsrs_->host_ops_on_die(d) : 0; }
   const std::array<uint64_t, kActions>& rl_actions() const;
   rl::Backend* backend() { return wsrs_ ? wsrs_->backend() : nullptr; }
-  static uint32_t state_index(uint32_t cur_bin, bool prev_long, bool prev_big, bool erasable) {
-    return WsRsRefresh::state_index(cur_bin, prev_long, prev_big, erasable);
-  }
-  static uint32_t cur_bin(Tick interval) { return WsRsRefresh::cur_bin(interval); }
 
   nlohmann::json stats(double sim_wall_s) const;
   void write_rewards_csv(const std::string& path) const;

@@ -1,14 +1,16 @@
 // ws+rs (read-disturb paper): ws write scheduling plus a Q-learning agent (rl::Backend, unit
-// "rr", C++ or RTL) that refreshes soft-threshold blocks in steps during idle time. State: the
-// current inter-request interval bin, whether the previous interval was long, whether the previous
-// action was big, whether a partially refreshed victim is empty (erasable). Actions: 1/2/4/8 page
-// moves, the erase, or the erase plus 1/2/4/8 moves. The reward rates the latency of every served
-// request. rd.rs_scope device: a decision is taken when no request is outstanding in the device;
-// die: per die, when no host operation is queued or in flight on it (docs/read-disturb.md).
+// "rr", C++ or RTL) that refreshes soft-threshold blocks in steps during idle time. State (the
+// unit's encoder, controller/rl/enc_rr.h): the current inter-request interval bin, whether the
+// previous interval was long, whether the previous action was big, whether a partially refreshed
+// victim is empty (erasable). Actions: 1/2/4/8 page moves, the erase, or the erase plus 1/2/4/8
+// moves. The reward rates the latency of every served request. rd.rs_scope device: a decision is
+// taken when no request is outstanding in the device; die: per die, when no host operation is
+// queued or in flight on it (docs/read-disturb.md).
 #include <algorithm>
 #include <fstream>
 
 #include "controller/config.h"
+#include "controller/rl/enc_rr.h"
 #include "controller/rl/unit_config.h"
 #include "controller/rl/units.h"
 #include "controller/rr/policies.h"
@@ -36,10 +38,20 @@ rl::UnitConfig rr_unit_config(uint32_t seed, const SsdConfig& cfg) {
   rl::UnitConfig u =
       rl::with_controls(rl::unit_config_for("rr", seed), cfg.rd_rl_epsilon, cfg.rd_rl_fixed_action);
   u.fixed_rule = rr_fixed_rule;
+  u.enc.kind = "rr";
+  rl::RrEncConfig& e = u.enc.rr;
+  e.erase_actions = WsRsRefresh::kEraseActions;
+  e.move_actions = WsRsRefresh::kMoveActions;
+  e.step_trigger = cfg.rd_rs_trigger == "step";
+  e.die_scope = cfg.rd_rs_scope == "die";
+  e.streams = e.die_scope ? cfg.geo.dies() : 1;
+  u.core.states = u.enc.states();
   return u;
 }
 
-constexpr Tick kBin = 200 * nand::kPsPerUs;  // 0.2 ms
+uint64_t ns32(Tick t) {  // a time in the controller's timer unit, saturated to 32 bits
+  return std::min<uint64_t>(t / 1000, 0xffffffffull);
+}
 
 }  // namespace
 
@@ -64,10 +76,6 @@ void WsRsRefresh::set_backend_factory(const rl::BackendFactory& f) {
   if (f) backend_ = f(rr_unit_config(seed_, cfg_));
 }
 
-uint32_t WsRsRefresh::cur_bin(Tick interval) {
-  return static_cast<uint32_t>(std::min<Tick>(interval / kBin, 9));
-}
-
 void WsRsRefresh::on_read_count(uint64_t b, uint32_t eff) {
   const uint8_t f = jobs_->refresh_flag(b);
   if (eff >= jobs_->disturb().soft_threshold() && !(f & (kRefreshSoft | kRefreshHard))) {
@@ -78,10 +86,10 @@ void WsRsRefresh::on_read_count(uint64_t b, uint32_t eff) {
 }
 
 void WsRsRefresh::on_request_arrival(const HostCmd& c) {
-  if (have_arrival_) {
-    prev_interval_ = cur_interval_;
-    cur_interval_ = c.arrival > last_arrival_ ? c.arrival - last_arrival_ : 0;
-  }
+  // The device's request stream (the state's intervals in device scope).
+  if (have_arrival_ && !die_scope_)
+    backend_->unit_op(
+        rl::RrEncoder::arrival(ns32(c.arrival > last_arrival_ ? c.arrival - last_arrival_ : 0), 0));
   have_arrival_ = true;
   last_arrival_ = c.arrival;
   ++outstanding_;
@@ -90,10 +98,12 @@ void WsRsRefresh::on_request_arrival(const HostCmd& c) {
 
 void WsRsRefresh::on_request_served(const HostCmd& c, Tick latency) {
   if (outstanding_ > 0) --outstanding_;
-  const rl::RewardResult r = backend_->reward(std::min<uint64_t>(latency / 1000, 0xffffffffull));
+  // The reward of every served request; device scope with the step trigger: it credits the
+  // actions waiting for one (Eq. 4: an action's reward is that of the first request served
+  // after it).
+  const rl::UnitRsp r = backend_->unit_op(rl::RrEncoder::sample(ns32(latency)));
   rl_cycles_ += r.cycles;
-  last_reward_ = r.reward;
-  last_reward_ready_ = r.ready;
+  count_updates(r);
   uint32_t cycles = r.cycles;
   if (die_scope_) {
     // Eq. 4 per die: the first request with a read issued on the die after its latest decision
@@ -109,13 +119,10 @@ void WsRsRefresh::on_request_served(const HostCmd& c, Tick latency) {
       DieState& D = dies_[k.die];
       if (!D.awaiting || k.epoch != D.epoch) continue;  // credited by an earlier request
       D.awaiting = false;
-      for (Transition& t : D.trans)
-        if (!t.has_r) {
-          t.r = r.reward;
-          t.has_r = true;
-          t.r_ready = r.ready;
-        }
-      cycles += credit_chain(D.trans);
+      const rl::UnitRsp cr = backend_->unit_op(rl::RrEncoder::credit(k.die));
+      rl_cycles_ += cr.cycles;
+      count_updates(cr);
+      cycles += cr.cycles;
     }
     // The unit's time for this request delays a die decision taken at the same instant.
     const Tick now = jobs_->now();
@@ -123,16 +130,6 @@ void WsRsRefresh::on_request_served(const HostCmd& c, Tick latency) {
     carry_cycles_ += cycles;
     carry_at_ = now;
     return;
-  }
-  if (step_trigger_) {
-    // Eq. 4: an action's reward is that of the first request served after it.
-    for (Transition& t : trans_)
-      if (!t.has_r) {
-        t.r = r.reward;
-        t.has_r = true;
-        t.r_ready = r.ready;
-      }
-    cycles += credit();
   }
   if (outstanding_ == 0) rl_step(cycles);
 }
@@ -156,10 +153,7 @@ void WsRsRefresh::on_host_op_submitted(const FlashOp& op) {
   // one instant (a command's pieces, a program unit) counted once.
   const Tick now = jobs_->now();
   if (!D.have_arrival || now != D.last_arrival) {
-    if (D.have_arrival) {
-      D.prev_interval = D.cur_interval;
-      D.cur_interval = now - D.last_arrival;
-    }
+    if (D.have_arrival) backend_->unit_op(rl::RrEncoder::arrival(ns32(now - D.last_arrival), d));
     D.have_arrival = true;
     D.last_arrival = now;
   }
@@ -175,39 +169,21 @@ void WsRsRefresh::on_host_op_done(uint32_t plane) {
   if (D.host_ops == 0 && D.pending == 0 && !in_step_) die_step(d);  // the die turned idle
 }
 
-void WsRsRefresh::count_update(int32_t reward, bool reward_ready) {
+void WsRsRefresh::count_updates(const rl::UnitRsp& r) {
   if (backend_->frozen()) return;  // no update was issued
-  if (!reward_ready) {
-    effort_.skipped();  // the unit dropped it (warm-up): not an update, not in the episode mean
-    return;
+  for (uint32_t i = 0; i < r.updates; ++i) {
+    if (!r.upd_ready) {
+      effort_.skipped();  // the unit dropped it (warm-up): not an update, not in the episode mean
+      continue;
+    }
+    effort_.updated(r.upd_reward);
+    ep_sum_ += r.upd_reward / 256.0;
+    if (++ep_n_ == 1000) {
+      episode_rewards_.push_back(ep_sum_ / ep_n_);
+      ep_sum_ = 0;
+      ep_n_ = 0;
+    }
   }
-  effort_.updated(reward);
-  ep_sum_ += reward / 256.0;
-  if (++ep_n_ == 1000) {
-    episode_rewards_.push_back(ep_sum_ / ep_n_);
-    ep_sum_ = 0;
-    ep_n_ = 0;
-  }
-}
-
-uint32_t WsRsRefresh::credit() {
-  return credit_chain(trans_);
-}
-
-uint32_t WsRsRefresh::credit_chain(std::deque<Transition>& trans) {
-  uint32_t cycles = 0;
-  while (trans.size() >= 2 && trans[0].has_r) {
-    const uint32_t uc =
-        backend_->frozen()
-            ? 0
-            : backend_->update(rl::UpdateOp::sarsa(trans[0].s, trans[0].a, trans[0].r, trans[1].s,
-                                                   trans[1].a, trans[0].r_ready));
-    rl_cycles_ += uc;
-    cycles += uc;
-    count_update(trans[0].r, trans[0].r_ready);
-    trans.pop_front();
-  }
-  return cycles;
 }
 
 void WsRsRefresh::add_stats(nlohmann::json& j) const {
@@ -224,52 +200,49 @@ void WsRsRefresh::add_stats(nlohmann::json& j) const {
              {"episode_mean_reward", episode_rewards_}};
 }
 
-uint32_t WsRsRefresh::rl_state() const {
+bool WsRsRefresh::any_erasable() const {
   const RefreshJobs& J = *jobs_;
+  for (uint32_t p = 0; p < J.config().geo.planes(); ++p)
+    if (J.partial_erasable(p)) return true;
+  return false;
+}
 
-  bool erasable = false;
-  for (uint32_t p = 0; p < J.config().geo.planes() && !erasable; ++p)
-    erasable = J.partial_erasable(p);
-  return state_index(cur_bin(cur_interval_), prev_interval_ >= kBin, prev_big_, erasable);
+bool WsRsRefresh::any_movable() const {
+  const RefreshJobs& J = *jobs_;
+  for (uint32_t p = 0; p < J.config().geo.planes(); ++p)
+    if (J.partial_movable(p)) return true;
+  for (size_t i = 0; i < J.soft_size(); ++i)
+    if (J.refresh_flag(J.soft_at(i)) & kRefreshSoft) return true;
+  return false;
+}
+
+uint32_t WsRsRefresh::rl_state() const {
+  const auto* e = dynamic_cast<const rl::RrEncoder*>(backend_->encoder());
+  return e ? e->state_now(any_erasable(), 0) : 0;
+}
+
+uint32_t WsRsRefresh::rl_state_die(uint32_t d) const {
+  const auto* e = dynamic_cast<const rl::RrEncoder*>(backend_->encoder());
+  return e ? e->state_now(die_erasable(d), d) : 0;
 }
 
 uint32_t WsRsRefresh::rl_mask() const {
-  const RefreshJobs& J = *jobs_;
-
-  const bool erasable = rl_state() >= 40;
-  bool movable = false;
-  for (uint32_t p = 0; p < J.config().geo.planes() && !movable; ++p) movable = J.partial_movable(p);
-  for (size_t i = 0; i < J.soft_size() && !movable; ++i)
-    movable = (J.refresh_flag(J.soft_at(i)) & kRefreshSoft) != 0;
-  if (!erasable) return movable ? kMoveActions : 0;
-  return movable ? rl::kAllActions : kEraseActions;
+  return (any_erasable() ? kEraseActions : 0u) | (any_movable() ? kMoveActions : 0u);
 }
 
 void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   RefreshJobs& J = *jobs_;
 
-  const uint32_t mask = rl_mask();
-  if (mask == 0) return;  // nothing to refresh
-  const uint32_t s = rl_state();
-  const rl::Decision d = backend_->decide(s, mask);
-  uint64_t cycles = reward_cycles + d.cycles;  // the served request's reward, then the decision
+  // The unit decides unless nothing can be refreshed (an empty mask), then updates the previous
+  // action (step trigger: the waiting one that has its reward; request trigger: the previous
+  // decision with the reward of the request just served).
+  const rl::UnitRsp d = backend_->unit_op(rl::RrEncoder::decide(any_erasable(), any_movable(), 0));
+  if (!d.decided) return;                            // nothing to refresh
+  const uint64_t cycles = reward_cycles + d.cycles;  // the served request's reward, then the unit
   rl_cycles_ += d.cycles;
-
-  if (step_trigger_) {
-    trans_.push_back(Transition{s, d.action, 0, false, true});
-    cycles += credit();
-  } else if (have_prev_ && !backend_->frozen()) {
-    const uint32_t uc = backend_->update(
-        rl::UpdateOp::sarsa(s_prev_, a_prev_, last_reward_, s, d.action, last_reward_ready_));
-    rl_cycles_ += uc;
-    cycles += uc;
-    count_update(last_reward_, last_reward_ready_);
-  }
+  count_updates(d);
   const uint32_t a = d.action;
-  have_prev_ = true;
-  s_prev_ = s;
-  a_prev_ = a;
-  const Tick delay = decided(s, a, d.explored, cycles, prev_big_);
+  const Tick delay = decided(d.state, a, d.explored, cycles);
   if (delay == 0) {
     in_step_ = true;  // a step that ends at once does not decide again from inside this one
     execute(a);
@@ -280,12 +253,10 @@ void WsRsRefresh::rl_step(uint32_t reward_cycles) {
   J.timer(J.now() + delay);
 }
 
-// A decision's bookkeeping (device or die scope): the action histogram, the training effort,
-// whether the action was a large one (the next state's "previous action" bit), and the decision
-// unit's time (cycles x controller clock), which delays the partial-refresh step as the GC RL
-// policy's steps (gc_schedule) and the FSP unit's programs are delayed.
-Tick WsRsRefresh::decided(uint32_t s, uint32_t a, bool explored, uint64_t cycles, bool& prev_big) {
-  prev_big = a >= 4 || kMoves[a] >= 4;
+// A decision's bookkeeping (device or die scope): the action histogram, the training effort, and
+// the decision unit's time (cycles x controller clock), which delays the partial-refresh step as
+// the GC RL policy's steps (gc_schedule) and the FSP unit's programs are delayed.
+Tick WsRsRefresh::decided(uint32_t s, uint32_t a, bool explored, uint64_t cycles) {
   ++rl_actions_[a];
   effort_.decided(explored, s, a);
   last_decision_cycles_ = cycles;
@@ -367,37 +338,28 @@ bool WsRsRefresh::die_movable(uint32_t d) const {
   return false;
 }
 
-uint32_t WsRsRefresh::rl_state_die(uint32_t d) const {
-  const DieState& D = dies_[d];
-  return state_index(cur_bin(D.cur_interval), D.prev_interval >= kBin, D.prev_big, die_erasable(d));
-}
-
 uint32_t WsRsRefresh::rl_mask_die(uint32_t d) const {
-  const bool erasable = die_erasable(d), movable = die_movable(d);
-  if (!erasable) return movable ? kMoveActions : 0;
-  return movable ? rl::kAllActions : kEraseActions;
+  return (die_erasable(d) ? kEraseActions : 0u) | (die_movable(d) ? kMoveActions : 0u);
 }
 
 void WsRsRefresh::die_step(uint32_t d) {
   RefreshJobs& J = *jobs_;
   DieState& D = dies_[d];
 
-  const uint32_t mask = rl_mask_die(d);
-  if (mask == 0) return;  // nothing to refresh on this die
-  const uint32_t s = rl_state_die(d);
-  const rl::Decision dec = backend_->decide(s, mask);
+  const rl::UnitRsp dec =
+      backend_->unit_op(rl::RrEncoder::decide(die_erasable(d), die_movable(d), d));
+  if (!dec.decided) return;  // nothing to refresh on this die
   // The unit's time: a request served at this instant (its reward and credits), the decision,
   // then the die's previous decision's update.
   const Tick now = J.now();
-  uint64_t cycles = (carry_at_ == now ? carry_cycles_ : 0) + dec.cycles;
+  const uint64_t cycles = (carry_at_ == now ? carry_cycles_ : 0) + dec.cycles;
   carry_cycles_ = 0;
   rl_cycles_ += dec.cycles;
-  D.trans.push_back(Transition{s, dec.action, 0, false, true});
-  cycles += credit_chain(D.trans);
+  count_updates(dec);
   D.awaiting = true;
   ++D.epoch;
   const uint32_t a = dec.action;
-  const Tick delay = decided(s, a, dec.explored, cycles, D.prev_big);
+  const Tick delay = decided(dec.state, a, dec.explored, cycles);
   if (delay == 0) {
     in_step_ = true;
     execute_die(d, a);

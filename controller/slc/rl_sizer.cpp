@@ -5,6 +5,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "controller/rl/enc_slc.h"
 #include "controller/rl/qcore.h"
 #include "controller/rl/unit_config.h"
 #include "controller/rl/units.h"
@@ -42,6 +43,9 @@ rl::UnitConfig RlSizer::unit_config(const SsdConfig& cfg) {
   u.core.eps_low = cfg.slc_rl_epsilon;
   u.core.eps_high_decisions = 0;
   // no percentile unit (units.h): the sign reward is computed here (Algorithm 2)
+  u.enc.kind = "slc";
+  u.enc.slc.demand_theta = cfg.slc_rl_demand == "theta";
+  u.core.states = u.enc.states();
   return u;
 }
 
@@ -168,12 +172,14 @@ SlcTargets RlSizer::targets() const {
 }
 
 RlSizer::Features RlSizer::features(const EpochStats& s) const {
+  const rl::SlcEncConfig& e = unit_.enc.slc;
   Features f;
-  f.size_bin = level_;
-  f.util_bin = util_bin(s.utilization);
-  f.prev_action = have_prev_ ? a_prev_ : kNoChange;
-  f.demand = theta_demand_ ? demand_theta(s) : demand(s);
-  f.update_freq = update_freq(s);
+  f.size_bin = e.level.bin(level_);
+  f.util_bin = e.util.bin(s.mapped_sectors, s.logical_sectors);
+  f.prev_action = e.prev_action.bin(have_prev_ ? a_prev_ : kNoChange);
+  f.demand =
+      e.demand.bin(theta_demand_ ? s.theta_write_pages : s.small_write_pages, s.write_pages) != 0;
+  f.update_freq = e.update.bin(s.slc_update_pages, s.slc_write_pages) != 0;
   return f;
 }
 
@@ -189,25 +195,30 @@ SlcTargets RlSizer::initial(const SizerContext& ctx) {
 
 SlcTargets RlSizer::on_epoch(const EpochStats& s) {
   ++epochs_;
-  // Algorithm 1: observe S_t, reward R_t of A_t-1, update Q(S_t-1, A_t-1), decide A_t.
-  const uint32_t st = encode(features(s));
+  // Algorithm 1 (in the unit): observe S_t, reward R_t of A_t-1, update Q(S_t-1, A_t-1), decide
+  // A_t. The reward's sign is this policy's (the cost model, Algorithm 2).
   const int32_t r = avg_.observe(reward_cost(s));
   last_reward_ = r;
   if (r > 0)
     ++positive_;
   else
     ++negative_;
-  rl::Backend& be = backend();
-  if (have_prev_ && !be.frozen()) {
-    be.update(rl::UpdateOp::q_learning(s_prev_, a_prev_, r, st));
-    effort_.updated(r);
-  }
-  const rl::Decision d = be.decide(st);
-  effort_.decided(d.explored, st, d.action);
+  rl::SlcEncoder::Counters c;
+  c.level = level_;
+  c.mapped = s.mapped_sectors;
+  c.logical = s.logical_sectors;
+  c.write_pages = s.write_pages;
+  c.theta_pages = s.theta_write_pages;
+  c.small_pages = s.small_write_pages;
+  c.slc_write_pages = s.slc_write_pages;
+  c.slc_update_pages = s.slc_update_pages;
+  const rl::UnitRsp d = backend().unit_op(rl::SlcEncoder::epoch(c, r < 0));
+  if (d.updates) effort_.updated(d.upd_reward);
+  effort_.decided(d.explored, d.state, d.action);
   ++actions_[d.action % kActions];
   apply(d.action, level_, rung_);
   have_prev_ = true;
-  s_prev_ = st;
+  s_prev_ = d.state;
   a_prev_ = d.action;
   record();
   return targets();

@@ -7,7 +7,8 @@
 // State (the slides name the features and their bin counts; the bin edges are ours, [INTERP]):
 //   size_bin    (9)  current SLC size target in steps of max_slc_blocks / 8: the agent keeps the
 //                    size as a level k in 0..8 and slc_blocks = round(k * max_slc_blocks / 8)
-//   util_bin    (4)  space utilization u: u < 0.25 -> 0, < 0.5 -> 1, < 0.75 -> 2, else 3
+//   util_bin    (4)  space utilization u (mapped / logical sectors): u < 0.25 -> 0, < 0.5 -> 1,
+//                    < 0.75 -> 2, else 3
 //   prev_action (9)  the action of the previous epoch (4 = "no change" before the first one)
 //   demand      (2)  1 iff write_pages > 0 and theta_write_pages >= write_pages / 2 (pages of
 //                    requests no larger than the current theta; slc.rl_demand 1mib:
@@ -112,6 +113,7 @@ class RlSizer final : public SlcSizer {
 
   // --- inspection ---
   rl::Backend& backend();
+  const rl::UnitConfig& unit() const { return unit_; }
   uint32_t level() const { return level_; }
   uint32_t rung() const { return rung_; }
   SlcTargets targets() const;

@@ -39,6 +39,8 @@ struct SizerContext {
 struct EpochStats {
   Tick now = 0;
   double utilization = 0;            // valid logical pages / logical pages, in [0, 1]
+  uint64_t mapped_sectors = 0;       // ... its counters: logical sectors holding data
+  uint64_t logical_sectors = 0;      // and the drive's logical sectors
   uint64_t valid_pages = 0;          // logical pages holding data (any region)
   uint32_t slc_blocks = 0;           // blocks in SLC mode now (open, full or being migrated)
   uint32_t capacity_slc_blocks = 0;  // most SLC blocks the free space allows now (DWA acc_cap)

@@ -34,6 +34,8 @@ void SlcCache::end_epoch() {
   epoch_writes_ = 0;
   ep_.now = port_.now();
   ep_.utilization = utilization();
+  ep_.mapped_sectors = map_.mapped_sectors();
+  ep_.logical_sectors = logical_pages_ * spp_;
   ep_.valid_pages = map_.mapped_sectors() / spp_;
   ep_.slc_blocks = map_.slc_blocks();
   ep_.capacity_slc_blocks = static_cast<uint32_t>(region_.capacity_blocks());

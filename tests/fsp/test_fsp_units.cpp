@@ -174,18 +174,20 @@ TEST(FspRl, BootstrapFromTheNextSlotOrTheNextPageOfTheSameType) {
     RlGrouper g;
     g.configure(cfg);
     const uint32_t N = RlGrouper::kEpisodeSteps;
-    for (uint32_t i = 0; i < N; ++i) g.add_step(1000 + i, 10 + i % 4, i % 4);  // state 10 + type
+    // step i: state i % 128, type i % 4 (the unit's episode buffer holds states, not LPNs)
+    for (uint32_t i = 0; i < N; ++i) g.add_step(1000 + i, i % 128, i % 4);
     ASSERT_EQ(g.episode(), 1u);
     const bool type = std::string(mode) == "type";
+    const rl::FspEncoder& enc = *g.encoder();
     for (uint32_t t : {0u, 1u, 5u, 995u}) {
-      const auto& nx = g.next_step(t);
-      EXPECT_EQ(nx.lpn, 1000 + t + (type ? 4 : 1)) << mode << " t " << t;
+      const auto& nx = enc.next_step(t);
+      EXPECT_EQ(nx.state, (t + (type ? 4 : 1)) % 128) << mode << " t " << t;
       EXPECT_EQ(nx.action, type ? t % 4 : (t + 1) % 4) << mode;
     }
     // The last steps of the episode look into the current one: none placed yet -> its first
     // slot once placed; with type, the first current step of the same type.
     for (uint32_t i = 0; i < 4; ++i) g.add_step(5000 + i, 10 + i, i);
-    EXPECT_EQ(g.next_step(N - 1).lpn, type ? 5003u : 5000u) << mode;  // step N-1 is an MSB
+    EXPECT_EQ(enc.next_step(N - 1).state, type ? 13u : 10u) << mode;  // step N-1 is an MSB
   }
 }
 
@@ -204,12 +206,13 @@ TEST(FspRl, ReadRewardWaitsForTheFirstPercentileScan) {
   };
   g.add_step(500, 3, 0);
   g.on_host_read(500, 0, false);
-  ASSERT_TRUE(g.current_steps()[0].read);
+  const rl::FspEncoder& enc = *g.encoder();
+  ASSERT_TRUE(enc.step(0)->read);
   serve(500);
-  EXPECT_FALSE(g.current_steps()[0].has_rt) << "a reward before the first scan was used";
+  EXPECT_FALSE(enc.step(0)->has_rt) << "a reward before the first scan was used";
   for (int i = 0; i < 1024; ++i) serve(100000 + i);  // the 1024th sample triggers the scan
   serve(500);
-  EXPECT_TRUE(g.current_steps()[0].has_rt);
+  EXPECT_TRUE(enc.step(0)->has_rt);
 }
 
 // fsp.episode_steps: the episode (and the reward window) is configurable; a step of episode 0 is
@@ -229,7 +232,7 @@ TEST(FspRl, EpisodeLengthIsConfigurable) {
   EXPECT_EQ(core.updates(), 1u);
   EXPECT_LT(core.q(3, 0, true), 0);
   EXPECT_EQ(g.policy_stats()["memory"]["episode_buffer_bytes_model"].get<uint64_t>(),
-            2 * 16 * sizeof(RlGrouper::Step));
+            16 * (sizeof(rl::FspEncoder::Step) + 2 * sizeof(Lpn)));
 }
 
 TEST(FspRl, RewardSigns) {
@@ -257,7 +260,7 @@ TEST(FspRl, DelayedRewardAndEpisodeBoundaryCopy) {
   for (uint32_t i = 2; i < N; ++i) g.add_step(10000 + i, 127, 1);
   EXPECT_EQ(g.episode(), 1u);
   g.on_host_read(500, 0, false);  // read from flash during the next episode
-  EXPECT_TRUE(g.previous_steps()[0].read);
+  EXPECT_TRUE(g.encoder()->step(0)->read);
   // Episode 1, step 0 rewards episode 0's step 0: r = +1 (LSB read), Q' = Q(9, MSB) = 0:
   // Q(3, LSB) = round(77 * 256 / 256) = 77 (0.30078) in the shadow table only.
   g.add_step(600, 5, 2);

@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "controller/rl/enc_rr.h"
 #include "controller/rr/lpn_counter.h"
+#include "controller/rr/policies.h"
 #include "controller/rr/read_disturb.h"
 #include "nand/reliability.h"
 #include "tests/common/core_parts.h"
@@ -372,15 +374,25 @@ TEST(RrRl, Fig8UpdateOnTheRrUnit) {
   EXPECT_NEAR(out[1] / 256.0, 2.03, 0.002);
 }
 
+// The unit's encoder (controller/rl/enc_rr.h): intervals in ns.
 TEST(RrRl, StateEncoding) {
-  EXPECT_EQ(ReadDisturb::cur_bin(0), 0u);
-  EXPECT_EQ(ReadDisturb::cur_bin(199'999'999), 0u);
-  EXPECT_EQ(ReadDisturb::cur_bin(200'000'000), 1u);
-  EXPECT_EQ(ReadDisturb::cur_bin(1'799'999'999), 8u);
-  EXPECT_EQ(ReadDisturb::cur_bin(1'800'000'000), 9u);
-  EXPECT_EQ(ReadDisturb::cur_bin(50'000'000'000), 9u);
-  EXPECT_EQ(ReadDisturb::state_index(9, true, true, true), 79u);
-  EXPECT_EQ(ReadDisturb::state_index(3, false, true, false), 23u);
+  const rl::RrEncConfig c;
+  EXPECT_EQ(c.cur.bin(0), 0u);
+  EXPECT_EQ(c.cur.bin(199'999), 0u);
+  EXPECT_EQ(c.cur.bin(200'000), 1u);
+  EXPECT_EQ(c.cur.bin(1'799'999), 8u);
+  EXPECT_EQ(c.cur.bin(1'800'000), 9u);
+  EXPECT_EQ(c.cur.bin(50'000'000), 9u);
+  EXPECT_EQ(c.states(), 80u);
+  const rl::RrEncoder e(c);
+  // cur + 10 prev_long + 20 prev_big + 40 erasable
+  EXPECT_EQ(e.state_of(1, 1, 1, 9), 79u);
+  EXPECT_EQ(e.state_of(0, 1, 0, 3), 23u);
+  EXPECT_EQ(c.big.bin(1), 0u);  // 2 moves
+  EXPECT_EQ(c.big.bin(2), 1u);  // 4 moves and more, and every erase
+  EXPECT_EQ(e.mask_of(true, false), WsRsRefresh::kEraseActions);
+  EXPECT_EQ(e.mask_of(false, true), WsRsRefresh::kMoveActions);
+  EXPECT_EQ(e.mask_of(false, false), 0u);
 }
 
 // ---- read leveling: the shadow-block pool ---------------------------------------------------

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "controller/slc/sizer.h"
@@ -17,7 +18,9 @@ class EpochGen {
     // Utilization: a random walk over [0, 1] with occasional jumps (every bin gets visited).
     if (rng_() % 50 == 0) u_ = double(rng_() % 1000) / 1000.0;
     u_ = std::clamp(u_ + (double(rng_() % 2001) - 1000.0) / 40000.0, 0.0, 1.0);
-    s.utilization = u_;
+    s.logical_sectors = 1000000;
+    s.mapped_sectors = static_cast<uint64_t>(std::llround(u_ * 1e6));
+    s.utilization = double(s.mapped_sectors) / 1e6;
     s.now = (t_ += 1000000000ull + rng_() % 1000000000ull);
     s.write_requests = 1024;
     s.write_pages = 1 + rng_() % 8192;

@@ -2,6 +2,7 @@
 // action decoding, sign reward, hand-worked Q updates, q-table transfer.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <sstream>
 #include <string>
@@ -40,6 +41,8 @@ RlSizer::Features feat(uint32_t size, uint32_t util, uint32_t prev, bool demand,
 EpochStats stats(double u, uint64_t write_pages, uint64_t small, uint64_t slc_write,
                  uint64_t slc_update, Tick t_slc_write) {
   EpochStats s;
+  s.logical_sectors = 1000000;
+  s.mapped_sectors = static_cast<uint64_t>(std::llround(u * 1e6));
   s.utilization = u;
   s.write_requests = 1024;
   s.write_pages = write_pages;

@@ -23,6 +23,22 @@ void check_steadystate(FioJob& j, const std::string& where, std::vector<std::str
     errors.push_back(where + "ss_dur / ss_interval above 100000 intervals");
 }
 
+// O_DIRECT I/O comes in whole 512-byte blocks: fio's requests otherwise fail (EINVAL).
+void check_direct(const FioJob& j, const std::string& where, std::vector<std::string>& errors) {
+  if (!j.direct) return;
+  std::vector<uint64_t> sizes = {j.bs_min[0], j.bs_max[0], j.bs_min[1], j.bs_max[1],
+                                 j.ba[0],     j.ba[1],     j.offset,    j.offset_increment};
+  for (int d = 0; d < 2; ++d)
+    for (const FioBsSplit& e : j.bssplit[d]) sizes.push_back(e.bs);
+  for (uint64_t s : sizes)
+    if (s % 512) {
+      errors.push_back(where + "direct=1 with " + std::to_string(s) +
+                       " bytes (a block size, alignment or offset): O_DIRECT I/O needs multiples "
+                       "of the 512-byte logical block (fio's requests fail with EINVAL)");
+      return;
+    }
+}
+
 }  // namespace
 
 void check_job(FioJob& j, const std::string& file, std::vector<std::string>& errors,
@@ -58,6 +74,7 @@ void check_job(FioJob& j, const std::string& file, std::vector<std::string>& err
                              ": a synchronous engine keeps one request in flight, as in fio (set "
                              "ioengine=libaio or io_uring for a queue)");
   if (j.iodepth_low > j.iodepth) j.iodepth_low = 0;
+  check_direct(j, where, errors);
 }
 
 void check_file(const FioJobFile& f, std::vector<std::string>& errors) {

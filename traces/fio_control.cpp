@@ -49,8 +49,9 @@ void FioEngine::rate_skip(Thread& t, int d, uint64_t sleep) {
   t.rate_bytes[d] += missed - std::min(missed, per_op_ns <= sleep ? bs : 0);
   t.last_ns[d] += double(sleep);
   const bool per_request = j.poisson || (!j.rate_bps[d] && !j.bssplit[d].empty());
-  t.rate_next_ns[d] = per_request ? uint64_t(t.last_ns[d])
-                                  : uint64_t((unsigned __int128)t.rate_bytes[d] * 1000000000ull / bps);
+  t.rate_next_ns[d] = per_request
+                          ? uint64_t(t.last_ns[d])
+                          : uint64_t((unsigned __int128)t.rate_bytes[d] * 1000000000ull / bps);
 }
 
 // fio's rate_ddir: go now (Issue), or wait; an inline submitter first waits for its requests in

@@ -434,9 +434,22 @@ std::vector<FioEngine::Unit> FioEngine::units() const {
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> FioEngine::read_regions() const {
+  // A region an earlier phase writes whole (a job bounded by its size alone) holds the data
+  // written then: it needs none before the run.
+  const auto written_before = [this](const Thread& t) {
+    const fio::Region& reg = t.stream.region();
+    for (const Thread& w : threads_) {
+      const FioJob& j = *w.job;
+      const fio::Region& wr = w.stream.region();
+      if (w.phase < t.phase && j.dir[1] && !j.dir[0] && !j.time_based && !j.runtime_ns &&
+          !j.number_ios && wr.start <= reg.start && wr.start + wr.size >= reg.start + reg.size)
+        return true;
+    }
+    return false;
+  };
   std::vector<std::pair<uint64_t, uint64_t>> r;
   for (const Thread& t : threads_)
-    if (t.job->dir[0] || (t.job->verify && t.job->do_verify))
+    if ((t.job->dir[0] || (t.job->verify && t.job->do_verify)) && !written_before(t))
       r.emplace_back(t.stream.region().start, t.stream.region().start + t.stream.region().size);
   std::sort(r.begin(), r.end());
   std::vector<std::pair<uint64_t, uint64_t>> merged;

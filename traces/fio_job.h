@@ -79,6 +79,7 @@ struct FioJob {
 
   // --- Submission: depth, rate, think time ---
   std::string ioengine = "psync";  // fio's default on Linux
+  bool direct = false;             // direct=1: O_DIRECT, sizes and offsets in 512-byte blocks
   bool sync_engine = true;         // one request in flight whatever iodepth says (fio)
   uint32_t iodepth = 1, iodepth_low = 0, batch_complete_min = 1;
   uint32_t numjobs = 1;

@@ -303,6 +303,11 @@ void apply_option(const OptionContext& ctx, const std::string& key, const std::s
     return;
   }
   if (apply_simulated(ctx, key, value, has_value)) return;
+  if (key == "direct" || key == "buffered") {
+    bool on = false;
+    if (!parse_bool(value, on)) return ctx.bad(key, value, "expected 0 or 1");
+    ctx.job.direct = key == "direct" ? on : !on;
+  }
   const auto it = table().find(key);
   if (it == table().end()) return;  // (is_fio_option checked it)
   const bool refused = it->second.first && !harmless_value(key, value);

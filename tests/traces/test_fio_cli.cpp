@@ -154,6 +154,30 @@ TEST(FioCli, FiosJsonOutput) {
   EXPECT_TRUE(pl.contains("50.000000") && pl.contains("99.900000"));
 }
 
+// fio's steady-state detection and latency-target search on the drive, as fio's JSON reports
+// them: a steady QD4 reader is steady within 3 windows of 1 s (long before its 60 s runtime);
+// a QD32 reader with a 300 us target at 99% settles on a depth below 32 and stops.
+TEST(FioCli, SteadyStateAndLatencyTargetInFiosJson) {
+  const std::string f = job("ss.fio",
+                            "[global]\nioengine=libaio\nrw=randread\nsize=1g\nruntime=60s\n"
+                            "time_based\n[steady]\niodepth=4\nsteadystate=iops:5%\nss_dur=3\n"
+                            "[target]\nstonewall\niodepth=32\nlatency_target=300\n"
+                            "latency_window=20ms\nlatency_percentile=99\n");
+  const std::string out = (dir() / "ss.json").string();
+  const auto r = run_ssdtlm("run --quiet --fio " + f + " --output-format json --output " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json j = ssdtlm::test::load_json(out);
+  const json& ss = j["jobs"][0]["steadystate"];
+  EXPECT_EQ(ss["attained"].get<int>(), 1);
+  EXPECT_EQ(ss["data"]["iops"].size(), 3u);
+  EXPECT_LT(j["jobs"][0]["read"]["runtime"].get<uint64_t>(), 5000u);  // ms: stopped when steady
+  const json& t = j["jobs"][1];
+  EXPECT_LT(t["latency_depth"].get<int>(), 32);
+  EXPECT_GE(t["latency_depth"].get<int>(), 1);
+  EXPECT_EQ(t["latency_target"].get<uint64_t>(), 300000u);
+  EXPECT_LT(t["read"]["runtime"].get<uint64_t>(), 60000u);  // the search ended the job
+}
+
 TEST(FioCli, FilesAsFioWritesThemRunWithNotes) {
   const std::string f = job("notes.fio",
                             "; as fio's examples write them\n[global]\nioengine=libaio\n"

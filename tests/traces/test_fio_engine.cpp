@@ -255,6 +255,11 @@ TEST(FioEngine, ReadRegionsForThePrefill) {
   const auto r = e.read_regions();
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0], std::make_pair(uint64_t{0}, uint64_t{(512u << 10) + (2u << 20)}));
+  // a region written whole by an earlier phase holds that data: nothing before the run
+  FioEngine f = engine_of("[w]\nrw=write\nsize=4m\n[r]\nstonewall\nrw=randread\nsize=2m\n");
+  EXPECT_TRUE(f.read_regions().empty());
+  FioEngine g = engine_of("[w]\nrw=write\nsize=4m\n[r]\nrw=randread\nsize=2m\n");
+  EXPECT_EQ(g.read_regions().size(), 1u);  // the same phase: read before written
 }
 
 }  // namespace

@@ -11,6 +11,7 @@ bool apply_simulated(const OptionContext& ctx, const std::string& key, const std
                      bool has_value);
 bool is_simulated(const std::string& key);
 bool is_flag(const std::string& key);
+std::vector<std::string> simulated_option_names();
 
 namespace {
 
@@ -180,102 +181,10 @@ bool harmless_value(const std::string& key, const std::string& value) {
 
 const std::vector<std::string>& fio_option_names() {
   static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
+    std::vector<std::string> v = simulated_option_names();
     for (const auto& e : table()) v.push_back(e.first);
-    for (const char* n : {"rw",
-                          "readwrite",
-                          "rw_sequencer",
-                          "rwmixread",
-                          "rwmixwrite",
-                          "percentage_random",
-                          "bs",
-                          "blocksize",
-                          "ba",
-                          "blockalign",
-                          "bsrange",
-                          "blocksize_range",
-                          "bssplit",
-                          "bs_unaligned",
-                          "blocksize_unaligned",
-                          "bs_is_seq_rand",
-                          "size",
-                          "io_size",
-                          "io_limit",
-                          "fill_device",
-                          "fill_fs",
-                          "offset",
-                          "fileoffset",
-                          "offset_increment",
-                          "offset_align",
-                          "number_ios",
-                          "loops",
-                          "nrfiles",
-                          "nr_files",
-                          "norandommap",
-                          "random_distribution",
-                          "random_sequence_stride",
-                          "randseed",
-                          "randrepeat",
-                          "allrandrepeat",
-                          "ioengine",
-                          "iodepth",
-                          "iodepth_low",
-                          "iodepth_batch_complete_min",
-                          "iodepth_batch_complete",
-                          "numjobs",
-                          "rate",
-                          "rate_iops",
-                          "rate_process",
-                          "io_submit_mode",
-                          "rate_ignore_thinktime",
-                          "thinktime",
-                          "thinktime_spin",
-                          "thinktime_blocks",
-                          "thinktime_blocks_type",
-                          "thinktime_iotime",
-                          "runtime",
-                          "timeout",
-                          "time_based",
-                          "ramp_time",
-                          "ramp_size",
-                          "startdelay",
-                          "stonewall",
-                          "wait_for_previous",
-                          "new_group",
-                          "wait_for",
-                          "exitall",
-                          "flow_id",
-                          "flow",
-                          "flow_sleep",
-                          "name",
-                          "description",
-                          "latency_target",
-                          "latency_window",
-                          "latency_percentile",
-                          "latency_run",
-                          "max_latency",
-                          "steadystate",
-                          "ss",
-                          "steadystate_duration",
-                          "ss_dur",
-                          "steadystate_ramp_time",
-                          "ss_ramp",
-                          "steadystate_check_interval",
-                          "ss_interval",
-                          "verify",
-                          "do_verify",
-                          "group_reporting",
-                          "disk_util",
-                          "clat_percentiles",
-                          "lat_percentiles",
-                          "slat_percentiles",
-                          "percentile_list",
-                          "unified_rw_reporting",
-                          "bwavgtime",
-                          "iopsavgtime",
-                          "kb_base",
-                          "sync"})
-      v.push_back(n);
+    v.push_back("ioengine");
+    v.push_back("sync");
     return v;
   }();
   return names;

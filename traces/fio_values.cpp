@@ -356,6 +356,12 @@ const std::map<std::string, Handler>& handlers() {
 
 }  // namespace
 
+std::vector<std::string> simulated_option_names() {
+  std::vector<std::string> v;
+  for (const auto& h : handlers()) v.push_back(h.first);
+  return v;
+}
+
 bool is_simulated(const std::string& key) {
   return handlers().count(key) > 0;
 }

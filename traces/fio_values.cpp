@@ -134,7 +134,14 @@ void percentage_random(const OptionContext& ctx, const std::string& key, const s
 }
 
 void bs(const OptionContext& ctx, const std::string& key, const std::string& v) {
-  per_dir(ctx, key, v, [&](int d, const std::string& s) {
+  per_dir(ctx, key, v, [&](int d, const std::string& text) {
+    std::string s = text;
+    const size_t dash = s.find('-', 1);
+    if (dash != std::string::npos) {  // fio reads the first size of "4k-16k" and no more
+      s = trim(s.substr(0, dash));
+      ctx.note(key + "-range", key + "=" + v + ": fio reads the first size only (" + s +
+                                   "); bsrange=" + text + " draws sizes in the range");
+    }
     uint64_t n = 0;
     if (!size_of(ctx, key, s, n)) return;
     if (n == 0 || n > (1u << 30)) return ctx.bad(key, v, "block sizes must be in 1 B .. 1 GiB");

@@ -197,6 +197,9 @@ TEST(FioJob, BlockSizeSplitsAndAlignment) {
   EXPECT_EQ(j.ba[0], 4096u);
   EXPECT_TRUE(j.norandommap);  // fio: blockalign turns the random map off
   EXPECT_TRUE(has(error_of("[j]\nbssplit=4k/80:8k/30:16k:32k\n"), "more than 100"));
+  const FioJobFile range = parse_fio_job("[j]\nbs=4k-16k\n", "j.fio");  // as fio: 4k
+  EXPECT_EQ(range.jobs[0].bs_max[0], 4096u);
+  EXPECT_TRUE(has(range.note_lines().at(0), "fio reads the first size only (4k)"));
   const FioJob seq = one("[j]\nrw=read\nbs=8k\nblockalign=4k\n");
   EXPECT_EQ(seq.ba[0], 8192u);  // blockalign is for random offsets only
 }

@@ -78,6 +78,11 @@ void check_job(FioJob& j, const std::string& file, std::vector<std::string>& err
 }
 
 void check_file(const FioJobFile& f, std::vector<std::string>& errors) {
+  uint64_t threads = 0;
+  for (const FioJob& j : f.jobs) threads += j.numjobs;
+  if (threads > 4096)
+    errors.push_back(f.path + ": " + std::to_string(threads) +
+                     " threads (numjobs summed over the jobs): fio runs at most 4096");
   for (size_t i = 0; i < f.jobs.size(); ++i) {
     const FioJob& j = f.jobs[i];
     if (j.wait_for.empty()) continue;

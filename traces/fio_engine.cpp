@@ -120,6 +120,14 @@ void FioEngine::resolve(uint64_t capacity) {
     throw TraceError(msg);
   }
   phases_ = phase + 1;
+  open_phase_.assign(phases_, 0);
+  open_job_.assign(file_.jobs.size(), 0);
+  for (const Thread& t : threads_) ++open_phase_[t.phase], ++open_job_[t.job_index];
+  wait_job_.assign(file_.jobs.size(), -1);
+  for (size_t i = 0; i < file_.jobs.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (!file_.jobs[i].wait_for.empty() && file_.jobs[k].name == file_.jobs[i].wait_for)
+        wait_job_[i] = static_cast<int>(k);
   ss_.resize(unit_threads_.size());
   for (size_t u = 0; u < unit_threads_.size(); ++u) {
     const FioJob& j = *threads_[unit_threads_[u][0]].job;
@@ -145,18 +153,12 @@ void FioEngine::resolve(uint64_t capacity) {
 
 // Threads whose phase and wait_for are satisfied start (after their startdelay).
 void FioEngine::start_phase_threads(uint64_t now_ns) {
-  std::vector<uint32_t> open_in_phase(phases_, 0), open_in_job(file_.jobs.size(), 0);
-  for (const Thread& t : threads_)
-    if (t.state != Thread::Done) ++open_in_phase[t.phase], ++open_in_job[t.job_index];
+  while (first_open_phase_ < phases_ && open_phase_[first_open_phase_] == 0) ++first_open_phase_;
   for (size_t i = 0; i < threads_.size(); ++i) {
     Thread& t = threads_[i];
-    if (t.state != Thread::Pending) continue;
-    bool ready = true;
-    for (uint32_t p = 0; p < t.phase; ++p) ready &= open_in_phase[p] == 0;
-    if (!t.job->wait_for.empty())
-      for (size_t k = 0; k < t.job_index; ++k)
-        if (file_.jobs[k].name == t.job->wait_for) ready &= open_in_job[k] == 0;
-    if (!ready) continue;
+    if (t.state != Thread::Pending || t.phase > first_open_phase_) continue;
+    const int w = wait_job_[t.job_index];
+    if (w >= 0 && open_job_[w] > 0) continue;
     const uint64_t lo = t.job->startdelay_ns[0], hi = t.job->startdelay_ns[1];
     fio::Rng r{fio::mix64(t.job->randseed ^ (uint64_t(i) << 32) ^ 0x5D)};
     t.state = Thread::Starting;
@@ -193,6 +195,7 @@ void FioEngine::finish(Thread& t, uint64_t now_ns) {
   ++done_threads_;
   t.stats.run_ns = t.stats.end_ns > t.stats.start_ns ? t.stats.end_ns - t.stats.start_ns : 0;
   const uint32_t ctx = static_cast<uint32_t>(&t - threads_.data());
+  const bool phase_over = --open_phase_[t.phase] == 0, job_over = --open_job_[t.job_index] == 0;
   const uint32_t f = flow_of_[ctx];
   if (f != ~0u) {  // fio's flow_exit: the flow forgets the thread's share
     flows_[f].counter -= std::min(flows_[f].counter - 1, t.flow_counter);
@@ -203,7 +206,7 @@ void FioEngine::finish(Thread& t, uint64_t now_ns) {
     exit_all_ = true;
     for (size_t i = 0; i < threads_.size(); ++i) wake(static_cast<uint32_t>(i));
   }
-  start_phase_threads(now_ns);
+  if (phase_over || job_over) start_phase_threads(now_ns);
 }
 
 bool FioEngine::stop_now(Thread& t, uint64_t now_ns) const {

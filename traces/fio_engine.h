@@ -148,7 +148,9 @@ class FioEngine : public ContextWorkload {
   uint64_t capacity_ = 0, max_requests_ = 0, issued_ = 0, reads_issued_ = 0;
   uint64_t in_flight_ = 0, busy_since_ns_ = 0, busy_ns_ = 0, last_done_ns_ = 0;
   size_t done_threads_ = 0;
-  uint32_t phases_ = 1;
+  uint32_t phases_ = 1, first_open_phase_ = 0;
+  std::vector<uint32_t> open_phase_, open_job_;  // threads not finished, per phase and per job
+  std::vector<int> wait_job_;                    // per job: the job its wait_for names, or -1
   uint64_t measure_from_ns_ = 0;
   bool started_ = false, exit_all_ = false;
 };

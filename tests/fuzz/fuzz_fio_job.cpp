@@ -21,7 +21,7 @@ constexpr uint64_t kCapacity = 1ull << 40;
 // a thread that only waits must not hang the fuzzer).
 std::vector<TraceRecord> run(const FioJobFile& f) {
   FioEngine e(f, kCapacity, 300);
-  using Ev = std::tuple<uint64_t, uint64_t, int, uint32_t, TraceRecord>;
+  using Ev = std::tuple<uint64_t, uint64_t, int, uint32_t, size_t>;  // time, order, kind, ctx, out
   std::priority_queue<Ev, std::vector<Ev>, std::greater<Ev>> q;
   std::vector<uint64_t> armed(e.contexts(), ~0ull);
   std::vector<TraceRecord> out;
@@ -34,23 +34,23 @@ std::vector<TraceRecord> run(const FioJobFile& f) {
         const auto p = e.next(ctx, now, r, at);
         if (p == ContextWorkload::Poll::Wait && at < armed[ctx]) {
           armed[ctx] = at;
-          q.emplace(at, order++, 1, ctx, TraceRecord());
+          q.emplace(at, order++, 1, ctx, size_t{0});
         }
         if (p != ContextWorkload::Poll::Issue) break;
         out.push_back(r);
-        q.emplace(now + 1000000, order++, 0, ctx, r);
+        q.emplace(now + 1000000, order++, 0, ctx, out.size() - 1);
       }
       if (!e.woken(ctx)) break;
     }
   };
   for (uint32_t c = 0; c < e.contexts(); ++c) poll(c, 0);
   for (int events = 0; !q.empty() && events < 20000; ++events) {
-    auto [t, o, kind, ctx, r] = q.top();
+    const auto [t, o, kind, ctx, i] = q.top();
     q.pop();
     if (kind == 1) {
       if (armed[ctx] == t) armed[ctx] = ~0ull;
     } else {
-      e.completed(ctx, r, t - 1000000, t - 1000000, t);
+      e.completed(ctx, out[i], t - 1000000, t - 1000000, t);
     }
     poll(ctx, t);
   }

@@ -168,6 +168,7 @@ TEST(FioJob, FileShapeErrors) {
   EXPECT_TRUE(has(error_of("[j]\nramp_time=1\nramp_size=1m\n"), "ramp_time and ramp_size"));
   EXPECT_TRUE(has(error_of("[j]\nrate=1m\nrate_iops=10\n"), "rate and rate_iops together"));
   EXPECT_TRUE(has(error_of("[j]\ndirect=1\nbs=1000\n"), "direct=1 with 1000 bytes"));
+  EXPECT_TRUE(has(error_of("[a]\nnumjobs=4000\n[b]\nnumjobs=97\n"), "fio runs at most 4096"));
   EXPECT_EQ(error_of("[j]\nbs=1000\n"), "(no error)");  // buffered I/O may be unaligned
 }
 

@@ -32,15 +32,15 @@ mkdir -p "$work"
 src=""
 for f in $(grep -v -e '^//' -e '^#' -e '^[[:space:]]*$' "$rtl/qrl.f"); do src+=" $rtl/$f"; done
 core="chparam -set Mode $mode -set States $QRL_STATES -set Actions $QRL_ACTIONS -set Shadow $QRL_SHADOW qrl_core"
-nice -n 10 yosys -q -p "read_verilog -sv $src; $core; hierarchy -top qrl_core; synth_ice40 -top qrl_core; tee -q -o $work/core.json stat -json" >/dev/null
+nice -n 10 yosys -q -p "read_verilog -sv -DQRL_FPGA $src; $core; hierarchy -top qrl_core; synth_ice40 -top qrl_core; tee -q -o $work/core.json stat -json" >/dev/null
 if [ "$QRL_HAS_REWARD" = 1 ]; then
-  nice -n 10 yosys -q -p "read_verilog -sv $src; hierarchy -top qrl_reward; synth_ice40 -top qrl_reward; tee -q -o $work/reward.json stat -json" >/dev/null
+  nice -n 10 yosys -q -p "read_verilog -sv -DQRL_FPGA $src; hierarchy -top qrl_reward; synth_ice40 -top qrl_reward; tee -q -o $work/reward.json stat -json" >/dev/null
 fi
 fmax=null
 if [ "$pnr" = 1 ] && command -v nextpnr-ice40 >/dev/null; then
   hs=$QRL_STATES
   [ "$unit" = slc ] && hs=512
-  nice -n 10 yosys -q -p "read_verilog -sv $src $rtl/harness/qrl_harness.sv; chparam -set Mode $mode -set States $hs -set Actions $QRL_ACTIONS -set Shadow $QRL_SHADOW -set HasReward $QRL_HAS_REWARD qrl_harness; hierarchy -top qrl_harness; synth_ice40 -top qrl_harness -json $work/harness.json" >/dev/null
+  nice -n 10 yosys -q -p "read_verilog -sv -DQRL_FPGA $src $rtl/harness/qrl_harness.sv; chparam -set Mode $mode -set States $hs -set Actions $QRL_ACTIONS -set Shadow $QRL_SHADOW -set HasReward $QRL_HAS_REWARD qrl_harness; hierarchy -top qrl_harness; synth_ice40 -top qrl_harness -json $work/harness.json" >/dev/null
   nice -n 10 nextpnr-ice40 --hx8k --package ct256 --json "$work/harness.json" --freq 80 \
     --timing-allow-fail --seed 1 --quiet --report "$work/report.json" -l "$work/nextpnr.log" >/dev/null 2>&1 || true
   fmax=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(round(min(v["achieved"] for v in r["fmax"].values()), 2))' "$work/report.json" 2>/dev/null || echo null)

@@ -68,7 +68,7 @@ ice40() {
     chp+=" -set ${p%%=*} ${p#*=}"
   done
   cat >"$work/$name.ys" <<EOF
-read_verilog -sv $(for f in $logic qrl_ram_1r1w.sv; do printf '%s ' "$rtl/$f"; done)
+read_verilog -sv -DQRL_FPGA $(for f in $logic qrl_ram_1r1w.sv; do printf '%s ' "$rtl/$f"; done)
 ${chp:+chparam$chp $top}
 hierarchy -top $top
 synth_ice40 -top $top

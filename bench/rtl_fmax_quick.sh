@@ -40,7 +40,7 @@ for f in $(grep -v -e '^//' -e '^#' -e '^[[:space:]]*$' "$rtl/qrl.f"); do
 done
 chp=""
 for x in $p ${params[@]+"${params[@]}"}; do chp+=" -set ${x%%=*} ${x#*=}"; done
-yosys -q -l "$w/yosys.log" -p "read_verilog -sv $srcs $harness; chparam$chp qrl_harness;
+yosys -q -l "$w/yosys.log" -p "read_verilog -sv -DQRL_FPGA $srcs $harness; chparam$chp qrl_harness;
   hierarchy -top qrl_harness; synth_ice40 -top qrl_harness -json $w/h.json" \
   >/dev/null 2>&1 || { echo "rtl_fmax_quick.sh: yosys failed:" >&2; tail -5 "$w/yosys.log" >&2; exit 1; }
 # --freq only sets the goal; a "FAIL" against it still reports the achieved maximum.

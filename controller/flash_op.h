@@ -143,6 +143,7 @@ struct HostCmd {
   Tick sent = 0;       // when the host sent it (it took a submission-queue entry)
   uint64_t offset = 0;
   uint32_t size = 0;
+  uint32_t device = 0;  // the trace record's device id (the request log's join key)
   bool is_read = false;
   bool warmup = false;  // a warm-up request: served like any other, not measured
   uint32_t ctx = 0;     // the host's submission context (a fio thread; 0 for a trace)

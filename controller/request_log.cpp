@@ -14,7 +14,8 @@ bool RequestLog::open(const std::string& path) {
     own_ = true;
     if (!f_) return false;
   }
-  static const char kHeader[] = "arrival_us,size_bytes,op,latency_us\n";
+  static const char kHeader[] =
+      "arrival_us,size_bytes,op,latency_us,offset_bytes,device,request,queue_us,service_us\n";
   for (const char* c = kHeader; *c; ++c) buf_[used_++] = *c;
   return true;
 }

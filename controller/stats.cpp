@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "controller/latency_bins.h"
 
@@ -38,17 +39,19 @@ nlohmann::json latency_json_us(const LatencyHistogram& h, bool histogram) {
   auto us = [](uint64_t ps) { return static_cast<double>(ps) / 1e6; };
   nlohmann::json j;
   j["count"] = h.count();
-  j["mean"] = h.mean() / 1e6;
-  j["min"] = us(h.min());
-  j["p50"] = us(h.percentile(0.50));
-  j["p90"] = us(h.percentile(0.90));
-  j["p95"] = us(h.percentile(0.95));
-  j["p99"] = us(h.percentile(0.99));
-  j["p99_9"] = us(h.percentile(0.999));
-  j["p99_99"] = us(h.percentile(0.9999));
-  j["p99_999"] = us(h.percentile(0.99999));
-  j["p99_9999"] = us(h.percentile(0.999999));
-  j["max"] = us(h.max());
+  static const std::pair<const char*, double> kPercentiles[] = {
+      {"p50", 0.50},    {"p90", 0.90},      {"p95", 0.95},        {"p99", 0.99},
+      {"p99_9", 0.999}, {"p99_99", 0.9999}, {"p99_999", 0.99999}, {"p99_9999", 0.999999}};
+  if (h.count() == 0) {  // no request of the class: no latency at all, not a latency of 0
+    for (const char* k : {"mean", "min"}) j[k] = nullptr;
+    for (const auto& [k, q] : kPercentiles) j[k] = nullptr;
+    j["max"] = nullptr;
+  } else {
+    j["mean"] = h.mean() / 1e6;
+    j["min"] = us(h.min());
+    for (const auto& [k, q] : kPercentiles) j[k] = us(h.percentile(q));
+    j["max"] = us(h.max());
+  }
   if (histogram) j["histogram"] = latency_histogram_json(h);
   return j;
 }

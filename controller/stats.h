@@ -67,6 +67,7 @@ class LatencyHistogram {
 
 // The result JSON's latency block, in microseconds: count, mean, min, p50 ... p99_9999, max and,
 // with `histogram`, the log-spaced bins of latency_histogram_json (controller/latency_bins.h).
+// Without a request every figure but the count is null: an empty class has no latency.
 nlohmann::json latency_json_us(const LatencyHistogram& h, bool histogram = false);
 
 struct SimCounters {
@@ -96,6 +97,9 @@ struct SimCounters {
   // its cache, or programmed by a host flush or an FSP rewrite) rather than preconditioning or
   // the prefill of unwritten reads.
   uint64_t read_pages = 0, placed_read_pages = 0;
+  // Firmware time of the measured host commands (Core::arrive), ps: the controller's
+  // utilisation in the operating point.
+  uint64_t firmware_ps = 0;
   // integrity
   uint64_t checked_reads = 0, mismatches = 0;
   std::vector<std::string> mismatch_examples;

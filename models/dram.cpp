@@ -15,7 +15,9 @@ Dram::Dram(sc_core::sc_module_name name, const SsdConfig& cfg)
 
 Tick Dram::access(Tick t, uint64_t bytes) {
   const Tick start = std::max(t, busy_until_);
-  busy_until_ = start + (bytes * nand::kPsPerUs + bytes_per_us_ / 2) / bytes_per_us_;
+  const Tick dur = (bytes * nand::kPsPerUs + bytes_per_us_ / 2) / bytes_per_us_;
+  busy_until_ = start + dur;
+  busy_ += dur;
   bytes_ += bytes;
   return busy_until_ + latency_;
 }

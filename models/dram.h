@@ -20,6 +20,13 @@ class Dram : public sc_core::sc_module {
 
   Dram(sc_core::sc_module_name name, const SsdConfig& cfg);
   uint64_t bytes() const { return bytes_; }
+  // Time the interface was busy transferring (bytes / bandwidth per access) since the
+  // measurement started, ps: the operating point's DRAM utilisation. Accesses serve host
+  // commands before their completion, so none of it lies after the last completion.
+  Tick busy() const { return busy_; }
+  // Measurement starts at `now` (after a warm-up): busy time counts from now, the rest of an
+  // access in progress included.
+  void reset_measurement(Tick now) { busy_ = busy_until_ > now ? busy_until_ - now : 0; }
 
   // The timing function, usable without a kernel: completion time of an access starting at t.
   Tick access(Tick t, uint64_t bytes);
@@ -30,6 +37,7 @@ class Dram : public sc_core::sc_module {
   uint64_t bytes_per_us_;
   Tick latency_;
   Tick busy_until_ = 0;
+  Tick busy_ = 0;
   uint64_t bytes_ = 0;
 };
 

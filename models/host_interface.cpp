@@ -47,6 +47,7 @@ HostCmd* HostInterface::new_cmd(const traces::TraceRecord& r, Tick arrival) {
   c->arrival = arrival;
   c->offset = r.offset;
   c->size = r.size;
+  c->device = r.device;
   c->is_read = r.is_read;
   c->warmup = c->id < opt_.warmup_requests;
   c->pending = 0;
@@ -109,6 +110,7 @@ void HostInterface::pull() {
   }
   if (opt_.closed_loop_qd > 0) {
     traces::TraceRecord r;
+    if (opt_.stop_time > 0 && now_ps() >= opt_.stop_time) trace_done();  // the trace is cut
     while (!src_done_ && outstanding_ + backlog_.size() < opt_.closed_loop_qd) {
       if (!src_.next(r)) {
         trace_done();
@@ -424,7 +426,9 @@ void HostInterface::record(HostCmd* c, Tick done) {
   } else {
     (c->is_read ? read_ : write_).add(lat);
     all_.add(lat);
-    if (request_log) request_log->add(c->arrival, c->size, c->is_read, lat);
+    if (request_log)
+      request_log->add({c->arrival, c->offset, c->size, c->device, c->is_read,
+                        c->id - opt_.warmup_requests, lat, c->sent - c->arrival});
   }
   ++completed_;
   last_done_ = std::max(last_done_, done);

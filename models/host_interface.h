@@ -3,7 +3,8 @@
 // Open loop: a request enters the host queue at its trace timestamp; it is submitted when one
 // of the `host.queues` x `host.queue_depth` submission-queue entries is free (else it waits, and
 // the wait counts in its latency). Closed loop (closed_loop_qd > 0): the next request enters as
-// soon as fewer than QD are outstanding; trace timestamps are ignored. Submission contexts
+// soon as fewer than QD are outstanding; trace timestamps are ignored; with a stop time, no
+// request enters after it (MQSim's Stop_Time). Submission contexts
 // (fio's jobs, HostOptions::contexts) issue their own requests, each into its own queue pair.
 // PCIe (full duplex): a command occupies the host-to-device direction for the per-command
 // overhead plus, for writes, its data; read data occupy the device-to-host direction once the
@@ -35,6 +36,7 @@ namespace ssdtlm::models {
 
 struct HostOptions {
   uint32_t closed_loop_qd = 0;     // 0: open loop
+  Tick stop_time = 0;              // closed loop: no request enters at or after it (0: none)
   bool progress = false;           // progress line on stderr
   uint64_t expected_requests = 0;  // for the progress line (0: unknown)
   // Warm-up: the first warmup_requests records are served but not measured. warmup_qd > 0: they

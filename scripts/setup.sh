@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # Idempotent setup for a fresh Debian 12 (bookworm) machine: installs what the base image lacks.
-# Usage: scripts/setup.sh            (as root, or with sudo available)
+# Usage: scripts/setup.sh              everything: build, tests, RL hardware cost, Python tools
+#        scripts/setup.sh --minimal    only what building ssdtlm and replaying a trace need
+#                                      (scripts/demo.sh); no tests, RTL co-simulation, hwcost,
+#                                      sweep/report or pandas
+# (as root, or with sudo available)
 set -euo pipefail
 
-PKGS=(
+MINIMAL=(
   build-essential cmake ninja-build pkg-config
-  libgtest-dev googletest
   libsystemc-dev           # SystemC 2.3.4 (+ TLM-2.0), built for C++17
+  nlohmann-json3-dev       # JSON configs and results
+  libcli11-dev             # command-line parsing
+  zlib1g-dev libbz2-dev libzstd-dev   # transparent .gz/.bz2/.zst traces
+)
+FULL=(
+  libgtest-dev googletest
   verilator                # 5.006: RTL co-simulation of the RL decision units
   yosys                    # 0.23: hardware cost of the RL decision units
   nextpnr-ice40            # 0.4: place and route, fmax of the RL units (ssdtlm hwcost)
@@ -15,15 +24,18 @@ PKGS=(
   opensta                  # static timing (sta) of the RL units' mapped netlists (bench/asic)
   gtkwave                  # viewer for the RL unit waveforms (ssdtlm run --rl-vcd)
   valgrind                 # instruction counts of the replay (bench/bench_instr.sh)
-  nlohmann-json3-dev       # JSON configs and results
-  libcli11-dev             # command-line parsing
-  zlib1g-dev libbz2-dev libzstd-dev   # transparent .gz/.bz2/.zst traces
   clang clang-format libclang-rt-14-dev   # libFuzzer targets, style check
   python3 python3-matplotlib python3-yaml  # plots and experiment scripts
-  python3-pandas           # ssdtlm_sweep.load(): runs as a DataFrame
+  python3-pandas           # ssdtlm_sweep.load(): runs as a DataFrame (with /usr/bin/python3)
   python3-distributed python3-dask python3-pytest chromium   # ssdtlm sweep/report and their tests (docs/sweep.md)
   black flake8             # Python style of experiments/ and the sweep tool (CTest python_lint)
 )
+
+case "${1:-}" in
+  "") PKGS=("${MINIMAL[@]}" "${FULL[@]}") ;;
+  --minimal) PKGS=("${MINIMAL[@]}") ;;
+  *) echo "usage: $0 [--minimal]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${PKGS[@]}"; do

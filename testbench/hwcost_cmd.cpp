@@ -130,8 +130,10 @@ std::string part_top(const UnitSpec& u, bool reward) {
   return s.str();
 }
 
-std::string read_logic(const fs::path& rtl) {
-  std::string s = "read_verilog -sv";
+// The RTL's logic sources; on an FPGA (`fpga`) with QRL_FPGA defined, so that the update's adder
+// maps onto the carry chain (qrl_padd.sv).
+std::string read_logic(const fs::path& rtl, bool fpga = false) {
+  std::string s = fpga ? "read_verilog -sv -DQRL_FPGA" : "read_verilog -sv";
   for (const std::string& f : rtl_sources(rtl))
     if (f != kRamSource) s += " " + (rtl / f).string();
   return s + "\n";
@@ -242,7 +244,7 @@ void synth_ice40(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
   const std::string tag = "ice40_" + top;
   {
     std::ofstream ys(work / (tag + ".ys"));
-    ys << read_logic(rtl) << "read_verilog -sv " << (rtl / kRamSource).string() << "\n"
+    ys << read_logic(rtl, true) << "read_verilog -sv " << (rtl / kRamSource).string() << "\n"
        << part_top(u, reward) << "synth_ice40 -top " << top << "\n"
        << "tee -q -o " << (work / (tag + "_stat.json")).string() << " stat -json\n";
   }
@@ -280,7 +282,7 @@ void synth_fmax(const UnitSpec& u, const fs::path& rtl, const fs::path& work,
   if (nextpnr.empty()) return;
   {
     std::ofstream ys(work / "harness.ys");
-    ys << read_logic(rtl) << "read_verilog -sv " << (rtl / kRamSource).string() << " "
+    ys << read_logic(rtl, true) << "read_verilog -sv " << (rtl / kRamSource).string() << " "
        << (rtl / kHarnessSource).string() << "\n"
        << "chparam -set States " << hs << " -set Actions " << u.actions << " -set Shadow "
        << (u.shadow ? 1 : 0) << " -set HasReward " << (u.reward ? 1 : 0) << " qrl_harness\n"

@@ -146,21 +146,36 @@ json asic_cost(const std::string& script, const std::string& name, const fs::pat
                             work, "asic_cost");
   const fs::path out = work / "asic_cost.json";
   json a;
-  for (const char* k :
-       {"area_um2", "nand2_eq", "cells", "fmax_mhz", "leakage_uw", "slack_ns", "clock_mhz"}) {
+  for (const char* k : {"area_um2", "area_mm2", "logic_area_um2", "logic_nand2_eq", "ram_area_um2",
+                        "cells", "fmax_mhz", "fmax_slow_mhz", "leakage_uw", "logic_leakage_uw",
+                        "slack_ns", "clock_mhz", "slow_derate"}) {
     if (!r.contains(k) || !r[k].is_number())
       throw std::runtime_error(script + " -u " + name + ": no number '" + k + "' in " +
                                out.string());
     a[k] = r[k];
   }
   a["worst_path"] = r.value("worst_path", json::object());
+  a["worst_path_slow"] = r.value("worst_path_slow", json::object());
+  a["constraints"] = r.value("constraints", json::object());
   a["library"] = r.value("library", "");
-  a["ram_model"] = r["ram"].value("model_in_total", "");
-  a["logic_area_um2"] = r.value("logic_area_um2", 0.0);
-  a["sram_array_um2"] = r["ram"].value("sram_array_um2", 0.0);
+  const json& parts = r["parts"];
+  a["core_nand2_eq"] = parts["qrl_core"].value("nand2_eq", 0.0);
+  a["reward_nand2_eq"] =
+      parts.contains("qrl_reward") ? parts["qrl_reward"]["nand2_eq"] : json(nullptr);
+  a["ram_model"] = r["ram"].value("model", "");
   a["ram_bits"] = r["ram"].value("bits", 0);
-  a["logic_nand2_eq"] = r.value("logic_nand2_eq", 0.0);
-  a["core_nand2_eq"] = r["parts"]["qrl_core"].value("nand2_eq", 0.0);
+  a["ram_max_access_ns"] = r["ram"].value("max_access_ns", 0.0);
+  a["ram_max_access_ns_slow"] = r["ram"].value("max_access_ns_slow", 0.0);
+  json macros = json::array();
+  for (const json& m : r["ram"].value("macros", json::array())) {
+    json x;
+    for (const char* k : {"name", "part", "macro", "words", "bits", "lanes", "ports", "read_port",
+                          "write_port", "column_mux", "area_um2", "access_ns", "access_ns_slow",
+                          "setup_ns", "cycle_ns", "read_pj", "write_pj", "leakage_uw"})
+      x[k] = m.value(k, json(nullptr));
+    macros.push_back(x);
+  }
+  a["ram_macros"] = macros;
   a["abc_delay_ps"] = delay_ps;
   return a;
 }
@@ -202,10 +217,16 @@ json hwcost_method(bool have_nextpnr, bool asic) {
         "bench/asic/asic_cost.sh -p POINT: qrl_core (Mode 0 online, 1 greedy, 2 frozen) and "
         "qrl_reward (not in the frozen point) mapped by Yosys dfflibmap/abc -liberty (with "
         "-D abc_delay_ps -constr: ABC's timing-driven mapping, unless abc_delay_ps is 0) "
-        "onto the OSU 0.18 um cells (qflow-tech-osu018), RAM black-boxed; OpenSTA at the "
-        "library's corner and the preset's controller clock (fmax = 1000 / worst path incl. "
-        "setup); area_um2, cells and leakage_uw include the RAMs as a flip-flop array (bits x "
-        "(DFFPOSX1 + 2 MUX2X1), an upper bound); nand2_eq = area_um2 / NAND2X1";
+        "onto the OSU 0.18 um cells (qflow-tech-osu018); every qrl_ram_1r1w instance of the "
+        "netlist a RAM macro of its shape (its Depth/Width/Lanes parameters and used ports), "
+        "priced by bench/asic/ram_model.py (ram_macros: area, access and setup time, read/write "
+        "energy, leakage); OpenSTA with signoff constraints (constraints: clock uncertainty, "
+        "inputs from a register plus a bus budget, outputs due a register's setup plus the "
+        "bus, the macros' access and setup times, a wire per fanout) at the library's typical "
+        "corner (fmax_mhz, worst_path) and the slow corner as a late derate of every delay and "
+        "check (fmax_slow_mhz, worst_path_slow, slow_derate); fmax = 1000 / (period - slack). "
+        "logic_area_um2 / logic_nand2_eq: the standard cells of the point's parts (NAND2X1 = "
+        "1); ram_area_um2: its macros; area_um2 / area_mm2: both; leakage_uw: cells + macros";
   if (asic)
     m["power"] =
         "dynamic_uw: the unit replays asic.trace on its Verilated RTL at the point (ssdtlm run "

@@ -42,7 +42,7 @@ ReplayTrace open_replay_trace(const RunOptions& opt, const SsdConfig& cfg) {
     t.fio = std::make_unique<traces::FioEngine>(*opt.fio, logical_bytes, opt.trace.max_requests);
     t.src = std::make_unique<FioTraceSource>(*t.fio, opt.trace.path);
   } else {
-    t.src = traces::open_trace(topt, logical_bytes);
+    t.src = opt.source ? opt.source(logical_bytes) : traces::open_trace(topt, logical_bytes);
   }
   if (opt.measure_last_pass && opt.trace.loop < 2)
     throw ConfigError("--measure-last-pass: needs --loop N with N >= 2");
@@ -114,6 +114,7 @@ json run_replay(const RunOptions& opt) {
 
   models::HostOptions hopt;
   hopt.closed_loop_qd = opt.closed_loop;
+  hopt.stop_time = opt.stop_ns * nand::kPsPerNs;
   hopt.progress = opt.progress == 1 || (opt.progress == -1 && isatty(2));
   hopt.contexts = trace.fio.get();
   models::Ssd ssd("ssd", cfg, trace.replay(), hopt, opt.integrity);

@@ -27,6 +27,9 @@ struct RunOptions {
   std::shared_ptr<const traces::FioJobFile> fio;
   std::string fio_output_format;
   std::vector<double> fio_percentiles;
+  // The workload instead of trace.path (run --mqsim-workload): given the device's logical
+  // capacity, the source of the requests; trace options do not apply to it.
+  std::function<std::unique_ptr<traces::TraceSource>(uint64_t capacity_bytes)> source;
   std::optional<double> cache_mb;
   double precondition = 0;                 // fraction of the logical space filled before the replay
   double precondition_random = 0;          // random overwrites after the fill, as a fraction of it
@@ -42,6 +45,7 @@ struct RunOptions {
   std::string out_csv;
   std::string log_requests;  // --log-requests: a CSV row per measured request ("-": stdout)
   uint32_t closed_loop = 0;
+  uint64_t stop_ns = 0;  // closed loop: no request enters after this time (0: none)
   // --stall-timeout: the replay stops when no request was answered for this long in simulated
   // seconds while one that had arrived was outstanding (a drive that stopped answering but keeps
   // producing events, e.g. a livelock; an idle gap of the trace is not a stall). Default 600 s: far

@@ -6,6 +6,7 @@
 
 #include "testbench/replay_parts.h"
 #include "traces/drops.h"
+#include "traces/ties.h"
 
 namespace ssdtlm::tb {
 namespace {
@@ -119,6 +120,7 @@ void run_in_steps(double stall_timeout_s, models::Ssd& ssd, ReplayState& state) 
 void warn_after_run(const RunOptions& opt, models::Ssd& ssd, traces::TraceSource& src) {
   if (opt.quiet_warnings) return;
   std::fputs(traces::drop_warning(src.describe()).c_str(), stderr);
+  std::fputs(traces::timing_warning(src.describe(), opt.closed_loop == 0).c_str(), stderr);
   if (!opt.trace.map_devices) {
     const json d = src.describe();
     if (d.value("multiple_devices", false))

@@ -38,6 +38,7 @@ struct ReplayState {
   nlohmann::json pre_state;                     // Mapping::precondition_state at the start
   std::vector<uint32_t> erase_base;  // erase counts at the measured start (preconditioned drives)
   double pre_s = 0;                  // wall time of the passes before the replay
+  double precondition_wall_s = 0;    // of them, writing the drive's state (precondition, prefill)
   double sim_wall = 0;               // wall time of the simulation
   double stalled_s = 0;              // stopped by --stall-timeout with requests unanswered
   double background_cut_s = 0;       // stopped by --stall-timeout after the last answer

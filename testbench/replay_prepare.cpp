@@ -85,10 +85,10 @@ PreconditionMode parse_mode(const std::string& m) {
 }
 
 // Writes the drive's state before the replay; returns the requests the pre-passes counted (0
-// when none ran).
+// when none ran). `chosen`: the layout written (docs/results.md, precondition.mode_chosen).
 uint64_t precondition(const RunOptions& opt, const SsdConfig& cfg, Core& core,
                       traces::TraceSource& pre_trace, traces::TraceSource& pre_replay,
-                      const WarmupSource* warm) {
+                      const WarmupSource* warm, std::string& chosen) {
   uint64_t requests = 0;
   const PreconditionMode pmode = parse_mode(opt.precondition_mode);
   PreconditionSpec spec;
@@ -100,9 +100,11 @@ uint64_t precondition(const RunOptions& opt, const SsdConfig& cfg, Core& core,
     check_precondition_mode(cfg, pmode, opt.precondition_mode, opt.preset);
     // auto with random overwrites: they fall on the pages the trace writes (its steady state,
     // reached by timing-free greedy GC); overwrite: on any filled page.
+    chosen = opt.precondition_random > 0 ? "overwrite" : "fill";
     if (pmode == PreconditionMode::Auto && opt.precondition_random > 0 && opt.precondition > 0) {
       scan = std::make_unique<TraceScan>(scan_trace(pre_trace, cfg));
       spec.hot = &scan->written;
+      chosen = "overwrite-written";  // the random overwrites on the pages the trace writes
     }
     core.precondition(spec);
     if (cfg.unmapped_reads == "prefill") requests = prefill_unwritten(pre_replay, core, cfg, false);
@@ -110,6 +112,7 @@ uint64_t precondition(const RunOptions& opt, const SsdConfig& cfg, Core& core,
   }
   const bool steady = pmode == PreconditionMode::Steady ||
                       (pmode == PreconditionMode::Auto && opt.precondition_random > 0);
+  chosen = steady ? "steady" : pmode == PreconditionMode::Overwrite ? "overwrite" : "fill";
   if (steady) {
     // The steady state of this trace's writes: the pages it writes are the hot set; the pages
     // it reads before writing them are laid out with the rest (no prefill pass).
@@ -136,9 +139,13 @@ void prepare_replay(const RunOptions& opt, const SsdConfig& cfg, models::Ssd& ss
   // The passes over the trace before the replay, with a progress line when they take a while.
   PrepassProgress pre_trace(*trace.recorded, progress), pre_replay(replay_src, progress);
   const auto t_pre0 = std::chrono::steady_clock::now();
-  uint64_t requests = precondition(opt, cfg, core, pre_trace, pre_replay, trace.warm.get());
+  std::string chosen;
+  uint64_t requests = precondition(opt, cfg, core, pre_trace, pre_replay, trace.warm.get(), chosen);
   if (trace.fio) fio_prefill(*trace.fio, core, cfg);  // the regions fio's jobs read hold data
   state.pre_state = core.precondition_state();
+  state.pre_state["mode_chosen"] = opt.precondition > 0 ? json(chosen) : json("none");
+  state.precondition_wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_pre0).count();
   const json& pre = state.pre_state;
   core.mark_replay_start();
   if (pre["planes_below_gc_threshold"].get<uint32_t>() > 0 && !opt.quiet_warnings)
@@ -169,8 +176,9 @@ void prepare_replay(const RunOptions& opt, const SsdConfig& cfg, models::Ssd& ss
   pre_trace.finish();
   pre_replay.finish();
   const uint64_t blocks = cfg.geo.blocks();
-  ssd.host.on_measure_start = [&ssd, &core, &erase_base, blocks](Tick) {
+  ssd.host.on_measure_start = [&ssd, &core, &erase_base, blocks](Tick t) {
     core.reset_measurement();
+    ssd.dram.reset_measurement(t);
     for (auto& ch : ssd.channels) ch->reset_measurement();
     if (!erase_base.empty())
       for (uint64_t b = 0; b < blocks; ++b) erase_base[b] = core.mapping().erase_count(b);

@@ -9,9 +9,11 @@
 #include "controller/slc/sizer.h"
 #include "testbench/build_info.h"
 #include "testbench/commands.h"
+#include "testbench/operating_point.h"
 #include "testbench/rd_result.h"
 #include "testbench/replay_parts.h"
 #include "traces/drops.h"
+#include "traces/ties.h"
 
 namespace ssdtlm::tb {
 namespace {
@@ -22,61 +24,6 @@ double peak_rss_mib() {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_maxrss / 1024.0;
-}
-
-// Where the replay ran: utilisation of dies, channels and the PCIe link, host-queue occupancy, and
-// flash queueing against service. A run is saturated when a resource is busy more than 90% of
-// the time or the host path's operations (host reads, flushes / host programs: not GC, refresh or
-// migration work, which a core may queue in bulk) wait at the dies more than 10x their service
-// time on average: its latencies then measure the queue, not the policy (docs/results.md
-// "Operating point").
-json operating_point(models::Ssd& ssd, Tick end, Tick span, double die_max, double die_sum,
-                     size_t dies) {
-  double chan_max = 0, chan_sum = 0;
-  uint64_t ops = 0, host_ops = 0;
-  double wait = 0, service = 0, host_wait = 0, host_service = 0;
-  for (const auto& ch : ssd.channels) {
-    const double f = span ? double(ch->bus_busy_until(end)) / span : 0.0;
-    chan_max = std::max(chan_max, f);
-    chan_sum += f;
-    ops += ch->ops_done();
-    wait += double(ch->wait_sum());
-    service += double(ch->service_sum());
-    host_ops += ch->host_ops();
-    host_wait += double(ch->host_wait_sum());
-    host_service += double(ch->host_service_sum());
-  }
-  const auto& h = ssd.host;
-  const double pcie = span ? double(std::max(h.pcie_h2d_busy(), h.pcie_d2h_busy())) / span : 0.0;
-  const double wait_ratio = service > 0 ? wait / service : 0.0;
-  const double host_ratio = host_service > 0 ? host_wait / host_service : 0.0;
-  json reasons = json::array();
-  if (die_max > 0.9) reasons.push_back("die utilisation above 90%");
-  if (chan_max > 0.9) reasons.push_back("channel utilisation above 90%");
-  if (pcie > 0.9) reasons.push_back("PCIe utilisation above 90%");
-  if (host_ratio > 10) reasons.push_back("host flash operations wait above 10x service time");
-  return {
-      {"die_utilisation", {{"mean", dies ? die_sum / dies : 0.0}, {"max", die_max}}},
-      {"channel_utilisation",
-       {{"mean", ssd.channels.empty() ? 0.0 : chan_sum / ssd.channels.size()}, {"max", chan_max}}},
-      {"pcie_utilisation", pcie},
-      {"host_queue",
-       {{"capacity", h.capacity()},
-        {"mean_outstanding", span ? h.occupancy_area(end) / span : 0.0},
-        {"max_outstanding", h.max_outstanding()},
-        {"mean_waiting_for_entry", span ? h.backlog_area(end) / span : 0.0},
-        {"max_waiting_for_entry", h.max_backlog()}}},
-      {"flash_queue",
-       {{"ops", ops},
-        {"mean_wait_us", ops ? wait / ops / 1e6 : 0.0},
-        {"mean_service_us", ops ? service / ops / 1e6 : 0.0},
-        {"wait_over_service", wait_ratio},
-        {"host_ops", host_ops},
-        {"host_mean_wait_us", host_ops ? host_wait / host_ops / 1e6 : 0.0},
-        {"host_mean_service_us", host_ops ? host_service / host_ops / 1e6 : 0.0},
-        {"host_wait_over_service", host_ratio}}},
-      {"saturated", !reasons.empty()},
-      {"saturation_reasons", reasons}};
 }
 
 // "host" and "latency_us": what the host saw.
@@ -99,6 +46,7 @@ void host_sections(json& r, const RunOptions& opt, models::Ssd& ssd, const Repla
       {"pcie_busy_fraction",
        {{"h2d", span ? double(ssd.host.pcie_h2d_busy()) / span : 0.0},
         {"d2h", span ? double(ssd.host.pcie_d2h_busy()) / span : 0.0}}}};
+  if (opt.stop_ns > 0) r["host"]["closed_loop_stop_s"] = double(opt.stop_ns) / 1e9;
   r["latency_us"] = {{"read", latency_json_us(ssd.host.read_latency(), true)},
                      {"write", latency_json_us(ssd.host.write_latency(), true)},
                      {"all", latency_json_us(ssd.host.all_latency(), true)}};
@@ -156,7 +104,7 @@ void flash_sections(json& r, const SsdConfig& cfg, models::Ssd& ssd, const Repla
         {"max", busy_max},
         {"per_die", die_busy}}},
       {"channel_busy_fraction", chan_busy}};
-  r["operating_point"] = operating_point(ssd, end, span, busy_max, busy_sum, die_busy.size());
+  r["operating_point"] = operating_point(cfg, ssd, end, span);
 }
 
 // "warmup", "cache", "integrity": the measured part of the replay.
@@ -248,6 +196,7 @@ void sim_section(json& r, const RunOptions& opt, const SsdConfig& cfg, models::S
               {"rl_backend", opt.rl_backend},
               {"replay_wall_s", sim_wall},
               {"setup_wall_s", st.pre_s},
+              {"precondition_wall_s", st.precondition_wall_s},
               {"events", events},
               {"events_per_request", nreq ? double(events) / nreq : 0.0},
               {"kernel_activations", activations},
@@ -269,6 +218,31 @@ void sim_section(json& r, const RunOptions& opt, const SsdConfig& cfg, models::S
     // Stopped by --stall-timeout: simulated seconds with requests outstanding and none answered.
     if (st.stalled_s > 0) r["sim"]["stalled_s"] = st.stalled_s;
   }
+}
+
+// The summary's line of what --precondition did ("" without it).
+std::string precondition_text(const json& p, double wall_s) {
+  if (p.value("fraction", 0.0) <= 0) return "";
+  char buf[300];
+  const json fb = p.value("free_blocks_per_plane", json::object());
+  std::snprintf(buf, sizeof buf,
+                "precondition: %.2f of the logical space, %s (--precondition-mode %s), free blocks "
+                "per plane min %llu mean %.1f (GC threshold %llu, %llu planes below)",
+                p.value("fraction", 0.0), p.value("mode_chosen", std::string("?")).c_str(),
+                p.value("mode", std::string("?")).c_str(), fb.value("min", 0ull),
+                fb.value("mean", 0.0), p.value("gc_threshold_blocks", 0ull),
+                p.value("planes_below_gc_threshold", 0ull));
+  std::string s = buf;
+  if (p.contains("valid_fraction")) {
+    const json& w = p["expected_steady_state_waf"];
+    char waf[32] = "unbounded";
+    if (w.is_number()) std::snprintf(waf, sizeof waf, "%.2f", w.get<double>());
+    std::snprintf(buf, sizeof buf, ", valid %.3f, expected WAF %s",
+                  p["valid_fraction"].get<double>(), waf);
+    s += buf;
+  }
+  std::snprintf(buf, sizeof buf, "; %.2f s wall\n", wall_s);
+  return s + buf;
 }
 
 }  // namespace
@@ -313,13 +287,20 @@ std::string summary_text(const json& r) {
   os << "latency (us)      mean       p50       p99     p99.9    p99.99       max\n";
   for (const char* k : {"read", "write", "all"}) {
     const auto& l = r["latency_us"][k];
-    std::snprintf(buf, sizeof buf, "  %-6s %11.1f %9.1f %9.1f %9.1f %9.1f %9.1f  (n=%llu)\n", k,
-                  l["mean"].get<double>(), l["p50"].get<double>(), l["p99"].get<double>(),
-                  l["p99_9"].get<double>(), l["p99_99"].get<double>(), l["max"].get<double>(),
-                  (unsigned long long)l["count"].get<uint64_t>());
+    std::snprintf(buf, sizeof buf, "  %-6s", k);
     os << buf;
+    int width = 12;  // an empty class has null figures: printed as "-"
+    for (const char* q : {"mean", "p50", "p99", "p99_9", "p99_99", "max"}) {
+      if (l[q].is_null())
+        std::snprintf(buf, sizeof buf, "%*s", width, "-");
+      else
+        std::snprintf(buf, sizeof buf, "%*.1f", width, l[q].get<double>());
+      os << buf;
+      width = 10;
+    }
+    os << "  (n=" << l["count"].get<uint64_t>() << ")\n";
   }
-  os << traces::drop_summary(r["trace"]);
+  os << traces::drop_summary(r["trace"]) << traces::timing_summary(r["trace"]);
   const auto& f = r["flash"];
   os << "flash reads by page type:";
   nand::CellType cell = nand::CellType::QLC;
@@ -348,16 +329,8 @@ std::string summary_text(const json& r) {
                        " zero-filled")
                           .c_str());
   os << buf;
-  const json& op = r["operating_point"];
-  std::snprintf(buf, sizeof buf,
-                "operating point: dies %.2f%% busy (max), channels %.2f%%, PCIe %.2f%%, flash wait "
-                "%.2fx service  %s\n",
-                100 * op["die_utilisation"]["max"].get<double>(),
-                100 * op["channel_utilisation"]["max"].get<double>(),
-                100 * op["pcie_utilisation"].get<double>(),
-                op["flash_queue"]["wait_over_service"].get<double>(),
-                op["saturated"].get<bool>() ? "SATURATED" : "unsaturated");
-  os << buf;
+  os << precondition_text(r["precondition"], r["sim"].value("precondition_wall_s", 0.0));
+  os << operating_point_text(r["operating_point"]);
   if (r["integrity"]["enabled"].get<bool>())
     os << "integrity: " << r["integrity"]["checked_reads"].get<uint64_t>() << " sectors checked, "
        << r["integrity"]["mismatches"].get<uint64_t>() << " mismatches\n";

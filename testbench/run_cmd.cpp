@@ -14,6 +14,7 @@
 #include "testbench/cli_util.h"
 #include "testbench/commands.h"
 #include "testbench/fio_run.h"
+#include "testbench/mqsim_run.h"
 #include "testbench/replay.h"
 #include "traces/options.h"
 #ifdef SSDTLM_HAVE_RTL
@@ -89,6 +90,10 @@ struct RunCli {
   std::string fio_job;                                       // --fio JOB
   CLI::Option* fio_opt = nullptr;
   std::string output_format = "normal", fio_output, percentile_list;
+  std::string mqsim_workload;  // --mqsim-workload FILE [--mqsim-scenario N] (testbench/mqsim_run.h)
+  size_t mqsim_scenario = 0;
+  CLI::Option* mqsim_workload_opt = nullptr;
+  CLI::Option* mqsim_scenario_opt = nullptr;
   std::vector<CLI::Option*> trace_options;  // refused with --fio
   FILE* summary = stdout;
 };
@@ -114,6 +119,13 @@ void add_drive_options(CLI::App& app, RunCli& c) {
   app.add_option("--percentile-list", c.percentile_list,
                  "with --fio: the latency percentiles of fio's JSON (e.g. 50:99:99.9; default: "
                  "each job's percentile_list, else fio's list)");
+  c.mqsim_workload_opt = app.add_option(
+      "--mqsim-workload", c.mqsim_workload,
+      "an MQSim workload file (MQSim_IO_Scenarios) as the workload, instead of --trace");
+  c.mqsim_scenario_opt =
+      app.add_option("--mqsim-scenario", c.mqsim_scenario,
+                     "with --mqsim-workload: the scenario to run (1 = the first)")
+          ->check(CLI::Range(size_t{1}, size_t{1} << 20));
   app.add_option("--cache-mb", c.opt.cache_mb, "DRAM write-cache size in MiB (cache.size_mib)");
   app.add_option("--precondition", c.opt.precondition,
                  "fill this fraction of the logical space before the replay (in FTL state)")
@@ -270,8 +282,19 @@ int finish_options(RunCli& c) {
   if (c.fio_opt->count())
     if (const int code = use_fio_job(c.fio_job, c.trace_options, c.opt); code >= 0) return code;
   if (const int code = fio_output_options(c); code >= 0) return code;
+  if (c.mqsim_scenario_opt->count() && !c.mqsim_workload_opt->count()) {
+    std::fprintf(stderr, "ssdtlm run: --mqsim-scenario needs --mqsim-workload FILE\n");
+    return 2;
+  }
+  if (c.mqsim_workload_opt->count()) {
+    std::vector<CLI::Option*> clashes = c.trace_options;
+    clashes.push_back(c.fio_opt);
+    const int code = use_mqsim_workload(c.mqsim_workload, c.mqsim_scenario, clashes, c.opt);
+    if (code >= 0) return code;
+  }
   if (c.opt.trace.path.empty() && !c.opt.check_config) {
-    std::fprintf(stderr, "ssdtlm run: --trace FILE (or --fio JOB) is required\n");
+    std::fprintf(stderr,
+                 "ssdtlm run: --trace FILE (or --fio JOB, --mqsim-workload FILE) is required\n");
     return 2;
   }
   c.opt.progress = c.progress_on ? 1 : c.progress_off ? 0 : -1;

@@ -10,6 +10,7 @@
 #include "traces/drops.h"
 #include "traces/options.h"
 #include "traces/stats.h"
+#include "traces/ties.h"
 
 namespace ssdtlm::tb {
 
@@ -148,6 +149,7 @@ int trace_stats_main(int argc, char** argv) {
     j["junk_lines"] = d["junk_lines"];
     j["trace"] = d;
     std::fputs(traces::drop_warning(d).c_str(), stderr);
+    std::fputs(traces::timing_warning(d, false).c_str(), stderr);
   } catch (const traces::TraceError& e) {
     if (rec) std::fclose(rec);
     std::fprintf(stderr, "ssdtlm trace-stats: %s\n", e.what());

@@ -97,7 +97,8 @@ std::string drop_summary(const nlohmann::json& t) {
 }
 
 FoldResult fold_address(const std::string& mode, uint64_t capacity, const std::string& where,
-                        uint64_t& offset_hi, uint64_t& offset, uint32_t size) {
+                        uint64_t& offset_hi, uint64_t& offset, uint32_t size,
+                        const std::string& advice) {
   const std::string range = capacity > 0
                                 ? "the device capacity of " + std::to_string(capacity) + " bytes"
                                 : std::string("2^64 bytes");
@@ -110,7 +111,9 @@ FoldResult fold_address(const std::string& mode, uint64_t capacity, const std::s
     return r;
   }
   if (mode != "modulo")
-    throw TraceError(r.where + " (use --fold modulo|reject, --device or --map-devices)");
+    throw TraceError(r.where + (advice.empty()
+                                    ? " (use --fold modulo|reject, --device or --map-devices)"
+                                    : advice));
   if (capacity > 0 && size > capacity)
     throw TraceError(where + ": field 'size': " + std::to_string(size) +
                      " bytes is larger than the device capacity");
@@ -124,6 +127,45 @@ FoldResult fold_address(const std::string& mode, uint64_t capacity, const std::s
   r.reason = "offset: beyond the device, folded (--fold modulo)";
   r.where += ", folded";
   return r;
+}
+
+namespace {
+std::string bytes_text(uint64_t b) {
+  static const char* kUnits[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = double(b);
+  int u = 0;
+  while (v >= 1024 && u < 6) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, u ? "%llu bytes (%.2f %s)" : "%llu bytes",
+                static_cast<unsigned long long>(b), v, kUnits[u]);
+  return buf;
+}
+}  // namespace
+
+std::string packed_devices_advice(const std::vector<DeviceRange>& devices, uint64_t capacity) {
+  if (devices.empty()) return "";
+  const DeviceRange& last = devices.back();
+  const uint64_t need = last.base + last.extent;
+  size_t alone = 0, together = 0;
+  for (const DeviceRange& d : devices) {
+    alone += d.extent <= capacity;
+    if (d.base + d.extent <= capacity) ++together;
+  }
+  std::string s = " (the " + std::to_string(devices.size()) +
+                  " devices packed by --map-devices need " + bytes_text(need) +
+                  "; the drive holds " + bytes_text(capacity) + ": ";
+  if (together > 0)
+    s += "the first " + std::to_string(together) + " (--device " +
+         std::to_string(devices.front().device) + " ... --device " +
+         std::to_string(devices[together - 1].device) + ") fit together, ";
+  s += std::to_string(alone) + " of the " + std::to_string(devices.size()) +
+       " fit alone (--device ID); --fold modulo|reject folds or drops the addresses beyond the "
+       "drive; or replay on a drive of at least " +
+       bytes_text(need) + " (a larger --preset or nand.blocks_per_plane)";
+  return s + ")";
 }
 
 void check_loop_span(uint32_t loop, uint64_t max_requests, uint64_t pass_records, int64_t period_ns,

@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace ssdtlm::traces {
 
@@ -45,13 +46,24 @@ std::string drop_summary(const nlohmann::json& trace);
 // The one rule for an address beyond the device (capacity; 0: none, the range is then 2^64
 // bytes), whatever its magnitude: --fold `mode` error refuses it (TraceError naming `where`, the
 // record's "file:line"), reject drops it, modulo folds it into the range (offset_hi:offset is
-// updated). The result says which, with the reason and text for the DropLog.
+// updated). The result says which, with the reason and text for the DropLog. `advice` replaces
+// the options an error suggests.
 struct FoldResult {
   bool dropped = false;
   std::string reason, where;
 };
 FoldResult fold_address(const std::string& mode, uint64_t capacity, const std::string& where,
-                        uint64_t& offset_hi, uint64_t& offset, uint32_t size);
+                        uint64_t& offset_hi, uint64_t& offset, uint32_t size,
+                        const std::string& advice = "");
+
+// The advice of the error for an address beyond the drive after --map-devices: what the packed
+// devices (in id order: {id, base, extent} bytes) need against `capacity`, and which options fit
+// (the devices that fit alone, the first ones that fit together, --fold, a larger drive).
+struct DeviceRange {
+  uint32_t device;
+  uint64_t base, extent;
+};
+std::string packed_devices_advice(const std::vector<DeviceRange>& devices, uint64_t capacity);
 
 // At the end of the first pass of --loop `loop`: passes that would end beyond the time a replay
 // can span (kMaxReplayNs) are refused then (TraceError), not when the replay reaches them (a

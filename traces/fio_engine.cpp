@@ -120,6 +120,12 @@ void FioEngine::resolve(uint64_t capacity) {
     throw TraceError(msg);
   }
   phases_ = phase + 1;
+  link_threads();
+}
+
+// The threads' bookkeeping across jobs: open counts per phase and job, the job each wait_for
+// names, the steadystate windows of the reporting units, the flows.
+void FioEngine::link_threads() {
   open_phase_.assign(phases_, 0);
   open_job_.assign(file_.jobs.size(), 0);
   for (const Thread& t : threads_) ++open_phase_[t.phase], ++open_job_[t.job_index];

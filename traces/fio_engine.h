@@ -114,6 +114,7 @@ class FioEngine : public ContextWorkload {
 
  private:
   void resolve(uint64_t capacity);
+  void link_threads();
   void start_phase_threads(uint64_t now_ns);
   void begin(fio::Thread& t, uint64_t now_ns);
   void finish(fio::Thread& t, uint64_t now_ns);

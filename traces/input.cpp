@@ -327,11 +327,15 @@ std::unique_ptr<ByteStream> wrap(std::unique_ptr<RawInput> in) {
 }  // namespace
 
 std::unique_ptr<ByteStream> open_file_stream(const std::string& path) {
-  return wrap(std::make_unique<FileInput>(path));
+  auto s = wrap(std::make_unique<FileInput>(path));
+  check_content(*s, path);
+  return s;
 }
 
 std::unique_ptr<ByteStream> open_memory_stream(std::string data, const std::string& name) {
-  return wrap(std::make_unique<MemoryInput>(std::move(data), name));
+  auto s = wrap(std::make_unique<MemoryInput>(std::move(data), name));
+  check_content(*s, name);
+  return s;
 }
 
 LineReader::LineReader(std::unique_ptr<ByteStream> in)

@@ -30,6 +30,11 @@ class ByteStream {
 std::unique_ptr<ByteStream> open_file_stream(const std::string& path);
 // A stream over bytes held in memory (tests, fuzzing). Compressed data is decompressed too.
 std::unique_ptr<ByteStream> open_memory_stream(std::string data, const std::string& name);
+// Refuses, naming `name`, what is not a text trace (traces/content.cpp): another compression or
+// an archive (by its first bytes), a binary blktrace, UTF-16 text, a tar archive of several
+// files (each named), binary data (over 5% of the first 64 KiB control characters other than
+// NUL, or not UTF-8). Leaves the stream rewound.
+void check_content(ByteStream& s, const std::string& name);
 
 // Splits a ByteStream into lines without allocating per line. A line is returned without its
 // '\n' (and without a trailing '\r'). Lines longer than kMaxLine are cut: the rest is returned as

@@ -25,6 +25,7 @@ struct TraceOptions {
   std::vector<uint32_t> devices;  // --device ID (repeatable): keep only these devices
   std::string unsorted = "sort";  // --unsorted sort|clamp|error
   uint64_t sort_window = 65536;   // --sort-window N: records a late record may move back over
+  bool spread_ties = false;       // --spread-ties: records of one instant spread to the next one
   double start_s = 0;             // --start S: drop the first S seconds
   double duration_s = 0;          // --duration S: keep S seconds (0 = to the end)
   bool map_devices = false;       // --map-devices: each device gets its own LBA range (packed)

@@ -14,6 +14,7 @@
 #include "traces/loop_remap.h"
 #include "traces/options.h"
 #include "traces/reader.h"
+#include "traces/ties.h"
 
 namespace ssdtlm::traces {
 
@@ -203,6 +204,8 @@ class Pipeline : public TraceSource {
     dropped_device_ = out_of_order_ = clamped_ = window_dropped_ = folded_ = rejected_ = 0;
     any_device_ = multi_device_ = false;
     log_.clear();
+    ties_.clear();
+    spreader_.clear_counts();
     reset_pass_state();
   }
 
@@ -213,6 +216,7 @@ class Pipeline : public TraceSource {
     reader_->log().to_json(j, &log_);
     j["requests"] = emitted_;
     j["multiple_devices"] = multi_device_;
+    j["timestamps"] = ties_.to_json();
     nlohmann::json t = nlohmann::json::object();
     if (!opt_.devices.empty())
       t["device_filter"] = {{"devices", opt_.devices}, {"dropped", dropped_device_}};
@@ -224,6 +228,8 @@ class Pipeline : public TraceSource {
       u["clamped"] = clamped_;
     }
     t["unsorted"] = u;
+    if (opt_.spread_ties)
+      t["spread_ties"] = {{"instants_spread", spreader_.groups()}, {"moved", spreader_.moved()}};
     if (opt_.start_s > 0 || opt_.duration_s > 0)
       t["time_window"] = {
           {"start_s", opt_.start_s}, {"duration_s", opt_.duration_s}, {"dropped", window_dropped_}};
@@ -276,6 +282,7 @@ class Pipeline : public TraceSource {
     pass_count_ = 0;
     pass_last_t_ = 0;
     peeked_ = false;
+    spreader_.clear();
   }
 
   // Reader + device filter.
@@ -326,6 +333,16 @@ class Pipeline : public TraceSource {
     return true;
   }
 
+  // + the count of requests sharing an instant (first pass) and --spread-ties.
+  bool next_timed(Item& it) {
+    auto pull = [this](Item& x) {
+      if (!next_ordered(x)) return false;
+      if (pass_ == 0) ties_.add(x.t, x.line);
+      return true;
+    };
+    return opt_.spread_ties ? spreader_.next(it, pull, name_) : pull(it);
+  }
+
   void note_order(const Item& x) {
     if (have_max_ && x.t < max_t_) ++out_of_order_;
     if (!have_max_ || x.t > max_t_) max_t_ = x.t;
@@ -341,7 +358,7 @@ class Pipeline : public TraceSource {
     }
     for (;;) {
       if (window_done_) return false;
-      if (!next_ordered(it)) return false;
+      if (!next_timed(it)) return false;
       if (!have_t0_) {
         t0_ = it.t;
         have_t0_ = true;
@@ -381,8 +398,9 @@ class Pipeline : public TraceSource {
 
   // The fold rule (fold_address) for a record beyond the device. False: dropped.
   bool fold(Item& it) {
-    const FoldResult f =
-        fold_address(opt_.fold, capacity_, loc(name_, it.line), it.offset_hi, it.offset, it.size);
+    const FoldResult f = fold_address(
+        opt_.fold, capacity_, loc(name_, it.line), it.offset_hi, it.offset, it.size,
+        opt_.map_devices && opt_.fold == "error" ? packed_devices_advice(ranges_, capacity_) : "");
     if (f.dropped) {
       ++rejected_;
       log_.drop(f.reason, it.line, f.where);
@@ -411,6 +429,7 @@ class Pipeline : public TraceSource {
     nlohmann::json layout = nlohmann::json::array();
     for (const auto& [dev, ext] : extent) {
       device_base_[dev] = base;
+      ranges_.push_back({dev, base, ext});
       if (extent.size() <= 64)
         layout.push_back({{"device", dev}, {"base_bytes", base}, {"extent_bytes", ext}});
       base += (ext + align - 1) / align * align;
@@ -428,6 +447,7 @@ class Pipeline : public TraceSource {
   enum class Mode { kSort, kClamp, kError } mode_ = Mode::kSort;
   std::vector<uint32_t> device_set_;
   std::map<uint32_t, uint64_t> device_base_;
+  std::vector<DeviceRange> ranges_;  // --map-devices: the packed devices in id order
   nlohmann::json map_json_;
   int64_t start_ns_ = 0, dur_ns_ = 0;
 
@@ -460,6 +480,8 @@ class Pipeline : public TraceSource {
   uint64_t dropped_device_ = 0, out_of_order_ = 0, clamped_ = 0, window_dropped_ = 0, folded_ = 0,
            rejected_ = 0;
   DropLog log_;  // the pipeline's drops and alterations (the reader keeps its own)
+  TieCount ties_;
+  TieSpreader<Item> spreader_;
   // Whether the records returned came from more than one device id (describe's multiple_devices).
   bool any_device_ = false, multi_device_ = false;
   uint32_t first_device_ = 0;
@@ -505,6 +527,8 @@ void add_trace_options(CLI::App& app, TraceOptions& opt) {
       ->capture_default_str();
   app.add_option("--sort-window", opt.sort_window, "records a late record may move back over")
       ->capture_default_str();
+  app.add_flag("--spread-ties", opt.spread_ties,
+               "requests sharing an arrival instant arrive evenly spread up to the next instant");
   app.add_option("--start", opt.start_s, "skip the first S seconds of the trace")
       ->capture_default_str();
   app.add_option("--duration", opt.duration_s, "keep S seconds after --start (0 = all)")

@@ -55,6 +55,7 @@ void Core::arrive(HostCmd* c, Tick at) {
   const Tick fw =
       cfg_.ctrl_cycle *
       (cfg_.ctrl_cmd_cycles + host_cmd_pages(*c, cfg_.geo) * cfg_.ctrl_page_cycles + unit_cycles);
+  if (!c->warmup) ctr_.firmware_ps += fw;
   env_.timer(at + fw, kTimerCmd, c);
   buf_->after_command(*c);
   // The command's mapping entries are read when its firmware time has passed (start_cmd): fetch

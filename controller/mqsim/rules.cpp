@@ -93,11 +93,15 @@ class Ctx {
   void same(const std::string& n, const std::string& reason) { note(m_.equivalent, n, reason); }
   void unmapped(const std::string& n, const std::string& reason) { note(m_.unmapped, n, reason); }
 
-  // Parameters no rule took: not read by MQSim (a misspelling is named with its closest match).
+  // Parameters no rule took are not read by MQSim: an error naming each (file, line and the
+  // closest MQSim name), as a misspelt configuration key is.
   void finish() {
+    std::string err;
     for (const std::string& n : order_)
       if (!done_.count(n))
-        unmapped(n, "not a parameter MQSim reads" + did_you_mean(n, known_parameters()));
+        err += (err.empty() ? "" : "\n") + src_ + ":" + std::to_string(find(n)->line) + ": " + n +
+               ": not a parameter MQSim reads" + did_you_mean(n, known_parameters());
+    if (!err.empty()) throw ConfigError(err);
   }
 
  private:

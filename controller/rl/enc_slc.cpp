@@ -6,6 +6,17 @@
 
 namespace ssdtlm::rl {
 
+uint32_t SlcEncoder::state_of(uint32_t level_bin, uint32_t util_bin, uint32_t prev_bin,
+                              uint32_t demand, uint32_t update) const {
+  return StateIndex()
+      .add(level_bin, c_.level.bins())
+      .add(util_bin, c_.util.bins())
+      .add(prev_bin, c_.prev_action.bins())
+      .add(demand, c_.demand.bins())
+      .add(update, c_.update.bins())
+      .value();
+}
+
 uint32_t SlcEncoder::state_of(const Counters& c, uint32_t prev_action) const {
   const uint64_t demand = c_.demand_theta ? c.theta_pages : c.small_pages;
   return state_of(c_.level.bin(c.level), c_.util.bin(c.mapped, c.logical),

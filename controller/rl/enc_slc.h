@@ -40,15 +40,7 @@ class SlcEncoder final : public Encoder {
   const SlcEncConfig& config() const { return c_; }
   uint32_t state_of(const Counters& c, uint32_t prev_action) const;
   uint32_t state_of(uint32_t level_bin, uint32_t util_bin, uint32_t prev_bin, uint32_t demand,
-                    uint32_t update) const {
-    return StateIndex()
-        .add(level_bin, c_.level.bins())
-        .add(util_bin, c_.util.bins())
-        .add(prev_bin, c_.prev_action.bins())
-        .add(demand, c_.demand.bins())
-        .add(update, c_.update.bins())
-        .value();
-  }
+                    uint32_t update) const;
 
  protected:
   void op(const UnitOp& op, Backend& core, UnitRsp& rsp) override;

@@ -7,6 +7,7 @@ qrl_core.sv
 qrl_learn.sv
 qrl_frozen.sv
 qrl_qadd.sv
+qrl_padd.sv
 qrl_qaddr.sv
 qrl_decide.sv
 qrl_reward.sv

@@ -86,8 +86,12 @@ module qrl_qadd #(
       default: acc_in = acc_q >>> 3;
     endcase
     add_y = ((wq_ext ^ {AW{y_inv_q}}) & {AW{y_w_q}}) | (AW'(d_q) & {AW{y_d_q}});
-    add_sum = acc_in + add_y + AW'(cin_q);
   end
+  // acc_in + add_y + cin_q by a parallel-prefix adder (a ripple-carry mapping is the worst path
+  // at the slow corner)
+  logic [AW-1:0] add_sum_u;
+  qrl_padd #(.W(AW)) u_add (.a_i(acc_in), .b_i(add_y), .ci_i(cin_q), .s_o(add_sum_u));
+  assign add_sum = $signed(add_sum_u);
   // acc saturated to QW bits: the bits above the sign must all equal it
   always_comb begin
     if (acc_q[AW-1:QW-1] == '0 || acc_q[AW-1:QW-1] == '1) begin

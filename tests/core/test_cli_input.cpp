@@ -260,3 +260,81 @@ TEST(CliInput, APrepassShowsItsProgress) {
   }
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
 }
+
+// Suspicious inputs say so (docs/traces.md "What a file holds", "Timestamps"): coarse times warn
+// with --spread-ties named and the summary says them, every request at one instant warns for an
+// open loop only; a tar of two traces, an xz file and packed devices beyond the drive exit 1
+// naming what they are and which options fit.
+TEST(CliInput, SuspiciousInputsSaySo) {
+  std::string coarse;
+  for (int i = 0; i < 200; ++i)
+    coarse += std::to_string((i / 20) * 1000000000LL) + " 0 " + std::to_string(i * 8) + " 8 1\n";
+  const std::string c = write_file("coarse.mqsim", coarse);
+  CliResult r = sh("run --format mqsim --trace " + c + kSmall);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r,
+                  "100.0% of the requests share their arrival instant with another (up to 20 "
+                  "at one instant, line 1; one instant every 1 s on average, every time a "
+                  "multiple of 1 s from the first)"))
+      << r.out;
+  EXPECT_TRUE(has(r, "trace timing: 100.0% of requests share an instant (up to 20")) << r.out;
+  r = sh("run --format mqsim --spread-ties --trace " + c + kSmall);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_FALSE(has(r, "share their arrival instant")) << r.out;
+  EXPECT_TRUE(has(r, ", spread (--spread-ties)")) << r.out;
+  const std::string z = write_file("zero.mqsim", "0 0 0 8 1\n0 0 8 8 1\n0 0 16 8 1\n");
+  EXPECT_TRUE(has(sh("run --format mqsim --trace " + z + kSmall),
+                  "all 3 requests arrive at one instant: the open-loop replay"));
+  EXPECT_FALSE(
+      has(sh("run --format mqsim --closed-loop 2 --trace " + z + kSmall), "arrive at one instant"));
+  std::string tar;
+  for (const char* name : {"a.trace", "b.trace"}) {
+    std::string h(512, '\0');
+    h.replace(0, 7, name);
+    h.replace(124, 11, "00000000012");
+    h[156] = '0';
+    h.replace(257, 6, std::string("ustar\0", 6));
+    tar += h + "0 0 0 8 1\n" + std::string(502, '\0');
+  }
+  r = sh("run --trace " + write_file("two.tar", tar + std::string(1024, '\0')) + kSmall);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_TRUE(has(r, "two.tar: a tar archive of 2 files (a.trace, b.trace)")) << r.out;
+  r = sh("run --trace " +
+         write_file("t.xz", std::string("\xFD"
+                                        "7zXZ\0\0\x04\xE6",
+                                        9)) +
+         kSmall);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_TRUE(has(r, "t.xz: an xz-compressed file")) << r.out;
+  // two devices of 73 MiB each on a drive of 115 MiB
+  const std::string d = write_file("devs.mqsim", "0 0 150000 8 1\n1000 1 150000 8 1\n");
+  r = sh("run --format mqsim --map-devices --trace " + d + kSmall);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_TRUE(has(r, "the 2 devices packed by --map-devices need ")) << r.out;
+  EXPECT_TRUE(has(r, "the first 1 (--device 0 ... --device 0) fit together, 2 of the 2 fit alone"))
+      << r.out;
+}
+
+// --precondition says in the summary what it did: the layout chosen, the free blocks, the time.
+TEST(CliInput, PreconditionSaysWhatItDid) {
+  const std::string t = write_file("pre.mqsim", mqsim_with(0, ""));
+  const std::string out = (dir() / "pre.json").string();
+  CliResult r = sh("run --format mqsim --trace " + t + kSmall + "--precondition 0.5 --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r,
+                  "precondition: 0.50 of the logical space, fill (--precondition-mode auto), "
+                  "free blocks per plane min "))
+      << r.out;
+  EXPECT_TRUE(has(r, " s wall\n")) << r.out;
+  const json j = ssdtlm::test::load_json(out);
+  EXPECT_EQ(j["precondition"]["mode"], "auto");
+  EXPECT_EQ(j["precondition"]["mode_chosen"], "fill");
+  EXPECT_GT(j["sim"]["precondition_wall_s"].get<double>(), 0.0);
+  r = sh("run --format mqsim --trace " + t + kSmall +
+         "--precondition 0.5 --precondition-random 0.5 --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r, "precondition: 0.50 of the logical space, steady (--precondition-mode auto)"))
+      << r.out;
+  EXPECT_EQ(ssdtlm::test::load_json(out)["precondition"]["mode_chosen"], "steady");
+  EXPECT_FALSE(has(sh("run --format mqsim --trace " + t + kSmall), "precondition:"));
+}

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -57,7 +58,8 @@ TEST(LogRequests, OneRowPerRequestWithTheJsonsLatencies) {
   const json j = ssdtlm::test::load_json(out);
   std::ifstream f(log);
   const LogStats s = read_log(f);
-  EXPECT_EQ(s.header, "arrival_us,size_bytes,op,latency_us");
+  EXPECT_EQ(s.header,
+            "arrival_us,size_bytes,op,latency_us,offset_bytes,device,request,queue_us,service_us");
   const uint64_t requests = j["host"]["requests"].get<uint64_t>();
   ASSERT_GT(requests, 0u);
   EXPECT_EQ(s.rows, requests);
@@ -88,12 +90,59 @@ TEST(LogRequests, OneRowPerRequestWithTheJsonsLatencies) {
   EXPECT_NE(std::find(argv.begin(), argv.end(), "--log-requests"), argv.end());
 }
 
+// The log joins the trace: row `request` of `trace-stats --records` (same trace options) has the
+// request's arrival, offset and device; queue_us + service_us = latency_us, the queue part the
+// wait for a submission-queue entry (1 entry here: every request of the burst waits).
+TEST(LogRequests, JoinableToTheTraceWithTheQueueServiceSplit) {
+  const fs::path d = ssdtlm::test::scratch_dir("ssdtlm-latency-");
+  std::string t;
+  for (int i = 0; i < 40; ++i)
+    t += std::to_string(i < 20 ? 0 : i * 100000) + " " + std::to_string(i % 3) + " " +
+         std::to_string(i * 40) + " 8 " + (i % 2 ? "1" : "0") + "\n";
+  const std::string trace = (d / "j.mqsim").string(), log = (d / "j.csv").string(),
+                    rec = (d / "rec.csv").string();
+  std::ofstream(trace) << t;
+  auto r =
+      run_ssdtlm("run --format mqsim --map-devices --trace " + trace +
+                 " --set host.queues=1 --set host.queue_depth=1 --quiet --log-requests " + log);
+  ASSERT_EQ(r.code, 0) << r.out;
+  r = run_ssdtlm("trace-stats --format mqsim --map-devices " + trace + " --records " + rec);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::vector<std::vector<std::string>> trace_rows, log_rows;
+  for (auto [path, rows] : {std::pair{rec, &trace_rows}, {log, &log_rows}}) {
+    std::ifstream f(path);
+    std::string line, cell;
+    std::getline(f, line);  // header
+    while (std::getline(f, line)) {
+      std::istringstream ls(line);
+      rows->emplace_back();
+      while (std::getline(ls, cell, ',')) rows->back().push_back(cell);
+    }
+  }
+  ASSERT_EQ(trace_rows.size(), 40u);
+  ASSERT_EQ(log_rows.size(), 40u);
+  size_t waited = 0;
+  for (const auto& l : log_rows) {  // arrival,size,op,latency,offset,device,request,queue,service
+    ASSERT_EQ(l.size(), 9u);
+    const auto& tr = trace_rows.at(std::stoul(l[6]));  // time_ns,op,offset_bytes,size,device
+    EXPECT_EQ(std::llround(std::stod(l[0]) * 1000), std::stoll(tr[0]));
+    EXPECT_EQ(l[2], tr[1]);
+    EXPECT_EQ(l[4], tr[2]);
+    EXPECT_EQ(l[1], tr[3]);
+    EXPECT_EQ(l[5], tr[4]);
+    EXPECT_NEAR(std::stod(l[7]) + std::stod(l[8]), std::stod(l[3]), 2e-6);
+    waited += std::stod(l[7]) > 0;
+  }
+  EXPECT_GE(waited, 19u);  // the burst's requests after the first
+}
+
 TEST(LogRequests, DashIsStandardOutput) {
   auto r = run_ssdtlm(kRun + "--log-requests - 2>/dev/null");
   ASSERT_EQ(r.code, 0) << r.out;
   std::istringstream in(r.out);
   const LogStats s = read_log(in);
-  EXPECT_EQ(s.header, "arrival_us,size_bytes,op,latency_us");
+  EXPECT_EQ(s.header,
+            "arrival_us,size_bytes,op,latency_us,offset_bytes,device,request,queue_us,service_us");
   EXPECT_GT(s.rows, 0u);
 }
 

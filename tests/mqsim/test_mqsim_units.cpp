@@ -172,14 +172,19 @@ TEST(MqsimMapping, BadValuesNameFileLineAndParameter) {
   }
 }
 
-TEST(MqsimMapping, UnknownParameterIsListedWithItsClosestName) {
-  const mqsim::Mapping m =
-      mqsim::map_config_text(wrap("<Flash_Chanel_Count>4</Flash_Chanel_Count>\n"), "t.xml");
-  ASSERT_EQ(m.unmapped.size(), 1u);
-  EXPECT_EQ(m.unmapped[0].name, "Flash_Chanel_Count");
-  EXPECT_EQ(m.unmapped[0].reason,
-            "not a parameter MQSim reads (did you mean 'Flash_Channel_Count'?)");
-  EXPECT_TRUE(m.sets.empty());
+// A parameter MQSim does not read is an error, as a misspelt key is: each named with its file,
+// line and closest MQSim name.
+TEST(MqsimMapping, UnknownParameterIsAnErrorWithItsClosestName) {
+  EXPECT_EQ(error_of(wrap("<Flash_Chanel_Count>4</Flash_Chanel_Count>\n")),
+            "t.xml:4: Flash_Chanel_Count: not a parameter MQSim reads (did you mean "
+            "'Flash_Channel_Count'?)");
+  EXPECT_EQ(error_of(wrap("<Flash_Chanel_Count>4</Flash_Chanel_Count>\n"
+                          "<Page_Capacity>4096</Page_Capacity>\n<Overprovisioning_Ratoi>0.1"
+                          "</Overprovisioning_Ratoi>\n")),
+            "t.xml:4: Flash_Chanel_Count: not a parameter MQSim reads (did you mean "
+            "'Flash_Channel_Count'?)\nt.xml:6: Overprovisioning_Ratoi: not a parameter MQSim "
+            "reads "
+            "(did you mean 'Overprovisioning_Ratio'?)");
 }
 
 TEST(Suggest, ClosestNameWithinTheLimit) {

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -116,16 +118,21 @@ TEST(HwcostAsic, KeysAreNumbersAndFailuresAreErrors) {
   ASSERT_EQ(r.code, 0) << r.out;
   const json asic =
       ssdtlm::test::load_json(out.string())["units"]["gc"]["points"]["online"]["asic"];
-  for (const char* k : {"area_um2", "nand2_eq", "cells", "fmax_mhz", "leakage_uw"})
-    EXPECT_TRUE(asic[k].is_number()) << k << " " << asic.dump();
-  // the RAMs (a flip-flop array) inside the unit's area, beside its logic
-  EXPECT_GT(asic["area_um2"].get<double>(), asic["logic_area_um2"].get<double>());
+  const char* keys[] = {"area_um2", "area_mm2",      "logic_nand2_eq", "ram_area_um2",  "cells",
+                        "fmax_mhz", "fmax_slow_mhz", "leakage_uw",     "logic_area_um2"};
+  for (const char* k : keys) EXPECT_TRUE(asic[k].is_number()) << k << " " << asic.dump();
+  // the unit's area: its logic and its RAM macros
+  EXPECT_NEAR(asic["area_um2"].get<double>(),
+              asic["logic_area_um2"].get<double>() + asic["ram_area_um2"].get<double>(), 0.2);
+  // the slow corner is the library's corner derated: slower
+  EXPECT_LT(asic["fmax_slow_mhz"].get<double>(), asic["fmax_mhz"].get<double>());
+  EXPECT_GT(asic["worst_path_slow"]["ns"].get<double>(), asic["worst_path"]["ns"].get<double>());
   EXPECT_GT(asic["fmax_mhz"].get<double>(), 10.0);
   // the greedy and frozen design points: the same keys, less logic (no ε logic; no update
   // datapath and no reward unit)
   const json pts = ssdtlm::test::load_json(out.string())["units"]["gc"]["points"];
   for (const char* p : {"greedy", "frozen"})
-    for (const char* k : {"area_um2", "nand2_eq", "cells", "fmax_mhz", "leakage_uw"})
+    for (const char* k : keys)
       EXPECT_TRUE(pts[p]["asic"][k].is_number()) << p << " " << k << " " << pts.dump();
   // the timing-driven mapping (ABC -D 2000): 200 MHz at 0.18 um at every point
   for (const char* p : {"online", "greedy", "frozen"}) {
@@ -165,6 +172,62 @@ TEST(HwcostAsic, KeysAreNumbersAndFailuresAreErrors) {
   if (fs::exists(out2)) {
     EXPECT_FALSE(ssdtlm::test::load_json(out2.string())["units"].contains("gc"));
   }
+}
+
+// The RAM macros hwcost reports are the qrl_ram_1r1w instances of the synthesised netlists
+// (DIR/gc/asic/POINT/{core,reward}.macros.v, the instances typed qrl_ram_D<depth>_W<width>_L<lanes>
+// by bench/asic/expose.ys.in with their Depth/Width/Lanes parameters): same names, same shapes,
+// and the RAM bits their sum.
+TEST(HwcostAsic, RamMacrosAreTheNetlistsInstances) {
+  const fs::path keep = tmp("hwcost-keep-macros"), out = tmp("hwcost-macros.json");
+  fs::remove_all(keep);
+  const auto r = run_ssdtlm("hwcost --no-ice40 --no-power --units gc --keep " + keep.string() +
+                            " --json " + out.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const json pts = ssdtlm::test::load_json(out.string())["units"]["gc"]["points"];
+  const std::regex inst(R"(qrl_ram_D(\d+)_W(\d+)_L(\d+)\s*#\(([^;]*?)\)\s*\\?(\S+)\s*\()");
+  const std::regex param(R"(\.(Depth|Width|Lanes)\((?:32'd)?(\d+)\))");
+  for (const char* p : {"online", "greedy", "frozen"}) {
+    std::map<std::string, std::array<uint64_t, 3>> net;
+    for (const char* part : {"core", "reward"}) {
+      const fs::path f = keep / "gc" / "asic" / p / (std::string(part) + ".macros.v");
+      if (!fs::exists(f)) continue;
+      std::ifstream in(f);
+      const std::string text((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), inst);
+           it != std::sregex_iterator(); ++it) {
+        std::array<uint64_t, 3> shape = {std::stoull((*it)[1]), std::stoull((*it)[2]),
+                                         std::stoull((*it)[3])};
+        // the instance's parameters are the shape its macro type names (Lanes may be default 1)
+        const std::string ps = (*it)[4];
+        for (auto q = std::sregex_iterator(ps.begin(), ps.end(), param);
+             q != std::sregex_iterator(); ++q) {
+          const int k = (*q)[1] == "Depth" ? 0 : (*q)[1] == "Width" ? 1 : 2;
+          EXPECT_EQ(std::stoull((*q)[2]), shape[k]) << p << " " << (*it)[5];
+        }
+        net[(*it)[5]] = shape;
+      }
+    }
+    const json& a = pts[p]["asic"];
+    ASSERT_EQ(a["ram_macros"].size(), net.size()) << p << " " << a["ram_macros"].dump();
+    uint64_t bits = 0;
+    for (const json& m : a["ram_macros"]) {
+      const std::string name = m["name"];
+      ASSERT_TRUE(net.count(name)) << p << " " << name;
+      EXPECT_EQ(m["words"].get<uint64_t>(), net[name][0]) << p << " " << name;
+      EXPECT_EQ(m["bits"].get<uint64_t>(), net[name][1]) << p << " " << name;
+      EXPECT_EQ(m["lanes"].get<uint64_t>(), net[name][2]) << p << " " << name;
+      EXPECT_GT(m["access_ns"].get<double>(), 0.0);
+      EXPECT_GT(m["access_ns_slow"].get<double>(), m["access_ns"].get<double>());
+      bits += net[name][0] * net[name][1];
+    }
+    EXPECT_EQ(a["ram_bits"].get<uint64_t>(), bits) << p;
+  }
+  // gc: the q values (68 x 8 words of 16 bits) at every point; the order bits (68 rows of
+  // 8 x 7 bits, one write lane per bit) and the reward histogram (241 x 19) where it learns
+  EXPECT_EQ(pts["frozen"]["asic"]["ram_bits"].get<uint64_t>(), 68u * 8 * 16);
+  EXPECT_EQ(pts["online"]["asic"]["ram_bits"].get<uint64_t>(), 68u * 8 * 16 + 68 * 56 + 241 * 19);
 }
 
 // The design points' core areas (NAND2-eq of the OSU 0.18 um library) and their RAM bits, for

@@ -121,3 +121,63 @@ def test_report_bad_json(tmp_path, results):
     assert f"{bad}:1: not a result JSON" in p.stderr, p.stderr
     p = report([results[1][0], "--sweep", "x"])
     assert p.returncode == 2, p.stderr
+
+
+def test_load_has_the_operating_point(results):
+    pytest.importorskip("pandas")
+    import ssdtlm_sweep
+
+    df = ssdtlm_sweep.load(results[1])
+    res = json.load(open(results[1][0]))
+    op = res["operating_point"]
+    assert list(df["saturated"]) == [False, False]
+    assert df["saturated_resources"][0] == ""
+    assert df["op_dram_utilisation"][0] == op["dram_utilisation"]
+    assert df["op_host_queue_wait_over_service"][0] == op["host_queue"]["wait_over_service"]
+    assert df["op_die_utilisation_max"][0] == op["die_utilisation"]["max"]
+
+
+def test_histograms_of_the_runs(results):
+    pytest.importorskip("pandas")
+    import ssdtlm_sweep
+
+    h = ssdtlm_sweep.histograms(results[1])
+    assert list(h.columns) == ["run", "class", "lo_us", "hi_us", "count", "cdf"]
+    for p in results[1]:
+        res = json.load(open(p))
+        for cls in ("read", "write", "all"):
+            b = h[(h["run"] == p) & (h["class"] == cls)]
+            assert b["count"].sum() == res["latency_us"][cls]["count"]
+            assert (b["lo_us"] < b["hi_us"]).all() and b["cdf"].iloc[-1] == 1.0
+
+
+def test_a_python_without_pandas_is_told_which_to_use(results):
+    code = (
+        "import sys; sys.modules['pandas'] = None; import ssdtlm_sweep\n"
+        f"ssdtlm_sweep.load({results[1][0]!r})"
+    )
+    p = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=env(), timeout=60)
+    assert p.returncode == 1
+    assert "ssdtlm_sweep needs pandas" in p.stderr and "/usr/bin/python3 and python3-pandas" in p.stderr
+
+
+def test_report_marks_saturated_runs_differing_options_and_empty_classes(results, tmp_path):
+    """A saturated run is named with its resources, the options that differ are shown per run,
+    and an empty latency class (null) prints "-", not 0."""
+    d, paths = results
+    res = json.load(open(paths[1]))
+    res["operating_point"]["saturated"] = True
+    res["operating_point"]["saturated_resources"] = ["dram"]
+    res["operating_point"]["saturation_reasons"] = ["DRAM utilisation above 90%: 99.6%"]
+    for k in res["latency_us"]["write"]:
+        if k not in ("count", "histogram"):
+            res["latency_us"]["write"][k] = None
+    res["latency_us"]["write"]["count"] = 0
+    sat = str(tmp_path / "sat.json")
+    json.dump(res, open(sat, "w"))
+    p = report([paths[0], sat])
+    assert p.returncode == 0, p.stderr
+    assert "1 of 2 runs are saturated" in p.stdout and "Saturated: sat." in p.stdout
+    assert "| SATURATED: DRAM utilisation above 90%: 99.6% | --fsp frequency |" in p.stdout, p.stdout
+    assert "| --fsp baseline |" in p.stdout
+    assert "| sat | 0 | - | - | - | - | - | - | - |" in p.stdout, p.stdout

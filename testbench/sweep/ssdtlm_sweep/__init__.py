@@ -1,5 +1,6 @@
 """ssdtlm sweeps: `ssdtlm sweep SPEC` and `ssdtlm report DB|JSON...` (docs/sweep.md);
-load(db_or_jsons) gives runs as a pandas DataFrame (ssdtlm_sweep/loader.py)."""
+load(db_or_jsons) gives runs as a pandas DataFrame, histograms(db_or_jsons) their latency
+histograms (ssdtlm_sweep/loader.py)."""
 
 
 def load(db_or_jsons):
@@ -7,3 +8,10 @@ def load(db_or_jsons):
     from .loader import load as _load
 
     return _load(db_or_jsons)
+
+
+def histograms(db_or_jsons):
+    """The runs' latency histograms as a pandas DataFrame, one row per bin."""
+    from .loader import histograms as _histograms
+
+    return _histograms(db_or_jsons)

@@ -53,7 +53,9 @@ def _fmt(v):
     if isinstance(v, float):
         if math.isnan(v):
             return "n/a"
-        if v != 0 and (abs(v) >= 1e5 or abs(v) < 1e-3):
+        if abs(v) >= 1e5:
+            return f"{v:,.0f}"
+        if v != 0 and abs(v) < 1e-3:
             return f"{v:.3g}"
         return f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
     return str(v)
@@ -431,9 +433,10 @@ def _runs_tables(doc, sec):
     sat = [r for r in sec.ok if ops[id(r)].startswith("SATURATED")]
     if sat:
         doc.para(
-            f"{len(sat)} of {len(sec.ok)} runs are saturated (a die, channel or the PCIe link "
-            "busy more than 90% of the time, or host flash operations waiting above 10x "
-            "service time): their latencies measure the queue, not the policy. Saturated: "
+            f"{len(sat)} of {len(sec.ok)} runs are saturated (a die, channel, the DRAM, the "
+            "controller or the PCIe link busy more than 90% of the time, commands waiting longer "
+            "for a host-queue entry than their service, or host flash operations waiting above "
+            "10x service time): their latencies measure the queue, not the policy. Saturated: "
             + ", ".join(r["label"] for r in sat)
             + "."
         )

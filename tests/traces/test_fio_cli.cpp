@@ -228,6 +228,9 @@ TEST(FioCli, OptionsThatDoNotGoWithFioAreUsageErrors) {
   EXPECT_EQ(fmt.code, 2) << fmt.out;
   const auto both = run_ssdtlm("run --fio " + f + " --output-format json --out -");
   EXPECT_EQ(both.code, 2) << both.out;
+  const auto mq = run_ssdtlm("run --fio " + f + " --mqsim-workload w.xml");
+  EXPECT_EQ(mq.code, 2) << mq.out;
+  EXPECT_TRUE(has(mq.out, "--fio: not with --mqsim-workload")) << mq.out;
 }
 
 // fio's verify: the job's writes are read back and checked by the drive's data-integrity check;

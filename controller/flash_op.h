@@ -146,6 +146,7 @@ struct HostCmd {
   uint32_t device = 0;  // the trace record's device id (the request log's join key)
   bool is_read = false;
   bool warmup = false;  // a warm-up request: served like any other, not measured
+  uint32_t ctx = 0;     // the host's submission context (a fio thread; 0 for a trace)
   // Controller state.
   uint32_t pending = 0;
   Tick ready = 0;        // data ready in DRAM (read) / absorbed (write)

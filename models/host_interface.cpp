@@ -20,6 +20,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const SsdConfig& cfg,
       cmd_overhead_(static_cast<Tick>(std::llround(cfg.host_cmd_overhead_ns * 1000))),
       q_(ev_, ev_early_) {
   if (opt_.closed_loop_qd > 0 && opt_.closed_loop_qd < capacity_) capacity_ = opt_.closed_loop_qd;
+  wl_ = opt_.contexts;
   isock.register_nb_transport_bw(this, &HostInterface::nb_transport_bw);
   SC_HAS_PROCESS(HostInterface);
   SC_METHOD(process);
@@ -83,7 +84,10 @@ bool HostInterface::beyond_time_range() {
 
 void HostInterface::start_of_simulation() {
   wall_start_ = wall_last_ = std::chrono::steady_clock::now();
-  pull();
+  if (wl_)
+    ctx_start();
+  else
+    pull();
 }
 
 // Open loop: fetch the next record and schedule its arrival. Closed loop: let requests enter
@@ -107,7 +111,7 @@ void HostInterface::pull() {
   if (opt_.closed_loop_qd > 0) {
     traces::TraceRecord r;
     if (opt_.stop_time > 0 && now_ps() >= opt_.stop_time) trace_done();  // the trace is cut
-    while (!src_done_ && outstanding_ + backlog_.size() + thinking_ < opt_.closed_loop_qd) {
+    while (!src_done_ && outstanding_ + backlog_.size() < opt_.closed_loop_qd) {
       if (!src_.next(r)) {
         trace_done();
         break;
@@ -238,14 +242,14 @@ void HostInterface::start_measuring() {
   h2d_busy_ = d2h_busy_ = 0;
   occ_area_ = backlog_area_ = 0;
   max_outstanding_ = outstanding_;
-  max_backlog_ = backlog_.size();
+  max_backlog_ = backlog_.size() + ctx_waiting_;
   if (on_measure_start) on_measure_start(measure_start_);
 }
 
 void HostInterface::integrate(Tick t) {
   if (t == occ_at_) return;  // nothing to add (several changes at one time)
   occ_area_ += double(outstanding_) * (t - occ_at_);
-  backlog_area_ += double(backlog_.size()) * (t - occ_at_);
+  backlog_area_ += double(backlog_.size() + ctx_waiting_) * (t - occ_at_);
   occ_at_ = t;
 }
 
@@ -366,9 +370,12 @@ void HostInterface::process() {
         if (retire_armed_ == now_ps()) retire_armed_ = ~Tick(0);
         try_submit();
         break;
-      case kThink:  // a closed-loop slot's think time is over
-        --thinking_;
-        pull();
+      case kWake:  // a context's wait (rate, think time, start) is over
+        if (ctx_armed_[e.ctx] == now_ps()) ctx_armed_[e.ctx] = ~Tick(0);
+        ctx_poll(e.ctx);
+        break;
+      case kMeasure:  // the contexts' ramps are over: the drive's counters start
+        if (!measuring_) start_measuring();
         break;
     }
   });
@@ -408,7 +415,7 @@ tlm::tlm_sync_enum HostInterface::nb_transport_bw(tlm::tlm_generic_payload& gp, 
 // time series's observer (on_completion) does not need one: it is told the completion time when the
 // completion is recorded and takes its sample then (testbench/replay.cpp).
 bool HostInterface::complete_on_answer() const {
-  return opt_.closed_loop_qd == 0 && (opt_.warmup_qd == 0 || shifted_);
+  return !wl_ && opt_.closed_loop_qd == 0 && (opt_.warmup_qd == 0 || shifted_);
 }
 
 // The latency and the counters of a command completing at `done`; frees its payload and slot.
@@ -432,18 +439,13 @@ void HostInterface::record(HostCmd* c, Tick done) {
 }
 
 void HostInterface::complete(HostCmd* c) {
+  if (wl_) return ctx_complete(c);
   const Tick now = now_ps();
   account_occupancy();
   --outstanding_;
   record(c, now);
   if (on_completion) on_completion(now);
   try_submit();
-  if (opt_.think_time > 0 && opt_.closed_loop_qd > 0 && (opt_.warmup_qd == 0 || shifted_) &&
-      !src_done_) {
-    ++thinking_;
-    q_.schedule(now + opt_.think_time, Ev{kThink, nullptr});
-    return;
-  }
   if (opt_.closed_loop_qd > 0 || (opt_.warmup_qd > 0 && !shifted_)) pull();
 }
 

@@ -3,9 +3,9 @@
 // Open loop: a request enters the host queue at its trace timestamp; it is submitted when one
 // of the `host.queues` x `host.queue_depth` submission-queue entries is free (else it waits, and
 // the wait counts in its latency). Closed loop (closed_loop_qd > 0): the next request enters as
-// soon as fewer than QD are outstanding; trace timestamps are ignored. With a think time, a slot
-// whose request completed waits that long before it issues its next request (fio's thinktime on
-// a closed-loop job); with a stop time, no request enters after it (fio's runtime).
+// soon as fewer than QD are outstanding; trace timestamps are ignored; with a stop time, no
+// request enters after it (MQSim's Stop_Time). Submission contexts
+// (fio's jobs, HostOptions::contexts) issue their own requests, each into its own queue pair.
 // PCIe (full duplex): a command occupies the host-to-device direction for the per-command
 // overhead plus, for writes, its data; read data occupy the device-to-host direction once the
 // controller has them in DRAM. Latency = completion - entry into the host queue.
@@ -30,12 +30,12 @@
 #include "models/payload.h"
 #include "models/timed_queue.h"
 #include "traces/trace.h"
+#include "traces/workload.h"
 
 namespace ssdtlm::models {
 
 struct HostOptions {
   uint32_t closed_loop_qd = 0;     // 0: open loop
-  Tick think_time = 0;             // closed loop: a slot's wait after a completion
   Tick stop_time = 0;              // closed loop: no request enters at or after it (0: none)
   bool progress = false;           // progress line on stderr
   uint64_t expected_requests = 0;  // for the progress line (0: unknown)
@@ -46,6 +46,10 @@ struct HostOptions {
   uint64_t warmup_requests = 0;
   uint32_t warmup_qd = 0;
   Tick warmup_gap = 0;
+  // Submission contexts instead of the trace (fio's jobs): each context issues its own requests
+  // into its own queue pair (context k: queue k mod host.queues), as the workload decides; the
+  // trace is not read. Not owned.
+  traces::ContextWorkload* contexts = nullptr;
 };
 
 class HostInterface : public sc_core::sc_module {
@@ -116,7 +120,7 @@ class HostInterface : public sc_core::sc_module {
   // their peaks; capacity() = queues x depth.
   double occupancy_area(Tick until) const;
   double backlog_area(Tick until) const {
-    return backlog_area_ + double(backlog_.size()) * (until - occ_at_);
+    return backlog_area_ + double(backlog_.size() + ctx_waiting_) * (until - occ_at_);
   }
   uint64_t max_outstanding() const;
   uint64_t max_backlog() const { return max_backlog_; }
@@ -129,12 +133,13 @@ class HostInterface : public sc_core::sc_module {
   bool send_ahead() const { return send_ahead_; }
 
  private:
-  enum Kind : uint8_t { kArrival, kDeliver, kComplete, kRetire, kThink };
+  enum Kind : uint8_t { kArrival, kDeliver, kComplete, kRetire, kWake, kMeasure };
   static constexpr uint64_t kMaxArrivalNs = 200ull * 86400 * 1000000000;  // fetch()
   static constexpr size_t kAheadMax = 32;  // admissions ahead of an activation (can_admit_ahead)
   struct Ev {
     Kind kind;
     HostCmd* cmd;
+    uint32_t ctx = 0;  // kWake: the context
   };
   void start_of_simulation() override;
   void process();
@@ -157,9 +162,20 @@ class HostInterface : public sc_core::sc_module {
   void settled(Tick until, double& area, uint64_t& peak) const;
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& delay);
-  inline HostCmd* new_cmd(const traces::TraceRecord& r, Tick arrival);
+  HostCmd* new_cmd(const traces::TraceRecord& r, Tick arrival);
   Tick link_time(uint64_t bytes) const;
   void progress(bool final);
+  // Submission contexts (HostOptions::contexts; host_contexts.cpp): each context's requests wait
+  // for an entry of its own queue pair, not behind another context's.
+  void ctx_start();
+  void ctx_poll(uint32_t ctx);
+  void ctx_submit(uint32_t queue);
+  void ctx_complete(HostCmd* c);
+  traces::ContextWorkload* wl_ = nullptr;
+  std::vector<uint32_t> q_out_;               // commands inside the device, per queue
+  std::vector<std::deque<HostCmd*>> q_wait_;  // commands waiting for an entry, per queue
+  std::vector<Tick> ctx_armed_;               // a kWake is pending for the context at this time
+  uint64_t ctx_waiting_ = 0;                  // commands waiting for an entry, all queues
 
   const SsdConfig& cfg_;
   traces::TraceSource& src_;
@@ -180,7 +196,6 @@ class HostInterface : public sc_core::sc_module {
   PayloadPool<HostCmdExt> gp_pool_;
   Tick h2d_free_ = 0, d2h_free_ = 0, h2d_busy_ = 0, d2h_busy_ = 0;
   uint64_t outstanding_ = 0, issued_ = 0, completed_ = 0, next_id_ = 0;
-  uint64_t thinking_ = 0;  // closed-loop slots in their think time
   Tick last_done_ = 0;
   void account_occupancy();  // before outstanding_ or backlog_ changes
   // Commands completed when the device answered (complete_on_answer): they leave the device at

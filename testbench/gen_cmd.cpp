@@ -30,20 +30,14 @@ int gen_fio(const CLI::App& app, const std::string& fio, const std::string& out,
   if (const int code = check_result_paths("ssdtlm gen", {{"--out", out}})) return code;
   try {
     const traces::FioJobFile job = traces::read_fio_job(fio);
-    if (job.closed_loop_think_ns() > 0 || job.closed_loop_runtime_ns() > 0) {
-      std::fprintf(stderr,
-                   "ssdtlm gen: %s: thinktime and runtime of a closed-loop job are the host's "
-                   "(a slot's wait, the time requests stop entering): a trace file cannot carry "
-                   "them, use run --fio\n",
-                   fio.c_str());
-      return kExitBadInput;
-    }
     const uint64_t n = traces::write_fio_msrc_csv(job, out);
+    bool rate = false;
+    for (const auto& j : job.jobs) rate |= j.rate_limited();
     if (!quiet)
       std::fprintf(stderr, "ssdtlm gen: %llu requests -> %s from %s (%zu jobs, %s)\n",
                    (unsigned long long)n, out.c_str(), fio.c_str(), job.jobs.size(),
-                   job.open_loop() ? "open loop: rate_iops arrivals"
-                                   : "closed loop: arrival times 0, the queue depth is run's");
+                   rate ? "arrivals at the jobs' rates"
+                        : "arrival times 0: replay with run --closed-loop QD");
   } catch (const traces::TraceError& e) {
     std::fprintf(stderr, "ssdtlm gen: %s\n", e.what());
     return kExitBadInput;

@@ -7,6 +7,7 @@
 #include "controller/composition.h"
 #include "controller/config.h"
 #include "controller/slc/sizer.h"
+#include "testbench/fio_run.h"
 #include "testbench/replay_parts.h"
 #include "testbench/run_config.h"
 
@@ -35,7 +36,14 @@ ReplayTrace open_replay_trace(const RunOptions& opt, const SsdConfig& cfg) {
   traces::TraceOptions topt = opt.trace;
   topt.max_time_ns = traces::kMaxReplayNs;  // (said when read, before the replay)
   ReplayTrace t;
-  t.src = opt.source ? opt.source(logical_bytes) : traces::open_trace(topt, logical_bytes);
+  if (opt.fio) {
+    if (opt.warmup != "none" || opt.measure_last_pass)
+      throw ConfigError("--warmup and --measure-last-pass do not go with --fio (use ramp_time)");
+    t.fio = std::make_unique<traces::FioEngine>(*opt.fio, logical_bytes, opt.trace.max_requests);
+    t.src = std::make_unique<FioTraceSource>(*t.fio, opt.trace.path);
+  } else {
+    t.src = opt.source ? opt.source(logical_bytes) : traces::open_trace(topt, logical_bytes);
+  }
   if (opt.measure_last_pass && opt.trace.loop < 2)
     throw ConfigError("--measure-last-pass: needs --loop N with N >= 2");
   if (opt.measure_last_pass && opt.warmup != "none")
@@ -106,9 +114,9 @@ json run_replay(const RunOptions& opt) {
 
   models::HostOptions hopt;
   hopt.closed_loop_qd = opt.closed_loop;
-  hopt.think_time = opt.think_ns * nand::kPsPerNs;
   hopt.stop_time = opt.stop_ns * nand::kPsPerNs;
   hopt.progress = opt.progress == 1 || (opt.progress == -1 && isatty(2));
+  hopt.contexts = trace.fio.get();
   models::Ssd ssd("ssd", cfg, trace.replay(), hopt, opt.integrity);
   Core& core = ssd.ctrl.core();
   if (rl_factory) core.set_backend_factory(rl_factory);
@@ -116,7 +124,15 @@ json run_replay(const RunOptions& opt) {
 
   prepare_replay(opt, cfg, ssd, trace, hopt.progress, state);
   run_kernel(opt, ssd, trace, state);
-  return replay_result(opt, cfg, ssd, *trace.src, state, rl_units.get());
+  json r = replay_result(opt, cfg, ssd, *trace.src, state, rl_units.get());
+  if (trace.fio) {
+    if (!trace.fio->finished() && !r["sim"].contains("unanswered_requests"))
+      throw std::logic_error(opt.trace.path + ": the fio jobs stopped before they finished");
+    r["jobs"] = fio_jobs_json(*trace.fio);
+    if (!opt.fio_output_format.empty())
+      r["fio_output"] = fio_output_json(*trace.fio, r, opt.fio_percentiles);
+  }
+  return r;
 }
 
 }  // namespace ssdtlm::tb

@@ -12,6 +12,7 @@
 
 #include "controller/rl/backend.h"
 #include "testbench/rl_modes.h"
+#include "traces/fio_job.h"
 #include "traces/options.h"
 
 namespace ssdtlm::tb {
@@ -19,8 +20,15 @@ namespace ssdtlm::tb {
 struct RunOptions {
   std::string preset = "qlc-fsp";
   traces::TraceOptions trace;
-  // The workload instead of trace.path (run --fio): given the device's logical capacity, the
-  // source of the requests; trace options do not apply to it.
+  // run --fio: the job file, whose threads run as the host's submission contexts instead of a
+  // trace (testbench/fio_run.h); trace.path names it, trace.max_requests bounds it. The result
+  // gets "jobs"; fio_output_format "json" or "json+" adds fio's JSON under "fio_output" (taken
+  // out by run_main), with fio_percentiles (--percentile-list) when given.
+  std::shared_ptr<const traces::FioJobFile> fio;
+  std::string fio_output_format;
+  std::vector<double> fio_percentiles;
+  // The workload instead of trace.path (run --mqsim-workload): given the device's logical
+  // capacity, the source of the requests; trace options do not apply to it.
   std::function<std::unique_ptr<traces::TraceSource>(uint64_t capacity_bytes)> source;
   std::optional<double> cache_mb;
   double precondition = 0;                 // fraction of the logical space filled before the replay
@@ -37,8 +45,7 @@ struct RunOptions {
   std::string out_csv;
   std::string log_requests;  // --log-requests: a CSV row per measured request ("-": stdout)
   uint32_t closed_loop = 0;
-  uint64_t think_ns = 0;  // closed loop: a slot's think time after each completion (fio thinktime)
-  uint64_t stop_ns = 0;   // closed loop: no request enters after this time (fio runtime; 0 none)
+  uint64_t stop_ns = 0;  // closed loop: no request enters after this time (0: none)
   // --stall-timeout: the replay stops when no request was answered for this long in simulated
   // seconds while one that had arrived was outstanding (a drive that stopped answering but keeps
   // producing events, e.g. a livelock; an idle gap of the trace is not a stall). Default 600 s: far

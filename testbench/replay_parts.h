@@ -11,6 +11,7 @@
 #include "models/ssd.h"
 #include "testbench/replay.h"
 #include "testbench/warmup.h"
+#include "traces/fio_engine.h"
 #include "traces/recorded.h"
 
 namespace ssdtlm::rl {
@@ -22,6 +23,7 @@ namespace ssdtlm::tb {
 // The trace as the replay reads it: the reader, its first pass kept in memory when a pre-pass
 // reads it too, and the warm-up records in front (closed loop) when --warmup asks for them.
 struct ReplayTrace {
+  std::unique_ptr<traces::FioEngine> fio;  // run --fio: the jobs' threads (src describes them)
   std::unique_ptr<traces::TraceSource> src;
   std::unique_ptr<traces::RecordedSource> recorded;
   std::unique_ptr<WarmupSource> warm;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "controller/composition.h"
+#include "testbench/fio_run.h"
 #include "testbench/prepass.h"
 #include "testbench/replay_parts.h"
 
@@ -140,6 +141,7 @@ void prepare_replay(const RunOptions& opt, const SsdConfig& cfg, models::Ssd& ss
   const auto t_pre0 = std::chrono::steady_clock::now();
   std::string chosen;
   uint64_t requests = precondition(opt, cfg, core, pre_trace, pre_replay, trace.warm.get(), chosen);
+  if (trace.fio) fio_prefill(*trace.fio, core, cfg);  // the regions fio's jobs read hold data
   state.pre_state = core.precondition_state();
   state.pre_state["mode_chosen"] = opt.precondition > 0 ? json(chosen) : json("none");
   state.precondition_wall_s =

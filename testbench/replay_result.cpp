@@ -46,9 +46,6 @@ void host_sections(json& r, const RunOptions& opt, models::Ssd& ssd, const Repla
       {"pcie_busy_fraction",
        {{"h2d", span ? double(ssd.host.pcie_h2d_busy()) / span : 0.0},
         {"d2h", span ? double(ssd.host.pcie_d2h_busy()) / span : 0.0}}}};
-  // closed loop with think or stop time (fio's thinktime, runtime): only when set, so that other
-  // runs' results keep their keys
-  if (opt.think_ns > 0) r["host"]["closed_loop_think_us"] = double(opt.think_ns) / 1e3;
   if (opt.stop_ns > 0) r["host"]["closed_loop_stop_s"] = double(opt.stop_ns) / 1e9;
   r["latency_us"] = {{"read", latency_json_us(ssd.host.read_latency(), true)},
                      {"write", latency_json_us(ssd.host.write_latency(), true)},

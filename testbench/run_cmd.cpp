@@ -1,5 +1,6 @@
 // ssdtlm run: replay a trace on a simulated SSD.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -12,9 +13,9 @@
 #include "controller/gc/registry.h"
 #include "testbench/cli_util.h"
 #include "testbench/commands.h"
+#include "testbench/fio_run.h"
 #include "testbench/mqsim_run.h"
 #include "testbench/replay.h"
-#include "traces/fio_workload.h"
 #include "traces/options.h"
 #ifdef SSDTLM_HAVE_RTL
 #include "controller/rl/rtl_backend.h"
@@ -27,13 +28,13 @@ const char* version() {
 }
 
 namespace {
-// run --fio JOB: the job file's workload replaces --trace, its closed-loop slots (numjobs x
-// iodepth) set --closed-loop. Returns -1 to go on, else the exit code.
+// run --fio JOB: the job file's threads replace --trace (each its own submission context).
+// Prints the notes about options accepted without effect. Returns -1 to go on, else the exit code.
 int use_fio_job(const std::string& path, const std::vector<CLI::Option*>& trace_options,
                 RunOptions& opt) {
   std::string clash = !opt.trace.path.empty() ? "--trace" : opt.closed_loop ? "--closed-loop" : "";
   for (const CLI::Option* o : trace_options)
-    if (o->count()) clash = o->get_name();
+    if (o->count() && o->get_name() != "--max-requests") clash = o->get_name();
   if (!clash.empty()) {
     std::fprintf(stderr,
                  "ssdtlm run: %s: not with --fio (the job file says the workload and its queue "
@@ -42,17 +43,36 @@ int use_fio_job(const std::string& path, const std::vector<CLI::Option*>& trace_
     return kExitUsage;
   }
   try {
-    auto job = std::make_shared<traces::FioJobFile>(traces::read_fio_job(path));
+    auto job = std::make_shared<const traces::FioJobFile>(traces::read_fio_job(path));
+    if (!opt.quiet_warnings)
+      for (const std::string& n : job->note_lines())
+        std::fprintf(stderr, "ssdtlm: %s\n", n.c_str());
     opt.trace.path = path;
-    opt.closed_loop = job->closed_loop_slots();
-    opt.think_ns = job->closed_loop_think_ns();
-    opt.stop_ns = job->closed_loop_runtime_ns();
-    opt.source = [job](uint64_t capacity) { return traces::make_fio_source(*job, capacity); };
+    opt.fio = job;
+    for (const auto& j : job->jobs) opt.integrity |= j.verify;  // fio's verify: the data check
   } catch (const traces::TraceError& e) {
     std::fprintf(stderr, "ssdtlm run: %s\n", e.what());
     return kExitBadInput;
   }
   return -1;
+}
+
+// --percentile-list 50:99:99.9 (fio's list: ':' or ',' between percentiles in (0, 100]).
+bool parse_percentiles(const std::string& s, std::vector<double>& out) {
+  std::string cur;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    if (i < s.size() && s[i] != ':' && s[i] != ',') {
+      cur += s[i];
+      continue;
+    }
+    char* end = nullptr;
+    const double p = std::strtod(cur.c_str(), &end);
+    if (cur.empty() || *end || !(p > 0 && p <= 100)) return false;
+    out.push_back(p);
+    cur.clear();
+  }
+  std::sort(out.begin(), out.end());
+  return out.size() <= 20;
 }
 
 // The command line of ssdtlm run: the replay's options and the aliases and RL-waveform options
@@ -69,6 +89,7 @@ struct RunCli {
   std::function<std::vector<std::string>()> rl_trace_files;  // the waveforms written
   std::string fio_job;                                       // --fio JOB
   CLI::Option* fio_opt = nullptr;
+  std::string output_format = "normal", fio_output, percentile_list;
   std::string mqsim_workload;  // --mqsim-workload FILE [--mqsim-scenario N] (testbench/mqsim_run.h)
   size_t mqsim_scenario = 0;
   CLI::Option* mqsim_workload_opt = nullptr;
@@ -89,6 +110,15 @@ void add_drive_options(CLI::App& app, RunCli& c) {
   c.trace_options.erase(c.trace_options.begin(), c.trace_options.begin() + before_trace_options);
   c.fio_opt = app.add_option("--fio", c.fio_job,
                              "fio job file as the workload, instead of --trace (docs/fio.md)");
+  app.add_option("--output-format", c.output_format,
+                 "with --fio: normal (the summary), or json / json+ (fio's JSON output, with "
+                 "latency bins, on stdout or to --output)")
+      ->check(CLI::IsMember({"normal", "json", "json+"}))
+      ->capture_default_str();
+  app.add_option("--output", c.fio_output, "with --output-format json: write fio's JSON here");
+  app.add_option("--percentile-list", c.percentile_list,
+                 "with --fio: the latency percentiles of fio's JSON (e.g. 50:99:99.9; default: "
+                 "each job's percentile_list, else fio's list)");
   c.mqsim_workload_opt = app.add_option(
       "--mqsim-workload", c.mqsim_workload,
       "an MQSim workload file (MQSim_IO_Scenarios) as the workload, instead of --trace");
@@ -210,6 +240,37 @@ void add_output_options(CLI::App& app, RunCli& c) {
                "resolved configuration as JSON (to --out, else stdout) and exit");
 }
 
+// --output-format, --output, --percentile-list: fio's JSON of a --fio run. Returns an exit code,
+// or -1 to go on.
+int fio_output_options(RunCli& c) {
+  const bool json_out = c.output_format != "normal";
+  if ((json_out || !c.fio_output.empty() || !c.percentile_list.empty()) && !c.opt.fio) {
+    std::fprintf(stderr,
+                 "ssdtlm run: --output-format, --output and --percentile-list go with --fio\n");
+    return kExitUsage;
+  }
+  if (!c.fio_output.empty() && !json_out) {
+    std::fprintf(stderr, "ssdtlm run: --output needs --output-format json or json+\n");
+    return kExitUsage;
+  }
+  if (json_out && (c.fio_output.empty() || c.fio_output == "-") && c.opt.out_json == "-") {
+    std::fprintf(stderr,
+                 "ssdtlm run: --out - and fio's JSON both on standard output: give "
+                 "--output FILE\n");
+    return kExitUsage;
+  }
+  if (!c.percentile_list.empty() && !parse_percentiles(c.percentile_list, c.opt.fio_percentiles)) {
+    std::fprintf(stderr,
+                 "ssdtlm run: --percentile-list %s: 1 to 20 percentiles in (0, 100], "
+                 "separated by ':'\n",
+                 c.percentile_list.c_str());
+    return kExitUsage;
+  }
+  if (json_out) c.opt.fio_output_format = c.output_format;
+  if (c.fio_output == "-") c.fio_output.clear();
+  return -1;
+}
+
 // The options after parsing: aliases into --set, the waveform options, the result files. Returns
 // an exit code, or -1 to go on.
 int finish_options(RunCli& c) {
@@ -220,6 +281,7 @@ int finish_options(RunCli& c) {
   }
   if (c.fio_opt->count())
     if (const int code = use_fio_job(c.fio_job, c.trace_options, c.opt); code >= 0) return code;
+  if (const int code = fio_output_options(c); code >= 0) return code;
   if (c.mqsim_scenario_opt->count() && !c.mqsim_workload_opt->count()) {
     std::fprintf(stderr, "ssdtlm run: --mqsim-scenario needs --mqsim-workload FILE\n");
     return 2;
@@ -268,9 +330,11 @@ int finish_options(RunCli& c) {
                                                          {"--slc-series", c.opt.slc_series_csv},
                                                          {"--slc-rl-save", c.opt.slc_rl_save},
                                                          {"--rl-save", c.opt.rl_modes.save},
-                                                         {"--rl-vcd", c.rl_vcd}}))
+                                                         {"--rl-vcd", c.rl_vcd},
+                                                         {"--output", c.fio_output}}))
     return code;
-  bool to_stdout = c.opt.out_json == "-" || c.opt.log_requests == "-";
+  bool to_stdout = c.opt.out_json == "-" || c.opt.log_requests == "-" ||
+                   (!c.opt.fio_output_format.empty() && c.fio_output.empty());
   for (std::string* p : {&c.opt.out_csv, &c.opt.fsp_rewards_csv, &c.opt.rr_rewards_csv,
                          &c.opt.slc_series_csv, &c.opt.slc_rl_save, &c.opt.rl_modes.save})
     if (*p == "-") {
@@ -324,7 +388,25 @@ void write_result(RunCli& c, nlohmann::json& r, std::vector<std::string>& write_
   // The summary first: a result file that cannot be written loses nothing else.
   write_errors = r.value("write_errors", std::vector<std::string>{});
   r.erase("write_errors");
+  nlohmann::json fio_out;
+  if (r.contains("fio_output")) {
+    fio_out = std::move(r["fio_output"]);
+    r.erase("fio_output");
+  }
   if (!c.opt.quiet) std::fputs(summary_text(r).c_str(), c.summary);
+  if (!c.opt.quiet && r.contains("jobs"))
+    std::fputs(fio_jobs_summary(r["jobs"]).c_str(), c.summary);
+  if (!fio_out.is_null()) {
+    if (c.fio_output.empty()) {
+      std::printf("%s\n", fio_out.dump(2).c_str());
+      if (std::fflush(stdout) != 0) write_errors.push_back("-: cannot write fio's JSON");
+    } else {
+      std::ofstream f(c.fio_output);
+      f << fio_out.dump(2) << '\n';
+      f.close();
+      if (!f) write_errors.push_back(c.fio_output + ": cannot write fio's JSON");
+    }
+  }
   if (c.rl_trace_files && !c.opt.quiet)
     for (const std::string& f : c.rl_trace_files())
       std::fprintf(c.summary, "RL unit waveform: %s\n", f.c_str());

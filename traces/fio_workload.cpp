@@ -1,186 +1,81 @@
 #include "traces/fio_workload.h"
 
-#include <cmath>
+#include <queue>
+#include <tuple>
 
+#include "traces/fio_engine.h"
 #include "traces/gen.h"
 
 namespace ssdtlm::traces {
 
-namespace {
-
-// splitmix64: a small, platform-independent stream per thread.
-struct ThreadRng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+std::vector<std::string> fio_gen_refusals(const FioJobFile& f) {
+  std::vector<std::string> out;
+  bool any_rate = false, any_closed = false;
+  for (const FioJob& j : f.jobs) {
+    const std::string at = f.path + ":" + std::to_string(j.line) + ": [" + j.name + "]: ";
+    const auto refuse = [&](const std::string& what) {
+      out.push_back(at + what +
+                    ": it depends on the drive's timing, which a trace file cannot "
+                    "carry (run --fio simulates it)");
+    };
+    (j.rate_limited() ? any_rate : any_closed) = true;
+    if (!j.size_set || j.size_pct > 0 || j.offset_pct > 0 || j.fill_device)
+      out.push_back(at + "gen --fio has no drive: give the region in bytes (size=, offset=)");
+    if (j.thinktime_ns) refuse("thinktime");
+    if (!j.rate_limited() && (j.runtime_ns || j.time_based))
+      refuse("runtime of a job without a rate");
+    if (j.latency_target_ns) refuse("latency_target");
+    if (j.ss.metric != FioSteadyState::None) refuse("steadystate");
+    if (j.ramp_ns || j.ramp_size) refuse("ramp_time");
+    if (j.flow) refuse("flow");
+    if (j.max_latency_ns[0] || j.max_latency_ns[1]) refuse("max_latency");
+    if (j.exitall) refuse("exitall");
   }
-  uint64_t below(uint64_t n) { return uint64_t((unsigned __int128)next() * n >> 64); }
-};
-
-// One fio thread (a job clone).
-struct Thread {
-  const FioJob* job = nullptr;
-  uint32_t clone = 0;
-  ThreadRng rng{0};
-  uint64_t cursor[2] = {0, 0};  // sequential: next offset per direction
-  uint64_t issued = 0;
-  uint64_t bytes = 0;
-  double next_ns = 0;  // open loop: the next arrival
-  bool done = false;
-
-  void reset(uint64_t seed_base) {
-    rng.s = seed_base * 0x100000001B3ull + clone;
-    cursor[0] = cursor[1] = job->offset;
-    issued = bytes = 0;
-    next_ns = 0;
-    done = false;
-  }
-
-  uint32_t block_size(int d) {
-    const uint32_t lo = job->bs_min[d], hi = job->bs_max[d];
-    if (lo == hi) return lo;
-    // fio without bs_unaligned: a size in [lo, hi], a multiple of lo
-    return lo * static_cast<uint32_t>(1 + rng.below(hi / lo));
-  }
-
-  // The next request, or false when the thread has finished.
-  bool make(TraceRecord& r) {
-    const FioJob& j = *job;
-    if (done) return false;
-    if ((j.number_ios > 0 && issued >= j.number_ios) || (j.number_ios == 0 && bytes >= j.size) ||
-        (j.runtime_ns > 0 && next_ns >= double(j.runtime_ns))) {
-      done = true;
-      return false;
-    }
-    bool read = j.rw == "read" || j.rw == "randread";
-    if (j.mixed()) read = rng.below(100) < j.rwmixread;
-    const int d = read ? 0 : 1;
-    const uint32_t bs = block_size(d);
-    const uint64_t end = j.offset + j.size;
-    uint64_t off;
-    if (j.random()) {
-      const uint64_t align = j.bs_min[d];  // fio's default blockalign: the minimum block size
-      off = j.offset + rng.below((j.size - bs) / align + 1) * align;
-    } else {
-      if (cursor[d] + bs > end) cursor[d] = j.offset;  // wraps to the region's start
-      off = cursor[d];
-      cursor[d] += bs;
-    }
-    if (next_ns > 9e18)
-      throw TraceError("[" + j.name + "]: request " + std::to_string(issued + 1) +
-                       " arrives beyond 2^63 ns: raise rate_iops or lower number_ios");
-    r.time_ns = j.open_loop() ? uint64_t(next_ns) : 0;
-    r.offset = off;
-    r.size = bs;
-    r.device = 0;
-    r.is_read = read;
-    ++issued;
-    bytes += bs;
-    if (j.open_loop()) next_ns += 1e9 / double(j.rate_iops) + double(j.thinktime_ns);
-    return true;
-  }
-};
-
-class FioSource : public TraceSource {
- public:
-  FioSource(const FioJobFile& f, uint64_t capacity) : file_(f) {
-    for (const auto& j : file_.jobs) {
-      if (capacity > 0 && j.offset + j.size > capacity)
-        throw TraceError(file_.path + ":" + std::to_string(j.line) + ": [" + j.name +
-                         "]: offset + size = " + std::to_string(j.offset + j.size) +
-                         " bytes beyond the device's logical capacity of " +
-                         std::to_string(capacity) + " bytes");
-      for (uint32_t c = 0; c < j.numjobs; ++c) {
-        Thread t;
-        t.job = &j;
-        t.clone = static_cast<uint32_t>(threads_.size());
-        threads_.push_back(t);
-      }
-    }
-    rewind();
-  }
-
-  bool next(TraceRecord& r) override {
-    const size_t n = threads_.size();
-    if (file_.open_loop()) {
-      for (;;) {  // the earliest arrival (ties: the first thread)
-        Thread* best = nullptr;
-        for (auto& t : threads_)
-          if (!t.done && (!best || t.next_ns < best->next_ns)) best = &t;
-        if (!best) return false;
-        if (best->make(r)) return count(r);
-      }
-    }
-    for (size_t tried = 0; tried < n; ++tried) {  // round-robin over the live threads
-      Thread& t = threads_[turn_];
-      turn_ = (turn_ + 1) % n;
-      if (t.make(r)) return count(r);
-    }
-    return false;
-  }
-
-  void rewind() override {
-    for (auto& t : threads_) {
-      const uint64_t seed = t.job->randseed_set ? t.job->randseed : 1;
-      t.reset(seed);
-    }
-    turn_ = 0;
-    emitted_ = reads_ = 0;
-  }
-
-  nlohmann::json describe() const override {
-    nlohmann::json jobs = nlohmann::json::array();
-    for (const auto& j : file_.jobs)
-      jobs.push_back({{"name", j.name},
-                      {"rw", j.rw},
-                      {"rwmixread", j.rwmixread},
-                      {"bs_read", {j.bs_min[0], j.bs_max[0]}},
-                      {"bs_write", {j.bs_min[1], j.bs_max[1]}},
-                      {"size", j.size},
-                      {"offset", j.offset},
-                      {"iodepth", j.iodepth},
-                      {"numjobs", j.numjobs},
-                      {"rate_iops", j.rate_iops},
-                      {"runtime_ns", j.runtime_ns},
-                      {"number_ios", j.number_ios},
-                      {"thinktime_ns", j.thinktime_ns},
-                      {"randseed", j.randseed_set ? j.randseed : 1}});
-    return {{"path", file_.path},
-            {"format", "fio"},
-            {"requests", emitted_},
-            {"reads", reads_},
-            {"multiple_devices", false},
-            {"fio",
-             {{"jobs", jobs},
-              {"mode", file_.open_loop() ? "open loop (rate_iops)" : "closed loop"},
-              {"closed_loop_slots", file_.closed_loop_slots()}}}};
-  }
-
- private:
-  bool count(const TraceRecord& r) {
-    ++emitted_;
-    reads_ += r.is_read;
-    return true;
-  }
-
-  FioJobFile file_;
-  std::vector<Thread> threads_;
-  size_t turn_ = 0;
-  uint64_t emitted_ = 0, reads_ = 0;
-};
-
-}  // namespace
-
-std::unique_ptr<TraceSource> make_fio_source(const FioJobFile& job, uint64_t capacity_bytes) {
-  return std::make_unique<FioSource>(job, capacity_bytes);
+  if (any_rate && any_closed)
+    out.push_back(f.path +
+                  ": jobs with a rate (rate, rate_iops) and jobs without one: a trace "
+                  "is replayed either at its arrival times or closed loop, not both");
+  return out;
 }
 
-uint64_t write_fio_msrc_csv(const FioJobFile& job, const std::string& path) {
-  FioSource src(job, 0);
-  return write_msrc_records([&src](TraceRecord& r) { return src.next(r); }, 0, path);
+uint64_t write_fio_msrc_csv(const FioJobFile& f, const std::string& path) {
+  const std::vector<std::string> refusals = fio_gen_refusals(f);
+  if (!refusals.empty()) {
+    std::string msg = refusals.size() == 1
+                          ? refusals[0]
+                          : f.path + ": " + std::to_string(refusals.size()) + " problems:";
+    if (refusals.size() > 1)
+      for (const std::string& e : refusals) msg += "\n  " + e;
+    throw TraceError(msg);
+  }
+  FioEngine engine(f, ~0ull >> 2);
+  // The threads in time order (ties: the one that waited longest), each request answered at once.
+  using Item = std::tuple<uint64_t, uint64_t, uint32_t>;  // time ps, order, thread
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> q;
+  uint64_t order = 0;
+  for (uint32_t c = 0; c < engine.contexts(); ++c) q.emplace(0, order++, c);
+  const auto next = [&](TraceRecord& r) {
+    while (!q.empty()) {
+      auto [t, o, c] = q.top();
+      q.pop();
+      uint64_t at = 0;
+      const auto p = engine.next(c, t, r, at);
+      if (p == ContextWorkload::Poll::Wait) q.emplace(at, order++, c);
+      if (p != ContextWorkload::Poll::Issue) {
+        uint32_t w;
+        while (engine.woken(w)) q.emplace(t, order++, w);
+        continue;
+      }
+      engine.completed(c, r, t, t, t);
+      q.emplace(t, order++, c);
+      uint32_t w;
+      while (engine.woken(w)) q.emplace(t, order++, w);
+      r.time_ns = t / 1000;
+      return true;
+    }
+    return false;
+  };
+  return write_msrc_records(next, 0, path);
 }
 
 }  // namespace ssdtlm::traces

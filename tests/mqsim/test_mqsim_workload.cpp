@@ -198,6 +198,7 @@ TEST(MqsimWorkload, RunsAsTheReplaysWorkload) {
   EXPECT_EQ(j["host"]["closed_loop_qd"], 8);
   EXPECT_GT(j["host"]["requests"].get<uint64_t>(), 50u);
   EXPECT_LT(j["host"]["sim_time_s"].get<double>(), 0.003);
+  EXPECT_EQ(j["host"]["closed_loop_stop_s"].get<double>(), 0.002);
   std::string trace;
   for (int i = 0; i < 100; ++i)
     trace += std::to_string(1000000 + i * 20000) + " 3 " + std::to_string(i * 64) + " 16 " +

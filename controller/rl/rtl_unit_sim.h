@@ -69,10 +69,11 @@ class RtlUnitBackendT final : public Backend {
   // The learning diagnostics need every applied update's whole SARSA operation, which the top's
   // ports do not show: a C++ golden twin of the unit (the same configuration, fed the same
   // operations, table loads and seeds; bit-exact with the RTL) reports them. Set right after
-  // construction, before any operation.
+  // construction, before any operation. A frozen unit needs none: the diagnostics then read the
+  // table only.
   void set_diagnostics(Diagnostics* d) override {
     twin_.reset();
-    if (!d) return;
+    if (!d || cfg_.mode == Mode::Frozen) return;  // a frozen unit issues no update
     twin_ = std::make_unique<CppBackend>(cfg_);
     twin_->set_diagnostics(d);
   }

@@ -62,7 +62,9 @@ def check(j):
         num = isinstance(v, (int, float)) and not isinstance(v, bool)
         if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
             bad.append("non-finite %s" % p)
-        signed = ("reward", "q_", "sum_r", "theta", "delta", "error", "slope", "gain", "diff", "change")
+        # (diagnostics.rows.greedy: -1 where a row has no greedy action: docs/results.md)
+        signed = ("reward", "q_", "sum_r", "theta", "delta", "error", "slope", "gain", "diff", "change",
+                  "rows.greedy")
         if num and v < 0 and not any(s in p for s in signed) and not p.startswith(".slc.outstanding"):
             bad.append("negative %s=%s" % (p, v))
         comps = [re.sub(r"\[\d+\]$", "", c) for c in p.split(".")[-3:]]

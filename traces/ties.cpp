@@ -28,7 +28,8 @@ void TieCount::add(int64_t t, uint64_t line) {
     max_line_ = line;
   }
   // (times in order: t >= first_t_; a saturated time far off only makes the resolution small)
-  const uint64_t d = t >= first_t_ ? static_cast<uint64_t>(t - first_t_) : 0;
+  // (the difference in unsigned arithmetic: exact for t >= first_t_ over the whole int64 range)
+  const uint64_t d = t >= first_t_ ? static_cast<uint64_t>(t) - static_cast<uint64_t>(first_t_) : 0;
   gcd_ = std::gcd(gcd_, d);
 }
 
@@ -39,7 +40,9 @@ nlohmann::json TieCount::to_json() const {
           {"max_at_one_instant", max_n_},
           {"max_at_one_instant_line", max_line_},
           {"distinct_instants", instants_},
-          {"span_ns", have_ ? static_cast<uint64_t>(cur_t_ - first_t_) : 0},
+          {"span_ns", have_ && cur_t_ >= first_t_
+                          ? static_cast<uint64_t>(cur_t_) - static_cast<uint64_t>(first_t_)
+                          : 0},
           {"resolution_ns", gcd_}};
 }
 
